@@ -1,0 +1,174 @@
+# fslens: one binary, built from lib/ analyzer/ collector/ tui/ scenarios/ cli/ and probes/.
+#
+#   make            build build/fslens (BPF side only where clang+bpftool+BTF+libbpf exist)
+#   make deps       install missing Debian packages (apt-get)
+#   make check      build and run every test (tests/run); T="unit cli" picks suites
+#   make bench      benchmarks (bench/run), never part of check
+#   make fuzz       libFuzzer run over the trace reader, bounded (FUZZ_SECONDS)
+#   make demo       scratch ext4 on a loop device, record the main scenario, report
+#   make install    PREFIX=/usr/local DESTDIR=
+#   V=1             show full commands
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+PREFIX	?= /usr/local
+DESTDIR	?=
+BUILD	?= build
+FUZZ_SECONDS ?= 60
+
+CC	?= gcc
+CLANG	?= clang
+BPFTOOL	?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+VERSION	:= $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+# Feature detection: the analysis side needs only libc, zstd and ncurses.
+HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
+HAVE_CLANG  := $(shell command -v $(CLANG) >/dev/null 2>&1 && echo 1)
+HAVE_BTF    := $(shell test -r /sys/kernel/btf/vmlinux && echo 1)
+HAVE_EXT2FS := $(shell pkg-config --exists ext2fs 2>/dev/null && echo 1)
+ifeq ($(HAVE_LIBBPF)$(HAVE_CLANG)$(if $(BPFTOOL),1,),111)
+ifneq ($(HAVE_BTF)$(wildcard probes/vmlinux.h),)
+WITH_BPF := 1
+endif
+endif
+ifeq ($(NO_BPF),1)
+WITH_BPF :=
+endif
+
+WARN	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wshadow -Wformat=2 \
+	   -Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes
+CFLAGS	?= -O2 -g
+BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -I$(BUILD) -D_GNU_SOURCE -MMD -MP \
+	       -DFSL_VERSION='"$(VERSION)"'
+LDLIBS	:= -lzstd -lncursesw -lm -lpthread
+ifeq ($(WITH_BPF),1)
+BASE_CFLAGS += -DFSL_HAVE_BPF
+LDLIBS	+= $(shell pkg-config --libs libbpf) -lelf -lz
+endif
+ifeq ($(HAVE_EXT2FS),1)
+BASE_CFLAGS += -DFSL_HAVE_EXT2FS
+LDLIBS	+= -lext2fs -lcom_err
+endif
+
+# Sources. Files named *_bpf.c use libbpf and build only WITH_BPF.
+ALL_SRC	:= $(wildcard lib/*.c analyzer/*.c analyzer/model/*.c tui/*.c scenarios/*.c \
+	   collector/*.c cli/*.c)
+BPF_SRC	:= $(filter %_bpf.c,$(ALL_SRC))
+CORE_SRC := $(filter-out %_bpf.c cli/main.c,$(ALL_SRC))
+ifeq ($(WITH_BPF),1)
+CORE_SRC += $(BPF_SRC)
+endif
+PROBES	:= $(wildcard probes/*.bpf.c)
+SKELS	:= $(patsubst probes/%.bpf.c,$(BUILD)/probes/%.skel.h,$(PROBES))
+
+OBJS	  := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRC))
+ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(CORE_SRC))
+UNIT_SRC  := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRC))
+UNIT_ASAN := $(patsubst %.c,$(BUILD)/asan/%.o,$(UNIT_SRC))
+HELPERS   := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+SAN	  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+.PHONY: all deps check bench fuzz demo install clean distclean
+all: $(BUILD)/fslens $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS)
+
+$(BUILD)/fslens: $(OBJS) $(BUILD)/obj/cli/main.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/unit: $(OBJS) $(UNIT_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/unit-asan: $(ASAN_OBJS) $(UNIT_ASAN)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/helpers/%.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $< $(LDLIBS)
+
+# Every object waits for the skeletons (the BPF-side ones include them; the
+# cost for the rest is nil once they exist).
+$(BUILD)/obj/%.o: %.c | $(if $(WITH_BPF),$(SKELS))
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c | $(if $(WITH_BPF),$(SKELS))
+	$(call msg,CC-ASAN,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O1 -g $(SAN) $(BASE_CFLAGS) -c $< -o $@
+
+# ---- BPF side ----
+ARCH	:= $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/;s/ppc64le/powerpc/')
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -I$(BUILD) -MMD -MP \
+	      -Wall -Wno-unused-function
+
+# vmlinux.h from this kernel's BTF; probes/vmlinux.h (checked in) is the fallback.
+$(BUILD)/vmlinux.h:
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)if [ -r /sys/kernel/btf/vmlinux ]; then \
+		$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@; \
+	else cp probes/vmlinux.h $@; fi
+
+$(BUILD)/probes/%.bpf.o: probes/%.bpf.c $(BUILD)/vmlinux.h
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/probes/%.skel.h: $(BUILD)/probes/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+
+# ---- targets ----
+deps:
+	$(Q)scripts/deps.sh
+
+# check and demo first install what is missing, then rebuild with a fresh
+# feature detection (a sub-make), so they work on a fresh machine.
+check: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) tests/run $(T)
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) bench/run $(B)
+
+FUZZ_SRC := $(filter lib/%,$(CORE_SRC)) tests/fuzz/fuzz_reader.c
+fuzz:
+	$(call msg,FUZZ,$(BUILD)/fuzz_reader)
+	$(Q)mkdir -p $(BUILD)/fuzz-corpus
+	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude -D_GNU_SOURCE \
+		-o $(BUILD)/fuzz_reader $(FUZZ_SRC) -lzstd -lm
+	$(Q)$(BUILD)/tests/unit --make-corpus $(BUILD)/fuzz-corpus >/dev/null
+	$(Q)$(BUILD)/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		$(BUILD)/fuzz-corpus
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BUILD)/fslens demo $(DEMO_ARGS)
+
+install: $(BUILD)/fslens
+	install -D -m 0755 $(BUILD)/fslens $(DESTDIR)$(PREFIX)/bin/fslens
+	for m in docs/man/*.1; do [ -e "$$m" ] || continue; \
+		install -D -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command layer: the only place that prints diagnostics and decides exit codes. */
+#ifndef FSL_CLI_H
+#define FSL_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes: 0 ok, 1 failure, 2 usage error. */
+#define EXIT_USAGE 2
+
+int cmd_record(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+/* "fslens: <what>: <strerror(-err)>" on stderr. Returns 1. */
+int fsl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "fslens <cmd>: <msg>" and the command's usage hint; returns EXIT_USAGE. */
+int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

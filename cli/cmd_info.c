@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fslens info: placeholder until its issue lands; says so plainly. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+int cmd_info(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: fslens info ...\n(not built yet)\n");
+		return 0;
+	}
+	fprintf(stderr, "fslens info: not implemented in this build\n");
+	return 1;
+}

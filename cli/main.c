@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fslens: find out why a Linux filesystem is slow. Dispatches subcommands. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "record",  cmd_record,  "record ext4/jbd2/writeback/block/off-CPU events to a trace" },
+	{ "top",     cmd_top,     "live view of where filesystem time goes" },
+	{ "report",  cmd_report,  "explain a trace: stalls, journal, writeback, I/O, layout" },
+	{ "replay",  cmd_replay,  "replay a trace through the allocator/journal/disk model" },
+	{ "info",    cmd_info,    "show a trace's machine, filesystem, sizes and counts" },
+	{ "dump",    cmd_dump,    "print every event, one line (or JSON object) each" },
+	{ "export",  cmd_export,  "write blktrace, Perfetto JSON, folded stacks or CSV" },
+	{ "import",  cmd_import,  "read blktrace files into a trace" },
+	{ "demo",    cmd_demo,    "run a scenario on a scratch ext4 under record, report it" },
+	{ "compare", cmd_compare, "compare several traces side by side" },
+};
+
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "usage: fslens <command> [options]\n\ncommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'fslens <command> --help' describes a command; 'fslens --version'.\n");
+}
+
+int fsl_err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fslens: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputc('\n', stderr);
+	return 1;
+}
+
+int fsl_usage_error(const char *cmd, const char *usage_text, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fslens %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (usage_text)
+		fputs(usage_text, stderr);
+	return EXIT_USAGE;
+}
+
+/* A failed write to stdout (closed pipe, full disk) is an error, never silence. */
+static int finish_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "fslens: write error on standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+	const char *name;
+
+	/* Writes to a closed pipe fail with EPIPE and are reported, not fatal. */
+	signal(SIGPIPE, SIG_IGN);
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("fslens %s\n", FSL_VERSION);
+		return finish_stdout(0);
+	}
+	if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
+		if (argc > 2) {
+			char *sub[] = { argv[2], "--help", NULL };
+
+			for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+				if (!strcmp(commands[i].name, argv[2]))
+					return finish_stdout(commands[i].fn(2, sub));
+			fprintf(stderr, "fslens: unknown command '%s'\n", argv[2]);
+			return EXIT_USAGE;
+		}
+		usage(stdout);
+		return finish_stdout(0);
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
+	fprintf(stderr, "fslens: unknown command '%s'\n\n", name);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fslens event ABI: the one contract between probes/, collector/ and analyzer/.
+ *
+ * Rules (see docs/trace-format.md):
+ *  - every record starts with struct fsl_hdr; hdr.size is the record's whole
+ *    size in bytes and readers trust it (skip what they do not know, ignore
+ *    trailing bytes of a newer, longer record, zero-fill a shorter one);
+ *  - fixed-width fields only, explicit padding, records a multiple of 8 bytes;
+ *  - new fields only at the end of a struct; type ids are never reused;
+ *  - field names follow the kernel tracepoint the event mirrors, so that
+ *    `fslens dump --json` prints the tracepoint's own names.
+ *
+ * This header is included by BPF programs (with vmlinux.h providing __u64 and
+ * friends) and by user space (with <linux/types.h>).
+ */
+#ifndef FSLENS_EVENT_H
+#define FSLENS_EVENT_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* Event families, selectable with -e. Bit i of a family mask = family i. */
+enum fsl_family {
+	FSL_FAM_BLOCK = 0,
+	FSL_FAM_JOURNAL,
+	FSL_FAM_WRITEBACK,
+	FSL_FAM_ALLOC,
+	FSL_FAM_DIROPS,
+	FSL_FAM_OFFCPU,
+	FSL_FAM_PROC,
+	FSL_FAM__MAX,
+};
+
+/*
+ * Event type ids. Stable: append only, never renumber. The number range of a
+ * family is only a convention; the family of a type is in the schema table.
+ */
+enum fsl_event_type {
+	FSL_EV_NONE = 0,
+
+	/* block: struct fsl_ev_block_rq */
+	FSL_EV_BLOCK_RQ_INSERT = 1,
+	FSL_EV_BLOCK_RQ_ISSUE,
+	FSL_EV_BLOCK_RQ_COMPLETE,
+	FSL_EV_BLOCK_RQ_MERGE,
+
+	/* journal */
+	FSL_EV_JBD2_START_COMMIT = 16,	/* struct fsl_ev_jbd2_commit */
+	FSL_EV_JBD2_COMMIT_LOCKING,	/* struct fsl_ev_jbd2_commit */
+	FSL_EV_JBD2_COMMIT_FLUSHING,	/* struct fsl_ev_jbd2_commit */
+	FSL_EV_JBD2_COMMIT_LOGGING,	/* struct fsl_ev_jbd2_commit */
+	FSL_EV_JBD2_END_COMMIT,		/* struct fsl_ev_jbd2_commit */
+	FSL_EV_JBD2_RUN_STATS,		/* struct fsl_ev_jbd2_run_stats */
+	FSL_EV_JBD2_HANDLE_START,	/* struct fsl_ev_jbd2_handle_start */
+	FSL_EV_JBD2_HANDLE_STATS,	/* struct fsl_ev_jbd2_handle_stats */
+	FSL_EV_JBD2_CHECKPOINT,		/* struct fsl_ev_jbd2_checkpoint */
+	FSL_EV_JBD2_CHECKPOINT_STATS,	/* struct fsl_ev_jbd2_checkpoint_stats */
+	FSL_EV_JBD2_LOCK_BUFFER_STALL,	/* struct fsl_ev_jbd2_lock_buffer_stall */
+	FSL_EV_JBD2_UPDATE_LOG_TAIL,	/* struct fsl_ev_jbd2_update_log_tail */
+	FSL_EV_EXT4_JOURNAL_START_INODE,/* struct fsl_ev_ext4_journal_start */
+	FSL_EV_EXT4_JOURNAL_START_SB,	/* struct fsl_ev_ext4_journal_start */
+
+	/* writeback */
+	FSL_EV_WRITEBACK_START = 40,		/* struct fsl_ev_writeback_work */
+	FSL_EV_WRITEBACK_WRITTEN,		/* struct fsl_ev_writeback_work */
+	FSL_EV_WRITEBACK_SINGLE_INODE_START,	/* struct fsl_ev_writeback_single_inode */
+	FSL_EV_WRITEBACK_SINGLE_INODE,		/* struct fsl_ev_writeback_single_inode */
+	FSL_EV_WRITEBACK_DIRTY_INODE,		/* struct fsl_ev_writeback_dirty_inode */
+	FSL_EV_BALANCE_DIRTY_PAGES,		/* struct fsl_ev_balance_dirty_pages */
+	FSL_EV_GLOBAL_DIRTY_STATE,		/* struct fsl_ev_global_dirty_state */
+
+	/* alloc (ext4) */
+	FSL_EV_EXT4_REQUEST_BLOCKS = 64,	/* struct fsl_ev_ext4_alloc_blocks */
+	FSL_EV_EXT4_ALLOCATE_BLOCKS,		/* struct fsl_ev_ext4_alloc_blocks */
+	FSL_EV_EXT4_MBALLOC_ALLOC,		/* struct fsl_ev_ext4_mballoc_alloc */
+	FSL_EV_EXT4_MBALLOC_PREALLOC,		/* struct fsl_ev_ext4_mballoc_alloc */
+	FSL_EV_EXT4_MB_NEW_INODE_PA,		/* struct fsl_ev_ext4_pa */
+	FSL_EV_EXT4_MB_NEW_GROUP_PA,		/* struct fsl_ev_ext4_pa */
+	FSL_EV_EXT4_MB_RELEASE_INODE_PA,	/* struct fsl_ev_ext4_pa */
+	FSL_EV_EXT4_MB_RELEASE_GROUP_PA,	/* struct fsl_ev_ext4_pa */
+	FSL_EV_EXT4_FREE_BLOCKS,		/* struct fsl_ev_ext4_free_blocks */
+	FSL_EV_EXT4_MBALLOC_FREE,		/* struct fsl_ev_ext4_mballoc_free */
+	FSL_EV_EXT4_MBALLOC_DISCARD,		/* struct fsl_ev_ext4_mballoc_free */
+	FSL_EV_EXT4_REQUEST_INODE,		/* struct fsl_ev_ext4_inode */
+	FSL_EV_EXT4_ALLOCATE_INODE,		/* struct fsl_ev_ext4_inode */
+	FSL_EV_EXT4_FREE_INODE,			/* struct fsl_ev_ext4_inode */
+	FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT,	/* struct fsl_ev_ext4_map_blocks */
+	FSL_EV_EXT4_WRITEPAGES,			/* struct fsl_ev_ext4_writepages */
+	FSL_EV_EXT4_DA_WRITE_PAGES,		/* struct fsl_ev_ext4_da_write (start; older kernels) */
+	FSL_EV_EXT4_DA_WRITE_FOLIOS_START,	/* struct fsl_ev_ext4_da_write */
+	FSL_EV_EXT4_DA_WRITE_FOLIOS_END,	/* struct fsl_ev_ext4_da_write */
+	FSL_EV_EXT4_DA_WRITE_PAGES_EXTENT,	/* struct fsl_ev_ext4_da_extent */
+	FSL_EV_EXT4_MB_BITMAP_LOAD,		/* struct fsl_ev_ext4_group_load */
+	FSL_EV_EXT4_MB_BUDDY_BITMAP_LOAD,	/* struct fsl_ev_ext4_group_load */
+	FSL_EV_EXT4_READ_BLOCK_BITMAP_LOAD,	/* struct fsl_ev_ext4_group_load */
+	FSL_EV_EXT4_LOAD_INODE,			/* struct fsl_ev_ext4_inode */
+	FSL_EV_EXT4_SYNC_FILE_ENTER,		/* struct fsl_ev_ext4_file_op */
+	FSL_EV_EXT4_SYNC_FILE_EXIT,		/* struct fsl_ev_ext4_file_op */
+	FSL_EV_EXT4_UNLINK_ENTER,		/* struct fsl_ev_ext4_file_op */
+	FSL_EV_EXT4_UNLINK_EXIT,		/* struct fsl_ev_ext4_file_op */
+
+	/* dirops: struct fsl_ev_dirop (variable length) */
+	FSL_EV_DIROP = 100,
+
+	/* offcpu: struct fsl_ev_offcpu */
+	FSL_EV_OFFCPU = 110,
+
+	/* proc: struct fsl_ev_proc */
+	FSL_EV_PROC = 120,
+
+	FSL_EV__MAX = 128,
+};
+
+/*
+ * Common header. ts is CLOCK_MONOTONIC ns (bpf_ktime_get_ns); pid is the
+ * tgid and tid the thread of the task current at the tracepoint (0 when the
+ * event has no task, e.g. a completion in interrupt context is still
+ * attributed to whatever ran, see docs/events.md).
+ */
+struct fsl_hdr {
+	__u64 ts;
+	__u32 pid;
+	__u32 tid;
+	__u16 type;	/* enum fsl_event_type */
+	__u16 size;	/* whole record in bytes, header included */
+	__u16 cpu;
+	__u16 _pad;
+};
+
+/* Decoded rwbs / cmd_flags bits of block requests. */
+#define FSL_RQ_READ	(1u << 0)
+#define FSL_RQ_WRITE	(1u << 1)
+#define FSL_RQ_SYNC	(1u << 2)
+#define FSL_RQ_META	(1u << 3)
+#define FSL_RQ_FUA	(1u << 4)
+#define FSL_RQ_FLUSH	(1u << 5)	/* preflush */
+#define FSL_RQ_DISCARD	(1u << 6)
+#define FSL_RQ_AHEAD	(1u << 7)	/* readahead */
+#define FSL_RQ_NONE	(1u << 8)	/* no data direction (e.g. bare flush) */
+
+struct fsl_ev_block_rq {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* kernel dev_t of the request queue's disk (MKDEV 12:20) */
+	__u32 nr_sector;
+	__u64 sector;
+	__u32 bytes;
+	__u32 flags;		/* FSL_RQ_* */
+	__s32 error;		/* complete: blk_status_t as errno (0 ok) */
+	__u32 _pad;
+	__u64 rq;		/* request identity (kernel address), matches Q/D/C; 0 if unknown */
+};
+
+/* Kernel dev_t (MAJOR << 20 | MINOR), as tracepoints report it. */
+#define FSL_MAJOR(dev)	((unsigned int)((dev) >> 20))
+#define FSL_MINOR(dev)	((unsigned int)((dev) & ((1u << 20) - 1)))
+#define FSL_MKDEV(ma, mi) (((__u32)(ma) << 20) | (__u32)(mi))
+
+/* start_commit, commit_locking/flushing/logging, end_commit */
+struct fsl_ev_jbd2_commit {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 transaction;	/* tid */
+	__u32 head;		/* end_commit only: j_tail_sequence */
+	__u8 sync_commit;
+	__u8 _pad[3];
+};
+
+/* jbd2_run_stats; times are jiffies as the kernel reports them (HZ in meta) */
+struct fsl_ev_jbd2_run_stats {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 tid;
+	__u64 wait;
+	__u64 request_delay;
+	__u64 running;
+	__u64 locked;
+	__u64 flushing;
+	__u64 logging;
+	__u32 handle_count;
+	__u32 blocks;
+	__u32 blocks_logged;
+	__u32 _pad;
+};
+
+struct fsl_ev_jbd2_handle_start {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 tid;
+	__u32 type;		/* EXT4_HT_* */
+	__u32 line_no;
+	__s32 requested_blocks;
+	__u32 _pad;
+};
+
+struct fsl_ev_jbd2_handle_stats {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 tid;
+	__u32 type;
+	__u32 line_no;
+	__s32 interval;		/* jiffies the handle was open */
+	__s32 sync;
+	__s32 requested_blocks;
+	__s32 dirtied_blocks;
+};
+
+struct fsl_ev_jbd2_checkpoint {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 result;
+};
+
+struct fsl_ev_jbd2_checkpoint_stats {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 tid;
+	__u64 chp_time;		/* jiffies */
+	__u32 forced_to_close;
+	__u32 written;
+	__u32 dropped;
+	__u32 _pad;
+};
+
+struct fsl_ev_jbd2_lock_buffer_stall {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 _pad;
+	__u64 stall_ms;
+};
+
+struct fsl_ev_jbd2_update_log_tail {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 tail_sequence;
+	__u32 first_tid;
+	__u32 _pad;
+	__u64 block_nr;
+	__u64 freed;
+};
+
+/* ext4_journal_start_inode (ino set) and ext4_journal_start_sb (ino 0) */
+struct fsl_ev_ext4_journal_start {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 blocks;
+	__u64 ino;
+	__u64 ip;		/* caller address; symbolized into the trace's symbol table */
+	__s32 rsv_blocks;
+	__s32 revoke_creds;
+	__s32 type;		/* EXT4_HT_* */
+	__u32 _pad;
+};
+
+/* writeback_start, writeback_written */
+struct fsl_ev_writeback_work {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* bdi's dev_t (from the bdi name "MAJ:MIN") */
+	__u32 sb_dev;
+	__s64 nr_pages;
+	__s32 sync_mode;
+	__s32 for_kupdate;
+	__s32 range_cyclic;
+	__s32 for_background;
+	__s32 reason;		/* enum wb_reason, see docs/events.md */
+	__u32 _pad;
+	__u64 cgroup_ino;
+};
+
+/* writeback_single_inode_start, writeback_single_inode */
+struct fsl_ev_writeback_single_inode {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* bdi's dev_t */
+	__u32 _pad;
+	__u64 ino;
+	__u64 state;
+	__u64 dirtied_when;	/* jiffies */
+	__u64 writeback_index;
+	__s64 nr_to_write;
+	__u64 wrote;
+	__u64 cgroup_ino;
+};
+
+struct fsl_ev_writeback_dirty_inode {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* bdi's dev_t */
+	__u32 _pad;
+	__u64 ino;
+	__u64 state;
+	__u64 flags;
+};
+
+/* balance_dirty_pages; page counts are pages, times are ms as the kernel reports */
+struct fsl_ev_balance_dirty_pages {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* bdi's dev_t */
+	__u32 dirtied;
+	__u64 limit;
+	__u64 setpoint;
+	__u64 dirty;
+	__u64 wb_setpoint;
+	__u64 wb_dirty;
+	__u64 dirty_ratelimit;
+	__u64 task_ratelimit;
+	__u32 dirtied_pause;
+	__u32 _pad;
+	__u64 paused;
+	__s64 pause;
+	__u64 period;
+	__s64 think;
+};
+
+struct fsl_ev_global_dirty_state {
+	struct fsl_hdr hdr;
+	__u64 nr_dirty;
+	__u64 nr_writeback;
+	__u64 background_thresh;
+	__u64 dirty_thresh;
+	__u64 dirty_limit;
+	__u64 nr_dirtied;
+	__u64 nr_written;
+};
+
+/* ext4_request_blocks (block = 0), ext4_allocate_blocks */
+struct fsl_ev_ext4_alloc_blocks {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 len;
+	__u64 ino;
+	__u64 block;
+	__u32 logical;
+	__u32 lleft;
+	__u32 lright;
+	__u32 flags;		/* EXT4_MB_HINT_* */
+	__u64 goal;
+	__u64 pleft;
+	__u64 pright;
+};
+
+/* ext4_mballoc_alloc; ext4_mballoc_prealloc leaves goal_*, found..cr zero */
+struct fsl_ev_ext4_mballoc_alloc {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 _pad0;
+	__u64 ino;
+	__u32 orig_logical;
+	__s32 orig_start;
+	__u32 orig_group;
+	__s32 orig_len;
+	__u32 goal_logical;
+	__s32 goal_start;
+	__u32 goal_group;
+	__s32 goal_len;
+	__u32 result_logical;
+	__s32 result_start;
+	__u32 result_group;
+	__s32 result_len;
+	__u16 found;
+	__u16 groups;
+	__u16 buddy;
+	__u16 flags;
+	__u16 tail;
+	__u8 cr;
+	__u8 _pad1[5];
+};
+
+/*
+ * ext4_mb_new_inode_pa, ext4_mb_new_group_pa (pa_pstart, pa_lstart, pa_len),
+ * ext4_mb_release_inode_pa (pa_pstart = block, pa_len = count),
+ * ext4_mb_release_group_pa (ino 0, pa_pstart, pa_len).
+ */
+struct fsl_ev_ext4_pa {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 pa_len;
+	__u64 ino;
+	__u64 pa_pstart;
+	__u64 pa_lstart;
+};
+
+struct fsl_ev_ext4_free_blocks {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 flags;
+	__u64 ino;
+	__u64 block;
+	__u64 count;
+	__u16 mode;
+	__u16 _pad[3];
+};
+
+/* ext4_mballoc_free, ext4_mballoc_discard */
+struct fsl_ev_ext4_mballoc_free {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 result_start;
+	__u64 ino;
+	__u32 result_group;
+	__s32 result_len;
+};
+
+/*
+ * ext4_request_inode (dir, mode), ext4_allocate_inode (ino, dir, mode),
+ * ext4_free_inode (ino, uid, gid, blocks, mode), ext4_load_inode (ino).
+ */
+struct fsl_ev_ext4_inode {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u16 mode;
+	__u16 _pad;
+	__u64 ino;
+	__u64 dir;
+	__u32 uid;
+	__u32 gid;
+	__u64 blocks;
+};
+
+struct fsl_ev_ext4_map_blocks {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 flags;		/* EXT4_GET_BLOCKS_* */
+	__u64 ino;
+	__u64 pblk;
+	__u32 lblk;
+	__u32 len;
+	__u32 mflags;		/* EXT4_MAP_NEW/MAPPED/UNWRITTEN/BOUNDARY */
+	__s32 ret;
+};
+
+struct fsl_ev_ext4_writepages {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 sync_mode;
+	__u64 ino;
+	__s64 nr_to_write;
+	__s64 pages_skipped;
+	__s64 range_start;
+	__s64 range_end;
+	__u64 writeback_index;
+	__u8 for_kupdate;
+	__u8 range_cyclic;
+	__u8 _pad[6];
+};
+
+/*
+ * ext4_da_write_folios_start/end (positions in bytes), or on older kernels
+ * ext4_da_write_pages (first_page in start_pos as a page index is converted
+ * to bytes by the probe so both read the same).
+ */
+struct fsl_ev_ext4_da_write {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 sync_mode;
+	__u64 ino;
+	__s64 start_pos;
+	__s64 next_pos;
+	__s64 nr_to_write;
+	__s32 ret;		/* end only */
+	__u32 _pad;
+};
+
+struct fsl_ev_ext4_da_extent {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 len;
+	__u64 ino;
+	__u64 lblk;
+	__u32 flags;		/* EXT4_MAP_* of the delayed extent */
+	__u32 _pad;
+};
+
+/* ext4_mb_bitmap_load, ext4_mb_buddy_bitmap_load, ext4_read_block_bitmap_load */
+struct fsl_ev_ext4_group_load {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 group;
+	__u8 prefetch;
+	__u8 _pad[7];
+};
+
+/*
+ * ext4_sync_file_enter (ino, parent, datasync), ext4_sync_file_exit (ino, ret),
+ * ext4_unlink_enter (ino, parent, size), ext4_unlink_exit (ino, ret).
+ */
+struct fsl_ev_ext4_file_op {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 ret;
+	__u64 ino;
+	__u64 parent;
+	__s64 size;
+	__s32 datasync;
+	__u32 _pad;
+};
+
+/* Path-based system calls. */
+enum fsl_dirop_kind {
+	FSL_OP_OPEN = 0,	/* open/openat/openat2/creat without creating */
+	FSL_OP_CREATE,		/* open with O_CREAT, creat */
+	FSL_OP_MKDIR,
+	FSL_OP_MKNOD,
+	FSL_OP_UNLINK,
+	FSL_OP_RMDIR,
+	FSL_OP_RENAME,
+	FSL_OP_LINK,
+	FSL_OP_SYMLINK,
+	FSL_OP_STAT,		/* newfstatat, statx, stat, lstat */
+	FSL_OP_READDIR,		/* getdents64 */
+	FSL_OP_FSYNC,
+	FSL_OP_FDATASYNC,
+	FSL_OP_SYNCFS,
+	FSL_OP_SYNC,
+	FSL_OP__MAX,
+};
+
+#define FSL_DIROP_PATH_MAX	256	/* bytes of each path kept; longer is truncated */
+#define FSL_DIROP_TRUNC1	(1u << 0)	/* path truncated */
+#define FSL_DIROP_TRUNC2	(1u << 1)	/* path2 truncated */
+#define FSL_DIROP_FAULT		(1u << 2)	/* path could not be read */
+
+/*
+ * One record per completed call; hdr.ts is the entry time and lat_ns the
+ * entry-to-exit latency. path (path_len bytes, no NUL) follows the fixed
+ * part, then path2 (path2_len bytes: rename/link/symlink target); the record
+ * is padded to 8 bytes. For fd-based calls (fsync, getdents64) path is empty
+ * and fd is set.
+ */
+struct fsl_ev_dirop {
+	struct fsl_hdr hdr;
+	__u64 lat_ns;
+	__s64 ret;
+	__s32 dirfd;		/* AT_FDCWD = -100 */
+	__s32 dirfd2;
+	__s32 fd;
+	__u32 flags;		/* open flags, AT_* flags, rename flags */
+	__u32 mode;
+	__u16 op;		/* enum fsl_dirop_kind */
+	__u16 syscall;		/* the syscall nr on this arch */
+	__u16 path_len;
+	__u16 path2_len;
+	__u16 pflags;		/* FSL_DIROP_* */
+	__u16 _pad[3];
+	char paths[];
+};
+
+/* Task states recorded with an off-CPU wait. */
+#define FSL_OFFCPU_UNINTERRUPTIBLE	2	/* TASK_UNINTERRUPTIBLE */
+
+/*
+ * An off-CPU wait, emitted when the task runs again. hdr.ts is the moment it
+ * left the CPU, dur_ns the time until it was switched back in.
+ */
+struct fsl_ev_offcpu {
+	struct fsl_hdr hdr;
+	__u64 dur_ns;
+	__s32 stack_id;		/* key into the trace's stack table, -1 if none */
+	__u32 waker_pid;	/* tid of the task that woke it (0 unknown) */
+	__u32 state;		/* prev_state when it left the CPU */
+	__u32 _pad;
+	__u64 runq_ns;		/* wakeup to switch-in (run-queue delay), 0 unknown */
+};
+
+enum fsl_proc_kind {
+	FSL_PROC_SEEN = 0,	/* first sight of a task (records pre-existing tasks) */
+	FSL_PROC_FORK,
+	FSL_PROC_EXEC,
+	FSL_PROC_EXIT,
+	FSL_PROC_COMM,		/* rename via prctl/comm write */
+};
+
+#define FSL_PROC_KTHREAD	(1u << 0)
+
+struct fsl_ev_proc {
+	struct fsl_hdr hdr;	/* pid/tid: the task the record is about */
+	__u32 ppid;		/* parent tgid (fork: the parent) */
+	__u32 kind;		/* enum fsl_proc_kind */
+	__u32 flags;		/* FSL_PROC_* */
+	__s32 exit_code;
+	char comm[16];
+};
+
+#endif /* FSLENS_EVENT_H */

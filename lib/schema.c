@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The built-in event schema: one row per event type of include/fslens/event.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "fslens/schema.h"
+
+/* Rows name only the fields they have; the rest of fields[] stays zero. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+#define F(st, fld, k) { #fld, offsetof(struct st, fld), sizeof(((struct st *)0)->fld), FSL_F_##k }
+#define FN(st, fld, nm, k) { nm, offsetof(struct st, fld), sizeof(((struct st *)0)->fld), FSL_F_##k }
+
+#define BLOCK_RQ(id, nm) \
+	{ id, FSL_FAM_BLOCK, 8, sizeof(struct fsl_ev_block_rq), nm, "block", { \
+	F(fsl_ev_block_rq, dev, DEV), F(fsl_ev_block_rq, sector, U64), \
+	F(fsl_ev_block_rq, nr_sector, U32), F(fsl_ev_block_rq, bytes, U32), \
+	F(fsl_ev_block_rq, flags, U32), F(fsl_ev_block_rq, error, S32), \
+	F(fsl_ev_block_rq, rq, HEX), FN(fsl_ev_block_rq, hdr.cpu, "cpu", U16) } }
+
+#define JBD2_COMMIT(id, nm) \
+	{ id, FSL_FAM_JOURNAL, 4, sizeof(struct fsl_ev_jbd2_commit), nm, "jbd2", { \
+	F(fsl_ev_jbd2_commit, dev, DEV), F(fsl_ev_jbd2_commit, transaction, U32), \
+	F(fsl_ev_jbd2_commit, sync_commit, U8X), F(fsl_ev_jbd2_commit, head, U32) } }
+
+#define JSTART(id, nm) \
+	{ id, FSL_FAM_JOURNAL, 7, sizeof(struct fsl_ev_ext4_journal_start), nm, "ext4", { \
+	F(fsl_ev_ext4_journal_start, dev, DEV), F(fsl_ev_ext4_journal_start, ino, U64), \
+	F(fsl_ev_ext4_journal_start, ip, HEX), F(fsl_ev_ext4_journal_start, blocks, S32), \
+	F(fsl_ev_ext4_journal_start, rsv_blocks, S32), \
+	F(fsl_ev_ext4_journal_start, revoke_creds, S32), F(fsl_ev_ext4_journal_start, type, S32) } }
+
+#define WB_WORK(id, nm) \
+	{ id, FSL_FAM_WRITEBACK, 9, sizeof(struct fsl_ev_writeback_work), nm, "writeback", { \
+	F(fsl_ev_writeback_work, dev, DEV), F(fsl_ev_writeback_work, sb_dev, DEV), \
+	F(fsl_ev_writeback_work, nr_pages, S64), F(fsl_ev_writeback_work, sync_mode, S32), \
+	F(fsl_ev_writeback_work, for_kupdate, S32), F(fsl_ev_writeback_work, range_cyclic, S32), \
+	F(fsl_ev_writeback_work, for_background, S32), F(fsl_ev_writeback_work, reason, S32), \
+	F(fsl_ev_writeback_work, cgroup_ino, U64) } }
+
+#define WB_SINGLE(id, nm) \
+	{ id, FSL_FAM_WRITEBACK, 8, sizeof(struct fsl_ev_writeback_single_inode), nm, "writeback", { \
+	F(fsl_ev_writeback_single_inode, dev, DEV), F(fsl_ev_writeback_single_inode, ino, U64), \
+	F(fsl_ev_writeback_single_inode, state, HEX), \
+	F(fsl_ev_writeback_single_inode, dirtied_when, U64), \
+	F(fsl_ev_writeback_single_inode, writeback_index, U64), \
+	F(fsl_ev_writeback_single_inode, nr_to_write, S64), \
+	F(fsl_ev_writeback_single_inode, wrote, U64), \
+	F(fsl_ev_writeback_single_inode, cgroup_ino, U64) } }
+
+#define ALLOC_BLOCKS(id, nm) \
+	{ id, FSL_FAM_ALLOC, 11, sizeof(struct fsl_ev_ext4_alloc_blocks), nm, "ext4", { \
+	F(fsl_ev_ext4_alloc_blocks, dev, DEV), F(fsl_ev_ext4_alloc_blocks, ino, U64), \
+	F(fsl_ev_ext4_alloc_blocks, block, U64), F(fsl_ev_ext4_alloc_blocks, len, U32), \
+	F(fsl_ev_ext4_alloc_blocks, logical, U32), F(fsl_ev_ext4_alloc_blocks, lleft, U32), \
+	F(fsl_ev_ext4_alloc_blocks, lright, U32), F(fsl_ev_ext4_alloc_blocks, goal, U64), \
+	F(fsl_ev_ext4_alloc_blocks, pleft, U64), F(fsl_ev_ext4_alloc_blocks, pright, U64), \
+	F(fsl_ev_ext4_alloc_blocks, flags, HEX) } }
+
+#define MBALLOC(id, nm) \
+	{ id, FSL_FAM_ALLOC, 20, sizeof(struct fsl_ev_ext4_mballoc_alloc), nm, "ext4", { \
+	F(fsl_ev_ext4_mballoc_alloc, dev, DEV), F(fsl_ev_ext4_mballoc_alloc, ino, U64), \
+	F(fsl_ev_ext4_mballoc_alloc, orig_logical, U32), F(fsl_ev_ext4_mballoc_alloc, orig_start, S32), \
+	F(fsl_ev_ext4_mballoc_alloc, orig_group, U32), F(fsl_ev_ext4_mballoc_alloc, orig_len, S32), \
+	F(fsl_ev_ext4_mballoc_alloc, goal_logical, U32), F(fsl_ev_ext4_mballoc_alloc, goal_start, S32), \
+	F(fsl_ev_ext4_mballoc_alloc, goal_group, U32), F(fsl_ev_ext4_mballoc_alloc, goal_len, S32), \
+	F(fsl_ev_ext4_mballoc_alloc, result_logical, U32), \
+	F(fsl_ev_ext4_mballoc_alloc, result_start, S32), \
+	F(fsl_ev_ext4_mballoc_alloc, result_group, U32), F(fsl_ev_ext4_mballoc_alloc, result_len, S32), \
+	F(fsl_ev_ext4_mballoc_alloc, found, U16), F(fsl_ev_ext4_mballoc_alloc, groups, U16), \
+	F(fsl_ev_ext4_mballoc_alloc, buddy, U16), F(fsl_ev_ext4_mballoc_alloc, flags, HEX), \
+	F(fsl_ev_ext4_mballoc_alloc, tail, U16), F(fsl_ev_ext4_mballoc_alloc, cr, U8X) } }
+
+#define PA(id, nm) \
+	{ id, FSL_FAM_ALLOC, 5, sizeof(struct fsl_ev_ext4_pa), nm, "ext4", { \
+	F(fsl_ev_ext4_pa, dev, DEV), F(fsl_ev_ext4_pa, ino, U64), \
+	F(fsl_ev_ext4_pa, pa_pstart, U64), F(fsl_ev_ext4_pa, pa_lstart, U64), \
+	F(fsl_ev_ext4_pa, pa_len, U32) } }
+
+#define MB_FREE(id, nm) \
+	{ id, FSL_FAM_ALLOC, 5, sizeof(struct fsl_ev_ext4_mballoc_free), nm, "ext4", { \
+	F(fsl_ev_ext4_mballoc_free, dev, DEV), F(fsl_ev_ext4_mballoc_free, ino, U64), \
+	F(fsl_ev_ext4_mballoc_free, result_start, S32), \
+	F(fsl_ev_ext4_mballoc_free, result_group, U32), F(fsl_ev_ext4_mballoc_free, result_len, S32) } }
+
+#define INODE(id, nm) \
+	{ id, FSL_FAM_ALLOC, 7, sizeof(struct fsl_ev_ext4_inode), nm, "ext4", { \
+	F(fsl_ev_ext4_inode, dev, DEV), F(fsl_ev_ext4_inode, ino, U64), \
+	F(fsl_ev_ext4_inode, dir, U64), F(fsl_ev_ext4_inode, mode, HEX), \
+	F(fsl_ev_ext4_inode, uid, U32), F(fsl_ev_ext4_inode, gid, U32), \
+	F(fsl_ev_ext4_inode, blocks, U64) } }
+
+#define DA_WRITE(id, nm) \
+	{ id, FSL_FAM_ALLOC, 7, sizeof(struct fsl_ev_ext4_da_write), nm, "ext4", { \
+	F(fsl_ev_ext4_da_write, dev, DEV), F(fsl_ev_ext4_da_write, ino, U64), \
+	F(fsl_ev_ext4_da_write, start_pos, S64), F(fsl_ev_ext4_da_write, next_pos, S64), \
+	F(fsl_ev_ext4_da_write, nr_to_write, S64), F(fsl_ev_ext4_da_write, sync_mode, S32), \
+	F(fsl_ev_ext4_da_write, ret, S32) } }
+
+#define GROUP_LOAD(id, nm) \
+	{ id, FSL_FAM_ALLOC, 3, sizeof(struct fsl_ev_ext4_group_load), nm, "ext4", { \
+	F(fsl_ev_ext4_group_load, dev, DEV), F(fsl_ev_ext4_group_load, group, U32), \
+	F(fsl_ev_ext4_group_load, prefetch, U8X) } }
+
+#define FILE_OP(id, nm) \
+	{ id, FSL_FAM_ALLOC, 6, sizeof(struct fsl_ev_ext4_file_op), nm, "ext4", { \
+	F(fsl_ev_ext4_file_op, dev, DEV), F(fsl_ev_ext4_file_op, ino, U64), \
+	F(fsl_ev_ext4_file_op, parent, U64), F(fsl_ev_ext4_file_op, size, S64), \
+	F(fsl_ev_ext4_file_op, datasync, S32), F(fsl_ev_ext4_file_op, ret, S32) } }
+
+static const struct fsl_event_desc table[] = {
+	BLOCK_RQ(FSL_EV_BLOCK_RQ_INSERT, "block_rq_insert"),
+	BLOCK_RQ(FSL_EV_BLOCK_RQ_ISSUE, "block_rq_issue"),
+	BLOCK_RQ(FSL_EV_BLOCK_RQ_COMPLETE, "block_rq_complete"),
+	BLOCK_RQ(FSL_EV_BLOCK_RQ_MERGE, "block_rq_merge"),
+
+	JBD2_COMMIT(FSL_EV_JBD2_START_COMMIT, "jbd2_start_commit"),
+	JBD2_COMMIT(FSL_EV_JBD2_COMMIT_LOCKING, "jbd2_commit_locking"),
+	JBD2_COMMIT(FSL_EV_JBD2_COMMIT_FLUSHING, "jbd2_commit_flushing"),
+	JBD2_COMMIT(FSL_EV_JBD2_COMMIT_LOGGING, "jbd2_commit_logging"),
+	JBD2_COMMIT(FSL_EV_JBD2_END_COMMIT, "jbd2_end_commit"),
+	{ FSL_EV_JBD2_RUN_STATS, FSL_FAM_JOURNAL, 11, sizeof(struct fsl_ev_jbd2_run_stats),
+	  "jbd2_run_stats", "jbd2", {
+	F(fsl_ev_jbd2_run_stats, dev, DEV), F(fsl_ev_jbd2_run_stats, tid, U32),
+	F(fsl_ev_jbd2_run_stats, wait, U64), F(fsl_ev_jbd2_run_stats, request_delay, U64),
+	F(fsl_ev_jbd2_run_stats, running, U64), F(fsl_ev_jbd2_run_stats, locked, U64),
+	F(fsl_ev_jbd2_run_stats, flushing, U64), F(fsl_ev_jbd2_run_stats, logging, U64),
+	F(fsl_ev_jbd2_run_stats, handle_count, U32), F(fsl_ev_jbd2_run_stats, blocks, U32),
+	F(fsl_ev_jbd2_run_stats, blocks_logged, U32) } },
+	{ FSL_EV_JBD2_HANDLE_START, FSL_FAM_JOURNAL, 5, sizeof(struct fsl_ev_jbd2_handle_start),
+	  "jbd2_handle_start", "jbd2", {
+	F(fsl_ev_jbd2_handle_start, dev, DEV), F(fsl_ev_jbd2_handle_start, tid, U32),
+	F(fsl_ev_jbd2_handle_start, type, U32), F(fsl_ev_jbd2_handle_start, line_no, U32),
+	F(fsl_ev_jbd2_handle_start, requested_blocks, S32) } },
+	{ FSL_EV_JBD2_HANDLE_STATS, FSL_FAM_JOURNAL, 8, sizeof(struct fsl_ev_jbd2_handle_stats),
+	  "jbd2_handle_stats", "jbd2", {
+	F(fsl_ev_jbd2_handle_stats, dev, DEV), F(fsl_ev_jbd2_handle_stats, tid, U32),
+	F(fsl_ev_jbd2_handle_stats, type, U32), F(fsl_ev_jbd2_handle_stats, line_no, U32),
+	F(fsl_ev_jbd2_handle_stats, interval, S32), F(fsl_ev_jbd2_handle_stats, sync, S32),
+	F(fsl_ev_jbd2_handle_stats, requested_blocks, S32),
+	F(fsl_ev_jbd2_handle_stats, dirtied_blocks, S32) } },
+	{ FSL_EV_JBD2_CHECKPOINT, FSL_FAM_JOURNAL, 2, sizeof(struct fsl_ev_jbd2_checkpoint),
+	  "jbd2_checkpoint", "jbd2", {
+	F(fsl_ev_jbd2_checkpoint, dev, DEV), F(fsl_ev_jbd2_checkpoint, result, S32) } },
+	{ FSL_EV_JBD2_CHECKPOINT_STATS, FSL_FAM_JOURNAL, 6,
+	  sizeof(struct fsl_ev_jbd2_checkpoint_stats), "jbd2_checkpoint_stats", "jbd2", {
+	F(fsl_ev_jbd2_checkpoint_stats, dev, DEV), F(fsl_ev_jbd2_checkpoint_stats, tid, U32),
+	F(fsl_ev_jbd2_checkpoint_stats, chp_time, U64),
+	F(fsl_ev_jbd2_checkpoint_stats, forced_to_close, U32),
+	F(fsl_ev_jbd2_checkpoint_stats, written, U32),
+	F(fsl_ev_jbd2_checkpoint_stats, dropped, U32) } },
+	{ FSL_EV_JBD2_LOCK_BUFFER_STALL, FSL_FAM_JOURNAL, 2,
+	  sizeof(struct fsl_ev_jbd2_lock_buffer_stall), "jbd2_lock_buffer_stall", "jbd2", {
+	F(fsl_ev_jbd2_lock_buffer_stall, dev, DEV),
+	F(fsl_ev_jbd2_lock_buffer_stall, stall_ms, U64) } },
+	{ FSL_EV_JBD2_UPDATE_LOG_TAIL, FSL_FAM_JOURNAL, 5,
+	  sizeof(struct fsl_ev_jbd2_update_log_tail), "jbd2_update_log_tail", "jbd2", {
+	F(fsl_ev_jbd2_update_log_tail, dev, DEV),
+	F(fsl_ev_jbd2_update_log_tail, tail_sequence, U32),
+	F(fsl_ev_jbd2_update_log_tail, first_tid, U32),
+	F(fsl_ev_jbd2_update_log_tail, block_nr, U64),
+	F(fsl_ev_jbd2_update_log_tail, freed, U64) } },
+	JSTART(FSL_EV_EXT4_JOURNAL_START_INODE, "ext4_journal_start_inode"),
+	JSTART(FSL_EV_EXT4_JOURNAL_START_SB, "ext4_journal_start_sb"),
+
+	WB_WORK(FSL_EV_WRITEBACK_START, "writeback_start"),
+	WB_WORK(FSL_EV_WRITEBACK_WRITTEN, "writeback_written"),
+	WB_SINGLE(FSL_EV_WRITEBACK_SINGLE_INODE_START, "writeback_single_inode_start"),
+	WB_SINGLE(FSL_EV_WRITEBACK_SINGLE_INODE, "writeback_single_inode"),
+	{ FSL_EV_WRITEBACK_DIRTY_INODE, FSL_FAM_WRITEBACK, 4,
+	  sizeof(struct fsl_ev_writeback_dirty_inode), "writeback_dirty_inode", "writeback", {
+	F(fsl_ev_writeback_dirty_inode, dev, DEV), F(fsl_ev_writeback_dirty_inode, ino, U64),
+	F(fsl_ev_writeback_dirty_inode, state, HEX), F(fsl_ev_writeback_dirty_inode, flags, HEX) } },
+	{ FSL_EV_BALANCE_DIRTY_PAGES, FSL_FAM_WRITEBACK, 15,
+	  sizeof(struct fsl_ev_balance_dirty_pages), "balance_dirty_pages", "writeback", {
+	F(fsl_ev_balance_dirty_pages, dev, DEV), F(fsl_ev_balance_dirty_pages, limit, U64),
+	F(fsl_ev_balance_dirty_pages, setpoint, U64), F(fsl_ev_balance_dirty_pages, dirty, U64),
+	F(fsl_ev_balance_dirty_pages, wb_setpoint, U64), F(fsl_ev_balance_dirty_pages, wb_dirty, U64),
+	F(fsl_ev_balance_dirty_pages, dirty_ratelimit, U64),
+	F(fsl_ev_balance_dirty_pages, task_ratelimit, U64),
+	F(fsl_ev_balance_dirty_pages, dirtied, U32),
+	F(fsl_ev_balance_dirty_pages, dirtied_pause, U32),
+	F(fsl_ev_balance_dirty_pages, paused, U64), F(fsl_ev_balance_dirty_pages, pause, S64),
+	F(fsl_ev_balance_dirty_pages, period, U64), F(fsl_ev_balance_dirty_pages, think, S64),
+	FN(fsl_ev_balance_dirty_pages, hdr.cpu, "cpu", U16) } },
+	{ FSL_EV_GLOBAL_DIRTY_STATE, FSL_FAM_WRITEBACK, 7,
+	  sizeof(struct fsl_ev_global_dirty_state), "global_dirty_state", "writeback", {
+	F(fsl_ev_global_dirty_state, nr_dirty, U64), F(fsl_ev_global_dirty_state, nr_writeback, U64),
+	F(fsl_ev_global_dirty_state, background_thresh, U64),
+	F(fsl_ev_global_dirty_state, dirty_thresh, U64),
+	F(fsl_ev_global_dirty_state, dirty_limit, U64),
+	F(fsl_ev_global_dirty_state, nr_dirtied, U64),
+	F(fsl_ev_global_dirty_state, nr_written, U64) } },
+
+	ALLOC_BLOCKS(FSL_EV_EXT4_REQUEST_BLOCKS, "ext4_request_blocks"),
+	ALLOC_BLOCKS(FSL_EV_EXT4_ALLOCATE_BLOCKS, "ext4_allocate_blocks"),
+	MBALLOC(FSL_EV_EXT4_MBALLOC_ALLOC, "ext4_mballoc_alloc"),
+	MBALLOC(FSL_EV_EXT4_MBALLOC_PREALLOC, "ext4_mballoc_prealloc"),
+	PA(FSL_EV_EXT4_MB_NEW_INODE_PA, "ext4_mb_new_inode_pa"),
+	PA(FSL_EV_EXT4_MB_NEW_GROUP_PA, "ext4_mb_new_group_pa"),
+	PA(FSL_EV_EXT4_MB_RELEASE_INODE_PA, "ext4_mb_release_inode_pa"),
+	PA(FSL_EV_EXT4_MB_RELEASE_GROUP_PA, "ext4_mb_release_group_pa"),
+	{ FSL_EV_EXT4_FREE_BLOCKS, FSL_FAM_ALLOC, 6, sizeof(struct fsl_ev_ext4_free_blocks),
+	  "ext4_free_blocks", "ext4", {
+	F(fsl_ev_ext4_free_blocks, dev, DEV), F(fsl_ev_ext4_free_blocks, ino, U64),
+	F(fsl_ev_ext4_free_blocks, block, U64), F(fsl_ev_ext4_free_blocks, count, U64),
+	F(fsl_ev_ext4_free_blocks, flags, S32), F(fsl_ev_ext4_free_blocks, mode, HEX) } },
+	MB_FREE(FSL_EV_EXT4_MBALLOC_FREE, "ext4_mballoc_free"),
+	MB_FREE(FSL_EV_EXT4_MBALLOC_DISCARD, "ext4_mballoc_discard"),
+	INODE(FSL_EV_EXT4_REQUEST_INODE, "ext4_request_inode"),
+	INODE(FSL_EV_EXT4_ALLOCATE_INODE, "ext4_allocate_inode"),
+	INODE(FSL_EV_EXT4_FREE_INODE, "ext4_free_inode"),
+	{ FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT, FSL_FAM_ALLOC, 8, sizeof(struct fsl_ev_ext4_map_blocks),
+	  "ext4_ext_map_blocks_exit", "ext4", {
+	F(fsl_ev_ext4_map_blocks, dev, DEV), F(fsl_ev_ext4_map_blocks, ino, U64),
+	F(fsl_ev_ext4_map_blocks, flags, HEX), F(fsl_ev_ext4_map_blocks, lblk, U32),
+	F(fsl_ev_ext4_map_blocks, pblk, U64), F(fsl_ev_ext4_map_blocks, len, U32),
+	F(fsl_ev_ext4_map_blocks, mflags, HEX), F(fsl_ev_ext4_map_blocks, ret, S32) } },
+	{ FSL_EV_EXT4_WRITEPAGES, FSL_FAM_ALLOC, 10, sizeof(struct fsl_ev_ext4_writepages),
+	  "ext4_writepages", "ext4", {
+	F(fsl_ev_ext4_writepages, dev, DEV), F(fsl_ev_ext4_writepages, ino, U64),
+	F(fsl_ev_ext4_writepages, nr_to_write, S64), F(fsl_ev_ext4_writepages, pages_skipped, S64),
+	F(fsl_ev_ext4_writepages, range_start, S64), F(fsl_ev_ext4_writepages, range_end, S64),
+	F(fsl_ev_ext4_writepages, writeback_index, U64), F(fsl_ev_ext4_writepages, sync_mode, S32),
+	F(fsl_ev_ext4_writepages, for_kupdate, U8X), F(fsl_ev_ext4_writepages, range_cyclic, U8X) } },
+	DA_WRITE(FSL_EV_EXT4_DA_WRITE_PAGES, "ext4_da_write_pages"),
+	DA_WRITE(FSL_EV_EXT4_DA_WRITE_FOLIOS_START, "ext4_da_write_folios_start"),
+	DA_WRITE(FSL_EV_EXT4_DA_WRITE_FOLIOS_END, "ext4_da_write_folios_end"),
+	{ FSL_EV_EXT4_DA_WRITE_PAGES_EXTENT, FSL_FAM_ALLOC, 5, sizeof(struct fsl_ev_ext4_da_extent),
+	  "ext4_da_write_pages_extent", "ext4", {
+	F(fsl_ev_ext4_da_extent, dev, DEV), F(fsl_ev_ext4_da_extent, ino, U64),
+	F(fsl_ev_ext4_da_extent, lblk, U64), F(fsl_ev_ext4_da_extent, len, U32),
+	F(fsl_ev_ext4_da_extent, flags, HEX) } },
+	GROUP_LOAD(FSL_EV_EXT4_MB_BITMAP_LOAD, "ext4_mb_bitmap_load"),
+	GROUP_LOAD(FSL_EV_EXT4_MB_BUDDY_BITMAP_LOAD, "ext4_mb_buddy_bitmap_load"),
+	GROUP_LOAD(FSL_EV_EXT4_READ_BLOCK_BITMAP_LOAD, "ext4_read_block_bitmap_load"),
+	INODE(FSL_EV_EXT4_LOAD_INODE, "ext4_load_inode"),
+	FILE_OP(FSL_EV_EXT4_SYNC_FILE_ENTER, "ext4_sync_file_enter"),
+	FILE_OP(FSL_EV_EXT4_SYNC_FILE_EXIT, "ext4_sync_file_exit"),
+	FILE_OP(FSL_EV_EXT4_UNLINK_ENTER, "ext4_unlink_enter"),
+	FILE_OP(FSL_EV_EXT4_UNLINK_EXIT, "ext4_unlink_exit"),
+
+	{ FSL_EV_DIROP, FSL_FAM_DIROPS, 11, sizeof(struct fsl_ev_dirop), "dirop", NULL, {
+	F(fsl_ev_dirop, op, U16), F(fsl_ev_dirop, syscall, U16),
+	F(fsl_ev_dirop, lat_ns, U64), F(fsl_ev_dirop, ret, S64),
+	F(fsl_ev_dirop, dirfd, S32), F(fsl_ev_dirop, dirfd2, S32), F(fsl_ev_dirop, fd, S32),
+	F(fsl_ev_dirop, flags, HEX), F(fsl_ev_dirop, mode, HEX), F(fsl_ev_dirop, pflags, U16),
+	{ "path", offsetof(struct fsl_ev_dirop, paths), 0, FSL_F_PATHS } } },
+
+	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 5, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
+	F(fsl_ev_offcpu, dur_ns, U64), F(fsl_ev_offcpu, stack_id, S32),
+	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),
+	F(fsl_ev_offcpu, runq_ns, U64) } },
+
+	{ FSL_EV_PROC, FSL_FAM_PROC, 5, sizeof(struct fsl_ev_proc), "proc", NULL, {
+	F(fsl_ev_proc, ppid, U32), F(fsl_ev_proc, kind, U32), F(fsl_ev_proc, flags, U32),
+	F(fsl_ev_proc, exit_code, S32), F(fsl_ev_proc, comm, COMM) } },
+};
+
+_Static_assert(sizeof(struct fsl_hdr) == 24, "header is 24 bytes");
+
+const struct fsl_event_desc *fsl_schema_builtin(unsigned int type)
+{
+	static const struct fsl_event_desc *by_type[FSL_EV__MAX];
+	static int ready;
+	unsigned int i;
+
+	if (!ready) {
+		for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+			by_type[table[i].type] = &table[i];
+		ready = 1;
+	}
+	return type < FSL_EV__MAX ? by_type[type] : NULL;
+}
+
+unsigned int fsl_schema_builtin_all(const struct fsl_event_desc **out)
+{
+	*out = table;
+	return sizeof(table) / sizeof(table[0]);
+}
+
+static const char *const family_names[FSL_FAM__MAX] = {
+	"block", "journal", "writeback", "alloc", "dirops", "offcpu", "proc",
+};
+
+const char *fsl_family_name(unsigned int family)
+{
+	return family < FSL_FAM__MAX ? family_names[family] : "unknown";
+}
+
+int fsl_family_parse(const char *list, uint32_t *mask, const char **bad)
+{
+	static char badbuf[64];
+	const char *p = list;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		unsigned int i;
+		int found = 0;
+
+		if (n == 3 && !strncmp(p, "all", 3)) {
+			*mask |= FSL_FAM_ALL;
+			found = 1;
+		}
+		for (i = 0; i < FSL_FAM__MAX && !found; i++) {
+			if (strlen(family_names[i]) == n && !strncmp(p, family_names[i], n)) {
+				*mask |= 1u << i;
+				found = 1;
+			}
+		}
+		if (!found && n) {
+			snprintf(badbuf, sizeof(badbuf), "%.*s", (int)(n < 60 ? n : 60), p);
+			if (bad)
+				*bad = badbuf;
+			return -EINVAL;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return *mask ? 0 : -EINVAL;
+}
+
+static const char *const dirop_names[FSL_OP__MAX] = {
+	"open", "create", "mkdir", "mknod", "unlink", "rmdir", "rename", "link",
+	"symlink", "stat", "readdir", "fsync", "fdatasync", "syncfs", "sync",
+};
+
+const char *fsl_dirop_name(unsigned int op)
+{
+	return op < FSL_OP__MAX ? dirop_names[op] : "unknown";
+}
+
+int64_t fsl_field_get(const struct fsl_field *f, const void *rec)
+{
+	const unsigned char *p = (const unsigned char *)rec + f->offset;
+	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
+		int16_t s16; int32_t s32; int64_t s64; } v;
+
+	memcpy(&v, p, f->size > 8 ? 8 : f->size);
+	switch (f->kind) {
+	case FSL_F_U8: case FSL_F_U8X: return v.u8;
+	case FSL_F_U16: return v.u16;
+	case FSL_F_S16: return v.s16;
+	case FSL_F_U32: case FSL_F_DEV: return v.u32;
+	case FSL_F_S32: return v.s32;
+	case FSL_F_S64: return v.s64;
+	case FSL_F_U64: case FSL_F_HEX:
+		if (f->size == 2) return v.u16;
+		if (f->size == 4) return v.u32;
+		return (int64_t)v.u64;
+	default: return 0;
+	}
+}

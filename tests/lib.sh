@@ -1,0 +1,72 @@
+# Shared helpers for shell tests (sourced). Each test prints one line per
+# check: "PASS name", "FAIL name: why", "SKIP name: why" (tests/run counts them).
+set -u
+T_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
+T_SUITE=$(basename "$(dirname "${BASH_SOURCE[1]:-$0}")")
+FSLENS=${FSLENS:-$PWD/build/fslens}
+T_FAILS=0
+
+pass() { echo "PASS $T_SUITE/$T_NAME:$1"; }
+fail() { echo "FAIL $T_SUITE/$T_NAME:$1: ${2:-}"; T_FAILS=$((T_FAILS + 1)); }
+skip() { echo "SKIP $T_SUITE/$T_NAME:$1: ${2:-}"; }
+# check_eq NAME GOT WANT
+check_eq() { if [ "$2" == "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi; }
+# check_cmd NAME CMD... : passes if the command succeeds
+check_cmd() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n" "command failed: $*"; fi; }
+# check_ge NAME GOT MIN
+check_ge() { if [ "$2" -ge "$3" ] 2>/dev/null; then pass "$1"; else fail "$1" "got '$2', want >= $3"; fi; }
+# check_le NAME GOT MAX
+check_le() { if [ "$2" -le "$3" ] 2>/dev/null; then pass "$1"; else fail "$1" "got '$2', want <= $3"; fi; }
+# check_grep NAME PATTERN FILE
+check_grep() { if grep -qE -- "$2" "$3"; then pass "$1"; else fail "$1" "no /$2/ in $3: $(head -c 300 "$3")"; fi; }
+
+T_TMP=$(mktemp -d /tmp/fslens-test.XXXXXX)
+T_CLEANUP=()
+t_on_exit() {
+	local i
+	for ((i = ${#T_CLEANUP[@]} - 1; i >= 0; i--)); do eval "${T_CLEANUP[$i]}" >/dev/null 2>&1; done
+	rm -rf "$T_TMP"
+}
+trap t_on_exit EXIT
+trap 'exit 130' INT TERM
+at_exit() { T_CLEANUP+=("$*"); }
+
+# Skip the whole script (one SKIP line) when a capability is truly missing.
+require_root() {
+	if [ "$(id -u)" -ne 0 ]; then skip all "needs root"; exit 0; fi
+}
+require_bpf() {
+	require_root
+	if [ ! -r /sys/kernel/btf/vmlinux ]; then skip all "kernel has no BTF"; exit 0; fi
+	if ! "$FSLENS" record --help 2>&1 | grep -q -- '--min-wait'; then
+		skip all "fslens built without BPF support"; exit 0
+	fi
+}
+
+ensure_tracefs() {
+	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+}
+
+# scratch_fs SIZE_MB FSTYPE [mkfs options...]
+# Makes a sparse image, a loop device and a mount; sets SCRATCH_IMG,
+# SCRATCH_LOOP, SCRATCH_MNT, SCRATCH_DEV (MAJ:MIN of the loop device).
+# Always torn down at exit.
+scratch_fs() {
+	local size=$1 fstype=$2; shift 2
+	SCRATCH_IMG=$T_TMP/img
+	SCRATCH_MNT=$T_TMP/mnt
+	mkdir -p "$SCRATCH_MNT"
+	truncate -s "${size}M" "$SCRATCH_IMG" || return 1
+	case $fstype in
+	ext4) mkfs.ext4 -q -F "$@" "$SCRATCH_IMG" >/dev/null 2>&1 || return 1 ;;
+	xfs)  mkfs.xfs -q -f "$@" "$SCRATCH_IMG" >/dev/null 2>&1 || return 1 ;;
+	*) return 1 ;;
+	esac
+	SCRATCH_LOOP=$(losetup -f --show "$SCRATCH_IMG") || return 1
+	at_exit "losetup -d $SCRATCH_LOOP"
+	mount "$SCRATCH_LOOP" "$SCRATCH_MNT" || return 1
+	at_exit "umount -l $SCRATCH_MNT"
+	SCRATCH_DEV=$(lsblk -ndo MAJ:MIN "$SCRATCH_LOOP" | tr -d ' ')
+}
+# Unmount (keeping the loop device) so e2fsck/debugfs see a clean image.
+scratch_umount() { sync; umount "$SCRATCH_MNT"; }
