@@ -583,8 +583,10 @@ static int try_footer(struct fsl_reader *r, uint64_t off)
 	const char *why;
 	int err;
 
-	if (off < FSL_HDR_SIZE || off >= r->fsize)
+	if (off < FSL_HDR_SIZE)
 		return -EILSEQ;
+	if (off >= r->fsize)
+		return -ENODATA;
 	err = load_block(r, off, &b, &p, &why);
 	if (err)
 		return err;
@@ -624,6 +626,18 @@ static uint64_t resync(struct fsl_reader *r, uint64_t from)
 	return UINT64_MAX;
 }
 
+static void warn_cut(struct fsl_reader *r, uint64_t pos, uint64_t nchunks, uint64_t nev)
+{
+	char size[96] = "";
+
+	if (r->fh.file_size > r->fsize)
+		snprintf(size, sizeof(size), " (%llu of %llu bytes)",
+			 (unsigned long long)r->fsize, (unsigned long long)r->fh.file_size);
+	warn(r, "trace is cut short at offset %llu%s, the recording did not finish; "
+	     "read %llu complete chunks, %llu events", (unsigned long long)pos, size,
+	     (unsigned long long)nchunks, (unsigned long long)nev);
+}
+
 /* No usable footer: walk the block headers from the start. */
 static int scan_blocks(struct fsl_reader *r)
 {
@@ -637,10 +651,7 @@ static int scan_blocks(struct fsl_reader *r)
 		struct blk_ent e;
 
 		if (r->fsize - pos < FSL_BLK_HDR_SIZE) {
-			warn(r, "trace is cut short: %llu bytes of a block header at offset %llu "
-			     "(recording did not finish); read %llu complete chunks, %llu events",
-			     (unsigned long long)(r->fsize - pos), (unsigned long long)pos,
-			     (unsigned long long)nchunks, (unsigned long long)nev);
+			warn_cut(r, pos, nchunks, nev);
 			return 0;
 		}
 		if (read_at(r, hb, sizeof(hb), pos))
@@ -662,10 +673,7 @@ static int scan_blocks(struct fsl_reader *r)
 			continue;
 		}
 		if (b.disk_len > r->fsize - pos - FSL_BLK_HDR_SIZE) {
-			warn(r, "trace is cut short inside the block at offset %llu "
-			     "(recording did not finish); read %llu complete chunks, %llu events",
-			     (unsigned long long)pos, (unsigned long long)nchunks,
-			     (unsigned long long)nev);
+			warn_cut(r, pos, nchunks, nev);
 			return 0;
 		}
 		if (b.kind == FSL_BLK_FOOTER) {
@@ -704,8 +712,7 @@ static int scan_blocks(struct fsl_reader *r)
 	if (footer) {
 		r->stats.complete = 1;
 	} else if (pos >= r->fsize) {
-		warn(r, "trace has no footer (recording did not finish); read %llu complete "
-		     "chunks, %llu events", (unsigned long long)nchunks, (unsigned long long)nev);
+		warn_cut(r, pos, nchunks, nev);
 	}
 	return 0;
 }
@@ -796,10 +803,11 @@ struct fsl_reader *fsl_reader__open(const char *path, const struct fsl_reader_op
 	r->stats.version = r->fh.version;
 	r->stats.file_bytes = r->fsize;
 
-	if (r->fh.footer_offset && !try_footer(r, r->fh.footer_offset)) {
+	if (r->fh.footer_offset && !(e = try_footer(r, r->fh.footer_offset))) {
 		r->stats.complete = 1;
 	} else {
-		if (r->fh.footer_offset)
+		/* A footer beyond the end is a cut file: the scan says so once. */
+		if (r->fh.footer_offset && e != -ENODATA)
 			warn(r, "trace footer at offset %llu is corrupt; scanning the file",
 			     (unsigned long long)r->fh.footer_offset);
 		memset(&r->stats.counts, 0, sizeof(r->stats.counts));
