@@ -325,6 +325,30 @@ static void human(double b, char *buf, size_t len)
 	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, u[i]);
 }
 
+/*
+ * The kernel's own I/O counters of the disk, right after attach and right
+ * before detach: the window the block events cover (the recorder's own
+ * metadata reads happen outside it).
+ */
+static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *when)
+{
+	char p[128], buf[512], key[64];
+	FILE *f;
+
+	if (!t->diskname[0])
+		return;
+	snprintf(p, sizeof(p), "/sys/block/%s/stat", t->diskname);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = 0;
+		snprintf(key, sizeof(key), "queue.stat.%s", when);
+		fsl_writer__kv(r->w, key, "%s", buf + strspn(buf, " "));
+	}
+	fclose(f);
+}
+
 /* Run COMMAND in a child that waits until it is tracked, so nothing is missed. */
 static pid_t spawn(char **argv, int *gate)
 {
@@ -594,6 +618,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	t0 = mono_ns();
+	if (have_target)
+		disk_stat_kv(&r, &t, "start");
 	fsl_writer__kv(r.w, FSL_KV_START_NS, "%" PRId64, t0);
 	fsl_writer__kv(r.w, FSL_KV_PROBE_MODE, "tracepoint");
 	fsl_writer__kv(r.w, "record.attach", "%s; ext4/jbd2/writeback: tracepoint",
@@ -681,6 +707,8 @@ int cmd_record(int argc, char **argv)
 				fsl_writer__kv(r.w, "jbd2.info.end_ns", "%" PRId64, mono_ns());
 		}
 	}
+	if (have_target)
+		disk_stat_kv(&r, &t, "end");
 	e = fsl_collector__stop(r.c, on_event, &r);
 	if (e && !r.werr)
 		rec_err(e, "draining the ring buffer");
