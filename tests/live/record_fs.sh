@@ -10,8 +10,8 @@
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
-Q=$BUILD/tests/trace_query
-[ -x "$Q" ] || Q=$TOP/build/tests/trace_query
+case ${BUILD:-build} in /*) Q=$BUILD ;; *) Q=${TOP:-$PWD}/${BUILD:-build} ;; esac
+Q=$Q/tests/trace_query
 
 scratch_fs 256 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }
 mount -o remount,commit=60 "$SCRATCH_MNT" || { fail setup "remount commit=60"; exit 1; }
