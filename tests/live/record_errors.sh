@@ -85,6 +85,6 @@ check_eq pid_only_target "$others" 0
 	sh -c "cat /etc/hostname > /dev/null" 2>err
 check_eq raw_rc $? 0
 check_grep raw_mode_said 'probes: raw_tp' err
-check_eq raw_mode_stored "$("$Q" raw.trace kv record.attach | cut -d';' -f1)" raw_tp
+check_eq raw_mode_stored "$("$Q" raw.trace kv record.attach | cut -d' ' -f1)" raw_tp
 check_grep raw_dirop 'path=/etc/hostname' <("$Q" raw.trace events dirop)
 exit $((T_FAILS > 0))

@@ -15,8 +15,8 @@ TR=/sys/kernel/tracing
 scratch_fs 128 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }
 mount -o remount,commit=60 "$SCRATCH_MNT" || { fail setup "remount"; exit 1; }
 M=$SCRATCH_MNT
-mkdir "$M/a" "$M/b"
-for i in $(seq 1 60); do echo x >"$M/b/old$i"; done
+mkdir "$M/b"
+for i in $(seq 1 30); do echo x >"$M/b/old${i}1"; echo x >"$M/b/old${i}2"; done
 sync
 ma=${SCRATCH_DEV%:*}; mi=${SCRATCH_DEV#*:}
 kdev=$(( (ma << 20) | mi ))
@@ -44,18 +44,25 @@ for e in $EVENTS; do
 	echo "dev == $kdev" >"$INST/events/$e/filter" 2>/dev/null
 	echo 1 >"$INST/events/$e/enable"
 done
+# both ways of attaching: tp_btf (the default) and the classic tracepoints
+run=0
+for mode in "" --classic-tp; do
+run=$((run + 1))
+tag=${mode:-tp_btf}
+mkdir "$M/a$run"
+echo >"$INST/trace"
 echo 1 >"$INST/tracing_on"
 
-"$FSLENS" record -m "$M" -e block,journal,alloc -o "$T_TMP/t.trace" -- sh -c "
-	dd if=/dev/zero of=$M/a/big bs=1M count=6 conv=fsync status=none
-	for i in \$(seq 1 150); do echo data > $M/a/f\$i; done
-	mkdir $M/a/d1 $M/a/d2
-	rm -f $M/b/old*
+"$FSLENS" record $mode -m "$M" -e block,journal,alloc -f -o "$T_TMP/t.trace" -- sh -c "
+	dd if=/dev/zero of=$M/a$run/big bs=1M count=6 conv=fsync status=none
+	for i in \$(seq 1 150); do echo data > $M/a$run/f\$i; done
+	mkdir $M/a$run/d1 $M/a$run/d2
+	rm -f $M/b/old*$run
 	sync" 2>"$T_TMP/rec.err"
-check_eq record_exit $? 0
+check_eq record_exit$run $? 0
 echo 0 >"$INST/tracing_on"
 cat "$INST/trace" >"$T_TMP/ftrace"
-check_cmd ftrace_not_overrun test "$(grep -c 'LOST' "$T_TMP/ftrace")" -eq 0
+check_cmd ftrace_not_overrun$run test "$(grep -c 'LOST' "$T_TMP/ftrace")" -eq 0
 
 start=$("$Q" "$T_TMP/t.trace" kv record.start_ns)
 end=$("$Q" "$T_TMP/t.trace" kv record.end_ns)
@@ -131,13 +138,18 @@ for name in sorted(set(kern) | set(mine)):
                 break
     print("%s %s %d" % (name, "ok" if not bad else "fields_differ", len(a)))
 PY
-cat "$T_TMP/cmp" >&2
+sed "s/^/$tag: /" "$T_TMP/cmp" >&2
 while read -r name res n; do
-	check_eq "same_as_kernel_$name" "$res" ok
+	check_eq "same_as_kernel${run}_$name" "$res" ok
 done <"$T_TMP/cmp"
 for must in ext4_allocate_inode ext4_ext_map_blocks_exit jbd2_end_commit jbd2_handle_stats \
 	    ext4_mballoc_alloc ext4_free_blocks block_rq_complete ext4_journal_start_inode; do
 	n=$(awk -v e=$must '$1 == e { print $3 }' "$T_TMP/cmp")
-	check_ge "compared_$must" "${n:-0}" 1
+	check_ge "compared${run}_$must" "${n:-0}" 1
+done
+want=", tracepoint 0[)]"
+[ -n "$mode" ] && want=", tracepoint [1-9][0-9]*[)]"
+"$Q" "$T_TMP/t.trace" kv record.attach >"$T_TMP/attach"
+check_grep "attached_as_$run" "$want\$" "$T_TMP/attach"
 done
 exit $((T_FAILS > 0))
