@@ -55,7 +55,9 @@ struct grp {
 	uint32_t frags;
 	uint32_t first_free;
 	int32_t largest;	/* largest free buddy order, -1 none */
+	uint32_t dfree;		/* free on disk (what group descriptors say) */
 	uint8_t dirty;
+	uint8_t ddirty;
 	uint8_t loaded;
 	uint8_t uninit;
 };
@@ -252,6 +254,7 @@ static void disk_set(struct fsl_alloc *a, uint64_t blk, uint64_t len, int used)
 			bits_set(gw(a, a->disk, g), off, n);
 		else
 			bits_clear(gw(a, a->disk, g), off, n);
+		a->grp[g].ddirty = 1;
 		blk += n;
 		len -= n;
 	}
@@ -371,6 +374,7 @@ struct fsl_alloc *fsl_alloc__new(const struct fsl_geom *g, const struct fsl_tuna
 		uint64_t n = gg.blocks_count - first;
 
 		a->grp[i].dirty = 1;
+		a->grp[i].ddirty = 1;
 		a->grp[i].loaded = 1;
 		/* Bits past the end of the last group, or past blocks_per_group, are used. */
 		if (n > gg.blocks_per_group)
@@ -556,6 +560,25 @@ uint64_t fsl_alloc__free_blocks(const struct fsl_alloc *a, uint32_t group)
 	return a->grp[group].free;
 }
 
+uint64_t fsl_alloc__disk_free(const struct fsl_alloc *a, uint32_t group)
+{
+	struct grp *gr;
+	const uint64_t *w;
+	uint32_t i, used = 0;
+
+	if (group >= a->g.ngroups)
+		return 0;
+	gr = &a->grp[group];
+	if (gr->ddirty) {
+		w = gw(a, a->disk, group);
+		for (i = 0; i < a->wpg; i++)
+			used += (uint32_t)__builtin_popcountll(w[i]);
+		gr->dfree = a->wpg * 64 - used;
+		gr->ddirty = 0;
+	}
+	return gr->dfree;
+}
+
 void fsl_alloc__set_loaded(struct fsl_alloc *a, uint32_t group, int loaded)
 {
 	if (group < a->g.ngroups)
@@ -566,6 +589,11 @@ void fsl_alloc__set_block_uninit(struct fsl_alloc *a, uint32_t group, int uninit
 {
 	if (group < a->g.ngroups)
 		a->grp[group].uninit = !!uninit;
+}
+
+void fsl_alloc__set_tunables(struct fsl_alloc *a, const struct fsl_tunables *t)
+{
+	a->t = *t;
 }
 
 void fsl_alloc__set_stream_goal(struct fsl_alloc *a, uint32_t group, uint32_t start)

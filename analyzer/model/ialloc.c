@@ -246,6 +246,11 @@ void fsl_ialloc__set_topdir(struct fsl_ialloc *ia, uint64_t dir_ino)
 		d->topdir = 1;
 }
 
+void fsl_ialloc__set_policy(struct fsl_ialloc *ia, int policy)
+{
+	ia->policy = policy;
+}
+
 void fsl_ialloc__set_data_hint(struct fsl_ialloc *ia, uint64_t blk)
 {
 	ia->data_hint = blk;

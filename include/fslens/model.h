@@ -128,11 +128,13 @@ void fsl_alloc__mark_used(struct fsl_alloc *a, uint64_t blk, uint64_t len);
 void fsl_alloc__mark_free(struct fsl_alloc *a, uint64_t blk, uint64_t len);
 int fsl_alloc__test_used(const struct fsl_alloc *a, uint64_t blk);	/* on-disk */
 int fsl_alloc__test_incore(const struct fsl_alloc *a, uint64_t blk);	/* disk|PA|pending */
-uint64_t fsl_alloc__free_blocks(const struct fsl_alloc *a, uint32_t group);
+uint64_t fsl_alloc__free_blocks(const struct fsl_alloc *a, uint32_t group);	/* in core */
+uint64_t fsl_alloc__disk_free(const struct fsl_alloc *a, uint32_t group);	/* on disk */
 
 /* Buddy loaded ("initialised") state of a group, an input from the trace. */
 void fsl_alloc__set_loaded(struct fsl_alloc *a, uint32_t group, int loaded);
 void fsl_alloc__set_block_uninit(struct fsl_alloc *a, uint32_t group, int uninit);
+void fsl_alloc__set_tunables(struct fsl_alloc *a, const struct fsl_tunables *t);
 /* The global stream-allocation goal (s_mb_last_group/start). */
 void fsl_alloc__set_stream_goal(struct fsl_alloc *a, uint32_t group, uint32_t start);
 
@@ -211,6 +213,7 @@ void fsl_ialloc__set_free_blocks(struct fsl_ialloc *ia, uint32_t group, uint64_t
 /* Directories per group at start (bg_used_dirs_count). */
 void fsl_ialloc__set_used_dirs(struct fsl_ialloc *ia, uint32_t group, uint32_t ndirs);
 void fsl_ialloc__set_topdir(struct fsl_ialloc *ia, uint64_t dir_ino);
+void fsl_ialloc__set_policy(struct fsl_ialloc *ia, int policy);
 /* For the XFS policy: where data is being allocated now (a block number). */
 void fsl_ialloc__set_data_hint(struct fsl_ialloc *ia, uint64_t blk);
 
