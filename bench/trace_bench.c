@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	struct result w = { 0 }, r = { 0 };
 	char path[512];
 	struct stat sb;
-	int c, keep = 0;
+	int c, keep = 0, reps, i;
 
 	while ((c = getopt(argc, argv, "n:d:kz:")) != -1) {
 		switch (c) {
@@ -185,24 +185,39 @@ int main(int argc, char **argv)
 		}
 	}
 	snprintf(path, sizeof(path), "%s/fslens-bench-%d.trace", dir, (int)getpid());
-	if (in_child(&w, 1, path, n)) {
-		fprintf(stderr, "trace_bench: write %s: %s\n", path, strerror(-w.err));
-		unlink(path);
-		return 1;
+	/* best of `reps` runs: the machine may be shared */
+	reps = n <= 10000000 ? 3 : 1;
+	for (i = 0; i < reps; i++) {
+		struct result t = { 0 };
+
+		if (in_child(&t, 1, path, n)) {
+			fprintf(stderr, "trace_bench: write %s: %s\n", path, strerror(-t.err));
+			unlink(path);
+			return 1;
+		}
+		if (!i || t.cpu < w.cpu)
+			w = t;
 	}
 	if (stat(path, &sb)) {
 		perror(path);
 		return 1;
 	}
-	if (in_child(&r, 0, path, 0) || r.events != n) {
-		fprintf(stderr, "trace_bench: read %s: %s (%llu of %llu events)\n", path,
-			strerror(r.err ? -r.err : EIO), (unsigned long long)r.events,
-			(unsigned long long)n);
-		unlink(path);
-		return 1;
+	for (i = 0; i < reps; i++) {
+		struct result t = { 0 };
+
+		if (in_child(&t, 0, path, 0) || t.events != n) {
+			fprintf(stderr, "trace_bench: read %s: %s (%llu of %llu events)\n", path,
+				strerror(t.err ? -t.err : EIO), (unsigned long long)t.events,
+				(unsigned long long)n);
+			unlink(path);
+			return 1;
+		}
+		if (!i || t.cpu < r.cpu)
+			r = t;
 	}
-	printf("trace %llu events (block I/O + journal mix): file %.1f MB, %.2f bytes/event\n",
-	       (unsigned long long)n, sb.st_size / 1e6, (double)sb.st_size / n);
+	printf("trace %llu events (block I/O + journal mix, zstd level %d): file %.1f MB, "
+	       "%.2f bytes/event; best of %d\n", (unsigned long long)n, zlevel ? zlevel : 1,
+	       sb.st_size / 1e6, (double)sb.st_size / n, reps);
 	/* CPU time is the one-core figure; wall time suffers from other load */
 	printf("  write  %6.2f M events/s per CPU-second (%.2f s CPU, %.2f s wall)   "
 	       "peak RSS %6.1f MiB\n", n / w.cpu / 1e6, w.cpu, w.secs, w.maxrss_kb / 1024.0);
