@@ -126,6 +126,7 @@ static inline size_t varint_get(const unsigned char *p, const unsigned char *end
 }
 
 uint32_t fsl_crc32c(uint32_t crc, const void *buf, size_t len);
+extern int fsl__trace_fuzz_skip_crc;	/* fuzzing only: checksums always match */
 
 void fsl_file_hdr_encode(unsigned char out[FSL_HDR_SIZE], const struct fsl_file_hdr *h);
 /* 0, or -EBADMSG (magic), -EILSEQ (checksum), -EPROTONOSUPPORT (version/endian). */

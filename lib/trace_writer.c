@@ -140,7 +140,7 @@ static int write_block(struct fsl_writer *w, struct fsl_blk_hdr *b, const void *
 	if (raw_len > FSL_MAX_BLOCK)
 		return -EFBIG;
 	b->flags = 0;
-	if (compress && raw_len) {
+	if (compress && raw_len && !w->opts.no_compress) {
 		size_t bound = ZSTD_compressBound(raw_len), r;
 
 		if (fsl_buf_reserve(&w->zbuf, bound))
