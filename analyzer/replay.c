@@ -184,6 +184,7 @@ struct fsl_replay {
 	struct fsl_ialloc *ia;		/* kernel state */
 	struct u64map isize;		/* ino -> known size in blocks */
 	struct u64map created;		/* inodes allocated during the trace */
+	struct u64map itype;		/* ino -> 1 regular, 2 directory (when known) */
 	struct thr *thr;
 	uint32_t nthr, cthr;
 	struct jin *jin;
@@ -768,6 +769,28 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 		q.isize_blocks = isz;
 	else
 		q.isize_blocks = end;
+	/*
+	 * i_size at writeback is not in the trace (writes are not recorded):
+	 * when the kernel's inode-normalized window reaches past what we know,
+	 * take the smallest size whose size bucket covers that window.
+	 */
+	if (t->has_mb && !t->mb_prealloc && !(t->mb.flags & FSL_MB_HINT_GROUP_ALLOC) &&
+	    (q.flags & FSL_MB_HINT_DATA) && t->mb.goal_len > 0) {
+		uint64_t wend = (uint64_t)t->mb.goal_logical + (uint32_t)t->mb.goal_len;
+		uint64_t cand[3] = { q.isize_blocks, wend, wend + 1 };
+		uint32_t st, sz;
+		int c;
+
+		for (c = 0; c < 3 && wend > q.isize_blocks; c++) {
+			if (cand[c] < q.isize_blocks)
+				continue;
+			fsl_alloc_normalize_size(r->g.block_size, q.logical, q.len, cand[c], &st, &sz);
+			if (st <= t->mb.goal_logical && (uint64_t)st + sz >= wend) {
+				q.isize_blocks = cand[c];
+				break;
+			}
+		}
+	}
 	/* open-for-write / busy: the kernel's NOPREALLOC decision is the input */
 	q.closed = t->has_mb && (t->mb.flags & FSL_MB_HINT_NOPREALLOC) &&
 		   !(q.flags & FSL_MB_HINT_NOPREALLOC);
@@ -831,6 +854,17 @@ static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	t->req.cpu = ev->cpu;
 	t->req.pid = ev->pid;
 	t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
+	{
+		uint64_t ty;
+
+		/* metadata blocks of a regular file still take a regular file's goal */
+		if (map_get(&r->itype, e->ino, &ty))
+			t->req.is_reg = ty == 1;
+		else if (!t->req.is_reg)
+			t->req.is_reg = 1;	/* unknown: most inodes are files */
+		if (e->flags & FSL_MB_HINT_DATA)
+			map_put(&r->itype, e->ino, 1);
+	}
 	t->req.closed = -1;
 	t->req_goal_k = e->goal;
 	t->has_req = 1;
@@ -1061,6 +1095,7 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	}
 	fsl_ialloc__apply(r->ia, e->dir, e->ino, is_dir);
 	map_put(&r->created, e->ino, 1);
+	map_put(&r->itype, e->ino, is_dir ? 2 : S_ISREG(e->mode) ? 1 : 3);
 	/* free-running inode allocators */
 	for (i = 0; i < r->nscen; i++) {
 		struct scen *s = &r->sc[i];
@@ -1712,6 +1747,7 @@ void fsl_replay__free(struct fsl_replay *r)
 	}
 	map_free(&r->isize);
 	map_free(&r->created);
+	map_free(&r->itype);
 	map_free(&r->inflight);
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
