@@ -781,7 +781,7 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 		uint32_t st, sz;
 		int c;
 
-		for (c = 0; c < 3 && wend > q.isize_blocks; c++) {
+		for (c = 0; c < 3; c++) {
 			if (cand[c] < q.isize_blocks)
 				continue;
 			fsl_alloc_normalize_size(r->g.block_size, q.logical, q.len, cand[c], &st, &sz);
