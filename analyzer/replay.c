@@ -135,6 +135,7 @@ struct jin {
 	uint8_t type;
 	uint8_t reader;		/* an inode-dirtying handle from a reading task (atime) */
 	uint8_t has_wait;
+	uint8_t has_stats;
 };
 
 struct rcommit {
@@ -1210,8 +1211,10 @@ static int h_handle_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	struct thr *t = thr_get(r, ev->tid);
 
 	if (t && t->last_hidx >= 0 && (size_t)t->last_hidx < r->njin &&
-	    r->jin[t->last_hidx].ktid == e->tid && e->dirtied_blocks >= 0)
-		r->jin[t->last_hidx].dirtied = (uint32_t)e->dirtied_blocks + 0;
+	    r->jin[t->last_hidx].ktid == e->tid && e->dirtied_blocks >= 0) {
+		r->jin[t->last_hidx].dirtied = (uint32_t)e->dirtied_blocks;
+		r->jin[t->last_hidx].has_stats = 1;
+	}
 	return 0;
 }
 
@@ -1498,7 +1501,7 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 	s->jc = jc;
 	/* handles whose stats were lost: the mean dirtied count of their type */
 	for (i = 0; i < r->njin; i++)
-		if (r->jin[i].kind == 0 && r->jin[i].dirtied) {
+		if (r->jin[i].kind == 0 && r->jin[i].has_stats) {
 			avg_dirtied[r->jin[i].type & 15] += r->jin[i].dirtied;
 			n_dirtied[r->jin[i].type & 15]++;
 		}
@@ -1513,10 +1516,10 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 		}
 		if (s->noatime && in->reader)
 			continue;
-		if (!d && n_dirtied[in->type & 15])
-			d = (uint32_t)(avg_dirtied[in->type & 15] / n_dirtied[in->type & 15]);
-		if (!d)
-			d = 1;
+		if (!in->has_stats)
+			d = n_dirtied[in->type & 15] ?
+			    (uint32_t)(avg_dirtied[in->type & 15] / n_dirtied[in->type & 15]) :
+			    FSL_JOURNAL_UNKNOWN;
 		mt = fsl_journal__handle(s->j, in->ts, in->credits, d, in->key, &w, &cls);
 		if (base) {
 			if (i > 0 && prev_k) {

@@ -265,12 +265,15 @@ static void add_wait(struct fsl_journal *j, int cls, uint64_t ns, uint64_t *tota
 /* Checkpoint until the log has room for a full transaction; returns its end. */
 static uint64_t checkpoint(struct fsl_journal *j, uint64_t t)
 {
+	int did = 0;
+
 	while (space_left(j) < (int64_t)j->max_txn) {
 		if (j->ncp) {
 			struct cp *cp = &j->cps[0];
 
 			t += cp->dirty * j->c.checkpoint_block_ns;
 			j->st.checkpoint_blocks += cp->dirty;
+			did = 1;
 			j->free += (int64_t)cp->log_blocks;
 			memmove(j->cps, j->cps + 1, (j->ncp - 1) * sizeof(*j->cps));
 			j->ncp--;
@@ -285,7 +288,7 @@ static uint64_t checkpoint(struct fsl_journal *j, uint64_t t)
 			break;	/* journal too small for max_txn: nothing more to do */
 		}
 	}
-	j->st.checkpoints++;
+	j->st.checkpoints += did;
 	return t;
 }
 
@@ -300,7 +303,7 @@ uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credit
 	j->st.handles++;
 	if (!credits)
 		credits = 1;
-	if (!dirtied)
+	if (dirtied == FSL_JOURNAL_UNKNOWN)
 		dirtied = credits > 1 ? credits / 2 : 1;
 	/* someone else's checkpoint in progress */
 	if (j->cp_busy_until > t) {
