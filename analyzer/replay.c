@@ -197,7 +197,7 @@ struct fsl_replay {
 	int nscen;
 	/* recorded device */
 	struct u64map inflight;		/* rq -> issue ts */
-	uint64_t busy_start, busy_ns, rec_rqs, rec_wr_ns, rec_wr_n;
+	uint64_t busy_start, busy_ns, rec_rqs, rec_wr_ns, rec_wr_n, rec_bytes;
 	uint32_t ninflight;
 	uint64_t first_ts, last_ts;
 	struct dirent_acc *dirs;
@@ -1387,6 +1387,7 @@ static int h_block(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		if (!e->nr_sector && !e->bytes)
 			return 0;
 		r->rec_rqs++;
+		r->rec_bytes += e->bytes ? e->bytes : (uint64_t)e->nr_sector * 512;
 		if (!r->ninflight++)
 			r->busy_start = ev->ts;
 		map_put(&r->inflight, key, ev->ts | (e->flags & FSL_RQ_WRITE ? 1ull << 63 : 0));
@@ -1446,7 +1447,12 @@ static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p
 	jc->write_block_ns = lb ? lg / lb : 50000;
 	jc->flush_ns = 0;
 	jc->locked_ns = nk ? lk / nk : 20000;
-	jc->checkpoint_block_ns = r->rec_wr_n ? r->rec_wr_ns / r->rec_wr_n : 100000;
+	/*
+	 * a checkpoint writes its buffers in batches, many in flight: cost a
+	 * block at the device's recorded throughput, not at one request's latency
+	 */
+	jc->checkpoint_block_ns = r->rec_bytes ? (uint64_t)((double)r->busy_ns * jc->block_size /
+							    (double)r->rec_bytes) : 100000;
 	if (p && p->transfer_mbs) {
 		double bs = jc->block_size, rot = p->rpm ? 60000.0 / p->rpm : 0;
 		double fsb = (double)r->g.blocks_count * bs;
