@@ -207,7 +207,24 @@ struct fsl_replay {
 	uint32_t w_block_size;
 	int w_delalloc, w_noatime, w_stream_req, w_group_prealloc;
 	int whatif;
+	uint64_t max_txn;		/* from /proc/fs/jbd2/DEV/info, 0 unknown */
 };
+
+void fsl_replay__set_text(struct fsl_replay *r, const char *name, const char *text, size_t len)
+{
+	char buf[512];
+	const char *p;
+
+	if (!text || strncmp(name, "jbd2.info", 9))
+		return;
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, text, len);
+	buf[len] = 0;
+	p = strstr(buf, "each up to ");
+	if (p)
+		r->max_txn = strtoull(p + 11, NULL, 10);
+}
 
 static void note(struct fsl_replay *r, const char *fmt, const char *arg)
 {
@@ -1493,6 +1510,8 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 		jc.block_size = r->w_block_size;
 	}
 	jc.commit_ns = s->t.commit_ns;
+	if (r->max_txn && r->g.journal_blocks)
+		jc.max_txn_blocks = (uint32_t)(jc.journal_blocks * r->max_txn / r->g.journal_blocks);
 	journal_costs(r, base ? NULL : s->prof, &jc);
 	if (jc.journal_blocks < 1024)
 		return;
@@ -1560,7 +1579,7 @@ static void journal_summary(struct fsl_replay *r)
 	const struct fsl_journal_stats *st;
 	double ph[3] = { 0 }, pp[3] = { 0 };
 	uint64_t nph = 0, npp = 0;
-	uint64_t max_txn = r->g.journal_blocks / 4;
+	uint64_t max_txn = r->max_txn ? r->max_txn : r->g.journal_blocks / 3;
 	size_t i;
 
 	for (i = 0; i < r->nrc; i++) {

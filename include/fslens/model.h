@@ -281,7 +281,7 @@ struct fsl_journal_cfg {
 	uint64_t journal_blocks;	/* log size */
 	uint32_t block_size;
 	uint64_t commit_ns;		/* commit interval */
-	uint32_t max_txn_blocks;	/* 0 = journal/4 */
+	uint32_t max_txn_blocks;	/* 0 = journal/3 (6.x; older kernels: /4) */
 	/* Device costs (ns) for commit phases; from the disk model. */
 	uint64_t write_block_ns;	/* one journal block, sequential */
 	uint64_t flush_ns;		/* cache flush + commit block (FUA) */
