@@ -1690,11 +1690,34 @@ static void dir_summary(struct fsl_replay *r)
 	}
 }
 
+/* Does the state the replay kept agree with the bitmap read after the run? */
+static void end_state_check(struct fsl_replay *r, const struct fsl_meta *m)
+{
+	const struct fsl_bitmap *b = m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_END)
+					       : NULL;
+	uint64_t pos, i, k;
+
+	if (!b || !r->ks)
+		return;
+	r->res.end_checked = 1;
+	pos = b->first;
+	for (i = 0; i < b->nruns; i++) {
+		for (k = 0; k < b->runs[i]; k++) {
+			if (pos + k >= r->g.blocks_count)
+				break;
+			r->res.end_mismatch += fsl_alloc__test_used(r->ks, pos + k) != (int)(i & 1);
+		}
+		pos += b->runs[i];
+	}
+	r->res.end_blocks = pos - b->first;
+}
+
 static int replay_end(struct fsl_consumer *c, const struct fsl_meta *m)
 {
 	struct fsl_replay *r = c->priv;
 	int i;
 
+	end_state_check(r, m);
 	if (r->ninflight)
 		r->busy_ns += r->last_ts - r->busy_start;
 	if (!r->g.journal_blocks)
@@ -1942,6 +1965,10 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	fsl_json__kv_double(&j, "exact_pct", pct(s->blk_exact, s->blk_requests));
 	fsl_json__kv_double(&j, "goal_match_pct", pct(s->blk_goal_match, s->blk_requests));
 	fsl_json__kv_u64(&j, "skipped", s->blk_skipped);
+	if (s->end_checked)
+		fsl_json__kv_u64(&j, "end_state_mismatch_blocks", s->end_mismatch);
+	else
+		fsl_json__kv_null(&j, "end_state_mismatch_blocks");
 	fsl_json__key(&j, "by_path");
 	json_pathstats(&j, s->blk_by_path, FSL_PATH__MAX, path_name_i);
 	fsl_json__key(&j, "divergences");
@@ -2132,6 +2159,9 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 		"goal computed as the kernel did: %.1f%%\n",
 		(unsigned long long)s->blk_exact, (unsigned long long)s->blk_requests,
 		pct(s->blk_exact, s->blk_requests), pct(s->blk_goal_match, s->blk_requests));
+	if (s->end_checked)
+		fprintf(f, "  state check: %llu of %llu blocks differ from the bitmap read after the run\n",
+			(unsigned long long)s->end_mismatch, (unsigned long long)s->end_blocks);
 	for (k = 0; k < FSL_PATH__MAX; k++)
 		if (s->blk_by_path[k].n)
 			fprintf(f, "  %-10s %-18s %8llu  %5.1f%% exact\n", fsl_alloc_path_name(k),

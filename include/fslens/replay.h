@@ -66,6 +66,9 @@ struct fsl_replay_result {
 	double fr_extents_err;		/* mean |model extents - kernel extents| per file */
 	double fr_extents_model, fr_extents_kernel;	/* mean extents per file */
 	uint64_t fr_ino_exact, fr_ino_requests;
+	/* the kernel-state model's on-disk bitmap at the end vs the recorded end bitmap */
+	int end_checked;
+	uint64_t end_blocks, end_mismatch;
 };
 
 struct fsl_replay;
