@@ -128,6 +128,7 @@ struct jin {
 	uint64_t ts;
 	uint64_t key;
 	uint64_t rec_wait;
+	uint32_t thread;
 	uint32_t ktid;
 	uint32_t credits;
 	uint32_t dirtied;
@@ -1201,6 +1202,7 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	if (!j)
 		return -ENOMEM;
 	j->ts = ev->ts;
+	j->thread = ev->tid;
 	j->ktid = e->tid;
 	j->credits = e->requested_blocks > 0 ? (uint32_t)e->requested_blocks : 1;
 	j->type = (uint8_t)e->type;
@@ -1326,6 +1328,7 @@ static int h_sync_file(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	if (!j)
 		return -ENOMEM;
 	j->ts = ev->ts;
+	j->thread = ev->tid;
 	j->kind = 1;
 	return 0;
 }
@@ -1386,6 +1389,7 @@ static int h_dirop(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		if (!j)
 			return -ENOMEM;
 		j->ts = ev->ts;
+		j->thread = ev->tid;
 		j->kind = 2;
 	}
 	return 0;
@@ -1494,7 +1498,8 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 {
 	struct fsl_journal_cfg jc = { 0 };
 	uint32_t first_tid = 1, prev_m = 0, prev_k = 0;
-	uint64_t w, shadow0, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 };
+	uint64_t w, shadow0, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 }, last_ts = 0;
+	struct u64map shift = { 0 };
 	size_t i;
 	int err = 0, cls;
 
@@ -1530,13 +1535,23 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 			avg_dirtied[r->jin[i].type & 15] += r->jin[i].dirtied;
 			n_dirtied[r->jin[i].type & 15]++;
 		}
+	/*
+	 * Closed loop: a task that the model makes wait longer (or shorter)
+	 * than the kernel did issues its later requests that much later.
+	 */
 	for (i = 0; i < r->njin; i++) {
 		const struct jin *in = &r->jin[i];
 		uint32_t d = in->dirtied, mt;
+		uint64_t off = 0, ts;
 
+		map_get(&shift, (uint64_t)in->thread + 1, &off);
+		ts = in->ts + off;
+		if (ts < last_ts)	/* keep the model's clock monotonic */
+			ts = last_ts;
+		last_ts = ts;
 		if (in->kind == 1 || in->kind == 2) {
-			fsl_journal__force(s->j, in->ts, in->kind == 1 ? FSL_COMMIT_FSYNC
-									: FSL_COMMIT_SYNC, &w);
+			fsl_journal__force(s->j, ts, in->kind == 1 ? FSL_COMMIT_FSYNC
+								 : FSL_COMMIT_SYNC, &w);
 			continue;
 		}
 		if (s->noatime && in->reader)
@@ -1546,7 +1561,9 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 			    (uint32_t)(avg_dirtied[in->type & 15] / n_dirtied[in->type & 15]) :
 			    FSL_JOURNAL_UNKNOWN;
 		shadow0 = fsl_journal__stats(s->j)->stall_ns[FSL_JWAIT_SHADOW];
-		mt = fsl_journal__handle(s->j, in->ts, in->credits, d, in->key, &w, &cls);
+		mt = fsl_journal__handle(s->j, ts, in->credits, d, in->key, &w, &cls);
+		if (w > in->rec_wait)
+			map_put(&shift, (uint64_t)in->thread + 1, off + (w - in->rec_wait));
 		/*
 		 * the recorded wait (journal start -> handle start) covers waits in
 		 * start_this_handle only; a shadow wait comes later, inside the handle
@@ -1570,7 +1587,8 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 			r->jr.handles++;
 		}
 	}
-	fsl_journal__finish(s->j, r->last_ts);
+	fsl_journal__finish(s->j, r->last_ts > last_ts ? r->last_ts : last_ts);
+	map_free(&shift);
 }
 
 static void journal_summary(struct fsl_replay *r)
