@@ -345,6 +345,14 @@ static int journal_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 	return 0;
 }
 
+void an_journal_seed(struct an_journal *s, uint64_t ewma_ns, uint64_t max_blocks)
+{
+	if (ewma_ns)
+		s->ewma = ewma_ns;
+	if (max_blocks)
+		s->max_txn_blocks = max_blocks;
+}
+
 struct an_journal *an_journal_new(struct an_ctx *c)
 {
 	struct an_journal *s = calloc(1, sizeof(*s));
