@@ -81,6 +81,9 @@ struct an_ctx {
 	uint32_t target_dev;
 	uint64_t now;
 	struct an_map procs;	/* tgid -> struct fsl_proc_stat (window) */
+	/* Start of the latest wait of each class, any task, any window: the
+	 * journal reads it to tell why a commit started. */
+	uint64_t last_wait_start[FSL_WC__MAX];
 };
 
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
