@@ -166,18 +166,20 @@ typedef int (*fsl_bt_emit_fn)(void *ctx, const struct fsl_hdr *ev);
 int fsl_bt_import(const char *const *files, size_t nfiles, fsl_bt_emit_fn emit, void *ctx,
 		  struct fsl_bt_import_stats *st, char *errbuf, size_t errlen);
 
+/* Maps a stack to a wait class name (NULL: unclassified). */
+typedef const char *(*fsl_classify_fn)(void *ctx, const struct fsl_stack *st);
+
 /* ---- Perfetto / Chrome trace JSON ---- */
 
 struct fsl_pf_export;
 struct fsl_pf_export *fsl_pf_export__new(FILE *out, const struct fsl_meta *meta, int *err);
+/* Name off-CPU slices by wait class instead of "off-CPU". */
+void fsl_pf_export__set_classifier(struct fsl_pf_export *x, fsl_classify_fn fn, void *ctx);
 int fsl_pf_export__event(struct fsl_pf_export *x, const struct fsl_hdr *ev);
 int fsl_pf_export__finish(struct fsl_pf_export *x);
 void fsl_pf_export__free(struct fsl_pf_export *x);
 
 /* ---- folded off-CPU stacks (flamegraph.pl) ---- */
-
-/* Maps a stack to a wait class name ("other" if NULL). */
-typedef const char *(*fsl_classify_fn)(void *ctx, const struct fsl_stack *st);
 
 struct fsl_folded_export;
 struct fsl_folded_export *fsl_folded_export__new(const struct fsl_meta *meta,
@@ -209,5 +211,24 @@ struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fs
 int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev);
 int fsl_csv_export__finish(struct fsl_csv_export *x);
 void fsl_csv_export__free(struct fsl_csv_export *x);
+
+/* ---- helpers shared by the exporters (analyzer/export_util.c) ---- */
+
+/* tid -> comm, learned from proc records. */
+struct fsl_comms;
+struct fsl_comms *fsl_comms__new(void);
+void fsl_comms__free(struct fsl_comms *c);
+/* Remember the comm (and tgid) of a proc record; other records are ignored. */
+int fsl_comms__event(struct fsl_comms *c, const struct fsl_hdr *ev);
+const char *fsl_comms__get(const struct fsl_comms *c, uint32_t tid);
+
+/* Write s (len bytes) as a JSON string with quotes; bytes >= 0x80 as \u00XX. */
+void fsl_json_str(FILE *f, const char *s, size_t len);
+/* Write s as one CSV field (quoted when it holds , " or a line break). */
+void fsl_csv_str(FILE *f, const char *s, size_t len);
+/* A kernel frame without its "+0x.../0x..." offset, into buf. */
+const char *fsl_frame_name(const char *frame, char *buf, size_t len);
+/* blkparse-style rwbs letters of FSL_RQ_* flags ("WS", "RA", "FWFS"...). */
+const char *fsl_rwbs(uint32_t flags, char buf[8]);
 
 #endif /* FSLENS_EXPORT_H */
