@@ -224,6 +224,28 @@ for d in sdb sdc; do
 	fi
 done
 
+# iowatcher draws the exported files
+if command -v iowatcher >/dev/null; then
+	timeout 60 iowatcher -t out/8:16 -o io.svg >/dev/null 2>iow.err
+	check_eq iowatcher.rc "$?" 0
+	check_grep iowatcher.svg "<svg" io.svg
+fi
+
+# Perfetto JSON of the same trace: valid JSON, one async slice per dispatched
+# request (ids distinct, every begin ended at its completion)
+"$FSLENS" export t.trace --format perfetto -o p.json
+check_eq perfetto.rc "$?" 0
+want=$(( $(exp sdb D) + $(exp sdc D) ))
+got=$(python3 -c "
+import json
+ev = json.load(open('p.json'))['traceEvents']
+b = [e for e in ev if e['ph'] == 'b']
+e = {x['id']: x for x in ev if x['ph'] == 'e'}
+assert len({x['id'] for x in b}) == len(b) == len(e)
+assert all(e[x['id']]['ts'] > x['ts'] for x in b)
+print(len(b))" 2>&1)
+check_eq perfetto.io_slices "$got" "$want"
+
 # export of one device with a chosen name, big endian; blkparse still reads it
 mkdir -p out2
 "$FSLENS" export t.trace --format blktrace --dev 8:32 --name sdc --big-endian -o out2 2>/dev/null
