@@ -29,6 +29,7 @@
 #define PID_JBD2	110000000	/* + journal index */
 #define PID_COUNTERS	120000000
 #define IOPS_BIN_NS	100000000ull
+#define IO_BUCKETS	8192
 
 struct pf_op {
 	uint32_t pid, tid;
@@ -52,6 +53,7 @@ struct pf_io {
 	int32_t error;
 	int commit;			/* commit whose thread issued it, -1 none */
 	uint64_t key;
+	long next;			/* in-flight hash chain */
 };
 
 struct pf_commit {
@@ -84,7 +86,8 @@ struct fsl_pf_export {
 	VEC(uint32_t, jdevs);		/* journals seen */
 	uint64_t iops_bin, iops_count;
 	int iops_started;
-	uint64_t ncommits, last_ts;
+	uint64_t ncommits, last_ts, max_commit_ns;
+	long io_head[IO_BUCKETS];
 };
 
 #define PUSH(x, name) ({						\
@@ -115,6 +118,7 @@ struct fsl_pf_export *fsl_pf_export__new(FILE *out, const struct fsl_meta *meta,
 	}
 	x->out = out;
 	x->meta = meta;
+	memset(x->io_head, 0xff, sizeof(x->io_head));	/* all -1 */
 	*err = 0;
 	return x;
 }
@@ -181,15 +185,40 @@ static uint64_t io_key(const struct fsl_ev_block_rq *b)
 	return b->rq ? b->rq : (b->sector << 8) ^ b->dev ^ 0x8000000000000000ull;
 }
 
+/* In-flight requests: key -> index into ios, chained through a bucket array. */
+
+static size_t io_bucket(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 51) % IO_BUCKETS;
+}
+
 static struct pf_io *find_io(struct fsl_pf_export *x, uint64_t key)
 {
-	size_t i, lim = x->n_ios > 4096 ? x->n_ios - 4096 : 0;
+	long i;
 
-	/* in-flight requests are among the most recent ones */
-	for (i = x->n_ios; i-- > lim;)
-		if (x->ios[i].key == key && !x->ios[i].complete_ts)
+	for (i = x->io_head[io_bucket(key)]; i >= 0; i = x->ios[i].next)
+		if (x->ios[i].key == key)
 			return &x->ios[i];
 	return NULL;
+}
+
+static void io_link(struct fsl_pf_export *x, struct pf_io *io)
+{
+	size_t b = io_bucket(io->key);
+
+	io->next = x->io_head[b];
+	x->io_head[b] = io - x->ios;
+}
+
+static void io_unlink(struct fsl_pf_export *x, struct pf_io *io)
+{
+	long *pp = &x->io_head[io_bucket(io->key)];
+
+	while (*pp >= 0 && &x->ios[*pp] != io)
+		pp = &x->ios[*pp].next;
+	if (*pp >= 0)
+		*pp = io->next;
+	io->next = -1;
 }
 
 static struct pf_commit *find_commit(struct fsl_pf_export *x, uint32_t dev, uint32_t txn)
@@ -202,6 +231,19 @@ static struct pf_commit *find_commit(struct fsl_pf_export *x, uint32_t dev, uint
 	return NULL;
 }
 
+static struct pf_io *new_io(struct fsl_pf_export *x, uint64_t key, uint32_t tid)
+{
+	struct pf_io *io = PUSH(x, ios);
+
+	if (!io)
+		return NULL;
+	io->key = key;
+	io->tid = tid;
+	io->commit = -1;
+	io_link(x, io);
+	return io;
+}
+
 static int on_block(struct fsl_pf_export *x, const struct fsl_ev_block_rq *b)
 {
 	uint64_t key = io_key(b);
@@ -210,21 +252,13 @@ static int on_block(struct fsl_pf_export *x, const struct fsl_ev_block_rq *b)
 
 	switch (b->hdr.type) {
 	case FSL_EV_BLOCK_RQ_INSERT:
-		if (!io && !(io = PUSH(x, ios)))
+		if (!io && !(io = new_io(x, key, b->hdr.tid)))
 			return -ENOMEM;
-		io->key = key;
 		io->insert_ts = b->hdr.ts;
-		io->tid = b->hdr.tid;
-		io->commit = -1;
 		break;
 	case FSL_EV_BLOCK_RQ_ISSUE:
-		if (!io) {
-			if (!(io = PUSH(x, ios)))
-				return -ENOMEM;
-			io->key = key;
-			io->tid = b->hdr.tid;
-			io->commit = -1;
-		}
+		if (!io && !(io = new_io(x, key, b->hdr.tid)))
+			return -ENOMEM;
 		io->issue_ts = b->hdr.ts;
 		io->dev = b->dev;
 		io->flags = b->flags;
@@ -236,13 +270,14 @@ static int on_block(struct fsl_pf_export *x, const struct fsl_ev_block_rq *b)
 		break;
 	case FSL_EV_BLOCK_RQ_MERGE:
 		if (io && !io->issue_ts) {
+			io_unlink(x, io);
 			io->key = 0;	/* folded into another request; nothing to draw */
-			io->complete_ts = b->hdr.ts;
 		}
 		break;
 	case FSL_EV_BLOCK_RQ_COMPLETE:
 		if (!io || !io->issue_ts)
 			break;	/* issued before the trace began */
+		io_unlink(x, io);
 		io->complete_ts = b->hdr.ts;
 		io->error = b->error;
 		x->iops_count++;
@@ -276,6 +311,8 @@ static int on_commit(struct fsl_pf_export *x, const struct fsl_ev_jbd2_commit *c
 	case FSL_EV_JBD2_COMMIT_LOGGING: pc->logging = c->hdr.ts; break;
 	case FSL_EV_JBD2_END_COMMIT:
 		pc->end = c->hdr.ts;
+		if (pc->end - pc->start > x->max_commit_ns)
+			x->max_commit_ns = pc->end - pc->start;
 		x->ncommits++;
 		return counter(x, c->hdr.ts, "commits", "total", (double)x->ncommits);
 	}
@@ -435,8 +472,8 @@ static void associate(struct fsl_pf_export *x)
 			if (c->end >= op->ts && c->end <= end &&
 			    (op->commit < 0 || c->end > x->commits[op->commit].end))
 				op->commit = (int)j;
-			if (c->start + 60000000000ull < op->ts)
-				break;	/* no commit runs for a minute */
+			if (c->start + x->max_commit_ns < op->ts)
+				break;	/* ended before the call began */
 		}
 	}
 }
