@@ -35,37 +35,45 @@ static int exists(const char *p)
 	return !stat(p, &st);
 }
 
+static int push(char ***files, size_t *n, size_t *cap, const char *path)
+{
+	char *dup = strdup(path);
+
+	if (!dup)
+		return -ENOMEM;
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		char **nf = realloc(*files, ncap * sizeof(*nf));
+
+		if (!nf) {
+			free(dup);
+			return -ENOMEM;
+		}
+		*files = nf;
+		*cap = ncap;
+	}
+	(*files)[(*n)++] = dup;
+	return 0;
+}
+
 /* Expand base names to their per-CPU files, as blkparse -i does. */
 static int add_inputs(const char *arg, char ***files, size_t *n, size_t *cap)
 {
 	char path[4096];
 	unsigned int cpu;
+	int err;
 
-	if (exists(arg) || !(snprintf(path, sizeof(path), "%s.blktrace.0", arg), exists(path))) {
-		if (*n == *cap) {
-			char **nf = realloc(*files, (*cap = *cap ? *cap * 2 : 16) * sizeof(*nf));
-
-			if (!nf)
-				return -ENOMEM;
-			*files = nf;
-		}
-		(*files)[(*n)++] = strdup(arg);
-		return 0;
-	}
+	snprintf(path, sizeof(path), "%s.blktrace.0", arg);
+	if (exists(arg) || !exists(path))
+		return push(files, n, cap, arg);
 	for (cpu = 0;; cpu++) {
 		snprintf(path, sizeof(path), "%s.blktrace.%u", arg, cpu);
 		if (!exists(path))
-			break;
-		if (*n == *cap) {
-			char **nf = realloc(*files, (*cap = *cap ? *cap * 2 : 16) * sizeof(*nf));
-
-			if (!nf)
-				return -ENOMEM;
-			*files = nf;
-		}
-		(*files)[(*n)++] = strdup(path);
+			return 0;
+		err = push(files, n, cap, path);
+		if (err)
+			return err;
 	}
-	return 0;
 }
 
 static int emit(void *ctx, const struct fsl_hdr *ev)
@@ -119,7 +127,7 @@ int cmd_import(int argc, char **argv)
 
 		if (add_inputs(argv[optind], &files, &n, &cap))
 			return fsl_err(-ENOMEM, "import");
-		if (n == before) {
+		if (!exists(files[before])) {
 			fsl_err(-ENOENT, "cannot open '%s' (nor '%s.blktrace.0')", argv[optind],
 				argv[optind]);
 			goto out;

@@ -117,19 +117,8 @@ static int run_export(const char *trace, const char *fmt, const char *extra, con
 	return cmd_export(argc, argv);
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[65536];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
+/* in test_export_text.c */
+char *xt_slurp(const char *path);
 
 TEST(cmd_export_folded_from_trace)
 {
@@ -137,7 +126,7 @@ TEST(cmd_export_folded_from_trace)
 
 	REQUIRE(trace);
 	CHECK_EQ(run_export(trace, "folded", NULL, out), 0);
-	CHECK_STR(slurp(out), "mkdir;ext4_mkdir;jbd2_journal_get_write_access;do_get_write_access;"
+	CHECK_STR(xt_slurp(out), "mkdir;ext4_mkdir;jbd2_journal_get_write_access;do_get_write_access;"
 		  "__wait_on_bit;bit_wait_io;io_schedule;schedule;__schedule 4500\n");
 }
 
@@ -147,13 +136,13 @@ TEST(cmd_export_csv_from_trace)
 
 	REQUIRE(trace);
 	CHECK_EQ(run_export(trace, "csv", "ops", out), 0);
-	CHECK_STR(slurp(out), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns\n"
+	CHECK_STR(xt_slurp(out), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns\n"
 		  "1000000,77,77,mkdir,mkdir,d/x0,,0,2000000\n"
 		  "11000000,77,77,mkdir,mkdir,d/x1,,0,2000000\n"
 		  "21000000,77,77,mkdir,mkdir,d/x2,,0,2000000\n");
 	out = t_path("io.csv");
 	CHECK_EQ(run_export(trace, "csv", "io", out), 0);
-	CHECK_STR(slurp(out), "dev,rwbs,sector,bytes,insert_ns,issue_ns,complete_ns,q2d_ns,"
+	CHECK_STR(xt_slurp(out), "dev,rwbs,sector,bytes,insert_ns,issue_ns,complete_ns,q2d_ns,"
 		  "d2c_ns,q2c_ns,error,issuer_tid,issuer\n"
 		  "7:5,W,1000,4096,,1200000,2200000,,1000000,,0,77,mkdir\n"
 		  "7:5,W,1008,4096,,11200000,12200000,,1000000,,0,77,mkdir\n"

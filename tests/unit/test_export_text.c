@@ -57,7 +57,10 @@ static struct fsl_ev_offcpu wait_ev(uint64_t ts, uint32_t tid, uint64_t dur, int
 	return o;
 }
 
-static char *slurp(const char *path)
+char *xt_slurp(const char *path);
+
+/* The file's text (first 64 KiB), in a static buffer; NULL if unreadable. */
+char *xt_slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	static char buf[65536];
@@ -113,7 +116,7 @@ TEST(folded_lines)
 	REQUIRE(f);
 	CHECK_EQ(fsl_folded_export__write(x, f, NULL), 0);
 	fclose(f);
-	CHECK_STR(slurp(p),
+	CHECK_STR(xt_slurp(p),
 		  "[99];ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule 2\n"
 		  "mkdir;ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule 4000\n"
 		  "mkdir;ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule 300\n"
@@ -124,7 +127,7 @@ TEST(folded_lines)
 	REQUIRE(f);
 	CHECK_EQ(fsl_folded_export__write(x, f, "commit_wait"), 0);
 	fclose(f);
-	CHECK_STR(slurp(p),
+	CHECK_STR(xt_slurp(p),
 		  "[99];ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule 2\n"
 		  "mkdir;ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule 300\n");
 	fsl_folded_export__free(x);
@@ -151,7 +154,7 @@ TEST(csv_waits_table)
 	CHECK_EQ(fsl_csv_export__finish(x), 0);
 	fsl_csv_export__free(x);
 	fclose(f);
-	CHECK_STR(slurp(p),
+	CHECK_STR(xt_slurp(p),
 		  "ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,stack\n"
 		  "1000,10,10,mkdir,1500000,0,7,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
 		  "5000000,10,10,mkdir,2500400,0,7,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
@@ -219,7 +222,7 @@ TEST(csv_io_and_txn_tables)
 	CHECK_EQ(fsl_csv_export__finish(x), 0);
 	fsl_csv_export__free(x);
 	fclose(f);
-	CHECK_STR(slurp(p),
+	CHECK_STR(xt_slurp(p),
 		  "dev,rwbs,sector,bytes,insert_ns,issue_ns,complete_ns,q2d_ns,d2c_ns,q2c_ns,error,issuer_tid,issuer\n"
 		  "7:1,RM,900,512,,1600,9000,,7400,,0,42,\n"
 		  "7:1,WS,100,4096,1000,1500,9500,500,8000,8500,-5,300,\n");
@@ -253,7 +256,7 @@ TEST(csv_io_and_txn_tables)
 	CHECK_EQ(fsl_csv_export__finish(x), 0);
 	fsl_csv_export__free(x);
 	fclose(f);
-	CHECK_STR(slurp(p),
+	CHECK_STR(xt_slurp(p),
 		  "dev,tid,start_ns,locking_ns,flushing_ns,logging_ns,end_ns,commit_ns,sync,handles,blocks,blocks_logged\n"
 		  "7:1,5,100,110,150,200,1000,900,0,12,30,32\n");
 }
@@ -286,7 +289,7 @@ TEST(csv_quotes_paths)
 	CHECK_EQ(fsl_csv_export__finish(x), 0);
 	fsl_csv_export__free(x);
 	fclose(f);
-	CHECK_STR(slurp(p), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns\n"
+	CHECK_STR(xt_slurp(p), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns\n"
 		  "77,5,5,,rename,\"a,\"\"b\"\"\",new,0,1234\n");
 }
 
@@ -422,5 +425,5 @@ TEST(perfetto_json)
 	snprintf(cmd, sizeof(cmd), "python3 %s %s > %s 2>&1", py, out, t_path("py.out"));
 	err = system(cmd);
 	if (err)
-		t_fail(__FILE__, __LINE__, "perfetto check: %s", slurp(t_path("py.out")));
+		t_fail(__FILE__, __LINE__, "perfetto check: %s", xt_slurp(t_path("py.out")));
 }
