@@ -27,8 +27,8 @@ static const char usage[] =
 	"  -f, --format FORMAT\n"
 	"  -o, --output OUT      file, or directory for blktrace and --per-class\n"
 	"      --table TABLE     csv: ops | io | txn | waits | alloc\n"
-	"      --name NAME       blktrace: file base name (one device; default MAJ:MIN,\n"
-	"                        or the device name the trace recorded)\n"
+	"      --name NAME       blktrace: file base name (one device; default: the disk's\n"
+	"                        name the trace recorded, else MAJ:MIN)\n"
 	"      --dev MAJ:MIN     blktrace: only this device\n"
 	"      --big-endian      blktrace: write big-endian records\n"
 	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
@@ -62,13 +62,27 @@ static int mkdir_p(const char *dir)
 	return mkdir(dir, 0755) ? -errno : 0;
 }
 
-/* The device's name if the trace recorded it (KV "block.MAJ:MIN.name"). */
+/*
+ * The disk's name if the trace recorded it: record writes target.disk_name
+ * (and target.dev_name) as "MAJ:MIN name".
+ */
 static const char *trace_dev_name(void *ctx, uint32_t dev)
 {
-	char key[64];
+	static const char *const keys[] = { "target.disk_name", "target.dev_name" };
+	static char name[64];
+	unsigned int i, ma, mi;
+	const char *v;
+	int n;
 
-	snprintf(key, sizeof(key), "block.%u:%u.name", FSL_MAJOR(dev), FSL_MINOR(dev));
-	return fsl_reader__kv(ctx, key);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = fsl_reader__kv(ctx, keys[i]);
+		if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && FSL_MKDEV(ma, mi) == dev &&
+		    v[n] && !strchr(v + n, '/')) {
+			snprintf(name, sizeof(name), "%s", v + n);
+			return name;
+		}
+	}
+	return NULL;
 }
 
 /* Feed every event of r to fn(x, ev). */

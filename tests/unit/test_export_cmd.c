@@ -40,7 +40,7 @@ static const char *make_trace(void)
 	if (!w)
 		return NULL;
 	fsl_writer__kv(w, FSL_KV_REALTIME_OFFSET, "%lld", 1700000000000000000ll);
-	fsl_writer__kv(w, "block.7:5.name", "loop5");
+	fsl_writer__kv(w, "target.disk_name", "7:5 loop5");
 	CHECK_EQ(fsl_writer__stack(w, &st), 0);
 	memset(&p, 0, sizeof(p));
 	p.hdr.type = FSL_EV_PROC;
