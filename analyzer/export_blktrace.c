@@ -6,8 +6,12 @@
  * fslens records requests (insert, issue, complete, request merges), not
  * bios, so each request gets one Q: at its insert (followed by an I), or at
  * its issue when no insert was seen (a direct issue). D and C follow the
- * issue and completion; a request merged into another gets an M. Records of
- * request-level actions carry the FS category like the kernel's own.
+ * issue and completion; a request merged into another gets an M. When a
+ * scan pass (fsl_bt_export__scan) saw the whole trace first, a request that
+ * is later merged away gets its M only, no Q and I: then btt's Q population
+ * is the requests that were dispatched, the one fslens report's Q2C and D2C
+ * are over. Records of request-level actions carry the FS category like the
+ * kernel's own.
  * Per-CPU sequence numbers start at 1; the first record of each CPU file of
  * a device is preceded by nothing but notifies: a timestamp notify (wall time
  * of the first event) and a process notify the first time a task appears.
@@ -271,7 +275,10 @@ struct fsl_bt_export {
 	struct fsl_bt_export_opts o;
 	struct bt_dev *devs;
 	size_t ndevs;
-	struct u64map inserted;		/* request key -> 1 while between insert and issue */
+	struct u64map inserted;		/* request key -> 1 while between insert and issue,
+					 * 2 if its Q and I were left out (merged later) */
+	struct u64map scan_ins;		/* scan pass: request key -> insert ts */
+	struct u64map merged;		/* (key, insert ts) of requests merged away */
 	struct u64map noted;		/* (dev, tid) -> 1 once its process notify is out */
 	struct u64map comm_idx;		/* tid -> index into comms + 1 */
 	char (*comms)[16];
@@ -502,6 +509,34 @@ static int emit(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_ev_b
 	return put_rec(x, d, &r, NULL);
 }
 
+static uint64_t ins_id(uint64_t key, uint64_t ts)
+{
+	return mix64(key ^ mix64(ts)) | 1;
+}
+
+int fsl_bt_export__scan(struct fsl_bt_export *x, const struct fsl_hdr *ev)
+{
+	const struct fsl_ev_block_rq *b = (const void *)ev;
+	uint64_t *ts;
+
+	if (ev->size < sizeof(*b) || (x->o.only_dev && b->dev != x->o.only_dev))
+		return 0;
+	switch (ev->type) {
+	case FSL_EV_BLOCK_RQ_INSERT:
+		return u64map_put(&x->scan_ins, rq_key(b), ev->ts);
+	case FSL_EV_BLOCK_RQ_ISSUE:
+		u64map_del(&x->scan_ins, rq_key(b));
+		return 0;
+	case FSL_EV_BLOCK_RQ_MERGE:
+		ts = u64map_get(&x->scan_ins, rq_key(b));
+		if (!ts)
+			return 0;
+		u64map_del(&x->scan_ins, rq_key(b));
+		return u64map_put(&x->merged, ins_id(rq_key(b), *ts), 1);
+	}
+	return 0;
+}
+
 int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 {
 	const struct fsl_ev_block_rq *b = (const void *)ev;
@@ -527,6 +562,8 @@ int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 	key = rq_key(b);
 	switch (ev->type) {
 	case FSL_EV_BLOCK_RQ_INSERT:
+		if (u64map_get(&x->merged, ins_id(key, ev->ts)))
+			return u64map_put(&x->inserted, key, 2);	/* shown as its M only */
 		err = emit(x, d, b, tid, FSL_BT_A_QUEUE, FSL_BT_C_QUEUE);
 		if (!err)
 			err = emit(x, d, b, tid, FSL_BT_A_INSERT, FSL_BT_C_QUEUE | FSL_BT_C_FS);
@@ -541,11 +578,8 @@ int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 			err = emit(x, d, b, tid, FSL_BT_A_ISSUE, FSL_BT_C_ISSUE | FSL_BT_C_FS);
 		break;
 	case FSL_EV_BLOCK_RQ_MERGE:
-		if (!u64map_get(&x->inserted, key))
-			err = emit(x, d, b, tid, FSL_BT_A_QUEUE, FSL_BT_C_QUEUE);
 		u64map_del(&x->inserted, key);
-		if (!err)
-			err = emit(x, d, b, tid, FSL_BT_A_BACKMERGE, FSL_BT_C_QUEUE | FSL_BT_C_FS);
+		err = emit(x, d, b, tid, FSL_BT_A_BACKMERGE, FSL_BT_C_QUEUE | FSL_BT_C_FS);
 		break;
 	case FSL_EV_BLOCK_RQ_COMPLETE:
 		err = emit(x, d, b, tid, FSL_BT_A_COMPLETE, FSL_BT_C_COMPLETE | FSL_BT_C_FS);
@@ -609,6 +643,8 @@ void fsl_bt_export__free(struct fsl_bt_export *x)
 	}
 	free(x->devs);
 	u64map_free(&x->inserted);
+	u64map_free(&x->scan_ins);
+	u64map_free(&x->merged);
 	u64map_free(&x->noted);
 	u64map_free(&x->comm_idx);
 	free(x->comms);

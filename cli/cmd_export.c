@@ -106,6 +106,7 @@ static int run(struct fsl_reader *r, int (*fn)(void *, const struct fsl_hdr *), 
 	return ret;
 }
 
+static int bt_scan(void *x, const struct fsl_hdr *ev) { return fsl_bt_export__scan(x, ev); }
 static int bt_ev(void *x, const struct fsl_hdr *ev) { return fsl_bt_export__event(x, ev); }
 static int pf_ev(void *x, const struct fsl_hdr *ev) { return fsl_pf_export__event(x, ev); }
 static int fo_ev(void *x, const struct fsl_hdr *ev) { return fsl_folded_export__event(x, ev); }
@@ -136,7 +137,15 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 	x = fsl_bt_export__new(&o, &err);
 	if (!x)
 		return fsl_err(err, "blktrace export");
-	err = run(r, bt_ev, x, a->trace);
+	/* a first pass finds the requests that get merged away */
+	err = run(r, bt_scan, x, a->trace);
+	if (!err) {
+		err = fsl_reader__rewind(r);
+		if (err)
+			fsl_err(err, "cannot rewind '%s'", a->trace);
+	}
+	if (!err)
+		err = run(r, bt_ev, x, a->trace);
 	if (err == -EXDEV) {
 		fsl_bt_export__free(x);
 		fprintf(stderr, "fslens export: the trace has several disks; --name needs --dev\n");

@@ -128,6 +128,11 @@ struct fsl_bt_dev_stats {
 
 struct fsl_bt_export;
 struct fsl_bt_export *fsl_bt_export__new(const struct fsl_bt_export_opts *opts, int *err);
+/*
+ * Optional first pass over the whole trace (then rewind): learns which
+ * requests are merged into others, so those get an M and no Q/I.
+ */
+int fsl_bt_export__scan(struct fsl_bt_export *x, const struct fsl_hdr *ev);
 /* Feed every event (in time order); non-block, non-proc events are ignored. */
 int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev);
 /* Write the missing (empty) per-CPU files and close everything. */

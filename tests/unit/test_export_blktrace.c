@@ -179,8 +179,17 @@ static long fsize(const char *p)
 	return stat(p, &st) ? -1 : (long)st.st_size;
 }
 
+static void export_events_scan(int big_endian, int scan, const struct fsl_bt_dev_stats **out_st,
+			       struct fsl_bt_export **out_x);
+
 static void export_events(int big_endian, const struct fsl_bt_dev_stats **out_st,
 			  struct fsl_bt_export **out_x)
+{
+	export_events_scan(big_endian, 0, out_st, out_x);
+}
+
+static void export_events_scan(int big_endian, int scan, const struct fsl_bt_dev_stats **out_st,
+			       struct fsl_bt_export **out_x)
 {
 	struct fsl_bt_export_opts o = { .dir = t_tmpdir(), .name = "vdx",
 					.big_endian = big_endian, .have_realtime = 1,
@@ -204,6 +213,8 @@ static void export_events(int big_endian, const struct fsl_bt_dev_stats **out_st
 	p.hdr.pid = p.hdr.tid = 200;
 	strcpy(p.comm, "kworker/u8:1");
 	CHECK_EQ(fsl_bt_export__event(x, &p.hdr), 0);
+	for (i = 0; scan && i < NEV; i++)
+		CHECK_EQ(fsl_bt_export__scan(x, &evs[i].hdr), 0);
 	for (i = 0; i < NEV; i++)
 		CHECK_EQ(fsl_bt_export__event(x, &evs[i].hdr), 0);
 	CHECK_EQ(fsl_bt_export__finish(x), 0);
@@ -234,6 +245,23 @@ TEST(bt_export_counts_and_files)
 	CHECK_EQ(fsize(t_path("vdx.blktrace.0")), 56 + 64 + 6 * 48);
 	CHECK_EQ(fsize(t_path("vdx.blktrace.1")), 2 * 48);
 	CHECK_EQ(fsize(t_path("vdx.blktrace.2")), 64 + 5 * 48);
+	fsl_bt_export__free(x);
+}
+
+/* With a scan pass the request merged away shows as its M alone. */
+TEST(bt_export_scan_merged_request)
+{
+	const struct fsl_bt_dev_stats *st = NULL;
+	struct fsl_bt_export *x = NULL;
+
+	export_events_scan(0, 1, &st, &x);
+	REQUIRE(x && st);
+	CHECK_U64(st->q, 3);
+	CHECK_U64(st->i, 1);
+	CHECK_U64(st->m, 1);
+	CHECK_U64(st->d, 3);
+	CHECK_U64(st->c, 3);
+	CHECK_EQ(fsize(t_path("vdx.blktrace.0")), 56 + 64 + 4 * 48);
 	fsl_bt_export__free(x);
 }
 
