@@ -76,6 +76,27 @@ static int add_inputs(const char *arg, char ***files, size_t *n, size_t *cap)
 	}
 }
 
+/* "sdb" if every file is <dir>/sdb.blktrace.<N>; 0 otherwise. */
+static int common_base(char **files, size_t n, char *base, size_t len)
+{
+	size_t i;
+
+	base[0] = 0;
+	for (i = 0; i < n; i++) {
+		const char *f = strrchr(files[i], '/') ? strrchr(files[i], '/') + 1 : files[i];
+		const char *dot = strstr(f, ".blktrace.");
+		size_t bl = dot ? (size_t)(dot - f) : 0;
+
+		if (!bl || bl >= len || strchr(f, '/'))
+			return 0;
+		if (!i)
+			snprintf(base, len, "%.*s", (int)bl, f);
+		else if (strlen(base) != bl || strncmp(base, f, bl))
+			return 0;
+	}
+	return base[0] != 0;
+}
+
 static int emit(void *ctx, const struct fsl_hdr *ev)
 {
 	return fsl_writer__event(ctx, ev);
@@ -162,8 +183,16 @@ int cmd_import(int argc, char **argv)
 			len += snprintf(devs + len, sizeof(devs) - len, "%s%u:%u", k ? "," : "",
 					FSL_MAJOR(st.devs[k]), FSL_MINOR(st.devs[k]));
 		fsl_writer__kv(w, "import.devices", "%s", devs);
-		if (st.ndevs == 1)
+		if (st.ndevs == 1) {
+			char base[256];
+
 			fsl_writer__kv(w, FSL_KV_DEV, "%u", st.devs[0]);
+			fsl_writer__kv(w, "target.disk", "%u", st.devs[0]);
+			/* the disk's name, as blktrace named the files: sdb.blktrace.N */
+			if (common_base(files, n, base, sizeof(base)))
+				fsl_writer__kv(w, "target.disk_name", "%u:%u %s",
+					       FSL_MAJOR(st.devs[0]), FSL_MINOR(st.devs[0]), base);
+		}
 		fsl_writer__kv(w, "import.byte_order", "%s", st.big_endian ? "big" : "little");
 		fsl_writer__kv(w, "import.skipped_actions", "%llu", (unsigned long long)st.skipped);
 		fsl_writer__kv(w, FSL_KV_NCPUS, "%u", st.max_cpu + 1);

@@ -248,9 +248,14 @@ mkdir -p out2
 check_eq dev_name_files "$(cd out2 && ls | tr '\n' ' ')" "sdc.blktrace.0 sdc.blktrace.1 sdc.blktrace.2 sdc.blktrace.3 "
 got=$(blkparse -i out2/sdc -f "%a\n" 2>/dev/null | grep -c '^C$')
 check_eq big_endian_blkparse_C "$got" "$(exp sdc C)"
-# and import reads the big-endian export back
+# and import reads the big-endian export back, keeping the disk's name
 "$FSLENS" import blktrace out2/sdc -o be.trace 2>be.err
 check_grep big_endian_import "byte|D [0-9]+ C $(exp sdc C);" be.err
+mkdir -p out4
+"$FSLENS" export be.trace --format blktrace -o out4 -q
+check_eq name_round_trip "$(cd out4 && ls | tr '\n' ' ')" "sdc.blktrace.0 sdc.blktrace.1 sdc.blktrace.2 sdc.blktrace.3 "
+check_eq be_round_trip_same_bytes "$(cat out4/sdc.blktrace.* | md5sum)" \
+	"$("$FSLENS" export t.trace --format blktrace --dev 8:32 --name sdc -o out5 -q; cat out5/sdc.blktrace.* | md5sum)"
 
 # errors: a corrupt file names the offset; a missing one is a clear error
 "$FSLENS" import blktrace "$TOP/tests/data/blktrace/badmagic.blktrace.0" -o bad.trace 2>bad.err
