@@ -96,10 +96,12 @@ $(BUILD)/tests/unit-asan: $(ASAN_OBJS) $(UNIT_ASAN)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/helpers/%.c
+# Helpers may use lib/ (e.g. the trace reader) but nothing else.
+HELPER_LIBS := $(filter $(BUILD)/obj/lib/%,$(OBJS))
+$(BUILD)/tests/%: tests/helpers/%.c $(HELPER_LIBS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $< $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $< $(HELPER_LIBS) $(LDLIBS)
 
 # Every object waits for the skeletons (the BPF-side ones include them; the
 # cost for the rest is nil once they exist).
