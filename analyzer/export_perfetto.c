@@ -87,6 +87,7 @@ struct fsl_pf_export {
 	uint64_t iops_bin, iops_count;
 	int iops_started;
 	uint64_t ncommits, last_ts, max_commit_ns;
+	double page_mib;		/* MiB per page (host.page_size, else 4 KiB) */
 	long io_head[IO_BUCKETS];
 };
 
@@ -119,6 +120,12 @@ struct fsl_pf_export *fsl_pf_export__new(FILE *out, const struct fsl_meta *meta,
 	x->out = out;
 	x->meta = meta;
 	memset(x->io_head, 0xff, sizeof(x->io_head));	/* all -1 */
+	{
+		const char *ps = fsl_meta_kv(meta, "host.page_size");
+		long v = ps ? strtol(ps, NULL, 10) : 0;
+
+		x->page_mib = (v > 0 ? v : 4096) / 1048576.0;
+	}
 	*err = 0;
 	return x;
 }
@@ -365,11 +372,10 @@ int fsl_pf_export__event(struct fsl_pf_export *x, const struct fsl_hdr *ev)
 
 		if (ev->size < sizeof(*g))
 			return 0;
-		/* page counts; 4 KiB pages */
-		err = counter(x, ev->ts, "dirty MiB", "dirty", g->nr_dirty * 4096.0 / 1048576);
+		err = counter(x, ev->ts, "dirty MiB", "dirty", g->nr_dirty * x->page_mib);
 		if (!err)
 			err = counter(x, ev->ts, "dirty MiB", "writeback",
-				      g->nr_writeback * 4096.0 / 1048576);
+				      g->nr_writeback * x->page_mib);
 		return err;
 	}
 	case FSL_EV_DIROP: {
