@@ -6,7 +6,7 @@
  *                                q2d_ns,d2c_ns,q2c_ns,error,issuer_tid,issuer
  *   txn    jbd2 commits:         dev,tid,start_ns,locking_ns,flushing_ns,logging_ns,
  *                                end_ns,commit_ns,sync,handles,blocks,blocks_logged
- *   waits  off-CPU waits:        ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,stack
+ *   waits  off-CPU waits:        ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,class,stack
  *   alloc  ext4_allocate_blocks: ts_ns,pid,tid,comm,dev,ino,logical,len,goal,block,
  *                                lleft,lright,pleft,pright,flags
  * Times are the trace's monotonic ns; q2d/q2c are empty when no insert was seen.
@@ -38,6 +38,8 @@ struct fsl_csv_export {
 	FILE *out;
 	int table;
 	const struct fsl_meta *meta;
+	fsl_classify_fn classify;
+	void *cctx;
 	struct fsl_comms *comms;
 	struct csv_io *io[IO_BUCKETS];
 	struct csv_txn *txns;
@@ -55,7 +57,7 @@ static const char *const headers[] = {
 		       "q2c_ns,error,issuer_tid,issuer",
 	[FSL_CSV_TXN] = "dev,tid,start_ns,locking_ns,flushing_ns,logging_ns,end_ns,commit_ns,"
 			"sync,handles,blocks,blocks_logged",
-	[FSL_CSV_WAITS] = "ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,stack",
+	[FSL_CSV_WAITS] = "ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,class,stack",
 	[FSL_CSV_ALLOC] = "ts_ns,pid,tid,comm,dev,ino,logical,len,goal,block,lleft,lright,"
 			  "pleft,pright,flags",
 };
@@ -91,6 +93,12 @@ struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fs
 	fprintf(out, "%s\n", headers[table]);
 	*err = 0;
 	return x;
+}
+
+void fsl_csv_export__set_classifier(struct fsl_csv_export *x, fsl_classify_fn fn, void *ctx)
+{
+	x->classify = fn;
+	x->cctx = ctx;
 }
 
 static void put_comm(struct fsl_csv_export *x, uint32_t tid)
@@ -280,6 +288,13 @@ int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev)
 		fprintf(f, "%llu,%u,%u,", U(ev->ts), ev->pid, ev->tid);
 		put_comm(x, ev->tid);
 		fprintf(f, ",%llu,%llu,%u,", U(o->dur_ns), U(o->runq_ns), o->waker_pid);
+		if (st && x->classify) {
+			const char *cls = x->classify(x->cctx, st);
+
+			if (cls)
+				fsl_csv_str(f, cls, strlen(cls));
+		}
+		fputc(',', f);
 		/* outermost first, ';' separated (no commas: no quoting needed) */
 		for (k = st ? st->nframes : 0; k-- > 0;)
 			fprintf(f, "%s%s", k + 1 < st->nframes ? ";" : "",

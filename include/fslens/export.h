@@ -213,6 +213,8 @@ int fsl_csv_table_parse(const char *name);
 struct fsl_csv_export;
 struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fsl_meta *meta,
 					   int *err);
+/* Fill the waits table's class column. */
+void fsl_csv_export__set_classifier(struct fsl_csv_export *x, fsl_classify_fn fn, void *ctx);
 int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev);
 int fsl_csv_export__finish(struct fsl_csv_export *x);
 void fsl_csv_export__free(struct fsl_csv_export *x);

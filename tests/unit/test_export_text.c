@@ -150,18 +150,19 @@ TEST(csv_waits_table)
 	CHECK_EQ(fsl_csv_table_parse("nope"), -EINVAL);
 	x = fsl_csv_export__new(f, FSL_CSV_WAITS, &fake_meta, &err);
 	REQUIRE(x);
+	fsl_csv_export__set_classifier(x, fake_classify, NULL);
 	feed_waits(csv_ev, x);
 	CHECK_EQ(fsl_csv_export__finish(x), 0);
 	fsl_csv_export__free(x);
 	fclose(f);
 	CHECK_STR(xt_slurp(p),
-		  "ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,stack\n"
-		  "1000,10,10,mkdir,1500000,0,7,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
-		  "5000000,10,10,mkdir,2500400,0,7,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
-		  "9000000,10,10,mkdir,300000,0,7,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule\n"
-		  "9100000,21,21,my app,400,0,7,\n"
-		  "9200000,20,21,my app,12000,0,7,\n"
-		  "9300000,99,99,,2000,0,7,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule\n");
+		  "ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,class,stack\n"
+		  "1000,10,10,mkdir,1500000,0,7,shadow,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
+		  "5000000,10,10,mkdir,2500400,0,7,shadow,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
+		  "9000000,10,10,mkdir,300000,0,7,commit_wait,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule\n"
+		  "9100000,21,21,my app,400,0,7,,\n"
+		  "9200000,20,21,my app,12000,0,7,,\n"
+		  "9300000,99,99,,2000,0,7,commit_wait,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule\n");
 }
 
 static struct fsl_ev_block_rq rq(uint16_t type, uint64_t ts, uint32_t tid, uint64_t sector,
