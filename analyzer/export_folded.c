@@ -3,7 +3,8 @@
  * Folded off-CPU stacks for flamegraph.pl: one line per distinct
  * "comm;outermost;...;innermost" with the microseconds spent blocked there
  * (the format of bcc's offcputime -f). Frame offsets are dropped so the same
- * function merges; a wait with no stack is "comm;[no stack]". With a
+ * function merges, and the tracing's own innermost frames (__traceiter_*)
+ * are left out; a wait with no stack is "comm;[no stack]". With a
  * classifier, every line also belongs to a wait class so one file per class
  * can be written.
  */
@@ -116,7 +117,7 @@ static char *fold_line(struct fsl_folded_export *x, const struct fsl_hdr *ev,
 		strcpy(s + len, ns);
 		return s;
 	}
-	for (k = st->nframes; k-- > 0;) {
+	for (k = st->nframes; k-- > fsl_frames_skip_tracing(st);) {
 		const char *fr = fsl_frame_name(st->frames[k], fb, sizeof(fb));
 		size_t fl = strlen(fr);
 

@@ -630,7 +630,9 @@ static int write_waits(struct fsl_pf_export *x)
 			size_t len = 0;
 
 			/* outermost first, like a flame graph reads */
-			for (k = st->nframes; k-- > 0 && len + 1 < sizeof(sbuf);) {
+			unsigned int skip = fsl_frames_skip_tracing(st);
+
+			for (k = st->nframes; k-- > skip && len + 1 < sizeof(sbuf);) {
 				len += snprintf(sbuf + len, sizeof(sbuf) - len, "%s%s",
 						k + 1 < st->nframes ? ";" : "",
 						fsl_frame_name(st->frames[k], fb, sizeof(fb)));

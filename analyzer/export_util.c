@@ -139,6 +139,17 @@ const char *fsl_frame_name(const char *frame, char *buf, size_t len)
 	return buf;
 }
 
+unsigned int fsl_frames_skip_tracing(const struct fsl_stack *st)
+{
+	unsigned int k = 0;
+
+	while (k < st->nframes && (!strncmp(st->frames[k], "__traceiter_", 12) ||
+				   !strncmp(st->frames[k], "__bpf_trace_", 12) ||
+				   !strncmp(st->frames[k], "bpf_trace_run", 13)))
+		k++;
+	return k;
+}
+
 const char *fsl_rwbs(uint32_t flags, char buf[8])
 {
 	int i = 0;

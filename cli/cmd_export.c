@@ -191,6 +191,13 @@ static FILE *open_out(const char *path)
 	return f;
 }
 
+/* A failed write; for standard output main() says it once. */
+static void write_err(int err, const char *path)
+{
+	if (path && strcmp(path, "-"))
+		fsl_err(err, "cannot write '%s'", path);
+}
+
 static int close_out(FILE *f, const char *path)
 {
 	if (f == stdout)
@@ -217,7 +224,7 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 		err = fsl_pf_export__finish(x);
 	fsl_pf_export__free(x);
 	if (err == -EIO)
-		fsl_err(err, "cannot write '%s'", a->out ? a->out : "standard output");
+		write_err(err, a->out);
 	if (close_out(f, a->out) || err)
 		return 1;
 	return 0;
@@ -251,7 +258,7 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 	err = fsl_folded_export__write(x, f, NULL);
 	fsl_folded_export__free(x);
 	if (err)
-		fsl_err(err, "cannot write '%s'", a->out ? a->out : "standard output");
+		write_err(err, a->out);
 	if (close_out(f, a->out) || err)
 		return 1;
 	return 0;
@@ -280,7 +287,7 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 		err = fsl_csv_export__finish(x);
 	fsl_csv_export__free(x);
 	if (err == -EIO)
-		fsl_err(err, "cannot write '%s'", a->out ? a->out : "standard output");
+		write_err(err, a->out);
 	if (close_out(f, a->out) || err)
 		return 1;
 	return 0;

@@ -235,6 +235,11 @@ void fsl_json_str(FILE *f, const char *s, size_t len);
 void fsl_csv_str(FILE *f, const char *s, size_t len);
 /* A kernel frame without its "+0x.../0x..." offset, into buf. */
 const char *fsl_frame_name(const char *frame, char *buf, size_t len);
+/*
+ * Innermost frames that belong to the tracing itself (the tracepoint's
+ * __traceiter_* caller, BPF glue): how many to skip when drawing a stack.
+ */
+unsigned int fsl_frames_skip_tracing(const struct fsl_stack *st);
 /* blkparse-style rwbs letters of FSL_RQ_* flags ("WS", "RA", "FWFS"...). */
 const char *fsl_rwbs(uint32_t flags, char buf[8]);
 

@@ -428,3 +428,13 @@ TEST(perfetto_json)
 	if (err)
 		t_fail(__FILE__, __LINE__, "perfetto check: %s", xt_slurp(t_path("py.out")));
 }
+
+TEST(frames_skip_tracing)
+{
+	char *fr[] = { "__traceiter_sched_switch+0x40/0x60", "__schedule+0x10", "schedule" };
+	struct fsl_stack st = { 1, 3, fr };
+	struct fsl_stack none = { 2, 2, fr + 1 };
+
+	CHECK_EQ(fsl_frames_skip_tracing(&st), 1);
+	CHECK_EQ(fsl_frames_skip_tracing(&none), 0);
+}
