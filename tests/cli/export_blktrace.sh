@@ -198,6 +198,9 @@ for d in sdb sdc; do
 	else
 		fail "btt_$d.q2c_avg" "btt $got_q2c s, expected $want_q2c s"
 	fi
+	# a blkparse -d dump (all CPUs in one file) imports too, same requests
+	"$FSLENS" import blktrace bp.$d.bin -o dump.$d.trace 2>dump.$d.err
+	check_grep "import_dump_$d" "Q $(exp $d Q) I [0-9]+ M $(exp $d M) D $(exp $d D) C $(exp $d C);" dump.$d.err
 	# btt's D2D seek table counts every D; its per-I/O file (-s) has the distances
 	got=$(sed -n '/Device D2D Seek Information/,/Overall/p' btt.$d.txt |
 		awk -v d="(  ${dev%,*}, ${dev#*,})" 'index($0, d) == 2 { print $5; exit }')
