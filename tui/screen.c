@@ -109,12 +109,13 @@ static void draw_title(struct top_screen *s, const struct top_snap *snap)
 
 	fmt_elapsed(el, sizeof(el), h->elapsed_s);
 	if (h->accumulated)
-		snprintf(win, sizeof(win), "totals since start");
+		snprintf(win, sizeof(win), "totals");
 	else
 		snprintf(win, sizeof(win), "interval %.1fs", h->window_s);
-	snprintf(buf, sizeof(buf), " fslens top  %s (%s)  %s  elapsed %s  %s%s%s",
-		 h->target[0] ? h->target : "-", h->dev[0] ? h->dev : "?", h->source, el, win,
-		 h->paused ? "  [PAUSED]" : "", h->ended ? "  [END OF TRACE]" : "");
+	/* Most important first: the right end is cut on narrow terminals. */
+	snprintf(buf, sizeof(buf), " fslens top  %s (%s)  elapsed %s%s%s  %s  %s",
+		 h->target[0] ? h->target : "-", h->dev[0] ? h->dev : "?", el,
+		 h->paused ? "  [PAUSED]" : "", h->ended ? "  [END]" : "", win, h->source);
 	tui_term__fill(t, 0, 0, cols, TUI_A_TITLE);
 	tui_term__put(t, 0, 0, TUI_A_TITLE, buf, cols);
 }

@@ -53,7 +53,7 @@ struct top_proc {
 	uint32_t pid;
 	char comm[TOP_COMM_LEN];
 	double ops_s;
-	double p99_ms;
+	double avg_ms;		/* of its path-based calls */
 	double blocked_ms_s[TOP_WG__MAX];
 	double blocked_total_ms_s;
 	double read_mbs, write_mbs;
@@ -66,9 +66,11 @@ struct top_stall {
 	uint32_t waits;		/* waits in the window */
 	double hist[TOP_HIST];	/* ms/s of past windows, oldest first */
 	unsigned int nhist;
+	double hist_max;	/* scale of the sparkline, the same for every class */
 	/* The stack that cost most in this class: innermost frame first. */
 	const char *const *frames;
 	unsigned int nframes;
+	int rule_frame;		/* the frame that decided the class (-1 unknown) */
 	double top_stack_ms;	/* blocked ms of that stack in the window */
 };
 
@@ -97,7 +99,7 @@ struct top_dir {
 	char path[256];
 	double ops_s;
 	uint64_t ops;
-	double lookup_wait_ms_s;
+	double call_ms_s;	/* summed latency of those calls per second */
 };
 
 struct top_snap {

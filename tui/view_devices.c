@@ -22,7 +22,7 @@ static const struct top_col cols[] = {
 	  "average issue-to-complete time (btt D2C, the device's own)" },
 	{ "SEEKS/s", 8, TOP_COL_DBL, 1, offsetof(struct top_dev, seeks_s),
 	  "non-sequential requests per second (btt's D2D definition)" },
-	{ "SEEK DISTANCE 0..>256K", 0, TOP_COL_CUSTOM, 0, 0,
+	{ "SEEK DIST", 0, TOP_COL_CUSTOM, 0, 0,
 	  "seek distance histogram, sectors: 0, <8, <64, <512, <4K, <32K, <256K, more" },
 };
 

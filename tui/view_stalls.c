@@ -102,14 +102,19 @@ static void draw_cell(struct top_view *v, struct tui_term *t, const void *row, i
 	char buf[512];
 
 	if (col == COL_HIST) {
-		top_draw_spark(t, y, x, w, st->hist, st->nhist, 0,
+		top_draw_spark(t, y, x, w, st->hist, st->nhist, st->hist_max,
 			       selected ? TUI_A_SELECTED : TUI_A_BAR);
 	} else if (col == COL_STACK) {
 		if (!st->nframes) {
 			tui_term__put(t, y, x, selected ? TUI_A_SELECTED : TUI_A_DIM, "-", w);
 			return;
 		}
-		top_stack_compact(st->frames, st->nframes, buf, sizeof(buf));
+		/* From the frame that explains the wait outwards, when known. */
+		if (st->rule_frame > 0 && (unsigned int)st->rule_frame < st->nframes)
+			top_stack_compact(st->frames + st->rule_frame,
+					  st->nframes - st->rule_frame, buf, sizeof(buf));
+		else
+			top_stack_compact(st->frames, st->nframes, buf, sizeof(buf));
 		tui_term__put(t, y, x, selected ? TUI_A_SELECTED : TUI_A_NORMAL, buf, w);
 	}
 }
@@ -132,7 +137,10 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 	top_lines__add(out, "top stack    %10.1f ms blocked in the interval, innermost first:",
 		       st->top_stack_ms);
 	for (i = 0; i < st->nframes; i++)
-		top_lines__add(out, "  %2u  %s", i, st->frames[i]);
+		top_lines__add(out, "%s %2u  %s", (int)i == st->rule_frame ? "=>" : "  ", i,
+			       st->frames[i]);
+	if (st->rule_frame >= 0)
+		top_lines__add(out, "(=> the frame that names the class)");
 	return 0;
 }
 
