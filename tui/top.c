@@ -115,7 +115,7 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 	struct tui_term *term;
 	struct top_screen scr;
 	struct loop l;
-	int err = 0, key, r, was_paused = 0, timeout, busy = 0;
+	int err = 0, key, r, was_paused = 0, timeout, busy = 0, final_cut = 0;
 
 	*stop_sig = 0;
 	err = loop_init(&l, src, o, errbuf, errlen);
@@ -169,7 +169,9 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 			if (!scr.paused && !src->live)
 				next = now + interval_ns;
 		}
-		if (!scr.paused && now >= next && !busy) {
+		/* After the end of a replay one last window closes, then the screen stays. */
+		if (!scr.paused && now >= next && !busy && !final_cut) {
+			final_cut = l.ended;
 			top_feed__cut(l.feed, l.tclock);
 			loop_snapshot(&l, &scr);
 			top_screen__draw(&scr, &l.snap);

@@ -37,7 +37,6 @@ tm_start() {
 	TM -f /dev/null new-session -d -s "$name" -x "$cols" -y "$rows" \
 		"env -i PATH=$PATH HOME=$T_TMP TERM=${TM_TERM:-tmux-256color} LANG=C.UTF-8 bash --norc --noprofile" || return 1
 	TM set -s escape-time 0
-	TM set -g window-size manual
 	TM send-keys -t "$name" "stty -g > $T_TMP/$name.stty.before; ${envs[*]:+env ${envs[*]} }$FSLENS$q; echo \$? > $T_TMP/$name.rc; stty -g > $T_TMP/$name.stty.after" Enter
 }
 
