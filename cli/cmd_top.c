@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include "cli.h"
+#include "fslens/collector.h"
+#include "fslens/fsmeta.h"
 #include "../tui/top.h"
 
 static const char usage_text[] =
@@ -54,6 +58,75 @@ static int parse_int(const char *s, long min, long max, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* CAP_BPF (39), CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set. */
+static int have_caps(void)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f;
+
+	if (geteuid() == 0)
+		return 1;
+	f = fopen("/proc/self/status", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff >> 39 & 1 && eff >> 38 & 1) || (eff >> 21 & 1);
+}
+
+/* Start the collector on the target; says why not on stderr. */
+static struct top_source *open_live(const char *mount, const char *dev, int *err)
+{
+	static struct fsl_target t;
+	struct top_live_opts lo = { .min_wait_ns = FSL_COLLECTOR_MIN_WAIT_DEFAULT };
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+	struct top_source *src;
+
+	if (!fsl_collector_built_in()) {
+		fprintf(stderr, "fslens top: live mode is not built in: this fslens was built "
+			"without BPF (needs clang, bpftool, libbpf-dev and kernel BTF at build "
+			"time); --replay TRACE still works\n");
+		return NULL;
+	}
+	if (!have_caps()) {
+		fprintf(stderr, "fslens top: live mode needs root, or CAP_BPF and CAP_PERFMON; "
+			"--replay TRACE works without\n");
+		return NULL;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fprintf(stderr, "fslens top: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
+			"the probes need CONFIG_DEBUG_INFO_BTF=y\n");
+		return NULL;
+	}
+	if (mount || dev) {
+		*err = fsl_target_resolve(mount, dev, &t);
+		if (*err) {
+			fsl_err(*err, "cannot use '%s'", mount ? mount : dev);
+			return NULL;
+		}
+		lo.target = &t;
+		if (strcmp(t.fstype, "ext4")) {
+			fprintf(stderr, "fslens top: %s is %s, not ext4: no journal or allocator "
+				"events; block, writeback, calls and waits still shown\n",
+				t.mount[0] ? t.mount : t.bdev, t.fstype[0] ? t.fstype : "not mounted");
+			lo.families = FSL_FAM_ALL & ~((1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC));
+		}
+	}
+	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */
+	setrlimit(RLIMIT_MEMLOCK, &rl);
+	src = top_source__live(&lo, err);
+	if (!src) {
+		fsl_err(*err, "cannot start the collector");
+		return NULL;
+	}
+	if (*top_source__live_missing(src))
+		fprintf(stderr, "fslens top: this kernel lacks: %s\n", top_source__live_missing(src));
+	return src;
 }
 
 int cmd_top(int argc, char **argv)
@@ -162,9 +235,9 @@ int cmd_top(int argc, char **argv)
 		if (!src)
 			return fsl_err(err, "cannot open '%s'", replay);
 	} else {
-		fprintf(stderr, "fslens top: live mode needs the collector, which is not in this "
-				"build yet; record with 'fslens record' and use --replay TRACE\n");
-		return 1;
+		src = open_live(mount, dev, &err);
+		if (!src)
+			return 1;
 	}
 
 	if (o.batch)

@@ -12,6 +12,8 @@
 #ifndef FSL_TUI_SOURCE_H
 #define FSL_TUI_SOURCE_H
 
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "fslens/event.h"
 #include "fslens/session.h"
@@ -34,6 +36,11 @@ struct top_source_ops {
 		    void *ctx);
 	/* Events lost so far (kernel ring buffer full), all families. */
 	uint64_t (*lost)(struct top_source *s);
+	/*
+	 * Name of a task the events never named (it existed before the
+	 * start); 0 and buf filled, or -errno. NULL: not knowable (replay).
+	 */
+	int (*comm)(struct top_source *s, uint32_t pid, char *buf, size_t len);
 	void (*free)(struct top_source *s);
 };
 
@@ -53,6 +60,24 @@ struct top_source {
  */
 struct top_source *top_source__replay(const char *path, double speed, int *err);
 
+/* How far the live clock runs behind the real one, so late records sort in. */
+#define TOP_LIVE_LAG_NS 250000000ull
+
+struct fsl_target;
+struct top_live_opts {
+	const struct fsl_target *target;	/* NULL: every filesystem */
+	uint32_t families;			/* 0: all */
+	uint64_t min_wait_ns;			/* off-CPU threshold */
+};
+
+/*
+ * Start the collector (root or CAP_BPF+CAP_PERFMON; -EOPNOTSUPP in a build
+ * without BPF). Returns NULL with *err set.
+ */
+struct top_source *top_source__live(const struct top_live_opts *o, int *err);
+/* Tracepoints the kernel lacks ("" if none). */
+const char *top_source__live_missing(struct top_source *s);
+
 static inline int top_source__pump(struct top_source *s, uint64_t until, unsigned int max,
 				   top_event_fn fn, void *ctx)
 {
@@ -62,6 +87,11 @@ static inline int top_source__pump(struct top_source *s, uint64_t until, unsigne
 static inline uint64_t top_source__lost(struct top_source *s)
 {
 	return s->ops->lost ? s->ops->lost(s) : 0;
+}
+
+static inline int top_source__comm(struct top_source *s, uint32_t pid, char *buf, size_t len)
+{
+	return s->ops->comm ? s->ops->comm(s, pid, buf, len) : -ENOENT;
 }
 
 static inline void top_source__free(struct top_source *s)

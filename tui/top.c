@@ -77,7 +77,7 @@ static int loop_pump(struct loop *l, uint64_t t, unsigned int max, char *errbuf,
 		t = src->end_ns + 1;	/* include the last event */
 	l->delivered = 0;
 	if (!l->src_eof) {
-		rc = top_source__pump(src, src->live ? UINT64_MAX : t, max, on_event, l);
+		rc = top_source__pump(src, t, max, on_event, l);
 		if (rc < 0) {
 			snprintf(errbuf, errlen, "reading events: %s", strerror(-rc));
 			return rc;
@@ -92,7 +92,14 @@ static int loop_pump(struct loop *l, uint64_t t, unsigned int max, char *errbuf,
 
 static void loop_snapshot(struct loop *l, const struct top_screen *s)
 {
+	size_t i;
+
 	top_feed__snapshot(l->feed, s->accumulated, &l->snap);
+	/* Tasks older than the recording have no name in the events; ask the source. */
+	for (i = 0; i < l->snap.nprocs; i++)
+		if (!l->snap.procs[i].comm[0])
+			top_source__comm(l->src, l->snap.procs[i].pid, l->snap.procs[i].comm,
+					 sizeof(l->snap.procs[i].comm));
 	snprintf(l->snap.hdr.source, sizeof(l->snap.hdr.source), "%s", l->src->desc);
 	l->snap.hdr.paused = s->paused;
 	l->snap.hdr.ended = l->ended;
@@ -144,9 +151,10 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 			break;
 		now = mono_ns();
 		if (!scr.paused && !l.ended) {
-			if (src->live)
-				l.tclock = now;
-			else
+			if (src->live) {
+				if (now - TOP_LIVE_LAG_NS > l.tclock)
+					l.tclock = now - TOP_LIVE_LAG_NS;
+			} else
 				l.tclock += (uint64_t)((double)(now - last) * o->speed);
 			if (!src->live && src->end_ns && l.tclock > src->end_ns)
 				l.tclock = src->end_ns;
@@ -244,13 +252,17 @@ int top_run_batch(struct top_source *src, const struct top_opts *o, FILE *out, c
 	}
 	top_screen__init(&scr, term);
 	screen_setup(&scr, o);
+	/* Live, Ctrl-C ends the frames and the collector still stops cleanly. */
+	if (src->live)
+		tui_signals__install();
 	for (k = 1; !o->iterations || k <= o->iterations; k++) {
 		if (src->live) {
 			struct timespec ts = { (time_t)o->interval_s,
 					       (long)((o->interval_s - (time_t)o->interval_s) * 1e9) };
 
 			nanosleep(&ts, NULL);
-			l.tclock = mono_ns();
+			if (mono_ns() - TOP_LIVE_LAG_NS > l.tclock)
+				l.tclock = mono_ns() - TOP_LIVE_LAG_NS;
 		} else {
 			l.tclock += step;
 			if (src->end_ns && l.tclock > src->end_ns)
@@ -266,6 +278,8 @@ int top_run_batch(struct top_source *src, const struct top_opts *o, FILE *out, c
 		if (l.ended || tui_signals__pending())
 			break;
 	}
+	if (src->live)
+		tui_signals__restore();
 	top_screen__fini(&scr);
 	tui_term__free(term);
 	loop_fini(&l);
