@@ -81,6 +81,9 @@ struct an_ctx {
 	uint32_t target_dev;
 	uint64_t now;
 	struct an_map procs;	/* tgid -> struct fsl_proc_stat (window) */
+	/* Start of the latest wait of each class, any task, any window: the
+	 * journal reads it to tell why a commit started. */
+	uint64_t last_wait_start[FSL_WC__MAX];
 };
 
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
@@ -123,6 +126,8 @@ void an_journal_free(struct an_journal *s);
 void an_journal_reset(struct an_journal *s);
 struct fsl_consumer *an_journal_consumer(struct an_journal *s);
 const struct fsl_journal *an_journal_result(struct an_journal *s);
+/* From /proc/fs/jbd2 info at the start: the kernel's average and txn limit. */
+void an_journal_seed(struct an_journal *s, uint64_t ewma_ns, uint64_t max_blocks);
 
 struct an_writeback;
 struct an_writeback *an_writeback_new(struct an_ctx *c);
@@ -151,5 +156,12 @@ void an_health_free(struct an_health *s);
 void an_health_reset(struct an_health *s);
 struct fsl_consumer *an_health_consumer(struct an_health *s);
 const struct fsl_health *an_health_result(struct an_health *s);
+
+/* Diagnosis inputs (analysis.c): every analysis, sections or not. */
+const struct fsl_ops *an_analysis_ops(struct fsl_analysis *a);
+const struct fsl_journal *an_analysis_journal(struct fsl_analysis *a);
+const struct fsl_writeback *an_analysis_writeback(struct fsl_analysis *a);
+const struct fsl_blockio *an_analysis_blockio(struct fsl_analysis *a);
+const struct an_ctx *an_analysis_ctx(struct fsl_analysis *a);
 
 #endif

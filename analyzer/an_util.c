@@ -102,7 +102,7 @@ uint64_t fsl_hist_quantile(const struct fsl_hist *h, double q)
 	return v;
 }
 
-void fsl_hist_log2(const struct fsl_hist *h, uint64_t out[64])
+void fsl_hist_log2_div(const struct fsl_hist *h, uint64_t div, uint64_t out[64])
 {
 	uint64_t lo, width;
 	unsigned int i;
@@ -112,8 +112,14 @@ void fsl_hist_log2(const struct fsl_hist *h, uint64_t out[64])
 		if (!h->b[i])
 			continue;
 		hist_bucket(i, &lo, &width);
+		lo /= div ? div : 1;
 		out[lo ? 63 - __builtin_clzll(lo) : 0] += h->b[i];
 	}
+}
+
+void fsl_hist_log2(const struct fsl_hist *h, uint64_t out[64])
+{
+	fsl_hist_log2_div(h, 1, out);
 }
 
 /* ---- time base ---- */

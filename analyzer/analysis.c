@@ -4,6 +4,8 @@
  * (tasks, window, metadata), one consumer per analysis, one feed.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "an_internal.h"
@@ -24,6 +26,7 @@ struct fsl_analysis {
 	struct fsl_proc_stat *procs;
 	size_t procs_cap;
 	int begun;
+	struct fsl_jbd2_info jinfo[2];	/* start, end */
 };
 
 static const char *const section_names[] = {
@@ -273,6 +276,12 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	an_health_reset(a->health);
 }
 
+void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
+{
+	*t0 = a->c.win.t0;
+	*t1 = a->c.win.t1;
+}
+
 uint64_t fsl_analysis__now(const struct fsl_analysis *a)
 {
 	return a->c.now;
@@ -322,12 +331,6 @@ const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a)
 	return an_health_result(a->health);
 }
 
-/* Internal accessors for the diagnosis (it needs every analysis, sections or not). */
-const struct fsl_ops *an_analysis_ops(struct fsl_analysis *a);
-const struct fsl_journal *an_analysis_journal(struct fsl_analysis *a);
-const struct fsl_writeback *an_analysis_writeback(struct fsl_analysis *a);
-const struct fsl_blockio *an_analysis_blockio(struct fsl_analysis *a);
-const struct an_ctx *an_analysis_ctx(struct fsl_analysis *a);
 
 const struct fsl_ops *an_analysis_ops(struct fsl_analysis *a)
 {
@@ -389,4 +392,74 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 	qsort(a->procs, n, sizeof(*a->procs), proc_cmp);
 	*out = a->procs;
 	return n;
+}
+
+int fsl_jbd2_info_parse(const char *text, struct fsl_jbd2_info *o)
+{
+	static const struct {
+		const char *suffix;
+		size_t off;
+	} lines[] = {
+		{ "ms waiting for transaction", offsetof(struct fsl_jbd2_info, wait_ms) },
+		{ "ms request delay", offsetof(struct fsl_jbd2_info, request_delay_ms) },
+		{ "ms running transaction", offsetof(struct fsl_jbd2_info, running_ms) },
+		{ "ms transaction was being locked", offsetof(struct fsl_jbd2_info, locked_ms) },
+		{ "ms flushing data", offsetof(struct fsl_jbd2_info, flushing_ms) },
+		{ "ms logging transaction", offsetof(struct fsl_jbd2_info, logging_ms) },
+		{ "us average transaction commit time", offsetof(struct fsl_jbd2_info, avg_commit_us) },
+		{ " handles per transaction", offsetof(struct fsl_jbd2_info, handles) },
+		{ " blocks per transaction", offsetof(struct fsl_jbd2_info, blocks) },
+		{ " logged blocks per transaction", offsetof(struct fsl_jbd2_info, logged_blocks) },
+	};
+	const char *p = text;
+	unsigned long long a, b, c;
+	unsigned int i;
+
+	memset(o, 0, sizeof(*o));
+	if (!text || sscanf(text, "%llu transactions (%llu requested), each up to %llu blocks",
+			    &a, &b, &c) != 3)
+		return -EINVAL;
+	o->transactions = a;
+	o->requested = b;
+	o->max_blocks = c;
+	while ((p = strchr(p, '\n'))) {
+		char *end;
+		unsigned long long v;
+
+		p++;
+		while (*p == ' ')
+			p++;
+		v = strtoull(p, &end, 10);
+		if (end == p)
+			continue;
+		for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+			if (!strncmp(end, lines[i].suffix, strlen(lines[i].suffix))) {
+				*(uint64_t *)((char *)o + lines[i].off) = v;
+				break;
+			}
+	}
+	o->valid = 1;
+	return 0;
+}
+
+void fsl_analysis__jbd2_info(struct fsl_analysis *a, const char *start, const char *end)
+{
+	if (start)
+		fsl_jbd2_info_parse(start, &a->jinfo[0]);
+	if (end)
+		fsl_jbd2_info_parse(end, &a->jinfo[1]);
+	if (a->journal && a->jinfo[0].valid)
+		an_journal_seed(a->journal, a->jinfo[0].avg_commit_us * 1000, a->jinfo[0].max_blocks);
+	else if (a->journal && a->jinfo[1].valid)
+		an_journal_seed(a->journal, 0, a->jinfo[1].max_blocks);
+}
+
+const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a)
+{
+	return a->jinfo[0].valid ? &a->jinfo[0] : NULL;
+}
+
+const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a)
+{
+	return a->jinfo[1].valid ? &a->jinfo[1] : NULL;
 }

@@ -18,6 +18,7 @@
 #define AN_MAP_MAPPED		0x10	/* 1 << BH_Mapped */
 #define AN_MAP_UNWRITTEN	0x800	/* 1 << BH_Unwritten */
 #define AN_MB_HINT_METADATA	0x0004
+#define AN_MB_HINT_DATA		0x0020
 #define AN_MB_HINT_GROUP_ALLOC	0x0080
 #define AN_MB_DELALLOC_RESERVED	0x0400
 #define AN_S_IFMT		0170000
@@ -31,6 +32,8 @@ struct an_ext {
 
 struct an_file {
 	char kind;		/* 'f', 'd', '?' */
+	uint8_t kind_known;	/* from the inode's mode */
+	uint64_t nodata_pblk;	/* last allocation without EXT4_MB_HINT_DATA */
 	uint32_t n, cap;
 	struct an_ext *ext;	/* sorted by lblk, non-overlapping */
 };
@@ -75,6 +78,7 @@ static struct an_file *file_get(struct an_layout *s, uint64_t ino)
 		uint64_t *mode = an_map_get(&s->modes, ino);
 
 		f->kind = 'f';
+		f->kind_known = mode && (*mode & AN_S_IFMT);
 		if (mode && (*mode & AN_S_IFMT) == AN_S_IFDIR)
 			f->kind = 'd';
 		else if (mode && (*mode & AN_S_IFMT) && (*mode & AN_S_IFMT) != AN_S_IFREG)
@@ -215,6 +219,13 @@ static int on_map(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!f)
 		return -ENOMEM;
 	s->dirty = 1;
+	/*
+	 * ext4 asks the allocator for data blocks with EXT4_MB_HINT_DATA only
+	 * for regular files: a mapped block allocated without it belongs to a
+	 * directory (the inode's mode is unknown if it predates the trace).
+	 */
+	if (!f->kind_known && f->nodata_pblk && f->nodata_pblk == ev->pblk)
+		f->kind = 'd';
 	return ext_add(f, ev->lblk, ev->pblk, (uint64_t)ev->ret, h->ts);
 }
 
@@ -266,6 +277,13 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		a->how = FSL_HOW_DIRECT;
 	if (pa)
 		an_map_del(&s->pa_hint, h->tid);
+	if (!(ev->flags & (AN_MB_HINT_DATA | AN_MB_HINT_METADATA))) {
+		struct an_file *f = file_get(s, ev->ino);
+
+		if (!f)
+			return -ENOMEM;
+		f->nodata_pblk = ev->block;
+	}
 	s->dirty = 1;
 	return 0;
 }
@@ -311,8 +329,10 @@ static int on_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return -ENOMEM;
 	*mode = ev->mode;
 	f = an_map_get(&s->files, ev->ino);
-	if (f)
+	if (f) {
 		f->kind = (ev->mode & AN_S_IFMT) == AN_S_IFDIR ? 'd' : 'f';
+		f->kind_known = 1;
+	}
 	return 0;
 }
 

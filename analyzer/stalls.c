@@ -79,9 +79,11 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) || (ev->state & AN_TASK_NOLOAD))
 		return 0;
+	stack_class(s, ev->stack_id, &sc);
+	if (h->ts > s->c->last_wait_start[sc.cls])
+		s->c->last_wait_start[sc.cls] = h->ts;
 	if (!an_in_window(&s->c->win, end))
 		return 0;
-	stack_class(s, ev->stack_id, &sc);
 	role = an_tasks_role(&s->c->tasks, h->pid, sc.kthread);
 	s->res.waits++;
 	s->res.ns[role] += ev->dur_ns;

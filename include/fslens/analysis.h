@@ -65,6 +65,8 @@ static inline uint64_t fsl_hist_avg(const struct fsl_hist *h)
 }
 /* Power-of-two view: out[i] = values in [2^i, 2^(i+1)) (out[0] also holds 0). */
 void fsl_hist_log2(const struct fsl_hist *h, uint64_t out[64]);
+/* The same over value / div (e.g. div 1000: microsecond rows from ns). */
+void fsl_hist_log2_div(const struct fsl_hist *h, uint64_t div, uint64_t out[64]);
 
 /*
  * Time series: FSL_SERIES_BINS bins of width width_ns starting at t0; when
@@ -428,6 +430,8 @@ int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev);
 struct fsl_consumer *fsl_analysis__consumer(struct fsl_analysis *a);
 /* New window [t0, t1): aggregates cleared, live state kept. t1 = 0: open. */
 void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1);
+/* The window as set (t1 = 0: open ended). */
+void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1);
 /* Time of the last event fed (0 = none). */
 uint64_t fsl_analysis__now(const struct fsl_analysis *a);
 
@@ -455,6 +459,28 @@ unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_fil
 			       unsigned int max);
 /* Extents-per-file histogram (log2 rows: 1, 2-3, 4-7, ...). */
 void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
+
+/* ------------------------------------------------- /proc/fs/jbd2/<dev>/info */
+
+struct fsl_jbd2_info {
+	int valid;
+	uint64_t transactions, requested, max_blocks;
+	uint64_t wait_ms, request_delay_ms, running_ms, locked_ms, flushing_ms, logging_ms;
+	uint64_t avg_commit_us;		/* the kernel's running average (3/4 old + 1/4 new) */
+	uint64_t handles, blocks, logged_blocks;	/* per transaction */
+};
+
+/* Parse the text of /proc/fs/jbd2/<dev>/info. 0 or -EINVAL. */
+int fsl_jbd2_info_parse(const char *text, struct fsl_jbd2_info *out);
+/*
+ * Give the analysis the info captured at the start and end of the recording
+ * (either may be NULL): the journal section compares with their deltas, the
+ * commit-time average is seeded like the kernel's, the diagnosis names the
+ * transaction size limit.
+ */
+void fsl_analysis__jbd2_info(struct fsl_analysis *a, const char *start, const char *end);
+const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a);
+const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a);
 
 /* ------------------------------------------------------------- diagnosis */
 
