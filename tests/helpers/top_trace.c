@@ -3,7 +3,7 @@
  * Writes a synthetic trace with a known, steady workload for the top tests
  * and the top cost bench:
  *
- *   top_trace OUT [SECONDS [SCALE]]
+ *   top_trace OUT [SECONDS [SCALE [ramp]]]
  *
  * Per second of trace time (times SCALE):
  *   pid 1001 "mkdir":  100 mkdir in /mnt/t/a (1 ms each), 20 off-CPU waits of
@@ -15,8 +15,10 @@
  *                      one commit (tid counts up) of 4 ms, with run stats
  *   one global_dirty_state (12800 dirty pages, 256 under writeback)
  * and 7 lost off-CPU events. Everything is on dev 7:0 mounted at /mnt/t.
- * The trace spans [1 s, 1 s + SECONDS] of CLOCK_MONOTONIC; the tests derive
- * every expected number from the rates above.
+ * With "ramp", second s (from 0) holds s + 1 times the calls, waits and
+ * I/O, so windows differ from one another. The trace spans [1 s, 1 s +
+ * SECONDS] of CLOCK_MONOTONIC; the tests derive every expected number from
+ * the rates above.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -195,18 +197,19 @@ int main(int argc, char **argv)
 {
 	struct fsl_writer_opts wo = { .force = 1 };
 	struct fsl_stack st;
-	unsigned int seconds = 10, scale = 1, s, i;
+	unsigned int seconds = 10, scale = 1, s, i, k, ramp = 0;
 	uint64_t rq = 0x1000, jsector = 100000;
 	int err = 0;
 
-	if (argc < 2 || argc > 4) {
-		fprintf(stderr, "usage: top_trace OUT [SECONDS [SCALE]]\n");
+	if (argc < 2 || argc > 5 || (argc == 5 && strcmp(argv[4], "ramp"))) {
+		fprintf(stderr, "usage: top_trace OUT [SECONDS [SCALE [ramp]]]\n");
 		return 2;
 	}
 	if (argc > 2)
 		seconds = (unsigned int)strtoul(argv[2], NULL, 10);
 	if (argc > 3)
 		scale = (unsigned int)strtoul(argv[3], NULL, 10);
+	ramp = argc == 5;
 	if (!seconds || !scale)
 		return 2;
 	w = fsl_writer__open(argv[1], &wo, &err);
@@ -233,42 +236,43 @@ int main(int argc, char **argv)
 		uint64_t base = T0 + s * NS;
 		char path[64];
 
+		k = scale * (ramp ? s + 1 : 1);
 		dirty_state(base + 1000);
 		/* One commit per second, done well inside the second. */
 		commit(base + 500 * 1000000ull, s + 1);
-		for (i = 0; i < 100 * scale; i++) {
-			uint64_t t = base + 2000 + (uint64_t)i * (NS / (100 * scale));
+		for (i = 0; i < 100 * k; i++) {
+			uint64_t t = base + 2000 + (uint64_t)i * (NS / (100 * k));
 
 			snprintf(path, sizeof(path), "/mnt/t/a/d%u_%u", s, i);
 			dirop(t, 1001, FSL_OP_MKDIR, path, 1000000);
 		}
-		for (i = 0; i < 50 * scale; i++) {
-			uint64_t t = base + 3000 + (uint64_t)i * (NS / (50 * scale));
+		for (i = 0; i < 50 * k; i++) {
+			uint64_t t = base + 3000 + (uint64_t)i * (NS / (50 * k));
 
 			snprintf(path, sizeof(path), "/mnt/t/b/f%u_%u", s, i);
 			dirop(t, 1002, FSL_OP_CREATE, path, 200000);
 		}
-		for (i = 0; i < 30 * scale; i++) {
-			uint64_t t = base + 4000 + (uint64_t)i * (NS / (30 * scale));
+		for (i = 0; i < 30 * k; i++) {
+			uint64_t t = base + 4000 + (uint64_t)i * (NS / (30 * k));
 
 			snprintf(path, sizeof(path), "/mnt/t/b/f%u_%u", s, i);
 			dirop(t, 1002, FSL_OP_STAT, path, 100000);
 		}
-		for (i = 0; i < 20 * scale; i++) {
-			uint64_t t = base + 5000 + (uint64_t)i * (NS / (20 * scale));
+		for (i = 0; i < 20 * k; i++) {
+			uint64_t t = base + 5000 + (uint64_t)i * (NS / (20 * k));
 
 			offcpu(t, 1001, 5000000, 1);
 		}
-		for (i = 0; i < 10 * scale; i++) {
-			uint64_t t = base + 6000 + (uint64_t)i * (NS / (10 * scale));
+		for (i = 0; i < 10 * k; i++) {
+			uint64_t t = base + 6000 + (uint64_t)i * (NS / (10 * k));
 
 			offcpu(t, 1002, 2000000, 2);
 			/* 16 KiB reads 1 GiB apart: every one is a seek */
 			io(t + 7000, 1002, 2000000ull * (i + 1) + s * 64, 16384,
 			   FSL_RQ_READ | FSL_RQ_SYNC, 1000000, rq++);
 		}
-		for (i = 0; i < 20 * scale; i++) {
-			uint64_t t = base + 8000 + (uint64_t)i * (NS / (20 * scale));
+		for (i = 0; i < 20 * k; i++) {
+			uint64_t t = base + 8000 + (uint64_t)i * (NS / (20 * k));
 
 			io(t, 200, jsector, 4096, FSL_RQ_WRITE | FSL_RQ_SYNC | FSL_RQ_META, 200000,
 			   rq++);
