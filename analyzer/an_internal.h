@@ -112,6 +112,8 @@ void an_stalls_free(struct an_stalls *s);
 void an_stalls_reset(struct an_stalls *s);
 struct fsl_consumer *an_stalls_consumer(struct an_stalls *s);
 const struct fsl_stalls *an_stalls_result(struct an_stalls *s);
+/* A wait was fed (its effect comes at its end): note when it began. */
+void an_stalls_note_start(struct an_stalls *s, const struct fsl_hdr *ev);
 
 struct an_ops;
 struct an_ops *an_ops_new(struct an_ctx *c);

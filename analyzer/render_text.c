@@ -476,9 +476,14 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 			fprintf(f, "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6" PRIu64
 				" log %" PRIu64 " len %" PRIu64 "\n", br[i].ino, br[i].kind, br[i].expect,
 				br[i].phys, br[i].log, br[i].len);
-			if (br[i].taker_ino)
+			if (br[i].taker_ino && !br[i].taker_near)
 				fprintf(f, "          block %" PRIu64 " went to inode %" PRIu64 " (%s) at +%.3f s\n",
 					br[i].expect, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
+					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
+			else if (br[i].taker_ino)
+				fprintf(f, "          block %" PRIu64 " was free but the hole ended at %" PRIu64
+					": inode %" PRIu64 " (%s) at +%.3f s\n", br[i].expect,
+					br[i].taker_block, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
 					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
 		}
 		if (n > max)

@@ -21,6 +21,7 @@
 #ifndef FSL_REPORT_GOLDEN_H
 #define FSL_REPORT_GOLDEN_H
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
