@@ -244,8 +244,10 @@ int cmd_top(int argc, char **argv)
 		err = top_run_batch(src, &o, stdout, errbuf, sizeof(errbuf));
 	else
 		err = top_run_interactive(src, &o, &sig, errbuf, sizeof(errbuf));
+	/* The terminal is restored by now: warnings and errors are readable. */
+	for (i = 0; top_source__warning(src, i); i++)
+		fprintf(stderr, "fslens top: warning: %s\n", top_source__warning(src, i));
 	top_source__free(src);
-	/* The terminal is restored by now: errors are readable. */
 	if (err)
 		return fsl_err(0, "top: %s", errbuf[0] ? errbuf : strerror(-err));
 	return 0;

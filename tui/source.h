@@ -41,6 +41,8 @@ struct top_source_ops {
 	 * start); 0 and buf filled, or -errno. NULL: not knowable (replay).
 	 */
 	int (*comm)(struct top_source *s, uint32_t pid, char *buf, size_t len);
+	/* Problems met while reading (a cut file, a corrupt chunk): idx-th or NULL. */
+	const char *(*warning)(struct top_source *s, size_t idx);
 	void (*free)(struct top_source *s);
 };
 
@@ -92,6 +94,11 @@ static inline uint64_t top_source__lost(struct top_source *s)
 static inline int top_source__comm(struct top_source *s, uint32_t pid, char *buf, size_t len)
 {
 	return s->ops->comm ? s->ops->comm(s, pid, buf, len) : -ENOENT;
+}
+
+static inline const char *top_source__warning(struct top_source *s, size_t idx)
+{
+	return s->ops->warning ? s->ops->warning(s, idx) : NULL;
 }
 
 static inline void top_source__free(struct top_source *s)

@@ -76,6 +76,13 @@ static uint64_t replay_lost(struct top_source *s)
 	return lost;
 }
 
+static const char *replay_warning(struct top_source *s, size_t idx)
+{
+	struct replay *rp = (struct replay *)s;
+
+	return idx < fsl_reader__nwarnings(rp->r) ? fsl_reader__warning(rp->r, idx) : NULL;
+}
+
 static void replay_free(struct top_source *s)
 {
 	struct replay *rp = (struct replay *)s;
@@ -87,6 +94,7 @@ static void replay_free(struct top_source *s)
 static const struct top_source_ops replay_ops = {
 	.pump = replay_pump,
 	.lost = replay_lost,
+	.warning = replay_warning,
 	.free = replay_free,
 };
 

@@ -44,6 +44,14 @@ check_grep pid-filter-tar '^ +1002 tar ' <(last_frame "$out")
 check_eq pid-filter-only-tar "$(last_frame "$out" | grep -cE '^ +[0-9]+ [a-z]')" 1
 check_grep pid-filter-shown 'filter 1002' <(last_frame "$out")
 
+# A trace cut short (recorder killed): what is there is shown, the reader's
+# warning comes after the frames, on stderr.
+head -c $(( $(stat -c %s "$TRACE") / 2 )) "$TRACE" > "$T_TMP/cut.trace"
+"$FSLENS" top --replay "$T_TMP/cut.trace" -b -a -w 80 > "$out" 2> "$T_TMP/cut.err"
+check_eq cut-rc $? 0
+check_grep cut-warning '^fslens top: warning: trace is cut short' "$T_TMP/cut.err"
+check_grep cut-frame 'fslens top  /mnt/t \(7:0\)' "$out"
+
 # ---- the same numbers as fslens report --json over the same events ----
 # Totals (-a) against the whole trace, and the third 2 s frame of a ramp
 # against report --from 4 --to 6: header, processes, stalls, journal,
