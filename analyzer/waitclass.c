@@ -165,3 +165,13 @@ unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframe
 		*rule_frame = best_frame;
 	return cls;
 }
+
+int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank)
+{
+	if (idx >= sizeof(wc_rules) / sizeof(wc_rules[0]))
+		return 0;
+	*func = wc_rules[idx].func;
+	*cls = wc_rules[idx].cls;
+	*rank = wc_rules[idx].rank;
+	return 1;
+}
