@@ -169,6 +169,7 @@ struct fsl_trace_stats {
 	uint64_t bad_chunks;
 	uint64_t first_ts, last_ts;
 	struct fsl_family_counts counts;
+	uint64_t late_events;		/* arrived after the reorder window: stored out of ts order */
 };
 /* Stats from the footer (or, for a cut file, from a scan of the chunks). */
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r);
@@ -184,6 +185,13 @@ static inline size_t fsl_dirop_size(size_t path_len, size_t path2_len)
 {
 	return (sizeof(struct fsl_ev_dirop) + path_len + path2_len + 7) & ~(size_t)7;
 }
+
+/*
+ * Message for an error of fsl_reader__open: the trace-specific meaning of
+ * -EBADMSG (not a trace), -EILSEQ (corrupt header), -EPROTONOSUPPORT (newer
+ * version or other byte order), -ENODATA (empty or too short); else strerror.
+ */
+const char *fsl_trace_strerror(int err);
 
 /* Bitmap helpers: test a bit by number (first..first+nbits-1). */
 int fsl_bitmap_test(const struct fsl_bitmap *bm, uint64_t bit);

@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trace writer: reorders events within a window, delta-encodes them per type
+ * into chunks, compresses each chunk with zstd and appends it as one block.
+ * Every block is written whole or (after a write error) cut off again, so a
+ * crash or a full disk leaves a file whose complete blocks all read back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "trace_internal.h"
+
+#define DEF_CHUNK_EVENTS	65536
+#define DEF_CHUNK_BYTES		(1u << 20)	/* encoded bytes before compression */
+#define DEF_REORDER_NS		2000000000ull
+#define DRAIN_BATCH		8192
+#define MAX_PENDING		(1u << 18)	/* events held for reordering */
+#define MAX_PENDING_BYTES	(32u << 20)
+#define META_FLUSH_BYTES	(1u << 20)
+
+struct pend {
+	uint64_t ts;
+	uint32_t off;		/* in the arena; also arrival order among pending */
+	uint32_t len;
+};
+
+struct lane_state {
+	uint32_t lanes[FSL_MAX_LANES];
+	uint16_t size;
+	uint8_t nlanes;
+	uint8_t valid;
+};
+
+struct fsl_writer {
+	int fd;
+	int err;		/* sticky: first write error */
+	struct fsl_writer_opts opts;
+	uint64_t off;		/* end of the last complete block */
+	struct fsl_file_hdr fh;
+
+	/* reorder window */
+	struct pend *items;
+	size_t n, head, cap, drain_at;
+	struct fsl_buf arena;
+	size_t live;		/* arena bytes of events not yet emitted */
+	int sorted;
+	uint64_t max_ts, last_emit_ts;
+	int emitted_any;
+
+	/* current chunk */
+	struct fsl_buf enc;
+	struct lane_state st[FSL_STATE_TYPES + 1];
+	uint8_t type_fam[FSL_STATE_TYPES];
+	uint8_t type_lanes[FSL_STATE_TYPES];
+	uint32_t ccount;
+	uint64_t cfirst, clast, cprev_ts, craw;
+	uint32_t cfam[FSL_BLK_NFAM];
+	ZSTD_CCtx *zc;
+	struct fsl_buf zbuf;
+
+	/* pending metadata */
+	struct fsl_buf kv;
+	struct fsl_buf stacks, syms;
+	uint32_t nstacks, nsyms;
+	int lost_dirty;
+
+	/* totals */
+	uint64_t events, late, raw_bytes, chunks;
+	uint64_t fam_events[FSL_BLK_NFAM], fam_lost[FSL_BLK_NFAM];
+	uint64_t first_ts, last_ts;
+	struct fsl_buf index;	/* footer entries */
+};
+
+static int write_all(int fd, const struct iovec *iov, int n)
+{
+	struct iovec v[4];
+	int i = 0;
+
+	memcpy(v, iov, n * sizeof(*iov));
+	while (i < n) {
+		ssize_t r = writev(fd, v + i, n - i);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EIO;
+		while (i < n && (size_t)r >= v[i].iov_len) {
+			r -= v[i].iov_len;
+			i++;
+		}
+		if (i < n) {
+			v[i].iov_base = (char *)v[i].iov_base + r;
+			v[i].iov_len -= r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Append one block. On failure the partial block is cut off so the file
+ * still ends at a block boundary, and the error sticks.
+ */
+static int write_block(struct fsl_writer *w, struct fsl_blk_hdr *b, const void *raw,
+		       size_t raw_len, int compress)
+{
+	unsigned char hb[FSL_BLK_HDR_SIZE], ib[FSL_FOOTER_ENTRY_SIZE];
+	struct iovec iov[2];
+	const void *payload = raw;
+	size_t plen = raw_len;
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (raw_len > FSL_MAX_BLOCK)
+		return -EFBIG;
+	b->flags = 0;
+	if (compress && raw_len) {
+		size_t bound = ZSTD_compressBound(raw_len), r;
+
+		if (fsl_buf_reserve(&w->zbuf, bound))
+			return -ENOMEM;
+		r = ZSTD_compressCCtx(w->zc, w->zbuf.p, bound, raw, raw_len,
+				      w->opts.zstd_level);
+		if (ZSTD_isError(r))
+			return -EIO;
+		payload = w->zbuf.p;
+		plen = r;
+		b->flags |= FSL_BLK_F_ZSTD;
+	}
+	b->disk_len = plen;
+	b->raw_len = raw_len;
+	b->payload_crc = fsl_crc32c(0, payload, plen);
+	fsl_blk_hdr_encode(hb, b);
+	iov[0].iov_base = hb;
+	iov[0].iov_len = sizeof(hb);
+	iov[1].iov_base = (void *)payload;
+	iov[1].iov_len = plen;
+	err = write_all(w->fd, iov, 2);
+	if (err) {
+		/* Best effort: drop the partial block; the file stays readable. */
+		if (ftruncate(w->fd, w->off) == 0)
+			lseek(w->fd, w->off, SEEK_SET);
+		w->err = err;
+		return err;
+	}
+	if (b->kind != FSL_BLK_FOOTER) {
+		put_le64(ib, w->off);
+		put_le16(ib + 8, b->kind);
+		put_le16(ib + 10, b->sub);
+		put_le32(ib + 12, b->count);
+		put_le64(ib + 16, b->first_ts);
+		put_le64(ib + 24, b->last_ts);
+		put_le32(ib + 32, b->disk_len);
+		put_le32(ib + 36, b->raw_len);
+		if (fsl_buf_put(&w->index, ib, sizeof(ib)))
+			return -ENOMEM;
+	}
+	w->off += sizeof(hb) + plen;
+	return 0;
+}
+
+static int write_meta(struct fsl_writer *w, unsigned int kind, const void *p, size_t len,
+		      uint32_t count)
+{
+	struct fsl_blk_hdr b = { .kind = FSL_BLK_META, .sub = kind, .count = count };
+
+	return write_block(w, &b, p, len, 1);
+}
+
+static int put_str16(struct fsl_buf *b, const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0;
+	unsigned char l[2];
+
+	if (n > max)
+		n = max;
+	put_le16(l, n);
+	if (fsl_buf_put(b, l, 2) || fsl_buf_put(b, s, n))
+		return -ENOMEM;
+	return 0;
+}
+
+static int write_schema(struct fsl_writer *w)
+{
+	const struct fsl_event_desc *all;
+	unsigned int n = fsl_schema_builtin_all(&all), i, k;
+	struct fsl_buf b = { 0 };
+	unsigned char t[8];
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		const struct fsl_event_desc *d = &all[i];
+
+		put_le16(t, d->type);
+		t[2] = d->family;
+		t[3] = d->nfields;
+		put_le16(t + 4, d->size);
+		err = fsl_buf_put(&b, t, 6) || put_str16(&b, d->name, 255) ||
+		      put_str16(&b, d->tp_group, 255) ? -ENOMEM : 0;
+		for (k = 0; k < d->nfields && !err; k++) {
+			put_le16(t, d->fields[k].offset);
+			t[2] = d->fields[k].size;
+			t[3] = d->fields[k].kind;
+			err = fsl_buf_put(&b, t, 4) || put_str16(&b, d->fields[k].name, 255) ?
+			      -ENOMEM : 0;
+		}
+	}
+	if (!err)
+		err = write_meta(w, FSL_META_SCHEMA, b.p, b.len, n);
+	fsl_buf_free(&b);
+	return err;
+}
+
+static int write_header(struct fsl_writer *w)
+{
+	unsigned char hb[FSL_HDR_SIZE];
+	ssize_t r;
+
+	fsl_file_hdr_encode(hb, &w->fh);
+	do
+		r = pwrite(w->fd, hb, sizeof(hb), 0);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	return r == sizeof(hb) ? 0 : -EIO;
+}
+
+static int64_t clock_diff(clockid_t a)
+{
+	struct timespec t1, m, t2;
+
+	clock_gettime(a, &t1);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(a, &t2);
+	return ((int64_t)t1.tv_sec * 1000000000 + t1.tv_nsec) / 2 +
+	       ((int64_t)t2.tv_sec * 1000000000 + t2.tv_nsec) / 2 -
+	       ((int64_t)m.tv_sec * 1000000000 + m.tv_nsec);
+}
+
+struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_opts *opts,
+				    int *err)
+{
+	struct fsl_writer *w;
+	struct timespec now;
+	unsigned int t;
+	int e;
+
+	if (!path || !strcmp(path, "-")) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (opts)
+		w->opts = *opts;
+	if (!w->opts.chunk_events)
+		w->opts.chunk_events = DEF_CHUNK_EVENTS;
+	if (w->opts.chunk_events > 1u << 22)
+		w->opts.chunk_events = 1u << 22;
+	if (!w->opts.zstd_level)
+		w->opts.zstd_level = 3;
+	if (!w->opts.reorder_ns)
+		w->opts.reorder_ns = DEF_REORDER_NS;
+	w->sorted = 1;
+	w->drain_at = DRAIN_BATCH;
+	for (t = 0; t < FSL_STATE_TYPES; t++) {
+		const struct fsl_event_desc *d = fsl_schema_builtin(t);
+
+		w->type_fam[t] = d && d->family < FSL_BLK_NFAM ? d->family : FSL_BLK_NFAM - 1;
+		w->type_lanes[t] = d ? fsl_lanes_for(d->size) : FSL_MAX_LANES;
+	}
+	w->zc = ZSTD_createCCtx();
+	if (!w->zc) {
+		free(w);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	w->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
+		     (w->opts.force ? O_TRUNC : O_EXCL), 0600);
+	if (w->fd < 0) {
+		*err = -errno;
+		ZSTD_freeCCtx(w->zc);
+		free(w);
+		return NULL;
+	}
+	if (w->opts.force)
+		fchmod(w->fd, 0600);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	w->fh.version = FSL_TRACE_VERSION;
+	w->fh.header_size = FSL_HDR_SIZE;
+	w->fh.endian = FSL_ENDIAN_MARK;
+	w->fh.start_ns = (uint64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	w->fh.realtime_offset_ns = clock_diff(CLOCK_REALTIME);
+	w->fh.boottime_offset_ns = clock_diff(CLOCK_BOOTTIME);
+	w->off = FSL_HDR_SIZE;
+	e = write_header(w);
+	if (!e && lseek(w->fd, FSL_HDR_SIZE, SEEK_SET) < 0)
+		e = -errno;
+	if (!e)
+		e = write_schema(w);
+	if (e) {
+		*err = e;
+		fsl_writer__abort(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* ---- metadata ---- */
+
+static int kv_escape(struct fsl_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		int e = 0;
+
+		if (*s == '\n')
+			e = fsl_buf_put(b, "\\n", 2);
+		else if (*s == '\\')
+			e = fsl_buf_put(b, "\\\\", 2);
+		else
+			e = fsl_buf_put(b, s, 1);
+		if (e)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int fsl_writer__kv(struct fsl_writer *w, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *val;
+	int n;
+
+	if (!key || !*key || strpbrk(key, "=\n\\"))
+		return -EINVAL;
+	va_start(ap, fmt);
+	n = vasprintf(&val, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	n = fsl_buf_put(&w->kv, key, strlen(key)) || fsl_buf_put(&w->kv, "=", 1) ||
+	    kv_escape(&w->kv, val) || fsl_buf_put(&w->kv, "\n", 1) ? -ENOMEM : 0;
+	free(val);
+	return n;
+}
+
+int fsl_writer__text(struct fsl_writer *w, const char *name, const void *data, size_t len)
+{
+	struct fsl_buf b = { 0 };
+	int err;
+
+	if (!name || strlen(name) > 255 || len > FSL_MAX_BLOCK - 260)
+		return -EINVAL;
+	if (put_str16(&b, name, 255) || fsl_buf_put(&b, data, len)) {
+		fsl_buf_free(&b);
+		return -ENOMEM;
+	}
+	err = write_meta(w, FSL_META_TEXT, b.p, b.len, 1);
+	fsl_buf_free(&b);
+	return err;
+}
+
+int fsl_writer__bitmap(struct fsl_writer *w, const struct fsl_bitmap *bm)
+{
+	struct fsl_buf b = { 0 };
+	unsigned char t[32];
+	uint64_t i, sum = 0;
+	int err = 0;
+
+	if (!bm || (bm->nruns && !bm->runs))
+		return -EINVAL;
+	for (i = 0; i < bm->nruns; i++)
+		sum += bm->runs[i];
+	if (sum != bm->nbits)
+		return -EINVAL;
+	put_le32(t, bm->kind);
+	put_le32(t + 4, bm->when);
+	put_le64(t + 8, bm->first);
+	put_le64(t + 16, bm->nbits);
+	put_le64(t + 24, bm->nruns);
+	err = fsl_buf_put(&b, t, 32);
+	for (i = 0; i < bm->nruns && !err; i++)
+		err = fsl_buf_varint(&b, bm->runs[i]);
+	if (!err)
+		err = b.len > FSL_MAX_BLOCK ? -EFBIG : write_meta(w, FSL_META_BITMAP, b.p, b.len, 1);
+	fsl_buf_free(&b);
+	return err;
+}
+
+static int flush_meta(struct fsl_writer *w)
+{
+	int err = 0;
+
+	if (w->lost_dirty) {
+		unsigned int f;
+
+		/* Lost counts so far, so that a cut file still knows them. */
+		for (f = 0; f < FSL_FAM__MAX; f++) {
+			char key[32];
+
+			if (!w->fam_lost[f])
+				continue;
+			snprintf(key, sizeof(key), "lost.%s", fsl_family_name(f));
+			err = fsl_writer__kv(w, key, "%llu", (unsigned long long)w->fam_lost[f]);
+			if (err)
+				return err;
+		}
+		w->lost_dirty = 0;
+	}
+	if (w->kv.len) {
+		err = write_meta(w, FSL_META_KV, w->kv.p, w->kv.len, 0);
+		w->kv.len = 0;
+	}
+	if (!err && w->nstacks) {
+		err = write_meta(w, FSL_META_STACKS, w->stacks.p, w->stacks.len, w->nstacks);
+		w->stacks.len = 0;
+		w->nstacks = 0;
+	}
+	if (!err && w->nsyms) {
+		err = write_meta(w, FSL_META_SYMS, w->syms.p, w->syms.len, w->nsyms);
+		w->syms.len = 0;
+		w->nsyms = 0;
+	}
+	return err;
+}
+
+int fsl_writer__stack(struct fsl_writer *w, const struct fsl_stack *st)
+{
+	unsigned char t[8];
+	uint32_t i;
+
+	if (!st || (st->nframes && !st->frames) || st->nframes > 4096)
+		return -EINVAL;
+	put_le32(t, (uint32_t)st->id);
+	put_le32(t + 4, st->nframes);
+	if (fsl_buf_put(&w->stacks, t, 8))
+		return -ENOMEM;
+	for (i = 0; i < st->nframes; i++)
+		if (put_str16(&w->stacks, st->frames[i], 1024))
+			return -ENOMEM;
+	w->nstacks++;
+	if (w->stacks.len >= META_FLUSH_BYTES)
+		return flush_meta(w);
+	return 0;
+}
+
+int fsl_writer__sym(struct fsl_writer *w, uint64_t addr, const char *name)
+{
+	unsigned char t[8];
+
+	if (!name)
+		return -EINVAL;
+	put_le64(t, addr);
+	if (fsl_buf_put(&w->syms, t, 8) || put_str16(&w->syms, name, 1024))
+		return -ENOMEM;
+	w->nsyms++;
+	if (w->syms.len >= META_FLUSH_BYTES)
+		return flush_meta(w);
+	return 0;
+}
+
+int fsl_writer__lost(struct fsl_writer *w, unsigned int family, uint64_t count)
+{
+	if (family >= FSL_FAM__MAX)
+		return -EINVAL;
+	w->fam_lost[family] += count;
+	if (count)
+		w->lost_dirty = 1;
+	return 0;
+}
+
+/* ---- events ---- */
+
+static int write_chunk(struct fsl_writer *w)
+{
+	struct fsl_blk_hdr b = { .kind = FSL_BLK_CHUNK, .sub = FSL_CHUNK_ENC_V1 };
+	unsigned int f;
+	int err;
+
+	if (!w->ccount)
+		return 0;
+	err = flush_meta(w);
+	if (err)
+		return err;
+	b.count = w->ccount;
+	b.first_ts = w->cfirst;
+	b.last_ts = w->clast;
+	b.aux = w->craw;
+	memcpy(b.fam, w->cfam, sizeof(b.fam));
+	err = write_block(w, &b, w->enc.p, w->enc.len, 1);
+	if (err)
+		return err;
+	for (f = 0; f < FSL_BLK_NFAM; f++)
+		w->fam_events[f] += w->cfam[f];
+	if (!w->chunks || w->cfirst < w->first_ts)
+		w->first_ts = w->cfirst;
+	if (w->clast > w->last_ts)
+		w->last_ts = w->clast;
+	w->chunks++;
+	w->events += w->ccount;
+	w->raw_bytes += w->craw;
+	w->ccount = 0;
+	w->enc.len = 0;
+	memset(w->cfam, 0, sizeof(w->cfam));
+	return 0;
+}
+
+static inline uint32_t load32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static int encode(struct fsl_writer *w, const unsigned char *rec)
+{
+	const struct fsl_hdr *h = (const struct fsl_hdr *)rec;
+	unsigned int type = h->type, size = h->size, slot, nl, i, maxl;
+	struct lane_state *st;
+	unsigned char *p;
+	uint64_t mask = 0;
+	uint32_t deltas[FSL_MAX_LANES];
+	unsigned int nd = 0, tail_off;
+	int shape;
+
+	if (!w->ccount) {
+		for (i = 0; i <= FSL_STATE_TYPES; i++)
+			w->st[i].valid = 0;
+		memset(w->st, 0, sizeof(w->st));
+		w->cprev_ts = 0;
+		w->cfirst = h->ts;
+		w->clast = h->ts;
+		w->craw = 0;
+	}
+	slot = type < FSL_STATE_TYPES ? type : FSL_STATE_TYPES;
+	st = &w->st[slot];
+	maxl = fsl_lanes_for(size);
+	nl = type < FSL_STATE_TYPES ? w->type_lanes[type] : maxl;
+	if (nl > maxl)
+		nl = maxl;
+	shape = !st->valid || st->size != size || st->nlanes != nl || slot == FSL_STATE_TYPES;
+	if (fsl_buf_reserve(&w->enc, 40 + FSL_MAX_LANES * 5 + size))
+		return -ENOMEM;
+	p = w->enc.p + w->enc.len;
+	p += varint_put(p, (uint64_t)type << 1 | shape);
+	if (shape) {
+		p += varint_put(p, size);
+		p += varint_put(p, nl);
+		st->size = size;
+		st->nlanes = nl;
+		st->valid = 1;
+	}
+	p += varint_put(p, zigzag64((int64_t)(h->ts - w->cprev_ts)));
+	w->cprev_ts = h->ts;
+	for (i = 0; i < nl; i++) {
+		uint32_t v = load32(rec + fsl_lane_off(i));
+		uint32_t d = v - st->lanes[i];
+
+		if (d) {
+			mask |= 1ull << i;
+			deltas[nd++] = zigzag32((int32_t)d);
+			st->lanes[i] = v;
+		}
+	}
+	p += varint_put(p, mask);
+	for (i = 0; i < nd; i++)
+		p += varint_put(p, deltas[i]);
+	tail_off = fsl_lane_off(nl);
+	if (size > tail_off) {
+		memcpy(p, rec + tail_off, size - tail_off);
+		p += size - tail_off;
+	}
+	w->enc.len = p - w->enc.p;
+	if (h->ts < w->cfirst)
+		w->cfirst = h->ts;
+	if (h->ts > w->clast)
+		w->clast = h->ts;
+	w->cfam[type < FSL_STATE_TYPES ? w->type_fam[type] : FSL_BLK_NFAM - 1]++;
+	w->craw += size;
+	w->ccount++;
+	if (w->ccount >= w->opts.chunk_events || w->enc.len >= DEF_CHUNK_BYTES)
+		return write_chunk(w);
+	return 0;
+}
+
+static int emit(struct fsl_writer *w, const unsigned char *rec)
+{
+	const struct fsl_hdr *h = (const struct fsl_hdr *)rec;
+
+	if (w->emitted_any && h->ts < w->last_emit_ts)
+		w->late++;
+	else
+		w->last_emit_ts = h->ts;
+	w->emitted_any = 1;
+	return encode(w, rec);
+}
+
+static int pend_cmp(const void *a, const void *b)
+{
+	const struct pend *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Emit what left the reorder window (everything when final). */
+static int drain(struct fsl_writer *w, int final)
+{
+	uint64_t wm;
+	int err = 0, forced;
+
+	if (!w->sorted) {
+		qsort(w->items + w->head, w->n - w->head, sizeof(*w->items), pend_cmp);
+		w->sorted = 1;
+	}
+	wm = final ? UINT64_MAX :
+	     w->max_ts > w->opts.reorder_ns ? w->max_ts - w->opts.reorder_ns : 0;
+	forced = w->n - w->head > MAX_PENDING || w->live > MAX_PENDING_BYTES;
+	while (w->head < w->n && !err) {
+		const struct pend *p = &w->items[w->head];
+
+		/* Over the memory bound: emit down to half, window or not. */
+		if (forced && w->n - w->head <= MAX_PENDING / 2 && w->live <= MAX_PENDING_BYTES / 2)
+			forced = 0;
+		if (!forced && p->ts > wm)
+			break;
+		err = emit(w, w->arena.p + p->off);
+		w->live -= p->len;
+		w->head++;
+	}
+	if (w->head == w->n) {
+		w->head = w->n = 0;
+		w->arena.len = 0;
+		w->live = 0;
+	} else if (w->head > w->n - w->head || w->arena.len > 2 * (size_t)MAX_PENDING_BYTES) {
+		/* Compact: copy the survivors, in order, to a fresh arena. */
+		struct fsl_buf na = { 0 };
+		size_t i, k = 0;
+
+		if (fsl_buf_reserve(&na, w->arena.cap))
+			return -ENOMEM;
+		for (i = w->head; i < w->n; i++) {
+			struct pend p = w->items[i];
+
+			memcpy(na.p + na.len, w->arena.p + p.off, p.len);
+			p.off = na.len;
+			na.len += p.len;
+			w->items[k++] = p;
+		}
+		fsl_buf_free(&w->arena);
+		w->arena = na;
+		w->n = k;
+		w->head = 0;
+	}
+	w->drain_at = (w->n - w->head) + DRAIN_BATCH;
+	return err;
+}
+
+int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev)
+{
+	struct pend *p;
+
+	if (w->err)
+		return w->err;
+	if (!ev || ev->size < sizeof(struct fsl_hdr))
+		return -EINVAL;
+	if (w->n == w->cap) {
+		size_t nc = w->cap ? w->cap * 2 : 4096;
+		struct pend *ni = realloc(w->items, nc * sizeof(*ni));
+
+		if (!ni)
+			return -ENOMEM;
+		w->items = ni;
+		w->cap = nc;
+	}
+	if (w->arena.cap - w->arena.len < ev->size &&
+	    fsl_buf_reserve(&w->arena, ev->size))
+		return -ENOMEM;
+	p = &w->items[w->n];
+	if (w->n > w->head && ev->ts < p[-1].ts)
+		w->sorted = 0;
+	p->ts = ev->ts;
+	p->off = w->arena.len;
+	p->len = ev->size;
+	memcpy(w->arena.p + w->arena.len, ev, ev->size);
+	w->arena.len += ev->size;
+	w->live += ev->size;
+	w->n++;
+	if (ev->ts > w->max_ts)
+		w->max_ts = ev->ts;
+	if (w->n - w->head >= w->drain_at)
+		return drain(w, 0);
+	return 0;
+}
+
+int fsl_writer__flush(struct fsl_writer *w)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	err = drain(w, 1);
+	if (!err)
+		err = write_chunk(w);
+	if (!err)
+		err = flush_meta(w);
+	return err;
+}
+
+static int write_footer(struct fsl_writer *w)
+{
+	struct fsl_blk_hdr b = { .kind = FSL_BLK_FOOTER };
+	struct fsl_buf f = { 0 };
+	unsigned char t[8];
+	unsigned int i;
+	int err = 0;
+
+	put_le32(t, FSL_BLK_NFAM);
+	put_le32(t + 4, w->index.len / FSL_FOOTER_ENTRY_SIZE);
+	err |= fsl_buf_put(&f, t, 8);
+	for (i = 0; i < FSL_BLK_NFAM; i++) {
+		put_le64(t, w->fam_events[i]);
+		err |= fsl_buf_put(&f, t, 8);
+	}
+	for (i = 0; i < FSL_BLK_NFAM; i++) {
+		put_le64(t, w->fam_lost[i]);
+		err |= fsl_buf_put(&f, t, 8);
+	}
+	put_le64(t, w->late);
+	err |= fsl_buf_put(&f, t, 8);
+	put_le64(t, w->raw_bytes);
+	err |= fsl_buf_put(&f, t, 8);
+	err |= fsl_buf_put(&f, w->index.p, w->index.len);
+	if (err) {
+		fsl_buf_free(&f);
+		return -ENOMEM;
+	}
+	b.count = w->index.len / FSL_FOOTER_ENTRY_SIZE;
+	b.first_ts = w->first_ts;
+	b.last_ts = w->last_ts;
+	for (i = 0; i < FSL_BLK_NFAM; i++)
+		b.fam[i] = w->fam_events[i] > UINT32_MAX ? UINT32_MAX : w->fam_events[i];
+	b.aux = w->events;
+	w->fh.footer_offset = w->off;
+	err = write_block(w, &b, f.p, f.len, 0);
+	fsl_buf_free(&f);
+	if (err)
+		w->fh.footer_offset = 0;
+	return err;
+}
+
+static void free_writer(struct fsl_writer *w)
+{
+	free(w->items);
+	fsl_buf_free(&w->arena);
+	fsl_buf_free(&w->enc);
+	fsl_buf_free(&w->zbuf);
+	fsl_buf_free(&w->kv);
+	fsl_buf_free(&w->stacks);
+	fsl_buf_free(&w->syms);
+	fsl_buf_free(&w->index);
+	ZSTD_freeCCtx(w->zc);
+	free(w);
+}
+
+int fsl_writer__close(struct fsl_writer *w)
+{
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	err = fsl_writer__flush(w);
+	if (!err)
+		err = write_footer(w);
+	if (!err) {
+		w->fh.flags |= FSL_HDR_F_COMPLETE;
+		w->fh.file_size = w->off;
+		w->fh.events = w->events;
+		w->fh.chunks = w->chunks;
+		w->fh.first_ts = w->first_ts;
+		w->fh.last_ts = w->last_ts;
+		w->fh.raw_bytes = w->raw_bytes;
+		err = write_header(w);
+	}
+	if (close(w->fd) && !err)
+		err = -errno;
+	free_writer(w);
+	return err;
+}
+
+void fsl_writer__abort(struct fsl_writer *w)
+{
+	if (!w)
+		return;
+	close(w->fd);
+	free_writer(w);
+}
+
+uint64_t fsl_writer__bytes(const struct fsl_writer *w)
+{
+	return w->off;
+}
+
+uint64_t fsl_writer__events(const struct fsl_writer *w)
+{
+	return w->events + w->ccount + (w->n - w->head);
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include "t.h"
+#include "fslens/json.h"
+
+static char *emit(void (*fn)(struct fsl_json *), int pretty)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fsl_json j;
+
+	fsl_json__init(&j, f, pretty);
+	fn(&j);
+	CHECK_EQ(fsl_json__error(&j), 0);
+	fclose(f);
+	return buf;
+}
+
+static void doc(struct fsl_json *j)
+{
+	fsl_json__obj_begin(j);
+	fsl_json__kv_str(j, "type", "block_rq_complete");
+	fsl_json__kv_u64(j, "sector", 18446744073709551615ull);
+	fsl_json__kv_s64(j, "error", -5);
+	fsl_json__kv_double(j, "ms", 1.5);
+	fsl_json__kv_double(j, "n", 3);
+	fsl_json__kv_double(j, "bad", NAN);
+	fsl_json__kv_bool(j, "ok", 1);
+	fsl_json__kv_str(j, "none", NULL);
+	fsl_json__key(j, "a");
+	fsl_json__arr_begin(j);
+	fsl_json__u64(j, 1);
+	fsl_json__obj_begin(j);
+	fsl_json__obj_end(j);
+	fsl_json__arr_begin(j);
+	fsl_json__arr_end(j);
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+	fsl_json__newline(j);
+}
+
+TEST(json_compact)
+{
+	char *s = emit(doc, 0);
+
+	CHECK_STR(s, "{\"type\":\"block_rq_complete\",\"sector\":18446744073709551615,"
+		  "\"error\":-5,\"ms\":1.5,\"n\":3,\"bad\":null,\"ok\":true,\"none\":null,"
+		  "\"a\":[1,{},[]]}\n");
+	free(s);
+}
+
+TEST(json_pretty)
+{
+	char *s = emit(doc, 1);
+
+	CHECK_STR(s, "{\n  \"type\": \"block_rq_complete\",\n  \"sector\": 18446744073709551615,\n"
+		  "  \"error\": -5,\n  \"ms\": 1.5,\n  \"n\": 3,\n  \"bad\": null,\n  \"ok\": true,\n"
+		  "  \"none\": null,\n  \"a\": [\n    1,\n    {},\n    []\n  ]\n}\n");
+	free(s);
+}
+
+static void strings(struct fsl_json *j)
+{
+	fsl_json__arr_begin(j);
+	fsl_json__str(j, "quote\" back\\ nl\n tab\t bell\x07 del\x7f");
+	fsl_json__str(j, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");	/* valid UTF-8 kept */
+	fsl_json__strn(j, "bad\xff\xc3(\xed\xa0\x80z", 10);	/* invalid, surrogate */
+	fsl_json__strn(j, "nul\0in", 6);
+	fsl_json__strf(j, "%d-%s", 42, "x");
+	fsl_json__arr_end(j);
+}
+
+TEST(json_strings)
+{
+	char *s = emit(strings, 0);
+
+	CHECK_STR(s, "[\"quote\\\" back\\\\ nl\\n tab\\t bell\\u0007 del\\u007f\","
+		  "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
+		  "\"bad\\ufffd\\ufffd(\\ufffd\\ufffd\\ufffdz\",\"nul\\u0000in\",\"42-x\"]");
+	free(s);
+}
+
+TEST(json_write_error_sticks)
+{
+	FILE *f = fopen("/dev/full", "w");
+	struct fsl_json j;
+	int i;
+
+	if (!f)
+		SKIP("no /dev/full");
+	setvbuf(f, NULL, _IONBF, 0);
+	fsl_json__init(&j, f, 0);
+	for (i = 0; i < 10; i++)
+		fsl_json__kv_u64(&j, "x", i);
+	CHECK(fsl_json__error(&j) < 0);
+	fclose(f);
+}
+
+TEST(json_misuse)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct fsl_json j;
+
+	fsl_json__init(&j, f, 0);
+	fsl_json__obj_end(&j);
+	CHECK_EQ(fsl_json__error(&j), -EINVAL);
+	fclose(f);
+	free(buf);
+}

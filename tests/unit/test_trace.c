@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Trace format: round trips, metadata, corruption, truncation. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "t.h"
+#include "trace_gen.h"
+
+/* Every event type of the builtin schema, several times, field by field. */
+TEST(trace_roundtrip_all_types)
+{
+	const struct fsl_event_desc *all;
+	unsigned int n = fsl_schema_builtin_all(&all), i, rep;
+	static const size_t plen[][2] = { { 0, 0 }, { 1, 0 }, { 7, 0 }, { 8, 3 }, { 255, 0 },
+					  { 256, 256 }, { 13, 200 } };
+	const unsigned int nrep = sizeof(plen) / sizeof(plen[0]);
+	static unsigned char recs[56 * 8][1024];
+	unsigned int nrec = 0, got = 0;
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	uint64_t seed = 42, ts = 1000000;
+	int err = 0, rc;
+
+	w = fsl_writer__open(t_path("rt.trace"), NULL, &err);
+	REQUIRE(w);
+	for (rep = 0; rep < nrep; rep++) {
+		for (i = 0; i < n; i++) {
+			REQUIRE(nrec < sizeof(recs) / sizeof(recs[0]));
+			ts += 1 + tg_rand(&seed) % 100000;
+			tg_fill(recs[nrec], &all[i], &seed, ts, plen[rep][0], plen[rep][1]);
+			CHECK_EQ(fsl_writer__event(w, (struct fsl_hdr *)recs[nrec]), 0);
+			nrec++;
+		}
+	}
+	CHECK_EQ(fsl_writer__events(w), nrec);
+	CHECK_EQ(fsl_writer__close(w), 0);
+
+	r = fsl_reader__open(t_path("rt.trace"), NULL, &err);
+	REQUIRE(r);
+	while ((rc = fsl_reader__next(r, &ev)) == 1) {
+		const struct fsl_hdr *want = (const struct fsl_hdr *)recs[got];
+		const struct fsl_event_desc *d;
+		unsigned int k;
+
+		REQUIRE(got < nrec);
+		d = fsl_schema_builtin(want->type);
+		CHECK_U64(ev->ts, want->ts);
+		CHECK_EQ(ev->type, want->type);
+		CHECK_EQ(ev->size, want->size);
+		CHECK_EQ(ev->pid, want->pid);
+		CHECK_EQ(ev->tid, want->tid);
+		CHECK_EQ(ev->cpu, want->cpu);
+		for (k = 0; d && k < d->nfields; k++) {
+			if (d->fields[k].kind == FSL_F_PATHS || d->fields[k].kind == FSL_F_COMM)
+				continue;
+			if (fsl_field_get(&d->fields[k], ev) != fsl_field_get(&d->fields[k], want))
+				t_fail(__FILE__, __LINE__, "%s.%s: %lld != %lld", d->name,
+				       d->fields[k].name,
+				       (long long)fsl_field_get(&d->fields[k], ev),
+				       (long long)fsl_field_get(&d->fields[k], want));
+		}
+		if (ev->size == want->size && memcmp(ev, want, want->size))
+			t_fail(__FILE__, __LINE__, "record %u (%s) differs", got, d ? d->name : "?");
+		got++;
+	}
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(got, nrec);
+	CHECK_EQ(fsl_reader__nwarnings(r), 0);
+	CHECK_EQ(fsl_reader__stats(r)->complete, 1);
+	fsl_reader__close(r);
+}
+
+/* KV, text, bitmaps, stacks and symbols come back as written. */
+TEST(trace_meta_roundtrip)
+{
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	uint64_t runs1[] = { 10, 5, 1, 84 }, runs2[] = { 100 };
+	struct fsl_bitmap bm1 = { FSL_BITMAP_BLOCK, FSL_BITMAP_START, 1, 100, 4, runs1 };
+	struct fsl_bitmap bm2 = { FSL_BITMAP_INODE, FSL_BITMAP_END, 1, 100, 1, runs2 };
+	char *frames[] = { "__schedule", "io_schedule+0x12", "jbd2_log_wait_commit+0x9a" };
+	struct fsl_stack st = { 7, 3, frames }, st2 = { -5, 0, NULL };
+	const struct fsl_stack *gs;
+	const struct fsl_bitmap *gb;
+	const char *k, *v, *txt;
+	size_t len;
+	int err = 0;
+	static const char blob[] = "Transactions: 12\n\0binary\x01\xff";
+
+	w = fsl_writer__open(t_path("m.trace"), NULL, &err);
+	REQUIRE(w);
+	CHECK_EQ(fsl_writer__kv(w, FSL_KV_HOSTNAME, "%s", "box1"), 0);
+	CHECK_EQ(fsl_writer__kv(w, FSL_KV_HZ, "%d", 250), 0);
+	CHECK_EQ(fsl_writer__kv(w, "odd", "%s", "line1\nline2\\end"), 0);
+	CHECK_EQ(fsl_writer__kv(w, "bad=key", "x"), -EINVAL);
+	CHECK_EQ(fsl_writer__text(w, "jbd2.info", blob, sizeof(blob)), 0);
+	CHECK_EQ(fsl_writer__bitmap(w, &bm1), 0);
+	runs1[3] = 83;
+	CHECK_EQ(fsl_writer__bitmap(w, &bm1), -EINVAL);	/* runs do not sum to nbits */
+	runs1[3] = 84;
+	CHECK_EQ(fsl_writer__stack(w, &st), 0);
+	CHECK_EQ(fsl_writer__stack(w, &st2), 0);
+	CHECK_EQ(fsl_writer__sym(w, 0xffffffff81234567ull, "ext4_mkdir+0x1a3"), 0);
+	CHECK_EQ(fsl_writer__lost(w, FSL_FAM_OFFCPU, 17), 0);
+	CHECK_EQ(fsl_writer__lost(w, FSL_FAM_BLOCK, 3), 0);
+	/* metadata known only at the end comes after the chunks */
+	CHECK_EQ(fsl_writer__flush(w), 0);
+	CHECK_EQ(fsl_writer__bitmap(w, &bm2), 0);
+	CHECK_EQ(fsl_writer__kv(w, FSL_KV_HZ, "%d", 1000), 0);	/* later overrides */
+	CHECK_EQ(fsl_writer__close(w), 0);
+
+	r = fsl_reader__open(t_path("m.trace"), NULL, &err);
+	REQUIRE(r);
+	CHECK_STR(fsl_reader__kv(r, FSL_KV_HOSTNAME), "box1");
+	CHECK_STR(fsl_reader__kv(r, FSL_KV_HZ), "1000");
+	CHECK_STR(fsl_reader__kv(r, "odd"), "line1\nline2\\end");
+	CHECK(fsl_reader__kv(r, "bad") == NULL);
+	CHECK_EQ(fsl_reader__kv_at(r, 0, &k, &v), 1);
+	CHECK_STR(k, FSL_KV_HOSTNAME);
+	txt = fsl_reader__text(r, "jbd2.info", &len);
+	REQUIRE(txt);
+	CHECK_EQ(len, sizeof(blob));
+	CHECK(!memcmp(txt, blob, sizeof(blob)));
+	gb = fsl_reader__bitmap(r, FSL_BITMAP_BLOCK, FSL_BITMAP_START);
+	REQUIRE(gb);
+	CHECK_EQ(gb->nbits, 100);
+	CHECK_EQ(gb->nruns, 4);
+	CHECK_EQ(gb->runs[2], 1);
+	CHECK_EQ(fsl_bitmap_test(gb, 1), 0);	/* bit 1 is the first of run 0 (free) */
+	CHECK_EQ(fsl_bitmap_test(gb, 11), 1);	/* bits 11..15 used */
+	CHECK_EQ(fsl_bitmap_test(gb, 15), 1);
+	CHECK_EQ(fsl_bitmap_test(gb, 16), 0);
+	CHECK_EQ(fsl_bitmap_test(gb, 17), 1);
+	CHECK_EQ(fsl_bitmap_test(gb, 100), 1);	/* last bit, in the used run */
+	CHECK_EQ(fsl_bitmap_test(gb, 101), -ERANGE);
+	gb = fsl_reader__bitmap(r, FSL_BITMAP_INODE, FSL_BITMAP_END);
+	REQUIRE(gb);
+	CHECK_EQ(gb->runs[0], 100);
+	CHECK(fsl_reader__bitmap(r, FSL_BITMAP_INODE, FSL_BITMAP_START) == NULL);
+	gs = fsl_reader__stack(r, 7);
+	REQUIRE(gs);
+	CHECK_EQ(gs->nframes, 3);
+	CHECK_STR(gs->frames[2], "jbd2_log_wait_commit+0x9a");
+	gs = fsl_reader__stack(r, -5);
+	REQUIRE(gs);
+	CHECK_EQ(gs->nframes, 0);
+	CHECK(fsl_reader__stack(r, 8) == NULL);
+	CHECK_STR(fsl_reader__sym(r, 0xffffffff81234567ull), "ext4_mkdir+0x1a3");
+	CHECK(fsl_reader__sym(r, 0xffffffff81234568ull) == NULL);
+	CHECK_U64(fsl_reader__stats(r)->counts.lost[FSL_FAM_OFFCPU], 17);
+	CHECK_U64(fsl_reader__stats(r)->counts.lost[FSL_FAM_BLOCK], 3);
+	CHECK_STR(fsl_reader__schema(r, FSL_EV_JBD2_RUN_STATS)->name, "jbd2_run_stats");
+	CHECK_EQ(fsl_reader__schema(r, FSL_EV_JBD2_RUN_STATS)->nfields, 11);
+	CHECK_EQ(fsl_reader__nwarnings(r), 0);
+	fsl_reader__close(r);
+}
+
+/* Events arriving out of order within the window come back sorted. */
+TEST(trace_reorder_window)
+{
+	struct fsl_writer_opts o = { .chunk_events = 100, .reorder_ns = 1000000 };
+	struct fsl_ev_jbd2_commit e = { .hdr = { .type = FSL_EV_JBD2_START_COMMIT,
+						 .size = sizeof(e) } };
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	uint64_t prev = 0, seed = 1, n = 0, i;
+	int err = 0, sorted = 1;
+
+	w = fsl_writer__open(t_path("o.trace"), &o, &err);
+	REQUIRE(w);
+	for (i = 0; i < 50000; i++) {
+		/* two "ring buffers" drained alternately, each in order */
+		e.hdr.ts = 10000000 + i * 1000 - (i & 1) * 500000 + tg_rand(&seed) % 300;
+		e.transaction = i;
+		CHECK_EQ(fsl_writer__event(w, &e.hdr), 0);
+	}
+	CHECK_EQ(fsl_writer__close(w), 0);
+	r = fsl_reader__open(t_path("o.trace"), NULL, &err);
+	REQUIRE(r);
+	while (fsl_reader__next(r, &ev) == 1) {
+		if (ev->ts < prev)
+			sorted = 0;
+		prev = ev->ts;
+		n++;
+	}
+	CHECK(sorted);
+	CHECK_EQ(n, 50000);
+	CHECK_EQ(fsl_reader__stats(r)->chunks, 500);
+	CHECK_EQ(fsl_reader__stats(r)->counts.events[FSL_FAM_JOURNAL], 50000);
+	CHECK_EQ(fsl_reader__stats(r)->late_events, 0);
+	fsl_reader__close(r);
+}
