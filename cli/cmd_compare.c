@@ -267,6 +267,7 @@ struct cell {
 	uint64_t ops, bytes;
 	/* counted from the slice's events (the target device only) */
 	uint64_t commits, blocks_logged, rd_bytes, wr_bytes, events;
+	uint64_t throttled, pause_ms;	/* balance_dirty_pages pauses */
 	/* from fslens report --json on the slice */
 	int have_cause;
 	char cause[40];
@@ -377,6 +378,15 @@ static void count_event(struct cell *cell, const struct fsl_hdr *h, uint32_t dev
 
 		if (h->size >= sizeof(*e) && (!dev || e->dev == dev))
 			cell->blocks_logged += e->blocks_logged;
+		break;
+	}
+	case FSL_EV_BALANCE_DIRTY_PAGES: {
+		const struct fsl_ev_balance_dirty_pages *e = (const void *)h;
+
+		if (h->size >= sizeof(*e) && e->pause > 0) {
+			cell->throttled++;
+			cell->pause_ms += e->pause;
+		}
 		break;
 	}
 	case FSL_EV_BLOCK_RQ_COMPLETE: {
@@ -693,7 +703,8 @@ static void print_text(struct cmp *c)
 						 cl->secs > 0 ? cl->ops / cl->secs : 0);
 				} else if (line == 1) {
 					if (!cl->have_cause)
-						snprintf(buf, sizeof(buf), "cause: ?");
+						snprintf(buf, sizeof(buf), "%s",
+							 c->causes ? "cause: ?" : "");
 					else if (isnan(cl->share))
 						snprintf(buf, sizeof(buf), "%s", cl->cause);
 					else
@@ -773,6 +784,10 @@ static void print_json(struct cmp *c)
 			fsl_json__u64(&j, cl->rd_bytes);
 			fsl_json__key(&j, "write_bytes");
 			fsl_json__u64(&j, cl->wr_bytes);
+			fsl_json__key(&j, "throttle_pauses");
+			fsl_json__u64(&j, cl->throttled);
+			fsl_json__key(&j, "throttle_ms");
+			fsl_json__u64(&j, cl->pause_ms);
 			fsl_json__key(&j, "events");
 			fsl_json__u64(&j, cl->events);
 			fsl_json__obj_end(&j);

@@ -108,6 +108,8 @@ struct wl_out {
 	int err;
 	struct fsl_phase_rec ph[64];
 	unsigned int nph;
+	struct fsl_tick_rec tk[8192];
+	unsigned int ntk;
 };
 
 static void wl_phase(struct fsl_wl *wl, const struct fsl_phase *ph)
@@ -134,6 +136,70 @@ static void wl_tick(struct fsl_wl *wl, const char *phase, uint64_t t_ns, uint64_
 
 	if (o->phases && fsl_phases__write_tick(o->phases, wl->run ? wl->run : 1, phase, t_ns, ops))
 		o->err = -EIO;
+	if (o->ntk < sizeof(o->tk) / sizeof(o->tk[0])) {
+		struct fsl_tick_rec *t = &o->tk[o->ntk++];
+
+		t->run = wl->run ? wl->run : 1;
+		snprintf(t->name, sizeof(t->name), "%s", phase);
+		t->t_ns = t_ns;
+		t->ops = ops;
+	}
+}
+
+static unsigned int max_run(const struct fsl_phase_rec *ph, unsigned int n);
+
+static void fmt_rate(char *buf, size_t len, double r)
+{
+	if (r >= 10000)
+		snprintf(buf, len, "%.0fk", r / 1000);
+	else
+		snprintf(buf, len, "%.0f", r);
+}
+
+/*
+ * The rate over time of each phase with enough samples, in at most 16
+ * slices of consecutive samples: a collapsing create rate shows as falling
+ * numbers.
+ */
+static void print_timelines(FILE *f, const struct wl_out *o)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < o->nph; i++) {
+		const struct fsl_phase_rec *p = &o->ph[i];
+		uint64_t span = p->end_ns - p->start_ns;
+		unsigned int nb = 16, b, n = 0;
+
+		for (k = 0; k < o->ntk; k++)
+			if (o->tk[k].run == p->run && !strcmp(o->tk[k].name, p->name))
+				n++;
+		if (n < 6 || span < 100000000ull)	/* at least 0.1 s and 6 samples */
+			continue;
+		if (nb > n - 1)
+			nb = n - 1;	/* no slice narrower than the sample interval */
+		/* slices of consecutive samples: each rate is ops over its own time */
+		{
+			struct fsl_tick_rec tk[1024];
+			unsigned int m = 0;
+
+			for (k = 0; k < o->ntk && m < 1024; k++)
+				if (o->tk[k].run == p->run && !strcmp(o->tk[k].name, p->name))
+					tk[m++] = o->tk[k];
+			fprintf(f, "%s rate (ops/s, %u slices of %.2f s):", p->name, nb,
+				span / 1e9 / nb);
+			for (b = 0; b < nb; b++) {
+				unsigned int a = b * (m - 1) / nb, z = (b + 1) * (m - 1) / nb;
+				double dt = (tk[z].t_ns - tk[a].t_ns) / 1e9;
+				char r[16];
+
+				fmt_rate(r, sizeof(r), dt > 0 ? (tk[z].ops - tk[a].ops) / dt : 0);
+				fprintf(f, " %s", r);
+			}
+		}
+		if (max_run(o->ph, o->nph) > 1)
+			fprintf(f, " (run %u)", p->run);
+		fprintf(f, "\n");
+	}
 }
 
 static unsigned int max_run(const struct fsl_phase_rec *ph, unsigned int n)
@@ -268,6 +334,7 @@ static int run_workload(int argc, char **argv)
 	if (!quiet && out.nph) {
 		printf("\n%s (%s):\n", sc->name, fsl_scale__name(scale));
 		print_phase_table(stdout, out.ph, out.nph);
+		print_timelines(stdout, &out);
 		fflush(stdout);
 	}
 	if (err)
@@ -774,6 +841,8 @@ int cmd_demo(int argc, char **argv)
 
 		cargv[n++] = d->self;
 		cargv[n++] = "compare";
+		if (!d->report)
+			cargv[n++] = "--no-causes";
 		for (t = 0; t < d->ntraces; t++)
 			cargv[n++] = d->traces[t];
 		cargv[n] = NULL;
