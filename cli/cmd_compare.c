@@ -287,7 +287,7 @@ struct cmp {
 	char rows[64][32];
 	unsigned int nrows;
 	struct cell cells[64][64];	/* [row][col] */
-	char tmpdir[PATH_MAX];
+	char tmpdir[PATH_MAX - 64];
 	char self[PATH_MAX];
 	int causes;
 	int warned_report;
@@ -633,7 +633,10 @@ static void label_columns(struct cmp *c)
 				len += snprintf(col->label + len, sizeof(col->label) - len, "%s%s",
 						len ? " " : "", kv);
 		}
-		if (!len) {
+		if (!len && c->cols[c->ncols - 1].trace[0] && !strcmp(c->cols[0].trace,
+								 c->cols[c->ncols - 1].trace)) {
+			/* one trace: its runs are the columns */
+		} else if (!len) {
 			const char *b = strrchr(col->trace, '/');
 
 			snprintf(col->label, sizeof(col->label), "%s", b ? b + 1 : col->trace);
@@ -657,7 +660,7 @@ static void label_columns(struct cmp *c)
 					char tmp[160];
 
 					snprintf(tmp, sizeof(tmp), "%s", c->cols[k].label);
-					snprintf(c->cols[k].label, sizeof(c->cols[k].label), "%s %s",
+					snprintf(c->cols[k].label, sizeof(c->cols[k].label), "%.60s %.95s",
 						 b ? b + 1 : c->cols[k].trace, tmp);
 				}
 				return;

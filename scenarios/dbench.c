@@ -104,7 +104,7 @@ static int client(struct fsl_wl *wl, unsigned int id, struct counters *c, uint64
 	return 0;
 fail:
 	c->err = errno ? errno : EIO;
-	snprintf(c->what, sizeof(c->what), "client %u: %s", id, p);
+	snprintf(c->what, sizeof(c->what), "client %u: %.150s", id, p);
 	return 1;
 }
 

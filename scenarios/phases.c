@@ -65,16 +65,16 @@ int fsl_phase_log__load(struct fsl_phase_log *log, const char *path)
 		if (!strcmp(line, "# fslens phases 1")) {
 			header = 1;
 		} else if (!strncmp(line, "scenario ", 9)) {
-			snprintf(log->scenario, sizeof(log->scenario), "%s", line + 9);
+			snprintf(log->scenario, sizeof(log->scenario), "%.31s", line + 9);
 		} else if (!strncmp(line, "scale ", 6)) {
-			snprintf(log->scale, sizeof(log->scale), "%s", line + 6);
+			snprintf(log->scale, sizeof(log->scale), "%.15s", line + 6);
 		} else if (!strncmp(line, "param ", 6)) {
 			if (!(np = grow(log->params, log->nparams, sizeof(*log->params)))) {
 				err = -ENOMEM;
 				break;
 			}
 			log->params = np;
-			snprintf(log->params[log->nparams++], sizeof(log->params[0]), "%s", line + 6);
+			snprintf(log->params[log->nparams++], sizeof(log->params[0]), "%.159s", line + 6);
 		} else if (!strncmp(line, "phase ", 6)) {
 			struct fsl_phase_rec r;
 

@@ -2,6 +2,7 @@
 /* Scratch ext4 on a loop device (or a given device): make, mount, always tear down. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +139,7 @@ static int do_mkfs(struct fsl_scratch *s, const struct fsl_scratch_opts *o, cons
 
 		while (len && out[len - 1] == '\n')
 			out[--len] = 0;
-		snprintf(s->errmsg, sizeof(s->errmsg), "mkfs.ext4 failed (exit %d): %s", rc, out);
+		snprintf(s->errmsg, sizeof(s->errmsg), "mkfs.ext4 failed (exit %d): %.900s", rc, out);
 		return -EINVAL;
 	}
 	return 0;
@@ -175,7 +176,7 @@ static int attach_loop(struct fsl_scratch *s, int direct_io)
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.fd = img;
 		cfg.info.lo_flags = direct_io ? LO_FLAGS_DIRECT_IO : 0;
-		snprintf((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), "%s", s->img);
+		snprintf((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), "%.63s", s->img);
 		if (!ioctl(lfd, LOOP_CONFIGURE, &cfg)) {
 			s->loop_fd = lfd;
 			lfd = -1;
@@ -233,7 +234,7 @@ static int do_mount(struct fsl_scratch *s, const char *opts)
 	if (mount(s->dev, s->mnt, "ext4", flags, *data ? data : NULL)) {
 		int e = errno;
 
-		snprintf(s->errmsg, sizeof(s->errmsg), "cannot mount %s on %s (ext4, %s): %s",
+		snprintf(s->errmsg, sizeof(s->errmsg), "cannot mount %.60s on %.400s (ext4, %.400s): %s",
 			 s->dev, s->mnt, *opts ? opts : "defaults", strerror(e));
 		return -e;
 	}
@@ -297,10 +298,16 @@ int fsl_scratch__new(const struct fsl_scratch_opts *o, struct fsl_scratch **out)
 
 int fsl_scratch__umount(struct fsl_scratch *s)
 {
-	int i;
+	int i, fd;
 
 	if (!s || !s->mounted)
 		return 0;
+	/* a workload killed between freeze and thaw (drop_caches) leaves it frozen */
+	fd = open(s->mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		ioctl(fd, FITHAW, 0);
+		close(fd);
+	}
 	/* a killed workload's last references go away within moments */
 	for (i = 0; i < 50; i++) {
 		if (!umount2(s->mnt, 0)) {

@@ -31,7 +31,7 @@ struct fsl_scratch_opts {
 };
 
 struct fsl_scratch {
-	char dir[PATH_MAX];		/* temporary directory (image, mount point) */
+	char dir[PATH_MAX - 32];		/* temporary directory (image, mount point) */
 	char img[PATH_MAX];
 	char mnt[PATH_MAX];
 	char dev[64];			/* /dev/loopN or the given device */

@@ -1,0 +1,91 @@
+#!/bin/bash
+# Issue acceptance at small scale: each scenario recorded by `fslens demo`,
+# the phases cut by `fslens compare`, checked against independent truth
+# (e2fsck fragcheck, sysctl values, the workload's own counts).
+. "$TOP/tests/lib.sh"
+require_bpf
+export TMPDIR=$T_TMP
+O=$T_TMP/out
+
+# jget FILE PYEXPR: evaluate a python expression over the JSON document j
+jget() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# cell FILE PHASE COLUMN_INDEX FIELD: one value of a compare --json table
+cell() {
+	python3 - "$@" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+row = [r for r in j["rows"] if r["phase"] == sys.argv[2]][0]
+c = row["cells"][int(sys.argv[3])]
+print("missing" if c is None else c[sys.argv[4]])
+PY
+}
+demo() { "$FSLENS" demo "$@" --scale small; }
+
+# ---- htree stat phase: atime updates go through the journal, noatime writes nothing
+demo htree --set n=1500 --matrix atime=strictatime,noatime --no-report -o "$O/atime" \
+	>"$T_TMP/atime.log" 2>&1
+check_eq atime-demo-exit $? 0
+"$FSLENS" compare --no-causes --json "$O/atime/htree_atime-strictatime.trace" \
+	"$O/atime/htree_atime-noatime.trace" >"$T_TMP/atime.json"
+check_eq atime-compare-exit $? 0
+check_eq atime-columns "$(jget "$T_TMP/atime.json" '" ".join(c["label"] for c in j["columns"])')" \
+	"atime=strictatime atime=noatime"
+check_ge atime-stat-commits "$(cell "$T_TMP/atime.json" stat 0 journal_commits)" 1
+check_ge atime-stat-logged "$(cell "$T_TMP/atime.json" stat 0 journal_blocks_logged)" 1
+check_ge atime-stat-writes "$(cell "$T_TMP/atime.json" stat 0 write_bytes)" 1
+check_eq noatime-stat-commits "$(cell "$T_TMP/atime.json" stat 1 journal_commits)" 0
+check_eq noatime-stat-writes "$(cell "$T_TMP/atime.json" stat 1 write_bytes)" 0
+# the mkdir phase journals in both (the cut is not empty by accident)
+check_ge noatime-mkdir-commits "$(cell "$T_TMP/atime.json" mkdir 1 journal_commits)" 1
+check_eq atime-stat-ops "$(cell "$T_TMP/atime.json" stat 0 ops)" 3000
+check_grep atime-table "^stat +\| +[0-9.]+ s +[0-9]+ ops/s" "$T_TMP/atime.log"
+
+# ---- copytree: nodelalloc fragments more files than delalloc (e2fsck fragcheck on the image)
+for d in 1 0; do
+	demo copytree --set delalloc=$d --keep --no-report -o "$O/copy$d" >"$T_TMP/copy$d.log" 2>&1
+	check_eq "copytree-delalloc$d-exit" $? 0
+	img=$(sed -n 's/^kept image: //p' "$T_TMP/copy$d.log")
+	e2fsck -fn -E fragcheck "$img" >"$T_TMP/frag$d.txt" 2>&1
+	check_eq "copytree-delalloc$d-fsck" $? 0
+	eval "frag$d=$(grep -E '^ *[0-9]+\([a-z]\): expecting' "$T_TMP/frag$d.txt" | \
+		sed 's/(.*//' | sort -u | wc -l)"
+	rm -rf "$(dirname "$img")"
+done
+if [ "$frag0" -gt "$frag1" ]; then
+	pass copytree-nodelalloc-fragments-more
+else
+	fail copytree-nodelalloc-fragments-more "nodelalloc $frag0 fragmented files, delalloc $frag1"
+fi
+
+# ---- bonnie --runs 2: both runs' phase rates side by side
+demo bonnie --set runs=2 --no-report -o "$O/bonnie" >"$T_TMP/bonnie.log" 2>&1
+check_eq bonnie-exit $? 0
+check_grep bonnie-side-by-side "^ +\| run 1 +\| run 2" "$T_TMP/bonnie.log"
+check_grep bonnie-row "^rand_create +\| +[0-9.]+ +2000 +[0-9]+ +[0-9.]+ \| +[0-9.]+ +2000 " \
+	"$T_TMP/bonnie.log"
+"$FSLENS" compare --no-causes --json "$O/bonnie/bonnie.trace" >"$T_TMP/bonnie.json"
+check_eq bonnie-compare-columns "$(jget "$T_TMP/bonnie.json" '" ".join(c["label"] for c in j["columns"])')" \
+	"run 1 run 2"
+check_eq bonnie-compare-rows "$(jget "$T_TMP/bonnie.json" '" ".join(r["phase"] for r in j["rows"])')" \
+	"seq_create seq_stat seq_delete rand_create rand_stat rand_delete"
+check_eq bonnie-compare-cells "$(jget "$T_TMP/bonnie.json" \
+	'sum(1 for r in j["rows"] for c in r["cells"] if c and c["ops"] == 2000 and c["ops_per_s"] > 0)')" 12
+
+# ---- createmany with caches dropped: the lookups read the directory from the device
+demo createmany --set drop_caches=1 --no-report -o "$O/many" >"$T_TMP/many.log" 2>&1
+check_eq createmany-exit $? 0
+check_grep createmany-rate-timeline "^create rate \(ops/s, [0-9]+ slices" "$T_TMP/many.log"
+"$FSLENS" compare --no-causes --json "$O/many/createmany.trace" >"$T_TMP/many.json"
+check_ge createmany-lookup-reads "$(cell "$T_TMP/many.json" lookup 0 read_bytes)" 4096
+check_ge createmany-ticks "$(grep -c '^tick 1 create ' "$O/many/createmany.phases")" 3
+
+# ---- dbench with lowered dirty limits: throttled, limits restored afterwards
+before=$(sysctl -n vm.dirty_bytes vm.dirty_ratio vm.dirty_background_bytes vm.dirty_background_ratio | tr '\n' ' ')
+demo dbench --set dirty_bytes=2M --set dirty_background_bytes=512K --set dio=1 --no-report \
+	-o "$O/dbench" >"$T_TMP/dbench.log" 2>&1
+check_eq dbench-exit $? 0
+check_eq dbench-dirty-restored "$(sysctl -n vm.dirty_bytes vm.dirty_ratio vm.dirty_background_bytes vm.dirty_background_ratio | tr '\n' ' ')" "$before"
+check_grep dbench-said-lowered "^vm.dirty_bytes=2097152 for this run" "$T_TMP/dbench.log"
+"$FSLENS" compare --no-causes --json "$O/dbench/dbench.trace" >"$T_TMP/dbench.json"
+check_ge dbench-throttle-pauses "$(cell "$T_TMP/dbench.json" run 0 throttle_pauses)" 1
+exit $((T_FAILS > 0))
