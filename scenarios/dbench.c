@@ -136,8 +136,8 @@ static int run_real(struct fsl_wl *wl, uint64_t clients, uint64_t secs)
 		return fsl_wl__fail(wl, errno, "fork");
 	if (pid == 0) {
 		dup2(pfd[1], 1);
-		execl("/usr/bin/dbench", "dbench", "-D", dir, "-t", targ, "-c", load,
-		      "--warmup=0", carg, (char *)NULL);
+		execl("/usr/bin/dbench", "dbench", "-D", dir, "-t", targ, "-c", load, carg,
+		      (char *)NULL);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -150,9 +150,15 @@ static int run_real(struct fsl_wl *wl, uint64_t clients, uint64_t secs)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		if (*wl->stop)
 			kill(pid, SIGTERM);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return fsl_wl__fail(wl, -EIO, "dbench exited with status %d",
-				    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(wl->errmsg, sizeof(wl->errmsg), "/usr/bin/dbench exited with status %d",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		return *wl->stop ? -EINTR : -EIO;
+	}
+	if (mbs <= 0) {
+		snprintf(wl->errmsg, sizeof(wl->errmsg), "no 'Throughput' line from /usr/bin/dbench");
+		return -EIO;
+	}
 	fsl_wl__end(wl, 0, (uint64_t)(mbs * 1e6 * secs));
 	return 0;
 }
@@ -222,7 +228,7 @@ int fsl_scn_dbench(struct fsl_wl *wl)
 			err = fsl_wl__fail(wl, c[i].err, "dbench %s", c[i].what);
 	}
 	if (err == -EIO && !wl->errmsg[0])
-		err = fsl_wl__fail(wl, -EIO, "dbench: a client was killed");
+		snprintf(wl->errmsg, sizeof(wl->errmsg), "dbench: a client was killed");
 	if (!err && *wl->stop)
 		err = fsl_wl__fail(wl, -EINTR, "interrupted");
 	if (!err)

@@ -96,6 +96,14 @@ check_le dbench-duration-bounded "$ms" 6000
 check_ge dbench-ops "$(phase_field "$T_TMP/d.phases" 1 run ops)" 100
 check_ge dbench-bytes "$(phase_field "$T_TMP/d.phases" 1 run bytes)" 1000000
 check_eq dbench-clients "$(ls "$SCRATCH_MNT/dbench" | tr '\n' ' ')" "c000 c001 c002 "
+# real=1: Debian's dbench with its NetBench load file, throughput parsed
+if [ -x /usr/bin/dbench ] && [ -r /usr/share/dbench/client.txt ]; then
+	wl dbench "$T_TMP/dr.phases" --set real=1 --set clients=2 --set seconds=2 >"$T_TMP/dr.log" 2>&1
+	check_eq dbench-real-exit $? 0
+	check_ge dbench-real-bytes "$(phase_field "$T_TMP/dr.phases" 1 run bytes)" 1
+else
+	skip dbench-real "Debian's dbench is not installed (apt-get install dbench)"
+fi
 scratch_umount
 check_cmd dbench-fsck e2fsck -fn "$SCRATCH_IMG"
 losetup -d "$SCRATCH_LOOP"
