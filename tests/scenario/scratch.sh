@@ -31,6 +31,19 @@ check_grep success-loop "^scratch: /dev/loop[0-9]+ on $TMPDIR/fslens-scratch" "$
 check_eq success-phases "$(grep -c '^phase 1 ' "$out/htree.phases")" 3
 check_clean success-clean
 
+# filesystem parameters reach mkfs (checked on the kept image with dumpe2fs)
+"$FSLENS" demo createmany --scale small --set n=300 --set blocksize=4096 --set journal=1M \
+	--set large_dir=1 --set inodes=5000 --keep --no-record -o "$out" >"$T_TMP/fsp.log" 2>&1
+check_eq fsparams-exit $? 0
+check_grep fsparams-journal-note "^note: journal=1M raised to 4M" "$T_TMP/fsp.log"
+img=$(sed -n 's/^kept image: //p' "$T_TMP/fsp.log")
+dumpe2fs -h "$img" >"$T_TMP/fsp.sb" 2>/dev/null
+check_grep fsparams-blocksize "^Block size: +4096$" "$T_TMP/fsp.sb"
+check_grep fsparams-journal "^Total journal size: +4096k$" "$T_TMP/fsp.sb"
+check_grep fsparams-large-dir "^Filesystem features:.* large_dir" "$T_TMP/fsp.sb"
+check_grep fsparams-inodes "^Inode count: +5[0-9][0-9][0-9]$" "$T_TMP/fsp.sb"
+[ -n "$img" ] && rm -rf "$(dirname "$img")"
+
 # failure inside the workload (ENOSPC: 2048 inodes, 3000 directories)
 "$FSLENS" demo htree --scale small --set n=3000 --set inodes=2048 --set fs_size=32M \
 	--no-record -o "$out" >"$T_TMP/fail.log" 2>&1
