@@ -88,4 +88,22 @@ check_eq dbench-dirty-restored "$(sysctl -n vm.dirty_bytes vm.dirty_ratio vm.dir
 check_grep dbench-said-lowered "^vm.dirty_bytes=2097152 for this run" "$T_TMP/dbench.log"
 "$FSLENS" compare --no-causes --json "$O/dbench/dbench.trace" >"$T_TMP/dbench.json"
 check_ge dbench-throttle-pauses "$(cell "$T_TMP/dbench.json" run 0 throttle_pauses)" 1
+# ---- Ctrl-C during a recorded run: the recorder closes the trace, nothing is left
+"$FSLENS" demo dbench --scale small --set seconds=60 --no-report -o "$O/int" \
+	>"$T_TMP/int.log" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	grep -q '^tick' "$O/int/dbench.phases" 2>/dev/null && break
+	sleep 0.1
+done
+sleep 1
+start=$(date +%s)
+kill -INT $pid
+wait $pid
+check_eq interrupt-exit $? 130
+check_le interrupt-prompt $(( $(date +%s) - start )) 15
+check_eq interrupt-no-mount "$(findmnt -rn -o TARGET | grep -cF "$TMPDIR")" 0
+check_eq interrupt-no-loop "$(losetup -a | grep -cF "$TMPDIR")" 0
+"$FSLENS" compare --no-causes --json "$O/int/dbench.trace" >"$T_TMP/int.json" 2>"$T_TMP/int.err"
+check_eq interrupt-trace-readable $? 0
 exit $((T_FAILS > 0))
