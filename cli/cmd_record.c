@@ -27,7 +27,7 @@
 
 static const char usage_text[] =
 "usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID] [-o FILE] [-f]\n"
-"                     [--duration SEC] [--min-wait USEC] [--ring-size MB]\n"
+"                     [--duration SEC] [--min-wait USEC] [--ring-size SIZE]\n"
 "                     [--all-sleeps] [--raw-tp] [-v] [-- COMMAND ARGS...]\n"
 "\n"
 "  -m, --mount MOUNT    record this filesystem (ext4 for the journal and alloc families)\n"
@@ -38,7 +38,7 @@ static const char usage_text[] =
 "  -f, --force          overwrite an existing trace\n"
 "      --duration SEC   stop after SEC seconds (default: Ctrl-C, or when COMMAND exits)\n"
 "      --min-wait USEC  drop off-CPU waits shorter than this in the kernel (default 100)\n"
-"      --ring-size MB   ring buffer size (default 64)\n"
+"      --ring-size SIZE ring buffer size, MB or with a K/M suffix (default 64M)\n"
 "      --all-sleeps     record every off-CPU sleep, not only uninterruptible ones\n"
 "      --raw-tp         attach raw tracepoints as raw_tp even where tp_btf works\n"
 "  -v, --verbose        show libbpf's messages\n"
@@ -325,6 +325,30 @@ static void human(double b, char *buf, size_t len)
 	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, u[i]);
 }
 
+/*
+ * The kernel's own I/O counters of the disk, right after attach and right
+ * before detach: the window the block events cover (the recorder's own
+ * metadata reads happen outside it).
+ */
+static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *when)
+{
+	char p[128], buf[512], key[64];
+	FILE *f;
+
+	if (!t->diskname[0])
+		return;
+	snprintf(p, sizeof(p), "/sys/block/%s/stat", t->diskname);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = 0;
+		snprintf(key, sizeof(key), "queue.stat.%s", when);
+		fsl_writer__kv(r->w, key, "%s", buf + strspn(buf, " "));
+	}
+	fclose(f);
+}
+
 /* Run COMMAND in a child that waits until it is tracked, so nothing is missed. */
 static pid_t spawn(char **argv, int *gate)
 {
@@ -380,7 +404,8 @@ int cmd_record(int argc, char **argv)
 	struct rec r = { 0 };
 	const char *mount = NULL, *dev = NULL, *out = "fslens.trace", *bad = NULL;
 	double duration = 0;
-	long long min_wait_us = FSL_COLLECTOR_MIN_WAIT_DEFAULT / 1000, ring_mb = 0;
+	long long min_wait_us = FSL_COLLECTOR_MIN_WAIT_DEFAULT / 1000;
+	uint64_t ring_bytes = 0;
 	uint32_t families = FSL_FAM_ALL;
 	int opt, e, have_target = 0, is_ext4 = 0, status = 0, gate = -1, rc = 0;
 	char **cmd = NULL, *endp;
@@ -419,11 +444,18 @@ int cmd_record(int argc, char **argv)
 			if (*endp || min_wait_us < 0)
 				return usage_err("bad --min-wait '%s'", optarg);
 			break;
-		case 'R':
-			ring_mb = strtoll(optarg, &endp, 10);
-			if (*endp || ring_mb <= 0 || ring_mb > 2048)
-				return usage_err("bad --ring-size '%s' (1-2048 MB)", optarg);
+		case 'R': {
+			/* MB by default; K or M suffix; the ring is a power of two >= a page */
+			double v = strtod(optarg, &endp);
+
+			if (*endp == 'k' || *endp == 'K')
+				ring_bytes = (uint64_t)(v * 1024), endp++;
+			else if (*endp == 'm' || *endp == 'M' || !*endp)
+				ring_bytes = (uint64_t)(v * 1048576), endp += !!*endp;
+			if (*endp || v <= 0 || ring_bytes < 4096 || ring_bytes > (2ull << 30))
+				return usage_err("bad --ring-size '%s' (4K to 2048M)", optarg);
 			break;
+		}
 		case 'A': co.offcpu_all = 1; break;
 		case 'T': co.force_raw_tp = 1; break;
 		case 'v': r.verbose = 1; break;
@@ -496,7 +528,7 @@ int cmd_record(int argc, char **argv)
 	co.families = families;
 	co.follow = cmd != NULL;
 	co.min_wait_ns = (uint64_t)min_wait_us * 1000;
-	co.ring_bytes = ring_mb ? (uint64_t)ring_mb << 20 : 0;
+	co.ring_bytes = ring_bytes;
 	co.log = log_libbpf;
 	co.log_ctx = &r.verbose;
 	r.families = families;
@@ -594,6 +626,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	t0 = mono_ns();
+	if (have_target)
+		disk_stat_kv(&r, &t, "start");
 	fsl_writer__kv(r.w, FSL_KV_START_NS, "%" PRId64, t0);
 	fsl_writer__kv(r.w, FSL_KV_PROBE_MODE, "tracepoint");
 	fsl_writer__kv(r.w, "record.attach", "%s; ext4/jbd2/writeback: tracepoint",
@@ -681,6 +715,8 @@ int cmd_record(int argc, char **argv)
 				fsl_writer__kv(r.w, "jbd2.info.end_ns", "%" PRId64, mono_ns());
 		}
 	}
+	if (have_target)
+		disk_stat_kv(&r, &t, "end");
 	e = fsl_collector__stop(r.c, on_event, &r);
 	if (e && !r.werr)
 		rec_err(e, "draining the ring buffer");

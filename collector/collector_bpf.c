@@ -280,6 +280,7 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_min_wait_ns = o->min_wait_ns;
 	skel->rodata->targ_o_creat = O_CREAT;
 	skel->rodata->targ_self = getpid();
+	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
 	if (!err && !(want & (1u << FSL_FAM_OFFCPU))) {
@@ -421,6 +422,12 @@ int fsl_collector__poll(struct fsl_collector *c, int timeout_ms, fsl_collector_e
 	c->fn_ctx = ctx;
 	c->fn_ret = 0;
 	n = ring_buffer__poll(c->rb, timeout_ms);
+	/* records submitted without a wakeup are there all the same */
+	if (n >= 0) {
+		int m = ring_buffer__consume(c->rb);
+
+		n = m < 0 ? m : n + m;
+	}
 	if (n == -ECANCELED && c->fn_ret)
 		return c->fn_ret < 0 ? c->fn_ret : -ECANCELED;
 	return n;

@@ -717,6 +717,78 @@ static int scan_blocks(struct fsl_reader *r)
 	return 0;
 }
 
+/*
+ * Sort stacks by id and symbols by address for binary search; when an id or
+ * address was written twice the later definition wins.
+ */
+struct order { uint64_t key; size_t idx; };
+
+static int order_cmp(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int sort_lookups(struct fsl_reader *r)
+{
+	size_t n = r->nstacks > r->nsyms ? r->nstacks : r->nsyms, i, k;
+	struct order *o = malloc((n ? n : 1) * sizeof(*o));
+
+	if (!o)
+		return -ENOMEM;
+	if (r->nstacks) {
+		struct fsl_stack *ns = malloc(r->nstacks * sizeof(*ns));
+
+		if (!ns) {
+			free(o);
+			return -ENOMEM;
+		}
+		for (i = 0; i < r->nstacks; i++)
+			o[i] = (struct order){ (uint64_t)(int64_t)r->stacks[i].id + (1ull << 63), i };
+		qsort(o, r->nstacks, sizeof(*o), order_cmp);
+		for (i = k = 0; i < r->nstacks; i++) {
+			struct fsl_stack *s = &r->stacks[o[i].idx];
+
+			if (i + 1 < r->nstacks && o[i + 1].key == o[i].key) {
+				for (size_t f = 0; f < s->nframes; f++)
+					free(s->frames[f]);
+				free(s->frames);
+				continue;
+			}
+			ns[k++] = *s;
+		}
+		free(r->stacks);
+		r->stacks = ns;
+		r->nstacks = k;
+	}
+	if (r->nsyms) {
+		struct sym_ent *ns = malloc(r->nsyms * sizeof(*ns));
+
+		if (!ns) {
+			free(o);
+			return -ENOMEM;
+		}
+		for (i = 0; i < r->nsyms; i++)
+			o[i] = (struct order){ r->syms[i].addr, i };
+		qsort(o, r->nsyms, sizeof(*o), order_cmp);
+		for (i = k = 0; i < r->nsyms; i++) {
+			if (i + 1 < r->nsyms && o[i + 1].key == o[i].key) {
+				free(r->syms[o[i].idx].name);
+				continue;
+			}
+			ns[k++] = r->syms[o[i].idx];
+		}
+		free(r->syms);
+		r->syms = ns;
+		r->nsyms = k;
+	}
+	free(o);
+	return 0;
+}
+
 /* ---- open / close ---- */
 
 static void setup_types(struct fsl_reader *r)
@@ -801,6 +873,9 @@ struct fsl_reader *fsl_reader__open(const char *path, const struct fsl_reader_op
 	if (e)
 		goto fail;
 	r->stats.version = r->fh.version;
+	r->stats.open_ns = r->fh.start_ns;
+	r->stats.realtime_offset_ns = r->fh.realtime_offset_ns;
+	r->stats.boottime_offset_ns = r->fh.boottime_offset_ns;
 	r->stats.file_bytes = r->fsize;
 
 	if (r->fh.footer_offset && !(e = try_footer(r, r->fh.footer_offset))) {
@@ -846,6 +921,9 @@ struct fsl_reader *fsl_reader__open(const char *path, const struct fsl_reader_op
 				r->stats.counts.lost[f] = strtoull(v, NULL, 10);
 		}
 	}
+	e = sort_lookups(r);
+	if (e)
+		goto fail;
 	setup_types(r);
 	return r;
 fail:
@@ -1141,22 +1219,35 @@ const struct fsl_bitmap *fsl_reader__bitmap(const struct fsl_reader *r, unsigned
 
 const struct fsl_stack *fsl_reader__stack(const struct fsl_reader *r, int32_t id)
 {
-	size_t i;
+	size_t lo = 0, hi = r->nstacks;
 
-	/* Later definitions of an id win. */
-	for (i = r->nstacks; i-- > 0;)
-		if (r->stacks[i].id == id)
-			return &r->stacks[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->stacks[mid].id == id)
+			return &r->stacks[mid];
+		if (r->stacks[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
 const char *fsl_reader__sym(const struct fsl_reader *r, uint64_t addr)
 {
-	size_t i;
+	size_t lo = 0, hi = r->nsyms;
 
-	for (i = r->nsyms; i-- > 0;)
-		if (r->syms[i].addr == addr)
-			return r->syms[i].name;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->syms[mid].addr == addr)
+			return r->syms[mid].name;
+		if (r->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
@@ -1173,6 +1264,29 @@ const struct fsl_event_desc *fsl_reader__schema(const struct fsl_reader *r, unsi
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r)
 {
 	return &r->stats;
+}
+
+void fsl_reader__meta_counts(const struct fsl_reader *r, struct fsl_meta_counts *c)
+{
+	c->kv = r->nkv;
+	c->texts = r->ntexts;
+	c->bitmaps = r->nbitmaps;
+	c->stacks = r->nstacks;
+	c->syms = r->nsyms;
+	c->schema_types = r->nschema;
+}
+
+int fsl_reader__text_at(const struct fsl_reader *r, size_t idx, const char **name,
+			const char **data, size_t *len)
+{
+	if (idx >= r->ntexts)
+		return 0;
+	*name = r->texts[idx].name;
+	if (data)
+		*data = r->texts[idx].data;
+	if (len)
+		*len = r->texts[idx].len;
+	return 1;
 }
 
 size_t fsl_reader__nwarnings(const struct fsl_reader *r)

@@ -22,7 +22,8 @@ const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;
 const volatile __u32 targ_o_creat = 0100;	/* O_CREAT on this arch */
-const volatile __u32 targ_self = 0;	/* the collector's own tgid, never recorded */
+const volatile __u32 targ_self = 0;
+const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */	/* the collector's own tgid, never recorded */
 
 #define PF_KTHREAD_BIT		0x00200000	/* PF_KTHREAD */
 
@@ -92,7 +93,17 @@ static __always_inline void hdr_fill(struct fsl_hdr *h, __u16 type, __u16 size)
 	_e;								\
 })
 
-#define EV_SUBMIT(e) bpf_ringbuf_submit(e, 0)
+/*
+ * Waking the reader on every record costs a wakeup per event; the reader
+ * polls on a timer anyway, so wake it only when the ring is filling up.
+ */
+static __always_inline __u64 rb_flags(void)
+{
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > targ_wakeup_bytes ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+#define EV_SUBMIT(e) bpf_ringbuf_submit(e, rb_flags())
 
 /* Filter on the filesystem's device (ext4/jbd2 events carry s_dev). */
 #define DEV_SKIP(d) (targ_dev && (d) != targ_dev)

@@ -171,7 +171,7 @@ static __always_inline int on_sys_exit(__u64 *ctx)
 	if (size > DIROP_BUF)
 		size = DIROP_BUF;
 	e->hdr.size = size;
-	if (bpf_ringbuf_output(&events, b->raw, size, 0))
+	if (bpf_ringbuf_output(&events, b->raw, size, rb_flags()))
 		lost_inc(FSL_FAM_DIROPS);
 	bpf_map_delete_elem(&dirop_inflight, &tid);
 	return 0;

@@ -105,7 +105,7 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 			e->state = s->state;
 			e->_pad = 0;
 			e->runq_ns = s->wake_ts ? now - s->wake_ts : 0;
-			bpf_ringbuf_submit(e, 0);
+			bpf_ringbuf_submit(e, rb_flags());
 		} else {
 			lost_inc(FSL_FAM_OFFCPU);
 		}
