@@ -81,6 +81,9 @@ struct an_ctx {
 	uint32_t target_dev;
 	uint64_t now;
 	struct an_map procs;	/* tgid -> struct fsl_proc_stat (window) */
+	/* Start of the latest wait of each class, any task, any window: the
+	 * journal reads it to tell why a commit started. */
+	uint64_t last_wait_start[FSL_WC__MAX];
 };
 
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
@@ -109,6 +112,8 @@ void an_stalls_free(struct an_stalls *s);
 void an_stalls_reset(struct an_stalls *s);
 struct fsl_consumer *an_stalls_consumer(struct an_stalls *s);
 const struct fsl_stalls *an_stalls_result(struct an_stalls *s);
+/* A wait was fed (its effect comes at its end): note when it began. */
+void an_stalls_note_start(struct an_stalls *s, const struct fsl_hdr *ev);
 
 struct an_ops;
 struct an_ops *an_ops_new(struct an_ctx *c);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "an_internal.h"
@@ -27,7 +28,89 @@ struct fsl_analysis {
 	size_t procs_cap;
 	int begun;
 	struct fsl_jbd2_info jinfo[2];	/* start, end */
+	/*
+	 * Waits and path operations are recorded at their start (ts) but count
+	 * where they end (ts + duration). In a trace sorted by ts they arrive
+	 * early; they wait here, ordered by end, until the stream passes their
+	 * end (or a result is read), so that a window set by reset() while
+	 * replaying gets the same items as one set up front. Holds what is in
+	 * flight at the current time, no more.
+	 */
+	struct pending *pend;
+	size_t npend, cap_pend;
 };
+
+struct pending {
+	uint64_t end;
+	struct fsl_hdr *ev;	/* a copy */
+};
+
+static uint64_t item_end(const struct fsl_hdr *ev)
+{
+	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu))
+		return ev->ts + ((const struct fsl_ev_offcpu *)ev)->dur_ns;
+	if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop))
+		return ev->ts + ((const struct fsl_ev_dirop *)ev)->lat_ns;
+	return ev->ts;
+}
+
+static void pend_swap(struct pending *a, struct pending *b)
+{
+	struct pending t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static int pend_push(struct fsl_analysis *a, const struct fsl_hdr *ev, uint64_t end)
+{
+	size_t i;
+
+	if (a->npend == a->cap_pend) {
+		size_t cap = a->cap_pend ? a->cap_pend * 2 : 64;
+		struct pending *n = realloc(a->pend, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		a->pend = n;
+		a->cap_pend = cap;
+	}
+	i = a->npend++;
+	a->pend[i].end = end;
+	a->pend[i].ev = malloc(ev->size);
+	if (!a->pend[i].ev) {
+		a->npend--;
+		return -ENOMEM;
+	}
+	memcpy(a->pend[i].ev, ev, ev->size);
+	while (i && a->pend[(i - 1) / 2].end > a->pend[i].end) {
+		pend_swap(&a->pend[(i - 1) / 2], &a->pend[i]);
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+/* Pop the earliest-ending item (caller frees ->ev). */
+static struct pending pend_pop(struct fsl_analysis *a)
+{
+	struct pending top = a->pend[0];
+	size_t i = 0;
+
+	a->pend[0] = a->pend[--a->npend];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < a->npend && a->pend[l].end < a->pend[m].end)
+			m = l;
+		if (r < a->npend && a->pend[r].end < a->pend[m].end)
+			m = r;
+		if (m == i)
+			break;
+		pend_swap(&a->pend[i], &a->pend[m]);
+		i = m;
+	}
+	return top;
+}
 
 static const char *const section_names[] = {
 	"diagnosis", "ops", "journal", "writeback", "blockio", "layout", "health",
@@ -193,6 +276,9 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_tasks_free(&a->c.tasks);
 	an_map_free(&a->c.procs);
 	free(a->procs);
+	while (a->npend)
+		free(pend_pop(a).ev);
+	free(a->pend);
 	free(a);
 }
 
@@ -230,15 +316,11 @@ int fsl_analysis__begin(struct fsl_analysis *a, const struct fsl_meta *m)
 	return 0;
 }
 
-int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev)
+static int dispatch(struct fsl_analysis *a, const struct fsl_hdr *ev)
 {
 	unsigned int i;
 	int err;
 
-	if (!a->c.origin)
-		a->c.origin = ev->ts;
-	if (ev->ts > a->c.now)
-		a->c.now = ev->ts;
 	for (i = 0; i < a->ncons; i++) {
 		struct fsl_consumer *c = a->cons[i];
 
@@ -251,6 +333,42 @@ int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev)
 	return 0;
 }
 
+/* Apply the held items that end before `until` (all of them: UINT64_MAX). */
+static int release(struct fsl_analysis *a, uint64_t until)
+{
+	int err = 0;
+
+	while (a->npend && a->pend[0].end < until) {
+		struct pending p = pend_pop(a);
+
+		if (!err)
+			err = dispatch(a, p.ev);
+		free(p.ev);
+	}
+	return err;
+}
+
+int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev)
+{
+	uint64_t end;
+	int err;
+
+	if (!a->c.origin)
+		a->c.origin = ev->ts;
+	if (ev->ts > a->c.now)
+		a->c.now = ev->ts;
+	if (a->npend && (err = release(a, ev->ts + 1)) < 0)
+		return err;
+	end = item_end(ev);
+	if (end > ev->ts) {
+		/* the journal needs to know a wait began (see journal.c) */
+		if (ev->type == FSL_EV_OFFCPU)
+			an_stalls_note_start(a->stalls, ev);
+		return pend_push(a, ev, end);
+	}
+	return dispatch(a, ev);
+}
+
 struct fsl_consumer *fsl_analysis__consumer(struct fsl_analysis *a)
 {
 	return &a->self;
@@ -258,6 +376,8 @@ struct fsl_consumer *fsl_analysis__consumer(struct fsl_analysis *a)
 
 void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 {
+	/* What ends before the new window belongs to the old one. */
+	release(a, t0);
 	a->c.win.t0 = t0;
 	a->c.win.t1 = t1;
 	a->c.origin = t0;
@@ -294,6 +414,7 @@ const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a)
 
 const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a)
 {
+	release(a, UINT64_MAX);
 	struct fsl_stalls *s = (struct fsl_stalls *)an_stalls_result(a->stalls);
 
 	s->min_wait_ns = kv_u64(a->c.meta, FSL_KV_MIN_WAIT_US, 0) * 1000;
@@ -302,6 +423,7 @@ const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a)
 
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a)
 {
+	release(a, UINT64_MAX);
 	return a->ops && (a->opts.sections & FSL_SEC_OPS) ? an_ops_result(a->ops) : NULL;
 }
 
@@ -334,6 +456,7 @@ const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a)
 
 const struct fsl_ops *an_analysis_ops(struct fsl_analysis *a)
 {
+	release(a, UINT64_MAX);
 	return a->ops ? an_ops_result(a->ops) : NULL;
 }
 
@@ -373,6 +496,7 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 	struct fsl_proc_stat *p;
 	size_t it = 0, n = 0;
 
+	release(a, UINT64_MAX);
 	if (a->procs_cap < a->c.procs.n) {
 		struct fsl_proc_stat *np = realloc(a->procs, a->c.procs.n * sizeof(*np));
 

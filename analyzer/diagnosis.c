@@ -143,16 +143,22 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 			       ms(fsl_hist_avg(&d->d2c)), d->seeks);
 		break;
 	}
-	for (k = 0; k < FSL_TOP_STACKS && cs->top_stack[k] >= 0; k++) {
-		size_t before = b.used;
+	for (k = 0; k < FSL_TOP_STACKS && cs->top_stack[k] >= 0 && k < 2; k++) {
+		char one[FSL_EVIDENCE_LEN];
+		struct sbuf sb1 = { one, sizeof(one), 0 };
 
-		sb_add(&b, k ? "; also: " : "; stack%s%s%s: ", cs->top_comm[k][0] ? " (" : "",
-		       cs->top_comm[k], cs->top_comm[k][0] ? ")" : "");
-		stack_summary(c, cs->top_stack[k], &b, atime, mtime);
-		if (k && b.used - before < 10)
-			b.used = before, b.p[before] = 0;
-		if (k >= 1)
-			break;
+		one[0] = 0;
+		stack_summary(c, cs->top_stack[k], &sb1, atime, mtime);
+		if (!one[0])
+			continue;
+		/* Two stacks that differ below the deciding frame read the same here. */
+		if (k && strstr(b.p, one))
+			continue;
+		if (k)
+			sb_add(&b, "; also: %s", one);
+		else
+			sb_add(&b, "; stack%s%s%s: %s", cs->top_comm[k][0] ? " (" : "", cs->top_comm[k],
+			       cs->top_comm[k][0] ? ")" : "", one);
 	}
 	if (cs->ns[FSL_ROLE_KTHREAD])
 		sb_add(&b, "; kernel threads blocked %.2f s in this class", cs->ns[FSL_ROLE_KTHREAD] / 1e9);

@@ -14,7 +14,8 @@
 struct an_open_txn {
 	struct fsl_txn t;
 	uint8_t fsync_inflight;		/* an fsync was waiting when the commit started */
-	uint8_t log_space;		/* a checkpoint ran since the previous commit */
+	uint8_t log_space;		/* a checkpoint or log-space wait since the previous commit */
+	uint8_t full;			/* a task found the transaction full before it */
 	uint8_t ended;			/* end_commit seen (copy is in the ring) */
 	uint8_t counted;		/* counted in the window */
 };
@@ -37,6 +38,7 @@ struct an_journal {
 	struct an_map fsyncs;		/* thread -> depth of ext4_sync_file in progress */
 	uint64_t fsync_inflight;
 	uint64_t checkpoints_since_commit;
+	uint64_t prev_start, prev_flushing;	/* of the previous commit */
 	uint64_t ewma;			/* persists across windows, like the kernel's */
 	uint64_t commit_interval_ns;
 	uint64_t max_txn_blocks;	/* from /proc/fs/jbd2 info, 0 unknown */
@@ -66,8 +68,8 @@ static void decide_trigger(struct an_journal *s, struct an_open_txn *o)
 		t->trigger = FSL_TRIG_LOG_SPACE;
 	else if (o->fsync_inflight)
 		t->trigger = FSL_TRIG_FSYNC;
-	else if (t->have_stats && s->max_txn_blocks &&
-		 (uint64_t)t->blocks * 10 >= s->max_txn_blocks * 9)
+	else if (o->full || (t->have_stats && s->max_txn_blocks &&
+			     (uint64_t)t->blocks * 10 >= s->max_txn_blocks * 9))
 		t->trigger = FSL_TRIG_FULL;
 	else if (t->have_stats && t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns)
 		t->trigger = FSL_TRIG_TIMER;
@@ -118,17 +120,35 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		o->t.tid = ev->transaction;
 	}
 	switch (h->type) {
-	case FSL_EV_JBD2_START_COMMIT:
+	case FSL_EV_JBD2_START_COMMIT: {
+		const uint64_t *lw = s->c->last_wait_start;
+
 		o->t.t_start = h->ts;
 		o->t.sync_commit = ev->sync_commit;
-		o->fsync_inflight = s->fsync_inflight > 0;
-		o->log_space = s->checkpoints_since_commit > 0;
+		/*
+		 * Why now? Waits are recorded with their start time, so the waits
+		 * that began before this commit have been seen: a task waiting for
+		 * log space since the previous commit started, or one that found
+		 * the running transaction full (a locked-transaction wait before
+		 * this commit and after the previous one stopped locking), or an
+		 * fsync in progress.
+		 */
+		o->fsync_inflight = s->fsync_inflight > 0 ||
+				    (lw[FSL_WC_COMMIT_WAIT] > s->prev_start && lw[FSL_WC_COMMIT_WAIT] <= h->ts);
+		o->log_space = s->checkpoints_since_commit > 0 ||
+			       (lw[FSL_WC_JOURNAL_LOG_SPACE] > s->prev_start &&
+				lw[FSL_WC_JOURNAL_LOG_SPACE] <= h->ts);
+		o->full = lw[FSL_WC_TXN_LOCKED] > s->prev_flushing && lw[FSL_WC_TXN_LOCKED] <= h->ts;
+		s->prev_start = h->ts;
+		s->prev_flushing = h->ts;
 		break;
+	}
 	case FSL_EV_JBD2_COMMIT_LOCKING:
 		o->t.t_locking = h->ts;
 		break;
 	case FSL_EV_JBD2_COMMIT_FLUSHING:
 		o->t.t_flushing = h->ts;
+		s->prev_flushing = h->ts;
 		break;
 	case FSL_EV_JBD2_COMMIT_LOGGING:
 		o->t.t_logging = h->ts;

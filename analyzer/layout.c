@@ -18,6 +18,7 @@
 #define AN_MAP_MAPPED		0x10	/* 1 << BH_Mapped */
 #define AN_MAP_UNWRITTEN	0x800	/* 1 << BH_Unwritten */
 #define AN_MB_HINT_METADATA	0x0004
+#define AN_MB_HINT_DATA		0x0020
 #define AN_MB_HINT_GROUP_ALLOC	0x0080
 #define AN_MB_DELALLOC_RESERVED	0x0400
 #define AN_S_IFMT		0170000
@@ -31,6 +32,8 @@ struct an_ext {
 
 struct an_file {
 	char kind;		/* 'f', 'd', '?' */
+	uint8_t kind_known;	/* from the inode's mode */
+	uint64_t nodata_pblk;	/* last allocation without EXT4_MB_HINT_DATA */
 	uint32_t n, cap;
 	struct an_ext *ext;	/* sorted by lblk, non-overlapping */
 };
@@ -75,6 +78,7 @@ static struct an_file *file_get(struct an_layout *s, uint64_t ino)
 		uint64_t *mode = an_map_get(&s->modes, ino);
 
 		f->kind = 'f';
+		f->kind_known = mode && (*mode & AN_S_IFMT);
 		if (mode && (*mode & AN_S_IFMT) == AN_S_IFDIR)
 			f->kind = 'd';
 		else if (mode && (*mode & AN_S_IFMT) && (*mode & AN_S_IFMT) != AN_S_IFREG)
@@ -215,6 +219,13 @@ static int on_map(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!f)
 		return -ENOMEM;
 	s->dirty = 1;
+	/*
+	 * ext4 asks the allocator for data blocks with EXT4_MB_HINT_DATA only
+	 * for regular files: a mapped block allocated without it belongs to a
+	 * directory (the inode's mode is unknown if it predates the trace).
+	 */
+	if (!f->kind_known && f->nodata_pblk && f->nodata_pblk == ev->pblk)
+		f->kind = 'd';
 	return ext_add(f, ev->lblk, ev->pblk, (uint64_t)ev->ret, h->ts);
 }
 
@@ -266,8 +277,53 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		a->how = FSL_HOW_DIRECT;
 	if (pa)
 		an_map_del(&s->pa_hint, h->tid);
+	if (!(ev->flags & (AN_MB_HINT_DATA | AN_MB_HINT_METADATA))) {
+		struct an_file *f = file_get(s, ev->ino);
+
+		if (!f)
+			return -ENOMEM;
+		f->nodata_pblk = ev->block;
+	}
 	s->dirty = 1;
 	return 0;
+}
+
+static int add_alloc(struct an_layout *s, uint64_t pblk, uint64_t len, uint64_t ino, uint64_t ts,
+		     uint8_t how)
+{
+	struct an_alloc *a;
+
+	if (s->nallocs == s->cap_allocs) {
+		size_t cap = s->cap_allocs ? s->cap_allocs * 2 : 256;
+		struct an_alloc *n = realloc(s->allocs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->allocs = n;
+		s->cap_allocs = cap;
+	}
+	a = &s->allocs[s->nallocs++];
+	a->pblk = pblk;
+	a->len = len;
+	a->ino = ino;
+	a->ts = ts;
+	a->how = how;
+	s->dirty = 1;
+	return 0;
+}
+
+/* A new inode or group preallocation reserves its range for that inode. */
+static int on_new_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_pa *ev = (const void *)h;
+
+	if (!in_window_end(s, h->ts) || !ev->pa_len || !ev->pa_pstart)
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	return add_alloc(s, ev->pa_pstart, ev->pa_len, ev->ino, h->ts,
+			 h->type == FSL_EV_EXT4_MB_NEW_GROUP_PA ? FSL_HOW_GROUP_PA : FSL_HOW_INODE_PA);
 }
 
 static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -311,8 +367,10 @@ static int on_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return -ENOMEM;
 	*mode = ev->mode;
 	f = an_map_get(&s->files, ev->ino);
-	if (f)
+	if (f) {
 		f->kind = (ev->mode & AN_S_IFMT) == AN_S_IFDIR ? 'd' : 'f';
+		f->kind_known = 1;
+	}
 	return 0;
 }
 
@@ -332,6 +390,8 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_EXT4_ALLOCATE_BLOCKS] = on_allocate;
 	s->cons.handlers[FSL_EV_EXT4_MBALLOC_PREALLOC] = on_prealloc;
 	s->cons.handlers[FSL_EV_EXT4_FREE_BLOCKS] = on_free_blocks;
+	s->cons.handlers[FSL_EV_EXT4_MB_NEW_INODE_PA] = on_new_pa;
+	s->cons.handlers[FSL_EV_EXT4_MB_NEW_GROUP_PA] = on_new_pa;
 	s->cons.handlers[FSL_EV_EXT4_ALLOCATE_INODE] = on_inode;
 	s->cons.handlers[FSL_EV_EXT4_FREE_INODE] = on_inode;
 	return s;
@@ -382,12 +442,18 @@ static int break_cmp(const void *x, const void *y)
 	return a->log < b->log ? -1 : a->log > b->log;
 }
 
-/* The latest allocation holding block `blk` made no later than `before`. */
-static const struct an_alloc *taker_of(const struct an_layout *s, uint64_t blk, uint64_t before)
+/*
+ * The latest allocation or preallocation of another inode holding `blk`,
+ * made no later than `before`; else (*near = 1) the nearest one starting
+ * within `window` blocks after blk, which left the hole at blk too small.
+ */
+static const struct an_alloc *taker_of(const struct an_layout *s, uint64_t ino, uint64_t blk,
+				       uint64_t before, uint64_t window, int *near)
 {
 	const struct an_alloc *best = NULL;
 	size_t lo = 0, hi = s->nallocs, i;
 
+	*near = 0;
 	/* allocs sorted by pblk: find the first with pblk > blk, scan back. */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -400,10 +466,21 @@ static const struct an_alloc *taker_of(const struct an_layout *s, uint64_t blk, 
 	for (i = lo; i-- > 0;) {
 		const struct an_alloc *a = &s->allocs[i];
 
-		if (a->pblk + a->len > blk && a->ts <= before && (!best || a->ts > best->ts))
+		if (a->ino != ino && a->pblk + a->len > blk && a->ts <= before &&
+		    (!best || a->ts > best->ts))
 			best = a;
 		if (blk - a->pblk > (1u << 20))	/* allocations are < 2^15 blocks */
 			break;
+	}
+	if (best)
+		return best;
+	for (i = lo; i < s->nallocs && s->allocs[i].pblk < blk + window; i++) {
+		const struct an_alloc *a = &s->allocs[i];
+
+		if (a->ino != ino && a->ts <= before && (!best || a->pblk < best->pblk)) {
+			best = a;
+			*near = 1;
+		}
 	}
 	return best;
 }
@@ -430,6 +507,7 @@ static void layout_compute(struct an_layout *s)
 			const struct an_ext *p = &f->ext[i - 1], *x = &f->ext[i];
 			struct fsl_frag_break *b;
 			const struct an_alloc *t;
+			int near;
 
 			if (p->pblk + p->len == x->pblk)
 				continue;
@@ -451,11 +529,13 @@ static void layout_compute(struct an_layout *s)
 			b->phys = x->pblk;
 			b->log = x->lblk;
 			b->len = x->len;
-			t = taker_of(s, b->expect, x->ts);
-			if (t && t->ino != ino) {
+			t = taker_of(s, ino, b->expect, x->ts, x->len > 2048 ? x->len : 2048, &near);
+			if (t) {
 				b->taker_ino = t->ino;
 				b->taker_ts = t->ts;
 				b->taker_how = t->how;
+				b->taker_near = near;
+				b->taker_block = t->pblk > b->expect ? t->pblk : b->expect;
 			}
 		}
 		s->nfrag += frag;

@@ -54,7 +54,7 @@ static size_t op_dir(const struct fsl_ev_dirop *ev, char *buf, size_t len)
 		;
 	if (i == 0) {
 		if (ev->dirfd == -100)
-			return snprintf(buf, len, ".");
+			return snprintf(buf, len, "(cwd)");
 		return snprintf(buf, len, "fd%d", ev->dirfd);
 	}
 	if (i > 1)

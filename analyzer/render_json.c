@@ -552,6 +552,8 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, "taker_ino", br[i].taker_ino);
 			fsl_json__kv_u64(j, "taker_ns", br[i].taker_ts);
 			fsl_json__kv_str(j, "taker_how", fsl_alloc_how_name(br[i].taker_how));
+			fsl_json__kv_bool(j, "taker_near", br[i].taker_near);
+			fsl_json__kv_u64(j, "taker_block", br[i].taker_block);
 		} else {
 			fsl_json__kv_null(j, "taker_ino");
 		}

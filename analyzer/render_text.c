@@ -346,10 +346,15 @@ static void sec_writeback(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "  %-14s %9" PRIu64 " pages in %" PRIu64 " passes\n",
 				i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i), w->pages[i],
 				w->works[i]);
-	if (w->ninodes) {
+	if (w->ninodes && w->inodes[0].pages) {
+		const char *devs = fsl_meta_kv(fsl_analysis__meta(a), "target.disk");
+		uint64_t bdev = devs ? strtoull(devs, NULL, 10) : 0;
+
 		fprintf(f, "  inodes written most:");
-		for (i = 0; i < w->ninodes && i < 6; i++)
-			fprintf(f, " %" PRIu64 " (%" PRIu64 " pages)", w->inodes[i].ino, w->inodes[i].pages);
+		for (i = 0; i < w->ninodes && i < 6 && w->inodes[i].pages; i++)
+			fprintf(f, " %" PRIu64 "%s (%" PRIu64 " pages)", w->inodes[i].ino,
+				bdev && w->inodes[i].ino == bdev ? " [block device: metadata]" : "",
+				w->inodes[i].pages);
 		fputc('\n', f);
 	}
 	fprintf(f, "  throttled (balance_dirty_pages): %" PRIu64 " pauses, %s\n", w->throttle_pauses,
@@ -449,7 +454,7 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 	const struct fsl_frag_break *br;
 	struct fsl_layout_file worst[8];
 	uint64_t hist[16];
-	unsigned int n, i, max = info->max_breaks ? info->max_breaks : ~0u;
+	unsigned int n, i, max = info->max_breaks ? info->max_breaks : 20;
 	uint64_t t0, t1;
 	char b[32];
 
@@ -471,13 +476,18 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 			fprintf(f, "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6" PRIu64
 				" log %" PRIu64 " len %" PRIu64 "\n", br[i].ino, br[i].kind, br[i].expect,
 				br[i].phys, br[i].log, br[i].len);
-			if (br[i].taker_ino)
+			if (br[i].taker_ino && !br[i].taker_near)
 				fprintf(f, "          block %" PRIu64 " went to inode %" PRIu64 " (%s) at +%.3f s\n",
 					br[i].expect, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
 					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
+			else if (br[i].taker_ino)
+				fprintf(f, "          block %" PRIu64 " was free but the hole ended at %" PRIu64
+					": inode %" PRIu64 " (%s) at +%.3f s\n", br[i].expect,
+					br[i].taker_block, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
+					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
 		}
 		if (n > max)
-			fprintf(f, "  ... %u more (--json has all)\n", n - max);
+			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
 	}
 	n = fsl_layout__worst(l, worst, 8);
 	if (n) {

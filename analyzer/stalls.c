@@ -79,9 +79,9 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) || (ev->state & AN_TASK_NOLOAD))
 		return 0;
+	stack_class(s, ev->stack_id, &sc);
 	if (!an_in_window(&s->c->win, end))
 		return 0;
-	stack_class(s, ev->stack_id, &sc);
 	role = an_tasks_role(&s->c->tasks, h->pid, sc.kthread);
 	s->res.waits++;
 	s->res.ns[role] += ev->dur_ns;
@@ -116,6 +116,18 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		s->res.series[sc.cls][bin] += ev->dur_ns;
 	}
 	return 0;
+}
+
+void an_stalls_note_start(struct an_stalls *s, const struct fsl_hdr *h)
+{
+	const struct fsl_ev_offcpu *ev = (const void *)h;
+	struct an_stack_cls sc;
+
+	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) || (ev->state & AN_TASK_NOLOAD))
+		return;
+	stack_class(s, ev->stack_id, &sc);
+	if (h->ts > s->c->last_wait_start[sc.cls])
+		s->c->last_wait_start[sc.cls] = h->ts;
 }
 
 static int on_proc(struct fsl_consumer *cons, const struct fsl_hdr *h)

@@ -18,7 +18,7 @@
 
 static const char usage_text[] =
 	"usage: fslens report [TRACE] [--json | --html FILE] [--section LIST] [--from SEC]\n"
-	"                     [--to SEC] [--root-pid PID | --all-tasks] [--txns N]\n"
+	"                     [--to SEC] [--root-pid PID | --all-tasks] [--txns N] [--breaks N]\n"
 	"\n"
 	"Explain a trace (default fslens.trace): the causes of blocked time ranked, with\n"
 	"evidence and what to change, then operations, journal, writeback, block I/O,\n"
@@ -31,7 +31,8 @@ static const char usage_text[] =
 	"  --root-pid PID    the workload is PID and its descendants (default: the\n"
 	"                    recorded command, else every task that is not a kernel thread)\n"
 	"  --all-tasks       the workload is every task that is not a kernel thread\n"
-	"  --txns N          journal transactions listed in text (default 20)\n";
+	"  --txns N          journal transactions listed in text (default 20)\n"
+	"  --breaks N        fragcheck lines listed in text (default 20)\n";
 
 /*
  * Local twins of fsl_err/fsl_usage_error (cli/main.c): the unit-test binary
@@ -112,6 +113,7 @@ int cmd_report(int argc, char **argv)
 		{ "root-pid", required_argument, NULL, 'p' },
 		{ "all-tasks", no_argument, NULL, 'a' },
 		{ "txns", required_argument, NULL, 'n' },
+		{ "breaks", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,6 +162,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n':
 			info.max_txns = strtoul(optarg, NULL, 10);
+			break;
+		case 'b':
+			info.max_breaks = strtoul(optarg, NULL, 10);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -359,6 +359,13 @@ struct fsl_frag_break {
 	uint64_t taker_ino;	/* inode whose allocation holds `expect` (0 unknown) */
 	uint64_t taker_ts;	/* when it was allocated */
 	uint8_t taker_how;	/* enum fsl_alloc_how */
+	/*
+	 * 1: `expect` itself was still free, but a reservation of taker_ino
+	 * starting at taker_block (after it) left too small a hole for the
+	 * (normalized) request, so the allocator went elsewhere.
+	 */
+	uint8_t taker_near;
+	uint64_t taker_block;
 };
 
 enum fsl_alloc_how {
