@@ -7,16 +7,13 @@
  *
  * Phases come from the phase file a scenario run leaves next to its trace
  * (NAME.phases, CLOCK_MONOTONIC ns like the events); a trace without one is a
- * single phase "all". One pass over each trace cuts it at the phase
- * boundaries into temporary traces (metadata, the stacks and symbols the
- * slice uses, its events; the process events before a phase are kept, moved
- * to its start, so "the workload's tasks" stay known) and counts the
- * journal and I/O evidence on the way; `fslens report --json` on each slice
- * names the causes.
+ * single phase "all". `fslens report --json --from --to` on the phase's
+ * window names the causes (the analyses see the whole trace, so work in
+ * flight when a phase starts is known); one pass over each trace counts the
+ * journal and I/O evidence per phase.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -287,7 +284,6 @@ struct cmp {
 	char rows[64][32];
 	unsigned int nrows;
 	struct cell cells[64][64];	/* [row][col] */
-	char tmpdir[PATH_MAX - 64];
 	char self[PATH_MAX];
 	int causes;
 	int warned_report;
@@ -306,61 +302,11 @@ static int row_of(struct cmp *c, const char *name)
 	return c->nrows++;
 }
 
-/* A slice being written: one per phase of the trace being cut. */
+/* A phase window of the trace being counted. */
 struct slice {
-	struct fsl_writer *w;
-	char path[PATH_MAX];
 	uint64_t t0, t1;
 	int row, col;
-	unsigned char *stacks_done;	/* bitmap of stack ids copied */
-	size_t nstacks_done;
 };
-
-static int slice_stack(struct slice *s, struct fsl_reader *r, int32_t id)
-{
-	const struct fsl_stack *st;
-
-	if (id < 0)
-		return 0;
-	if ((size_t)id / 8 >= s->nstacks_done) {
-		size_t n = ((size_t)id / 8 + 1) * 2;
-		unsigned char *nb = realloc(s->stacks_done, n);
-
-		if (!nb)
-			return -ENOMEM;
-		memset(nb + s->nstacks_done, 0, n - s->nstacks_done);
-		s->stacks_done = nb;
-		s->nstacks_done = n;
-	}
-	if (s->stacks_done[id / 8] & (1u << (id % 8)))
-		return 0;
-	s->stacks_done[id / 8] |= 1u << (id % 8);
-	st = fsl_reader__stack(r, id);
-	return st ? fsl_writer__stack(s->w, st) : 0;
-}
-
-static int slice_open(struct slice *s, struct fsl_reader *r, const char *phase)
-{
-	struct fsl_writer_opts wo = { .force = 1 };
-	const char *k, *v;
-	size_t i;
-	int err = 0;
-
-	s->w = fsl_writer__open(s->path, &wo, &err);
-	if (!s->w)
-		return err;
-	for (i = 0; fsl_reader__kv_at(r, i, &k, &v); i++) {
-		if (!strcmp(k, FSL_KV_START_NS) || !strcmp(k, FSL_KV_END_NS))
-			continue;
-		if ((err = fsl_writer__kv(s->w, k, "%s", v)))
-			return err;
-	}
-	if ((err = fsl_writer__kv(s->w, FSL_KV_START_NS, "%" PRIu64, s->t0)) ||
-	    (err = fsl_writer__kv(s->w, FSL_KV_END_NS, "%" PRIu64, s->t1)) ||
-	    (err = fsl_writer__kv(s->w, "slice.phase", "%s", phase)))
-		return err;
-	return 0;
-}
 
 static void count_event(struct cell *cell, const struct fsl_hdr *h, uint32_t dev)
 {
@@ -403,11 +349,9 @@ static void count_event(struct cell *cell, const struct fsl_hdr *h, uint32_t dev
 	}
 }
 
-/* One pass: every event goes to the slice of the phase it falls in. */
-static int cut_trace(struct cmp *c, const char *path, struct slice *sl, unsigned int n,
-		     const char **names)
+/* One pass: every event is counted in the phase it falls in. */
+static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsigned int n)
 {
-	struct fsl_reader_opts ro = { 0 };
 	struct fsl_reader *r;
 	const struct fsl_hdr *h;
 	const char *devs;
@@ -415,7 +359,7 @@ static int cut_trace(struct cmp *c, const char *path, struct slice *sl, unsigned
 	unsigned int i;
 	int err = 0, rc;
 
-	r = fsl_reader__open(path, &ro, &err);
+	r = fsl_reader__open(path, NULL, &err);
 	if (!r) {
 		cerr(err, "cannot read '%s'", path);
 		return err;
@@ -423,73 +367,13 @@ static int cut_trace(struct cmp *c, const char *path, struct slice *sl, unsigned
 	devs = fsl_reader__kv(r, FSL_KV_DEV);
 	if (devs)
 		dev = strtoul(devs, NULL, 10);
-	for (i = 0; i < n && !err; i++)
-		if (c->causes)
-			err = slice_open(&sl[i], r, names[i]);
-	if (err) {
-		cerr(err, "cannot write a slice of '%s' in %s", path, c->tmpdir);
-		goto out;
-	}
-	while ((rc = fsl_reader__next(r, &h)) > 0) {
-		for (i = 0; i < n; i++) {
-			struct slice *s = &sl[i];
-			int in = h->ts >= s->t0 && h->ts < s->t1;
-
-			if (in)
-				count_event(&c->cells[s->row][s->col], h, dev);
-			if (!c->causes)
-				continue;
-			if (h->type == FSL_EV_PROC && h->ts < s->t1) {
-				/* the task tree so far, moved to the slice's start */
-				char buf[256];
-
-				if (h->size > sizeof(buf))
-					continue;
-				memcpy(buf, h, h->size);
-				if (!in)
-					((struct fsl_hdr *)buf)->ts = s->t0;
-				if ((err = fsl_writer__event(s->w, (const struct fsl_hdr *)buf)))
-					break;
-				continue;
-			}
-			if (!in)
-				continue;
-			if (h->type == FSL_EV_OFFCPU && h->size >= sizeof(struct fsl_ev_offcpu) &&
-			    (err = slice_stack(s, r, ((const struct fsl_ev_offcpu *)h)->stack_id)))
-				break;
-			if ((h->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
-			     h->type == FSL_EV_EXT4_JOURNAL_START_SB) &&
-			    h->size >= sizeof(struct fsl_ev_ext4_journal_start)) {
-				uint64_t ip = ((const struct fsl_ev_ext4_journal_start *)h)->ip;
-				const char *sym = fsl_reader__sym(r, ip);
-
-				if (sym && (err = fsl_writer__sym(s->w, ip, sym)))
-					break;
-			}
-			if ((err = fsl_writer__event(s->w, h)))
-				break;
-		}
-		if (err)
-			break;
-	}
-	if (rc < 0 && !err)
+	while ((rc = fsl_reader__next(r, &h)) > 0)
+		for (i = 0; i < n; i++)
+			if (h->ts >= sl[i].t0 && h->ts < sl[i].t1)
+				count_event(&c->cells[sl[i].row][sl[i].col], h, dev);
+	if (rc < 0) {
 		err = rc;
-	if (err)
-		cerr(err, "cannot cut '%s' into phases", path);
-out:
-	for (i = 0; i < n; i++) {
-		int e = 0;
-
-		if (sl[i].w)
-			e = fsl_writer__close(sl[i].w);
-		sl[i].w = NULL;
-		if (e && !err) {
-			cerr(e, "cannot write '%s'", sl[i].path);
-			err = e;
-		}
-		free(sl[i].stacks_done);
-		sl[i].stacks_done = NULL;
-		sl[i].nstacks_done = 0;
+		cerr(err, "cannot read '%s'", path);
 	}
 	fsl_reader__close(r);
 	return err;
@@ -554,9 +438,13 @@ static int capture(char *const argv[], char **out, size_t *outlen)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static void report_causes(struct cmp *c, const char *slice, struct cell *cell)
+/* fslens report --json over [t0, t1) of trace: the top cause and its share. */
+static void report_causes(struct cmp *c, const char *trace, uint64_t origin, uint64_t t0,
+			  uint64_t t1, struct cell *cell)
 {
-	char *argv[] = { c->self, "report", "--json", (char *)slice, NULL };
+	char from[32], to[32];
+	char *argv[] = { c->self, "report", "--json", "--section", "diagnosis", "--from", from,
+			 "--to", to, (char *)trace, NULL };
 	const struct jv *causes, *top, *v;
 	struct jp jp;
 	struct jv root;
@@ -564,6 +452,9 @@ static void report_causes(struct cmp *c, const char *slice, struct cell *cell)
 	size_t len = 0;
 	int rc;
 
+	/* seconds from the trace's start, to the ns */
+	snprintf(from, sizeof(from), "%.9f", t0 > origin ? (t0 - origin) / 1e9 : 0.0);
+	snprintf(to, sizeof(to), "%.9f", t1 > origin ? (t1 - origin) / 1e9 : 1e-9);
 	rc = capture(argv, &out, &len);
 	if (rc) {
 		if (!c->warned_report++)
@@ -633,17 +524,15 @@ static void label_columns(struct cmp *c)
 				len += snprintf(col->label + len, sizeof(col->label) - len, "%s%s",
 						len ? " " : "", kv);
 		}
-		if (!len && c->cols[c->ncols - 1].trace[0] && !strcmp(c->cols[0].trace,
-								 c->cols[c->ncols - 1].trace)) {
-			/* one trace: its runs are the columns */
-		} else if (!len) {
+		for (t = 0, j = 0; j < c->ncols; j++)
+			if (!strcmp(c->cols[j].trace, col->trace))
+				t++;
+		if (!len && !(t > 1 && t == c->ncols)) {
+			/* (one trace with several runs: the runs name the columns) */
 			const char *b = strrchr(col->trace, '/');
 
 			snprintf(col->label, sizeof(col->label), "%s", b ? b + 1 : col->trace);
 		}
-		for (t = 0, j = 0; j < c->ncols; j++)
-			if (!strcmp(c->cols[j].trace, col->trace))
-				t++;
 		if (t > 1) {
 			len = strlen(col->label);
 			snprintf(col->label + len, sizeof(col->label) - len, "%srun %u",
@@ -803,21 +692,17 @@ static void print_json(struct cmp *c)
 	fsl_json__newline(&j);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path) ? -1 : 0;
-}
-
-/* All phases of one trace: cut it once, then a report per slice. */
+/* All phases of one trace: one counting pass, then a report per phase window. */
 static int do_trace(struct cmp *c, const char *trace, struct fsl_phase_log *log,
 		    unsigned int firstcol)
 {
 	struct slice sl[64];
-	const char *names[64];
+	struct fsl_reader *r;
+	const char *v;
+	uint64_t origin;
 	unsigned int i, n = 0;
 	int err;
 
-	memset(sl, 0, sizeof(sl));
 	for (i = 0; i < log->nphases && n < 64; i++) {
 		const struct fsl_phase_rec *p = &log->phases[i];
 		int row = row_of(c, p->name);
@@ -835,16 +720,21 @@ static int do_trace(struct cmp *c, const char *trace, struct fsl_phase_log *log,
 		sl[n].t1 = p->end_ns;
 		sl[n].row = row;
 		sl[n].col = col;
-		names[n] = p->name;
-		snprintf(sl[n].path, sizeof(sl[n].path), "%s/c%u-%u.trace", c->tmpdir, col, i);
 		n++;
 	}
-	if ((err = cut_trace(c, trace, sl, n, names)))
+	if ((err = count_trace(c, trace, sl, n)))
 		return err;
-	for (i = 0; i < n && c->causes; i++) {
-		report_causes(c, sl[i].path, &c->cells[sl[i].row][sl[i].col]);
-		unlink(sl[i].path);
-	}
+	if (!c->causes)
+		return 0;
+	/* the report counts windows from record.start_ns (else the first event) */
+	r = fsl_reader__open(trace, NULL, &err);
+	if (!r)
+		return cerr(err, "cannot read '%s'", trace), err;
+	v = fsl_reader__kv(r, FSL_KV_START_NS);
+	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	fsl_reader__close(r);
+	for (i = 0; i < n; i++)
+		report_causes(c, trace, origin, sl[i].t0, sl[i].t1, &c->cells[sl[i].row][sl[i].col]);
 	return 0;
 }
 
@@ -946,13 +836,6 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	label_columns(c);
-	snprintf(c->tmpdir, sizeof(c->tmpdir), "%s/fslens-compare.XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(c->tmpdir)) {
-		rc = cerr(errno, "cannot make a temporary directory");
-		c->tmpdir[0] = 0;
-		goto out;
-	}
 	for (t = 0; t < ntraces; t++)
 		if (do_trace(c, argv[optind + t], &logs[t], firstcol[t]))
 			goto out;
@@ -962,8 +845,6 @@ int cmd_compare(int argc, char **argv)
 		print_text(c);
 	rc = 0;
 out:
-	if (c->tmpdir[0])
-		nftw(c->tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 	if (logs)
 		for (t = 0; t < ntraces; t++)
 			fsl_phase_log__free(&logs[t]);

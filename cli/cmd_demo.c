@@ -834,7 +834,8 @@ int cmd_demo(int argc, char **argv)
 	}
 	catch_signals();
 	rc = run_matrix(d);
-	if (!rc && d->ntraces > 1) {
+	/* per phase: time, rate and top cause; with a matrix, side by side */
+	if (!rc && d->ntraces && (d->ntraces > 1 || d->report)) {
 		const char *cargv[70];
 		struct child ch;
 		unsigned int n = 0, t;
@@ -846,7 +847,7 @@ int cmd_demo(int argc, char **argv)
 		for (t = 0; t < d->ntraces; t++)
 			cargv[n++] = d->traces[t];
 		cargv[n] = NULL;
-		printf("\n");
+		printf("\nper phase (fslens compare%s):\n", d->ntraces > 1 ? "" : " on one trace");
 		fflush(stdout);
 		if (spawn(&ch, (char *const *)cargv, -1) || reap(&ch))
 			rc = derr(0, "fslens compare failed");

@@ -21,8 +21,33 @@ PY
 }
 demo() { "$FSLENS" demo "$@" --scale small; }
 
+# causes FILE: the ranked cause classes of a report --json, space separated
+causes() { jget "$1" '" ".join(c["class"] for c in j["causes"])'; }
+
+# ---- htree: a 1 MiB journal makes journal_log_space the top cause, 256 MiB does not
+demo htree --set n=5000 --matrix journal=1M,256M -o "$O/journal" >"$T_TMP/journal.log" 2>&1
+check_eq journal-demo-exit $? 0
+top1=$(jget "$O/journal/htree_journal-1M.json" 'j["causes"][0]["class"]')
+share1=$(jget "$O/journal/htree_journal-1M.json" 'int(j["causes"][0]["share"] * 100)')
+check_eq journal-1M-top-cause "$top1" journal_log_space
+check_ge journal-1M-share "$share1" 50
+check_grep journal-1M-suggestion "Grow the journal size \(now 1.0 MiB\)" "$T_TMP/journal.log"
+top256=$(jget "$O/journal/htree_journal-256M.json" 'j["causes"][0]["class"]')
+if [ -n "$top256" ] && [ "$top256" != journal_log_space ]; then
+	pass journal-256M-top-cause
+else
+	fail journal-256M-top-cause "top cause '$top256' with a 256 MiB journal"
+fi
+check_grep journal-compare-table "^mkdir +\| +[0-9.]+ s +[0-9]+ ops/s +\| +[0-9.]+ s" "$T_TMP/journal.log"
+check_grep journal-compare-cause "^ +\| journal_log_space [0-9.]+% +\|" "$T_TMP/journal.log"
+for f in htree_journal-1M htree_journal-256M; do
+	for x in trace phases html json; do
+		check_cmd "journal-output-$f.$x" test -s "$O/journal/$f.$x"
+	done
+done
+
 # ---- htree stat phase: atime updates go through the journal, noatime writes nothing
-demo htree --set n=1500 --matrix atime=strictatime,noatime --no-report -o "$O/atime" \
+demo htree --set n=1500 --matrix atime=strictatime,noatime -o "$O/atime" \
 	>"$T_TMP/atime.log" 2>&1
 check_eq atime-demo-exit $? 0
 "$FSLENS" compare --no-causes --json "$O/atime/htree_atime-strictatime.trace" \
@@ -41,12 +66,22 @@ check_eq atime-stat-ops "$(cell "$T_TMP/atime.json" stat 0 ops)" 3000
 check_grep atime-table "^stat +\| +[0-9.]+ s +[0-9]+ ops/s" "$T_TMP/atime.log"
 
 # ---- copytree: nodelalloc fragments more files than delalloc (e2fsck fragcheck on the image)
+# and the report's fragcheck lines equal e2fsck's on the same image
 for d in 1 0; do
-	demo copytree --set delalloc=$d --keep --no-report -o "$O/copy$d" >"$T_TMP/copy$d.log" 2>&1
+	demo copytree --set delalloc=$d --keep -o "$O/copy$d" >"$T_TMP/copy$d.log" 2>&1
 	check_eq "copytree-delalloc$d-exit" $? 0
 	img=$(sed -n 's/^kept image: //p' "$T_TMP/copy$d.log")
 	e2fsck -fn -E fragcheck "$img" >"$T_TMP/frag$d.txt" 2>&1
 	check_eq "copytree-delalloc$d-fsck" $? 0
+	grep -E '^ *[0-9]+\([a-z]\): expecting' "$T_TMP/frag$d.txt" >"$T_TMP/frag$d.e2fsck"
+	jget "$O/copy$d/copytree.json" '"\n".join(j["layout"]["fragcheck"])' | sed '/^$/d' \
+		>"$T_TMP/frag$d.report"
+	if cmp -s "$T_TMP/frag$d.e2fsck" "$T_TMP/frag$d.report"; then
+		pass "copytree-delalloc$d-fragcheck-equal"
+	else
+		fail "copytree-delalloc$d-fragcheck-equal" \
+			"$(diff "$T_TMP/frag$d.e2fsck" "$T_TMP/frag$d.report" | head -5)"
+	fi
 	eval "frag$d=$(grep -E '^ *[0-9]+\([a-z]\): expecting' "$T_TMP/frag$d.txt" | \
 		sed 's/(.*//' | sort -u | wc -l)"
 	rm -rf "$(dirname "$img")"
@@ -58,7 +93,7 @@ else
 fi
 
 # ---- bonnie --runs 2: both runs' phase rates side by side
-demo bonnie --set runs=2 --no-report -o "$O/bonnie" >"$T_TMP/bonnie.log" 2>&1
+demo bonnie --set runs=2 -o "$O/bonnie" >"$T_TMP/bonnie.log" 2>&1
 check_eq bonnie-exit $? 0
 check_grep bonnie-side-by-side "^ +\| run 1 +\| run 2" "$T_TMP/bonnie.log"
 check_grep bonnie-row "^rand_create +\| +[0-9.]+ +2000 +[0-9]+ +[0-9.]+ \| +[0-9.]+ +2000 " \
@@ -72,22 +107,36 @@ check_eq bonnie-compare-cells "$(jget "$T_TMP/bonnie.json" \
 	'sum(1 for r in j["rows"] for c in r["cells"] if c and c["ops"] == 2000 and c["ops_per_s"] > 0)')" 12
 
 # ---- createmany with caches dropped: the lookups read the directory from the device
-demo createmany --set drop_caches=1 --no-report -o "$O/many" >"$T_TMP/many.log" 2>&1
+# and directory-block reads are a cause; the report has the rate over time
+demo createmany --set drop_caches=1 -o "$O/many" >"$T_TMP/many.log" 2>&1
 check_eq createmany-exit $? 0
 check_grep createmany-rate-timeline "^create rate \(ops/s, [0-9]+ slices" "$T_TMP/many.log"
-"$FSLENS" compare --no-causes --json "$O/many/createmany.trace" >"$T_TMP/many.json"
+check_grep createmany-report-rate "creates/s: peak [0-9]+" "$T_TMP/many.log"
+check_ge createmany-report-rate-bins "$(jget "$O/many/createmany.json" 'sum(1 for b in j["ops"]["rate"]["all"] if b > 0)')" 5
+case " $(causes "$O/many/createmany.json") " in
+*" dir_block_read "*) pass createmany-dir-block-read-cause ;;
+*) fail createmany-dir-block-read-cause "causes: $(causes "$O/many/createmany.json")" ;;
+esac
+"$FSLENS" compare --json "$O/many/createmany.trace" >"$T_TMP/many.json"
+check_eq createmany-lookup-top-cause "$(cell "$T_TMP/many.json" lookup 0 top_cause)" dir_block_read
 check_ge createmany-lookup-reads "$(cell "$T_TMP/many.json" lookup 0 read_bytes)" 4096
 check_ge createmany-ticks "$(grep -c '^tick 1 create ' "$O/many/createmany.phases")" 3
 
 # ---- dbench with lowered dirty limits: throttled, limits restored afterwards
 before=$(sysctl -n vm.dirty_bytes vm.dirty_ratio vm.dirty_background_bytes vm.dirty_background_ratio | tr '\n' ' ')
-demo dbench --set dirty_bytes=2M --set dirty_background_bytes=512K --set dio=1 --no-report \
+demo dbench --set dirty_bytes=2M --set dirty_background_bytes=512K --set dio=1 \
 	-o "$O/dbench" >"$T_TMP/dbench.log" 2>&1
 check_eq dbench-exit $? 0
 check_eq dbench-dirty-restored "$(sysctl -n vm.dirty_bytes vm.dirty_ratio vm.dirty_background_bytes vm.dirty_background_ratio | tr '\n' ' ')" "$before"
 check_grep dbench-said-lowered "^vm.dirty_bytes=2097152 for this run" "$T_TMP/dbench.log"
 "$FSLENS" compare --no-causes --json "$O/dbench/dbench.trace" >"$T_TMP/dbench.json"
 check_ge dbench-throttle-pauses "$(cell "$T_TMP/dbench.json" run 0 throttle_pauses)" 1
+case " $(causes "$O/dbench/dbench.json") " in
+*" writeback_throttle "*) pass dbench-writeback-throttle-cause ;;
+*) fail dbench-writeback-throttle-cause "causes: $(causes "$O/dbench/dbench.json")" ;;
+esac
+check_ge dbench-writeback-background-pages \
+	"$(jget "$O/dbench/dbench.json" 'j["writeback"]["pages_by_reason"]["background"]')" 1
 # ---- Ctrl-C during a recorded run: the recorder closes the trace, nothing is left
 "$FSLENS" demo dbench --scale small --set seconds=60 --no-report -o "$O/int" \
 	>"$T_TMP/int.log" 2>&1 &
