@@ -12,6 +12,7 @@
  *   then fslens report DIR/NAME.trace --html DIR/NAME.html, and with several
  *   configurations fslens compare DIR/NAME1.trace DIR/NAME2.trace ...
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -565,6 +566,10 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	if (err)
 		return dusage("demo", NULL, "bad filesystem parameters (fs_size >= 16M, "
 				       "blocksize 1024/2048/4096, atime relatime/strictatime/noatime)");
+	if (*notes && so.journal_mib && ns < sizeof(setbuf) / sizeof(setbuf[0]))
+		/* the phase file (and compare's labels) say what mkfs made */
+		snprintf(setbuf[ns++], sizeof(setbuf[0]), "journal=%lluM",
+			 (unsigned long long)so.journal_mib);
 	so.device = d->device;
 	so.force = d->force;
 	so.keep = d->keep;
@@ -646,9 +651,11 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	if (status) {
 		if (got_signal)
 			derr(0, "interrupted; cleaning up");
+		else if (d->record)
+			derr(0, "fslens record exited with status %d (a build without BPF "
+			     "support can still run 'fslens demo --no-record')", status);
 		else
-			derr(0, "%s exited with status %d", d->record ? "fslens record" :
-				"the workload", status);
+			derr(0, "the workload exited with status %d", status);
 		goto out;
 	}
 	if (d->record)
@@ -716,11 +723,17 @@ static int run_matrix(struct demo *d)
 
 		len = snprintf(label, sizeof(label), "%s", d->sc->name);
 		for (k = 0; k < d->m.n; k++) {
+			char *p;
+
 			snprintf(kvs[k], sizeof(kvs[k]), "%s=%s", d->m.key[k], d->m.val[k][idx[k]]);
 			extra[k] = kvs[k];
 			if (len < sizeof(label))
 				len += snprintf(label + len, sizeof(label) - len, "_%s-%s", d->m.key[k],
 						d->m.val[k][idx[k]]);
+			/* the label names files: nothing that is not a plain name character */
+			for (p = label; *p; p++)
+				if (!isalnum((unsigned char)*p) && !strchr("._-=+", *p))
+					*p = '_';
 		}
 		rc = run_one(d, label, extra, d->m.n);
 		if (rc || got_signal)
@@ -806,6 +819,17 @@ int cmd_demo(int argc, char **argv)
 	if (optind < argc) {
 		rc = dusage("demo", demo_usage, "unexpected argument '%s'", argv[optind]);
 		goto out;
+	}
+	{
+		unsigned long combos = 1;
+
+		for (i = 0; i < (int)d->m.n; i++)
+			combos *= d->m.nval[i];
+		if (combos > sizeof(d->traces) / sizeof(d->traces[0])) {
+			rc = dusage("demo", demo_usage, "--matrix makes %lu configurations; at most "
+				    "%zu", combos, sizeof(d->traces) / sizeof(d->traces[0]));
+			goto out;
+		}
 	}
 	d->sc = fsl_scenario__find(name);
 	if (!d->sc) {

@@ -385,6 +385,7 @@ int fsl_scratch_opts__from_params(struct fsl_scratch_opts *o, const struct fsl_p
 	if (notes_len)
 		notes[0] = 0;
 	o->nmkfs = 0;
+	o->journal_mib = 0;
 	o->mount_opts[0] = 0;
 	o->size = fsl_params__size(p, "fs_size");
 	if (o->size < (16 << 20))
@@ -404,6 +405,7 @@ int fsl_scratch_opts__from_params(struct fsl_scratch_opts *o, const struct fsl_p
 				 (unsigned long long)min, (unsigned long long)bs);
 			mib = min;
 		}
+		o->journal_mib = mib;
 		snprintf(buf, sizeof(buf), "size=%llu", (unsigned long long)mib);
 		err |= add_arg(o, "-J");
 		err |= add_arg(o, buf);

@@ -27,6 +27,7 @@ struct fsl_scratch_opts {
 	int keep;			/* keep the image (unmounted, detached) */
 	int direct_io;			/* loop device with LO_FLAGS_DIRECT_IO */
 	const char *tmpdir;		/* parent of the temporary directory; NULL: $TMPDIR or /tmp */
+	uint64_t journal_mib;		/* set by from_params: the journal size asked of mkfs (0: default) */
 	char storage[FSL_SCRATCH_ARGS_MAX][128];	/* backing store for mkfs_args */
 };
 
