@@ -39,7 +39,7 @@ static const char demo_usage[] =
 "  'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
 "  --scale S          small (seconds), medium (default, about a minute), full (classic size)\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
-"  --matrix K=V1,V2   run every combination of the listed values (repeatable), then compare\n"
+"  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
 "  -o DIR             output directory (default fslens-demo)\n"
 "  --keep             keep the scratch image (unmounted, detached) and print its path\n"
 "  --device DEV       use block device DEV instead of an image: it is WIPED (needs --force)\n"
@@ -766,7 +766,7 @@ int cmd_demo(int argc, char **argv)
 	struct demo *d;
 	const char *name = "htree";
 	ssize_t len;
-	int c, i, rc, err;
+	int c, i, rc, err, name_given = 0;
 
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--run-workload"))
@@ -814,11 +814,23 @@ int cmd_demo(int argc, char **argv)
 		default: rc = dusage("demo", demo_usage, "bad option"); goto out;
 		}
 	}
-	if (optind < argc)
-		name = argv[optind++];
-	if (optind < argc) {
-		rc = dusage("demo", demo_usage, "unexpected argument '%s'", argv[optind]);
-		goto out;
+	/* "--matrix blocksize=1024,4096 journal=1M,64M": more matrix keys may follow */
+	for (; optind < argc; optind++) {
+		const char *a = argv[optind];
+
+		if (strchr(a, '=') && d->m.n) {
+			if (matrix_add(&d->m, a)) {
+				rc = dusage("demo", demo_usage, "bad --matrix '%s'", a);
+				goto out;
+			}
+		} else if (!strchr(a, '=') && !name_given) {
+			name = a;
+			name_given = 1;
+		} else {
+			rc = dusage("demo", demo_usage, "unexpected argument '%s'%s", a,
+				    strchr(a, '=') ? " (a parameter is given with --set)" : "");
+			goto out;
+		}
 	}
 	{
 		unsigned long combos = 1;

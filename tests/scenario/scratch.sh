@@ -44,6 +44,16 @@ check_grep fsparams-large-dir "^Filesystem features:.* large_dir" "$T_TMP/fsp.sb
 check_grep fsparams-inodes "^Inode count: +5[0-9][0-9][0-9]$" "$T_TMP/fsp.sb"
 [ -n "$img" ] && rm -rf "$(dirname "$img")"
 
+# the issue's matrix form: one --matrix, several KEY=V1,V2; every combination once
+"$FSLENS" demo htree --scale small --set n=50 --matrix blocksize=1024,4096 journal=4M,8M \
+	--no-record -o "$T_TMP/mx" >"$T_TMP/mx.log" 2>&1
+check_eq matrix-exit $? 0
+got=$(for f in "$T_TMP"/mx/*.phases; do
+	echo "$(sed -n 's/^param blocksize=//p' "$f"):$(sed -n 's/^param journal=//p' "$f")"
+done | sort | tr '\n' ' ')
+check_eq matrix-combinations "$got" "1024:4M 1024:8M 4096:4M 4096:8M "
+check_eq matrix-mkfs-lines "$(grep -c '^mkfs.ext4 -b [0-9]* -J size=[48] ' "$T_TMP/mx.log")" 4
+
 # failure inside the workload (ENOSPC: 2048 inodes, 3000 directories)
 "$FSLENS" demo htree --scale small --set n=3000 --set inodes=2048 --set fs_size=32M \
 	--no-record -o "$out" >"$T_TMP/fail.log" 2>&1
