@@ -41,7 +41,7 @@ cre=$(sed -nE 's/.*creates\/s ([0-9]+)\.[0-9].*/\1/p' "$scr" | head -1)
 check_ge header-creates-nonzero "${cre:-0}" 1
 
 tm_keys l f $(sed 's/./& /g' <<< "$spid") Enter
-sleep 0.3
+tm_wait l "^ +$spid " 5
 row=$(tm_row l "^ +$spid ")
 if [ -n "$row" ]; then
 	pass storm-row
