@@ -52,7 +52,7 @@ static int loop_init(struct loop *l, struct top_source *src, const struct top_op
 	l->src = src;
 	l->o = o;
 	l->tclock = src->start_ns;
-	l->feed = top_feed__new(&src->meta, src->start_ns, &err);
+	l->feed = top_feed__new(&src->meta, src->start_ns, o->accumulated, &err);
 	if (!l->feed) {
 		snprintf(errbuf, errlen, "cannot set up the analyses: %s", strerror(-err));
 		return err;
