@@ -1219,7 +1219,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 	h->size = size;
 	if (type == FSL_EV_DIROP) {
 		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)h;
-		size_t room = size - sizeof(*d);
+		size_t room = size - offsetof(struct fsl_ev_dirop, paths);
 
 		/*
 		 * Path lengths must fit the record: consumers trust them. (The

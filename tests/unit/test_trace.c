@@ -272,3 +272,35 @@ TEST(trace_no_compress)
 	CHECK(fsl_reader__stats(r)->compressed_bytes > 0);
 	fsl_reader__close(r);
 }
+
+/* Dirop path lengths that overrun their record are cut by the writer and flagged. */
+TEST(trace_dirop_lengths_clamped)
+{
+	union { struct fsl_ev_dirop d; unsigned char b[256]; } op = { 0 };
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	const struct fsl_ev_dirop *got;
+	int err = 0;
+
+	op.d.hdr.type = FSL_EV_DIROP;
+	op.d.hdr.size = fsl_dirop_size(10, 0);	/* 96: 20 bytes of room after paths[] */
+	op.d.hdr.ts = 1;
+	op.d.path_len = 300;
+	op.d.path2_len = 7;
+	memcpy(op.d.paths, "/mnt/x/abc", 10);
+	w = fsl_writer__open(t_path("d.trace"), NULL, &err);
+	REQUIRE(w);
+	CHECK_EQ(fsl_writer__event(w, &op.d.hdr), 0);
+	CHECK_EQ(fsl_writer__close(w), 0);
+	r = fsl_reader__open(t_path("d.trace"), NULL, &err);
+	REQUIRE(r);
+	REQUIRE(fsl_reader__next(r, &ev) == 1);
+	got = (const struct fsl_ev_dirop *)ev;
+	CHECK_EQ(ev->size, 96);
+	CHECK_EQ(got->path_len, 96 - offsetof(struct fsl_ev_dirop, paths));
+	CHECK_EQ(got->path2_len, 0);
+	CHECK_EQ(got->pflags, FSL_DIROP_TRUNC1 | FSL_DIROP_TRUNC2);
+	CHECK(!memcmp(got->paths, "/mnt/x/abc", 10));
+	fsl_reader__close(r);
+}

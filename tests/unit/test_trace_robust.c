@@ -516,3 +516,20 @@ int t_make_corpus(const char *dir)
 	}
 	return fsl_writer__close(w) ? -1 : 0;
 }
+
+/* The checksum is the standard CRC32C (the check value of the Castagnoli CRC). */
+TEST(trace_crc32c_check_value)
+{
+	static const unsigned char zeros[32];
+	unsigned char buf[1000];
+	unsigned int i;
+
+	CHECK_U64(fsl_crc32c(0, "123456789", 9), 0xe3069283u);
+	CHECK_U64(fsl_crc32c(0, zeros, 32), 0x8a9136aau);	/* RFC 3720 B.4 */
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = i * 7;
+	/* incremental == one shot, at any split and alignment */
+	CHECK_U64(fsl_crc32c(fsl_crc32c(0, buf, 13), buf + 13, 987), fsl_crc32c(0, buf, 1000));
+	CHECK_U64(fsl_crc32c(fsl_crc32c(0, buf + 1, 500), buf + 501, 3),
+		  fsl_crc32c(0, buf + 1, 503));
+}
