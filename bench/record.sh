@@ -1,0 +1,104 @@
+#!/bin/bash
+# Benchmark of fslens record's cost (issue #3): createmany-style, N files
+# created in one directory + sync on a fresh 4K ext4 image; untraced vs
+# `fslens record` (all families) vs `perf record -a` of the same tracepoints;
+# runs interleaved, median of RUNS. Prints the overhead ratios
+# (traced/untraced), events, lost and bytes per event.
+#   bench/record.sh [N=300000] [RUNS=5]
+set -u
+cd "$(dirname "$0")/.."
+N=${1:-300000}
+RUNS=${2:-5}
+BUILD=${BUILD:-build}
+FSLENS=$PWD/$BUILD/fslens
+[ "$(id -u)" -eq 0 ] || { echo "bench/record.sh: needs root (loop devices, BPF)"; exit 1; }
+[ -x "$FSLENS" ] || { echo "bench/record.sh: build first (make)"; exit 1; }
+"$FSLENS" record --help 2>&1 | grep -q -- --min-wait ||
+	{ echo "bench/record.sh: fslens built without BPF"; exit 1; }
+W=$(mktemp -d /tmp/fslens-bench.XXXXXX)
+LOOP=
+cleanup() {
+	umount "$W/mnt" 2>/dev/null
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+${CC:-gcc} -O2 -o "$W/createmany" bench/record_createmany.c || exit 1
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
+mkdir -p "$W/mnt"
+
+# The tracepoints fslens attaches, for perf to record the same ones.
+TPS="block:block_rq_insert block:block_rq_issue block:block_rq_complete block:block_rq_merge
+jbd2:jbd2_start_commit jbd2:jbd2_commit_locking jbd2:jbd2_commit_flushing jbd2:jbd2_commit_logging
+jbd2:jbd2_end_commit jbd2:jbd2_run_stats jbd2:jbd2_handle_start jbd2:jbd2_handle_stats
+jbd2:jbd2_checkpoint jbd2:jbd2_checkpoint_stats jbd2:jbd2_lock_buffer_stall jbd2:jbd2_update_log_tail
+ext4:ext4_journal_start_inode ext4:ext4_journal_start_sb
+writeback:writeback_start writeback:writeback_written writeback:writeback_single_inode_start
+writeback:writeback_single_inode writeback:writeback_dirty_inode writeback:balance_dirty_pages
+writeback:global_dirty_state
+ext4:ext4_request_blocks ext4:ext4_allocate_blocks ext4:ext4_mballoc_alloc ext4:ext4_mballoc_prealloc
+ext4:ext4_mb_new_inode_pa ext4:ext4_mb_new_group_pa ext4:ext4_mb_release_inode_pa
+ext4:ext4_mb_release_group_pa ext4:ext4_free_blocks ext4:ext4_mballoc_free ext4:ext4_mballoc_discard
+ext4:ext4_request_inode ext4:ext4_allocate_inode ext4:ext4_free_inode ext4:ext4_ext_map_blocks_exit
+ext4:ext4_writepages ext4:ext4_da_write_folios_start ext4:ext4_da_write_folios_end
+ext4:ext4_da_write_pages_extent ext4:ext4_mb_bitmap_load ext4:ext4_mb_buddy_bitmap_load
+ext4:ext4_read_block_bitmap_load ext4:ext4_load_inode ext4:ext4_sync_file_enter ext4:ext4_sync_file_exit
+ext4:ext4_unlink_enter ext4:ext4_unlink_exit
+raw_syscalls:sys_enter raw_syscalls:sys_exit sched:sched_switch sched:sched_waking
+sched:sched_process_fork sched:sched_process_exec sched:sched_process_exit"
+PERF_EV=()
+for tp in $TPS; do
+	[ -d /sys/kernel/tracing/events/${tp%%:*}/${tp#*:} ] && PERF_EV+=(-e "$tp")
+done
+
+fresh_fs() {
+	umount "$W/mnt" 2>/dev/null
+	[ -n "$LOOP" ] && losetup -d "$LOOP"
+	rm -f "$W/img"
+	truncate -s 4G "$W/img"
+	mkfs.ext4 -q -F -b 4096 -N $((N + N / 4 + 1000)) "$W/img" || exit 1
+	LOOP=$(losetup -f --show "$W/img") || exit 1
+	mount "$LOOP" "$W/mnt" || exit 1
+	mkdir "$W/mnt/d"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+: >"$W/t.none"; : >"$W/t.fslens"; : >"$W/t.perf"
+echo "createmany: $N files, $RUNS runs of each, interleaved; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in $(seq 1 "$RUNS"); do
+	fresh_fs
+	"$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1
+
+	fresh_fs
+	"$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- "$W/createmany" "$W/mnt/d" "$N" \
+		>>"$W/t.fslens" 2>"$W/f.err" || { cat "$W/f.err"; exit 1; }
+	cp "$W/f.err" "$W/f.err.last"
+
+	fresh_fs
+	perf record -q -a "${PERF_EV[@]}" -o "$W/perf.data" -- \
+		"$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" || { cat "$W/p.err"; exit 1; }
+	psize=$(stat -c %s "$W/perf.data")
+	psamples=$(perf report -i "$W/perf.data" --stats 2>/dev/null |
+		   awk '/SAMPLE events:/ { print $3; exit }')
+	rm -f "$W/perf.data"
+	printf '  run %d: untraced %.2f s, fslens %.2f s, perf %.2f s\n' "$r" \
+		"$(tail -1 "$W/t.none")" "$(tail -1 "$W/t.fslens")" "$(tail -1 "$W/t.perf")"
+done
+
+m0=$(median <"$W/t.none"); m1=$(median <"$W/t.fslens"); m2=$(median <"$W/t.perf")
+ev=$(sed -n 's/.* s, \([0-9]*\) events, .*/\1/p' "$W/f.err.last")
+fbytes=$(stat -c %s "$W/f.trace")
+lost=$(awk '$1 ~ /^(block|journal|writeback|alloc|dirops|offcpu|proc)$/ { s += $3 } END { print s + 0 }' "$W/f.err.last")
+echo
+printf 'untraced       median %.3f s\n' "$m0"
+printf 'fslens record  median %.3f s  ratio %.3f  events %s  lost %s  %.1f bytes/event (%s bytes)\n' \
+	"$m1" "$(echo "$m1 / $m0" | bc -l)" "$ev" "$lost" "$(echo "$fbytes / $ev" | bc -l)" "$fbytes"
+printf 'perf record -a median %.3f s  ratio %.3f  samples %s  %.1f bytes/sample (%s bytes, last run)\n' \
+	"$m2" "$(echo "$m2 / $m0" | bc -l)" "${psamples:-?}" \
+	"$(echo "${psize:-0} / ${psamples:-1}" | bc -l)" "${psize:-0}"
+echo "fslens summary of the last run:"
+sed 's/^/  /' "$W/f.err.last"

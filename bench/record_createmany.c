@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * createmany-style load for bench/record.sh: create N empty files in one
+ * directory (open O_CREAT|O_EXCL + close), then sync; print the elapsed
+ * seconds of the whole thing (creates + sync) on stdout.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	struct timespec a, b;
+	char name[64];
+	long i, n;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: createmany DIR N\n");
+		return 2;
+	}
+	n = atol(argv[2]);
+	if (chdir(argv[1])) {
+		perror(argv[1]);
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < n; i++) {
+		int fd;
+
+		snprintf(name, sizeof(name), "f%ld", i);
+		fd = open(name, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0) {
+			perror(name);
+			return 1;
+		}
+		close(fd);
+	}
+	sync();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%.6f\n", (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9);
+	return 0;
+}

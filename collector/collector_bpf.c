@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF collector: open the fslens skeleton, choose per tracepoint how to
+ * attach (tp_btf where the kernel's BTF describes it, else raw_tp; classic
+ * tracepoints for the ext4/jbd2/writeback families), turn off what was not
+ * asked for or does not exist on this kernel, load, attach, drain the ring.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "fslens/collector.h"
+#include "fslens/schema.h"
+#include "collector_int.h"
+#include "probes/fslens.skel.h"
+
+#define MAX_LINKS 128
+
+struct fsl_collector {
+	struct fsl_collector_opts opts;
+	struct fslens_bpf *skel;
+	struct ring_buffer *rb;
+	struct bpf_link *links[MAX_LINKS];
+	unsigned int nlinks;
+	fsl_collector_event_fn fn;
+	void *fn_ctx;
+	int fn_ret;
+	uint32_t families;	/* loaded */
+	int fentry;
+	int nbtf, nraw, ntp;
+	char mode[96];
+	char counts[96];
+	char missing[2048];
+};
+
+/* libbpf's print hook is global: route it to the collector being set up. */
+static const struct fsl_collector_opts *log_opts;
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	size_t n;
+
+	if (!log_opts || !log_opts->log || level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n && line[n - 1] == '\n')
+		line[--n] = 0;
+	log_opts->log(log_opts->log_ctx, line);
+	return 0;
+}
+
+int fsl_collector_built_in(void)
+{
+	return 1;
+}
+
+/* Where tracefs is, mounting it at /sys/kernel/tracing if it is not. */
+static const char *tracefs_dir(void)
+{
+	static const char *dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char p[256];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/events", dirs[i]);
+		if (access(p, F_OK) == 0)
+			return dirs[i];
+	}
+	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0)
+		return dirs[0];
+	return NULL;
+}
+
+static int tp_exists(const char *tracefs, const char *group, const char *name)
+{
+	char p[512];
+
+	if (!tracefs)
+		return -1;	/* unknown */
+	snprintf(p, sizeof(p), "%s/events/%s/%s", tracefs, group, name);
+	return access(p, F_OK) == 0;
+}
+
+/* Family and tracefs group of a tracepoint the probes use. */
+static int tp_family(const char *tp, const char **group)
+{
+	const struct fsl_event_desc *d;
+	unsigned int i, n;
+
+	if (!strncmp(tp, "block_rq_", 9)) {
+		*group = "block";
+		return FSL_FAM_BLOCK;
+	}
+	if (!strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit")) {
+		*group = "raw_syscalls";
+		return FSL_FAM_DIROPS;
+	}
+	if (!strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking")) {
+		*group = "sched";
+		return FSL_FAM_OFFCPU;
+	}
+	if (!strncmp(tp, "sched_process_", 14)) {
+		*group = "sched";
+		return FSL_FAM_PROC;
+	}
+	n = fsl_schema_builtin_all(&d);
+	for (i = 0; i < n; i++) {
+		if (d[i].name && d[i].tp_group && !strcmp(d[i].name, tp)) {
+			*group = d[i].tp_group;
+			return d[i].family;
+		}
+	}
+	return -1;
+}
+
+static void add_missing(struct fsl_collector *c, const char *group, const char *name)
+{
+	size_t n = strlen(c->missing);
+
+	if (strstr(c->missing, name))
+		return;
+	snprintf(c->missing + n, sizeof(c->missing) - n, "%s%s:%s", n ? "," : "", group, name);
+}
+
+/*
+ * The kernel may load fentry programs (BPF_PROG_TYPE_TRACING) and still
+ * refuse to attach them; only a real attach answers the question.
+ */
+static int probe_fentry(struct btf *vmlinux)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, popts);
+	int id, prog, link;
+
+	if (!vmlinux)
+		return 0;
+	id = btf__find_by_name_kind(vmlinux, "ext4_lookup", BTF_KIND_FUNC);
+	if (id < 0)
+		id = btf__find_by_name_kind(vmlinux, "vfs_read", BTF_KIND_FUNC);
+	if (id < 0)
+		return 0;
+	popts.expected_attach_type = BPF_TRACE_FENTRY;
+	popts.attach_btf_id = id;
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fsl_fentry_probe", "GPL", insns, 2, &popts);
+	if (prog < 0)
+		return 0;
+	link = bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);
+	close(prog);
+	if (link < 0)
+		return 0;
+	close(link);
+	return 1;
+}
+
+static uint64_t ring_size(uint64_t want)
+{
+	uint64_t sz = 4096;
+
+	if (!want)
+		want = FSL_COLLECTOR_RING_DEFAULT;
+	while (sz < want && sz < (1ull << 31))
+		sz <<= 1;
+	return sz;
+}
+
+/* The tracepoint of a program and its kind: 'b' tp_btf, 'r' raw_tp, 't' classic. */
+static const char *prog_tp(struct bpf_program *prog, char *kind, char *grp, size_t glen)
+{
+	const char *sec = bpf_program__section_name(prog), *slash;
+
+	if (!strncmp(sec, "tp_btf/", 7) || !strncmp(sec, "raw_tp/", 7)) {
+		*kind = sec[0] == 't' ? 'b' : 'r';
+		grp[0] = 0;
+		return sec + 7;
+	}
+	if (!strncmp(sec, "tracepoint/", 11) && (slash = strchr(sec + 11, '/'))) {
+		*kind = 't';
+		snprintf(grp, glen, "%.*s", (int)(slash - (sec + 11)), sec + 11);
+		return slash + 1;
+	}
+	return NULL;
+}
+
+/* Is there a program of this kind ('r' = tp_btf/raw_tp pair, 't' = classic) for tp? */
+static int has_variant(struct bpf_object *obj, const char *tp, char want)
+{
+	struct bpf_program *prog;
+	char kind, grp[64];
+
+	bpf_object__for_each_program(prog, obj) {
+		const char *t = prog_tp(prog, &kind, grp, sizeof(grp));
+
+		if (t && !strcmp(t, tp) && (kind == want || (want == 'r' && kind == 'b')))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Decide autoload for every program; returns the number left to load.
+ * Per tracepoint: tp_btf where the kernel's BTF describes it (unless
+ * use_btf is 0), else raw_tp; the classic tracepoint only with classic set
+ * or where no raw variant exists.
+ */
+static int choose_programs(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
+			   int use_btf, int classic)
+{
+	struct bpf_program *prog;
+	uint32_t want = c->opts.families ? c->opts.families : FSL_FAM_ALL;
+	int n = 0;
+
+	c->families = 0;
+	c->nbtf = c->nraw = c->ntp = 0;
+	bpf_object__for_each_program(prog, c->skel->obj) {
+		const char *group = NULL, *tp;
+		char kind, grp[64], t[160];
+		int fam, on, exists;
+
+		tp = prog_tp(prog, &kind, grp, sizeof(grp));
+		if (!tp)
+			continue;
+		fam = tp_family(tp, &group);
+		if (kind == 't')
+			group = grp;
+		on = fam >= 0 && (want & (1u << fam));
+		/* fork keeps the tracked map even with the proc family off */
+		if (c->opts.follow && !strcmp(tp, "sched_process_fork"))
+			on = 1;
+		if (!group)
+			on = 0;
+		exists = on ? tp_exists(tracefs, group, tp) : 0;
+		snprintf(t, sizeof(t), "btf_trace_%s", tp);
+		if (on && exists < 0)	/* no tracefs: ask BTF */
+			exists = vmlinux && btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) >= 0;
+		if (on && exists != 1) {
+			/* the older/newer twin of a renamed event is not "missing" */
+			if (strcmp(tp, "ext4_da_write_pages") &&
+			    strncmp(tp, "ext4_da_write_folios", 20))
+				add_missing(c, group, tp);
+			on = 0;
+		}
+		if (on && kind != 't') {
+			int have_btf = use_btf && vmlinux &&
+				       btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) >= 0;
+
+			if (classic && has_variant(c->skel->obj, tp, 't'))
+				on = 0;
+			else	/* keep exactly one of the pair */
+				on = kind == 'b' ? have_btf : !have_btf;
+		} else if (on) {
+			on = classic || !has_variant(c->skel->obj, tp, 'r');
+		}
+		bpf_program__set_autoload(prog, on);
+		if (!on)
+			continue;
+		(kind == 'b' ? c->nbtf++ : kind == 'r' ? c->nraw++ : c->ntp++);
+		if (fam != FSL_FAM_PROC || (want & (1u << FSL_FAM_PROC)))
+			c->families |= 1u << fam;
+		n++;
+	}
+	/* neither da_write variant exists: say which one was expected */
+	if ((want & (1u << FSL_FAM_ALLOC)) && tracefs &&
+	    tp_exists(tracefs, "ext4", "ext4_da_write_pages") != 1 &&
+	    tp_exists(tracefs, "ext4", "ext4_da_write_folios_start") != 1)
+		add_missing(c, "ext4", "ext4_da_write_folios_start");
+	return n;
+}
+
+static int open_and_load(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
+			 int use_btf, int classic)
+{
+	const struct fsl_collector_opts *o = &c->opts;
+	uint32_t want = o->families ? o->families : FSL_FAM_ALL;
+	struct fslens_bpf *skel;
+	int err;
+
+	skel = fslens_bpf__open();
+	if (!skel)
+		return errno ? -errno : -EINVAL;
+	c->skel = skel;
+	skel->rodata->targ_dev = o->dev;
+	skel->rodata->targ_blkdev = o->blkdev;
+	skel->rodata->targ_tgid = o->pid;
+	skel->rodata->targ_follow = o->follow;
+	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));
+	skel->rodata->targ_offcpu_all = o->offcpu_all;
+	skel->rodata->targ_min_wait_ns = o->min_wait_ns;
+	skel->rodata->targ_o_creat = O_CREAT;
+	skel->rodata->targ_self = getpid();
+	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
+
+	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
+	if (!err && !(want & (1u << FSL_FAM_OFFCPU))) {
+		err = bpf_map__set_max_entries(skel->maps.stacks, 1);
+		if (!err)
+			err = bpf_map__set_max_entries(skel->maps.offcpu_start, 1);
+	}
+	if (!err && !(want & (1u << FSL_FAM_DIROPS)))
+		err = bpf_map__set_max_entries(skel->maps.dirop_inflight, 1);
+	if (err)
+		return err;
+	if (choose_programs(c, tracefs, vmlinux, use_btf, classic) == 0)
+		return -ENOENT;
+	return fslens_bpf__load(skel);
+}
+
+static int fill_dirop_table(struct fsl_collector *c)
+{
+	const struct fsl_dirop_sc_entry *t;
+	unsigned int i, n = fsl_dirop_table(&t);
+	int fd = bpf_map__fd(c->skel->maps.dirop_sc);
+
+	for (i = 0; i < n; i++) {
+		uint32_t key = t[i].nr;
+
+		if (bpf_map_update_elem(fd, &key, &t[i].sc, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, int *err)
+{
+	struct fsl_collector *c = calloc(1, sizeof(*c));
+	struct btf *vmlinux;
+	const char *tracefs;
+	int use_btf, classic, e;
+
+	if (!c) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	c->opts = *opts;
+	log_opts = &c->opts;
+	libbpf_set_print(libbpf_log);
+
+	tracefs = tracefs_dir();
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		e = -ENOENT;	/* no BTF: CO-RE has nothing to relocate against */
+		goto fail;
+	}
+	c->fentry = probe_fentry(vmlinux);
+	/*
+	 * tp_btf, else raw_tp, else the classic tracepoints: each step is
+	 * tried when the kernel refuses the previous one at load.
+	 */
+	use_btf = !opts->force_raw_tp;
+	classic = opts->force_classic;
+	e = open_and_load(c, tracefs, vmlinux, use_btf, classic);
+	if (e && e != -ENOENT && use_btf) {
+		fslens_bpf__destroy(c->skel);
+		c->skel = NULL;
+		c->missing[0] = 0;
+		use_btf = 0;
+		e = open_and_load(c, tracefs, vmlinux, use_btf, classic);
+	}
+	if (e && e != -ENOENT && !classic) {
+		fslens_bpf__destroy(c->skel);
+		c->skel = NULL;
+		c->missing[0] = 0;
+		e = open_and_load(c, tracefs, vmlinux, !opts->force_raw_tp, 1);
+	}
+	btf__free(vmlinux);
+	if (e)
+		goto fail;
+	{
+		size_t n = 0;
+
+		c->mode[0] = 0;
+		if (c->nbtf)
+			n += snprintf(c->mode + n, sizeof(c->mode) - n, "tp_btf");
+		if (c->nraw)
+			n += snprintf(c->mode + n, sizeof(c->mode) - n, "%sraw_tp", n ? "+" : "");
+		if (c->ntp)
+			n += snprintf(c->mode + n, sizeof(c->mode) - n, "%stracepoint",
+				      n ? "+" : "");
+		snprintf(c->counts, sizeof(c->counts), "tp_btf %d, raw_tp %d, tracepoint %d",
+			 c->nbtf, c->nraw, c->ntp);
+	}
+	if ((c->families & (1u << FSL_FAM_DIROPS)) && (e = fill_dirop_table(c)))
+		goto fail;
+	return c;
+fail:
+	fsl_collector__free(c);
+	*err = e < 0 ? e : -e;
+	return NULL;
+}
+
+int fsl_collector__start(struct fsl_collector *c)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, c->skel->obj) {
+		struct bpf_link *l;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (c->nlinks == MAX_LINKS)
+			return -E2BIG;
+		l = bpf_program__attach(prog);
+		if (!l) {
+			int e = -errno;
+
+			while (c->nlinks)
+				bpf_link__destroy(c->links[--c->nlinks]);
+			return e ? e : -EINVAL;
+		}
+		c->links[c->nlinks++] = l;
+	}
+	return 0;
+}
+
+int fsl_collector__track(struct fsl_collector *c, uint32_t tgid)
+{
+	uint8_t one = 1;
+
+	if (bpf_map__update_elem(c->skel->maps.tracked, &tgid, sizeof(tgid), &one, 1, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+static int rb_event(void *ctx, void *data, size_t size)
+{
+	struct fsl_collector *c = ctx;
+	const struct fsl_hdr *h = data;
+
+	if (size < sizeof(*h) || h->size > size || h->size < sizeof(*h))
+		return 0;	/* cannot happen with our probes; never pass garbage on */
+	c->fn_ret = c->fn(c->fn_ctx, h);
+	return c->fn_ret ? -ECANCELED : 0;
+}
+
+static int ensure_rb(struct fsl_collector *c)
+{
+	if (c->rb)
+		return 0;
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), rb_event, c, NULL);
+	return c->rb ? 0 : (errno ? -errno : -ENOMEM);
+}
+
+int fsl_collector__poll(struct fsl_collector *c, int timeout_ms, fsl_collector_event_fn fn,
+			void *ctx)
+{
+	int n, e = ensure_rb(c);
+
+	if (e)
+		return e;
+	c->fn = fn;
+	c->fn_ctx = ctx;
+	c->fn_ret = 0;
+	n = ring_buffer__poll(c->rb, timeout_ms);
+	/* records submitted without a wakeup are there all the same */
+	if (n >= 0) {
+		int m = ring_buffer__consume(c->rb);
+
+		n = m < 0 ? m : n + m;
+	}
+	if (n == -ECANCELED && c->fn_ret)
+		return c->fn_ret < 0 ? c->fn_ret : -ECANCELED;
+	return n;
+}
+
+struct detach_job {
+	struct bpf_link **links;
+	unsigned int n;
+};
+
+static void *detach_thread(void *arg)
+{
+	struct detach_job *j = arg;
+	unsigned int i;
+
+	for (i = 0; i < j->n; i++)
+		bpf_link__destroy(j->links[i]);
+	return NULL;
+}
+
+/*
+ * Detaching a perf-event tracepoint waits for an RCU grace period each
+ * (tens of ms); one after the other, sixty of them take seconds. Their
+ * waits overlap when the links are destroyed from several threads.
+ */
+static void detach_all(struct fsl_collector *c)
+{
+	enum { NT = 16 };
+	struct detach_job jobs[NT];
+	pthread_t th[NT];
+	int started[NT] = { 0 };
+	unsigned int i, per = (c->nlinks + NT - 1) / NT;
+
+	for (i = 0; i < NT && per; i++) {
+		unsigned int lo = i * per, hi = lo + per > c->nlinks ? c->nlinks : lo + per;
+
+		if (lo >= hi)
+			break;
+		jobs[i].links = c->links + lo;
+		jobs[i].n = hi - lo;
+		started[i] = pthread_create(&th[i], NULL, detach_thread, &jobs[i]) == 0;
+		if (!started[i])
+			detach_thread(&jobs[i]);
+	}
+	for (i = 0; i < NT; i++)
+		if (started[i])
+			pthread_join(th[i], NULL);
+	c->nlinks = 0;
+}
+
+int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
+{
+	int n, e = ensure_rb(c);
+
+	detach_all(c);
+	if (e)
+		return e;
+	c->fn = fn;
+	c->fn_ctx = ctx;
+	c->fn_ret = 0;
+	n = ring_buffer__consume(c->rb);
+	return n < 0 ? n : 0;
+}
+
+void fsl_collector__free(struct fsl_collector *c)
+{
+	if (!c)
+		return;
+	while (c->nlinks)
+		bpf_link__destroy(c->links[--c->nlinks]);
+	ring_buffer__free(c->rb);
+	fslens_bpf__destroy(c->skel);
+	if (log_opts == &c->opts)
+		log_opts = NULL;
+	free(c);
+}
+
+int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX])
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(c->skel->maps.lost);
+	uint64_t *v;
+	uint32_t k;
+	int i;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (k = 0; k < FSL_FAM__MAX; k++) {
+		lost[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, v))
+			continue;
+		for (i = 0; i < ncpu; i++)
+			lost[k] += v[i];
+	}
+	free(v);
+	return 0;
+}
+
+int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int max)
+{
+	uint64_t buf[64] = { 0 };
+	int i, n = 0;
+
+	if (id < 0)
+		return -ENOENT;
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks), &id, buf))
+		return -errno;
+	for (i = 0; i < 64 && buf[i] && n < max; i++)
+		ips[n++] = buf[i];
+	return n;
+}
+
+const char *fsl_collector__mode(const struct fsl_collector *c)
+{
+	return c->mode;
+}
+
+const char *fsl_collector__attach_counts(const struct fsl_collector *c)
+{
+	return c->counts;
+}
+
+int fsl_collector__fentry(const struct fsl_collector *c)
+{
+	return c->fentry;
+}
+
+const char *fsl_collector__missing(const struct fsl_collector *c)
+{
+	return c->missing;
+}
+
+uint32_t fsl_collector__families(const struct fsl_collector *c)
+{
+	return c->families;
+}

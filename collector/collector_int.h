@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Collector internals shared by the collector sources and their unit tests. */
+#ifndef FSL_COLLECTOR_INT_H
+#define FSL_COLLECTOR_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a followed syscall's arguments are; same layout as probes/dirops.bpf.h. */
+struct fsl_dirop_sc {
+	uint8_t op;		/* enum fsl_dirop_kind + 1 */
+	int8_t path, path2, dirfd, dirfd2, flags, mode, fd;
+	uint8_t how, creat;
+	uint16_t _pad;
+};
+
+struct fsl_dirop_sc_entry {
+	unsigned int nr;
+	const char *name;
+	struct fsl_dirop_sc sc;
+};
+
+/* The path-based syscalls of this architecture; returns the count. */
+unsigned int fsl_dirop_table(const struct fsl_dirop_sc_entry **out);
+
+/* Kernel symbols from /proc/kallsyms (or another file in that format). */
+struct fsl_ksyms;
+struct fsl_ksyms *fsl_ksyms__load(const char *path, int *err);
+void fsl_ksyms__free(struct fsl_ksyms *k);
+/* "func+0xoff" for addr into buf; returns buf, or NULL if below every symbol. */
+const char *fsl_ksyms__name(const struct fsl_ksyms *k, uint64_t addr, char *buf, size_t len);
+size_t fsl_ksyms__count(const struct fsl_ksyms *k);
+
+#endif

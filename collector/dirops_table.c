@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The path-based system calls the dirops probe follows, with the argument
+ * index of each path, fd and flag. Syscall numbers come from this
+ * architecture's <asm/unistd.h>, so the BPF side stays arch-neutral.
+ */
+#include <asm/unistd.h>
+#include "fslens/event.h"
+#include "collector_int.h"
+
+#define N -1
+#define SC(nr_, op_, p, p2, dfd, dfd2, fl, md, fd_, how_, creat_)		\
+	{ nr_, #nr_ + 5, { (op_) + 1, p, p2, dfd, dfd2, fl, md, fd_, how_, creat_, 0 } }
+
+static const struct fsl_dirop_sc_entry table[] = {
+	/*  nr                 op             path p2 dfd dfd2 flags mode fd how creat */
+#ifdef __NR_open
+	SC(__NR_open,        FSL_OP_OPEN,     0,  N,  N,  N,   1,    2,   N, 0, 0),
+#endif
+	SC(__NR_openat,      FSL_OP_OPEN,     1,  N,  0,  N,   2,    3,   N, 0, 0),
+#ifdef __NR_openat2
+	SC(__NR_openat2,     FSL_OP_OPEN,     1,  N,  0,  N,   2,    N,   N, 1, 0),
+#endif
+#ifdef __NR_creat
+	SC(__NR_creat,       FSL_OP_OPEN,     0,  N,  N,  N,   N,    1,   N, 0, 1),
+#endif
+#ifdef __NR_mkdir
+	SC(__NR_mkdir,       FSL_OP_MKDIR,    0,  N,  N,  N,   N,    1,   N, 0, 0),
+#endif
+	SC(__NR_mkdirat,     FSL_OP_MKDIR,    1,  N,  0,  N,   N,    2,   N, 0, 0),
+#ifdef __NR_mknod
+	SC(__NR_mknod,       FSL_OP_MKNOD,    0,  N,  N,  N,   N,    1,   N, 0, 0),
+#endif
+	SC(__NR_mknodat,     FSL_OP_MKNOD,    1,  N,  0,  N,   N,    2,   N, 0, 0),
+#ifdef __NR_unlink
+	SC(__NR_unlink,      FSL_OP_UNLINK,   0,  N,  N,  N,   N,    N,   N, 0, 0),
+#endif
+	SC(__NR_unlinkat,    FSL_OP_UNLINK,   1,  N,  0,  N,   2,    N,   N, 0, 0),
+#ifdef __NR_rmdir
+	SC(__NR_rmdir,       FSL_OP_RMDIR,    0,  N,  N,  N,   N,    N,   N, 0, 0),
+#endif
+#ifdef __NR_rename
+	SC(__NR_rename,      FSL_OP_RENAME,   0,  1,  N,  N,   N,    N,   N, 0, 0),
+#endif
+#ifdef __NR_renameat
+	SC(__NR_renameat,    FSL_OP_RENAME,   1,  3,  0,  2,   N,    N,   N, 0, 0),
+#endif
+	SC(__NR_renameat2,   FSL_OP_RENAME,   1,  3,  0,  2,   4,    N,   N, 0, 0),
+#ifdef __NR_link
+	SC(__NR_link,        FSL_OP_LINK,     0,  1,  N,  N,   N,    N,   N, 0, 0),
+#endif
+	SC(__NR_linkat,      FSL_OP_LINK,     1,  3,  0,  2,   4,    N,   N, 0, 0),
+	/* symlink: path is the new name, path2 the target it points to */
+#ifdef __NR_symlink
+	SC(__NR_symlink,     FSL_OP_SYMLINK,  1,  0,  N,  N,   N,    N,   N, 0, 0),
+#endif
+	SC(__NR_symlinkat,   FSL_OP_SYMLINK,  2,  0,  1,  N,   N,    N,   N, 0, 0),
+#ifdef __NR_stat
+	SC(__NR_stat,        FSL_OP_STAT,     0,  N,  N,  N,   N,    N,   N, 0, 0),
+#endif
+#ifdef __NR_lstat
+	SC(__NR_lstat,       FSL_OP_STAT,     0,  N,  N,  N,   N,    N,   N, 0, 0),
+#endif
+#ifdef __NR_newfstatat
+	SC(__NR_newfstatat,  FSL_OP_STAT,     1,  N,  0,  N,   3,    N,   N, 0, 0),
+#endif
+#ifdef __NR_statx
+	/* statx's mask goes in mode */
+	SC(__NR_statx,       FSL_OP_STAT,     1,  N,  0,  N,   2,    3,   N, 0, 0),
+#endif
+	SC(__NR_getdents64,  FSL_OP_READDIR,  N,  N,  N,  N,   N,    N,   0, 0, 0),
+	SC(__NR_fsync,       FSL_OP_FSYNC,    N,  N,  N,  N,   N,    N,   0, 0, 0),
+	SC(__NR_fdatasync,   FSL_OP_FDATASYNC, N, N,  N,  N,   N,    N,   0, 0, 0),
+	SC(__NR_syncfs,      FSL_OP_SYNCFS,   N,  N,  N,  N,   N,    N,   0, 0, 0),
+	SC(__NR_sync,        FSL_OP_SYNC,     N,  N,  N,  N,   N,    N,   N, 0, 0),
+};
+
+unsigned int fsl_dirop_table(const struct fsl_dirop_sc_entry **out)
+{
+	*out = table;
+	return sizeof(table) / sizeof(table[0]);
+}

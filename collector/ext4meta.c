@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ext4 superblock geometry and free-space bitmaps, read with libext2fs from
+ * the device, read-only. On a mounted filesystem the reads go through the
+ * block device's page cache, which is where ext4 keeps its bitmap and
+ * descriptor buffers, so after a syncfs they show the kernel's state.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fslens/fsmeta.h"
+
+#ifdef FSL_HAVE_EXT2FS
+#include <ext2fs/ext2fs.h>
+
+static int kvf(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int kvf(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
+{
+	char v[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	return s->kv(s->ctx, key, v);
+}
+
+/* libext2fs errors are errcode_t (com_err), some of them plain errno values. */
+static int ext2_err(errcode_t e)
+{
+	if (e > 0 && e < 4096)
+		return -(int)e;
+	return -EIO;
+}
+
+static int open_fs(const char *bdev, ext2_filsys *fs)
+{
+	errcode_t e = ext2fs_open2(bdev, NULL, EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS,
+				   0, 0, unix_io_manager, fs);
+
+	return e ? ext2_err(e) : 0;
+}
+
+struct feat {
+	int compat;	/* 0 compat, 1 incompat, 2 ro_compat */
+	uint32_t mask;
+	const char *name;
+};
+
+static const struct feat feats[] = {
+	{ 0, EXT3_FEATURE_COMPAT_HAS_JOURNAL, "has_journal" },
+	{ 0, EXT2_FEATURE_COMPAT_EXT_ATTR, "ext_attr" },
+	{ 0, EXT2_FEATURE_COMPAT_RESIZE_INODE, "resize_inode" },
+	{ 0, EXT2_FEATURE_COMPAT_DIR_INDEX, "dir_index" },
+	{ 0, EXT4_FEATURE_COMPAT_SPARSE_SUPER2, "sparse_super2" },
+	{ 0, EXT4_FEATURE_COMPAT_FAST_COMMIT, "fast_commit" },
+	{ 0, EXT4_FEATURE_COMPAT_STABLE_INODES, "stable_inodes" },
+	{ 0, EXT4_FEATURE_COMPAT_ORPHAN_FILE, "orphan_file" },
+	{ 1, EXT2_FEATURE_INCOMPAT_FILETYPE, "filetype" },
+	{ 1, EXT3_FEATURE_INCOMPAT_RECOVER, "needs_recovery" },
+	{ 1, EXT3_FEATURE_INCOMPAT_JOURNAL_DEV, "journal_dev" },
+	{ 1, EXT2_FEATURE_INCOMPAT_META_BG, "meta_bg" },
+	{ 1, EXT3_FEATURE_INCOMPAT_EXTENTS, "extent" },
+	{ 1, EXT4_FEATURE_INCOMPAT_64BIT, "64bit" },
+	{ 1, EXT4_FEATURE_INCOMPAT_MMP, "mmp" },
+	{ 1, EXT4_FEATURE_INCOMPAT_FLEX_BG, "flex_bg" },
+	{ 1, EXT4_FEATURE_INCOMPAT_EA_INODE, "ea_inode" },
+	{ 1, EXT4_FEATURE_INCOMPAT_DIRDATA, "dirdata" },
+	{ 1, EXT4_FEATURE_INCOMPAT_CSUM_SEED, "metadata_csum_seed" },
+	{ 1, EXT4_FEATURE_INCOMPAT_LARGEDIR, "large_dir" },
+	{ 1, EXT4_FEATURE_INCOMPAT_INLINE_DATA, "inline_data" },
+	{ 1, EXT4_FEATURE_INCOMPAT_ENCRYPT, "encrypt" },
+	{ 1, EXT4_FEATURE_INCOMPAT_CASEFOLD, "casefold" },
+	{ 2, EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER, "sparse_super" },
+	{ 2, EXT2_FEATURE_RO_COMPAT_LARGE_FILE, "large_file" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_HUGE_FILE, "huge_file" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_GDT_CSUM, "uninit_bg" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_DIR_NLINK, "dir_nlink" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE, "extra_isize" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_QUOTA, "quota" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_BIGALLOC, "bigalloc" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_METADATA_CSUM, "metadata_csum" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_READONLY, "read-only" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_PROJECT, "project" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_VERITY, "verity" },
+};
+
+static void uuid_str(const uint8_t *u, char *out)
+{
+	sprintf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+		u[13], u[14], u[15]);
+}
+
+int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
+{
+	struct ext2_super_block *sb;
+	struct ext2_inode ino;
+	ext2_filsys fs;
+	char names[1024] = "", u[40];
+	unsigned int i;
+	int e, err = 0;
+
+	if (!t->bdev[0])
+		return -ENODEV;
+	e = open_fs(t->bdev, &fs);
+	if (e)
+		return e;
+	sb = fs->super;
+	err |= kvf(s, "ext4.block_size", "%u", fs->blocksize);
+	err |= kvf(s, "ext4.cluster_size", "%u", EXT2_CLUSTER_SIZE(sb));
+	err |= kvf(s, "ext4.blocks_count", "%llu", (unsigned long long)ext2fs_blocks_count(sb));
+	err |= kvf(s, "ext4.free_blocks", "%llu",
+		   (unsigned long long)ext2fs_free_blocks_count(sb));
+	err |= kvf(s, "ext4.reserved_blocks", "%llu",
+		   (unsigned long long)ext2fs_r_blocks_count(sb));
+	err |= kvf(s, "ext4.inodes_count", "%u", sb->s_inodes_count);
+	err |= kvf(s, "ext4.free_inodes", "%u", sb->s_free_inodes_count);
+	err |= kvf(s, "ext4.first_data_block", "%u", sb->s_first_data_block);
+	err |= kvf(s, "ext4.blocks_per_group", "%u", sb->s_blocks_per_group);
+	err |= kvf(s, "ext4.inodes_per_group", "%u", sb->s_inodes_per_group);
+	err |= kvf(s, "ext4.group_count", "%u", fs->group_desc_count);
+	err |= kvf(s, "ext4.inode_size", "%u", EXT2_INODE_SIZE(sb));
+	err |= kvf(s, "ext4.first_ino", "%u", EXT2_FIRST_INO(sb));
+	err |= kvf(s, "ext4.desc_size", "%u", EXT2_DESC_SIZE(sb));
+	err |= kvf(s, "ext4.inode_blocks_per_group", "%u", fs->inode_blocks_per_group);
+	err |= kvf(s, "ext4.reserved_gdt_blocks", "%u", sb->s_reserved_gdt_blocks);
+	err |= kvf(s, "ext4.log_groups_per_flex", "%u", sb->s_log_groups_per_flex);
+	err |= kvf(s, "ext4.flex_bg_size", "%u",
+		   ext2fs_has_feature_flex_bg(sb) ? 1u << sb->s_log_groups_per_flex : 1u);
+	err |= kvf(s, "ext4.feature_compat", "0x%x", sb->s_feature_compat);
+	err |= kvf(s, "ext4.feature_incompat", "0x%x", sb->s_feature_incompat);
+	err |= kvf(s, "ext4.feature_ro_compat", "0x%x", sb->s_feature_ro_compat);
+	for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		uint32_t w = feats[i].compat == 0 ? sb->s_feature_compat :
+			     feats[i].compat == 1 ? sb->s_feature_incompat :
+			     sb->s_feature_ro_compat;
+
+		if (w & feats[i].mask) {
+			if (names[0])
+				strcat(names, " ");
+			strcat(names, feats[i].name);
+		}
+	}
+	err |= kvf(s, "ext4.features", "%s", names);
+	uuid_str(sb->s_uuid, u);
+	err |= kvf(s, "ext4.uuid", "%s", u);
+	uuid_str((const uint8_t *)sb->s_hash_seed, u);
+	err |= kvf(s, "ext4.hash_seed", "%s", u);
+	err |= kvf(s, "ext4.def_hash_version", "%u", sb->s_def_hash_version);
+	err |= kvf(s, "ext4.default_mount_opts", "0x%x", sb->s_default_mount_opts);
+	err |= kvf(s, "ext4.mount_opts", "%.64s", (const char *)sb->s_mount_opts);
+	err |= kvf(s, "ext4.min_extra_isize", "%u", sb->s_min_extra_isize);
+	err |= kvf(s, "ext4.raid_stride", "%u", sb->s_raid_stride);
+	err |= kvf(s, "ext4.raid_stripe_width", "%u", sb->s_raid_stripe_width);
+	if (ext2fs_has_feature_journal(sb)) {
+		err |= kvf(s, "ext4.journal_inum", "%u", sb->s_journal_inum);
+		if (sb->s_journal_inum &&
+		    ext2fs_read_inode(fs, sb->s_journal_inum, &ino) == 0) {
+			unsigned long long bytes = EXT2_I_SIZE(&ino);
+
+			err |= kvf(s, "ext4.journal_bytes", "%llu", bytes);
+			err |= kvf(s, "ext4.journal_blocks", "%llu", bytes / fs->blocksize);
+		} else if (sb->s_journal_dev) {
+			err |= kvf(s, "ext4.journal_dev", "%u", sb->s_journal_dev);
+		}
+	}
+	ext2fs_close_free(&fs);
+	return err ? -EIO : 0;
+}
+
+/*
+ * Runs of a bitmap from first to last (inclusive), alternating, starting
+ * with a clear (free) run that may be empty. find_first_{zero,set} make
+ * this cost the number of runs, not the number of bits.
+ */
+static int bitmap_runs(ext2fs_generic_bitmap map, int is_block, uint64_t first, uint64_t last,
+		       struct fsl_bitmap *out)
+{
+	uint64_t pos = first, next, cap = 64;
+	int want_set = 1;	/* we are in a clear run, looking for the next set bit */
+
+	out->first = first;
+	out->nbits = last - first + 1;
+	out->nruns = 0;
+	out->runs = malloc(cap * sizeof(*out->runs));
+	if (!out->runs)
+		return -ENOMEM;
+	while (pos <= last) {
+		errcode_t e;
+
+		if (is_block) {
+			blk64_t r;
+
+			e = want_set ? ext2fs_find_first_set_block_bitmap2(map, pos, last, &r)
+				     : ext2fs_find_first_zero_block_bitmap2(map, pos, last, &r);
+			next = r;
+		} else {
+			ext2_ino_t r;
+
+			e = want_set ? ext2fs_find_first_set_inode_bitmap2(map, pos, last, &r)
+				     : ext2fs_find_first_zero_inode_bitmap2(map, pos, last, &r);
+			next = r;
+		}
+		if (e)
+			next = last + 1;	/* ENOENT: the run goes to the end */
+		if (out->nruns == cap) {
+			uint64_t *n = realloc(out->runs, cap * 2 * sizeof(*n));
+
+			if (!n) {
+				free(out->runs);
+				out->runs = NULL;
+				return -ENOMEM;
+			}
+			out->runs = n;
+			cap *= 2;
+		}
+		out->runs[out->nruns++] = next - pos;
+		pos = next;
+		want_set = !want_set;
+	}
+	return 0;
+}
+
+int fsl_ext4_read_bitmaps(const char *bdev, struct fsl_bitmap *blocks, struct fsl_bitmap *inodes)
+{
+	ext2_filsys fs;
+	errcode_t ee;
+	int e;
+
+	memset(blocks, 0, sizeof(*blocks));
+	memset(inodes, 0, sizeof(*inodes));
+	e = open_fs(bdev, &fs);
+	if (e)
+		return e;
+	ee = ext2fs_read_bitmaps(fs);
+	if (ee) {
+		ext2fs_close_free(&fs);
+		return ext2_err(ee);
+	}
+	blocks->kind = FSL_BITMAP_BLOCK;
+	inodes->kind = FSL_BITMAP_INODE;
+	e = bitmap_runs((ext2fs_generic_bitmap)fs->block_map, 1, fs->super->s_first_data_block,
+			ext2fs_blocks_count(fs->super) - 1, blocks);
+	if (!e)
+		e = bitmap_runs((ext2fs_generic_bitmap)fs->inode_map, 0, 1,
+				fs->super->s_inodes_count, inodes);
+	ext2fs_close_free(&fs);
+	if (e) {
+		free(blocks->runs);
+		free(inodes->runs);
+		blocks->runs = inodes->runs = NULL;
+	}
+	return e;
+}
+
+#else /* !FSL_HAVE_EXT2FS */
+
+int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
+{
+	return -EOPNOTSUPP;
+}
+
+int fsl_ext4_read_bitmaps(const char *bdev, struct fsl_bitmap *blocks, struct fsl_bitmap *inodes)
+{
+	return -EOPNOTSUPP;
+}
+
+#endif
+
+int fsl_meta_bitmaps(const struct fsl_meta_sink *s, const char *bdev, unsigned int when)
+{
+	struct fsl_bitmap b, i;
+	int e = fsl_ext4_read_bitmaps(bdev, &b, &i);
+
+	if (e)
+		return e;
+	b.when = i.when = when;
+	e = s->bitmap(s->ctx, &b);
+	if (!e)
+		e = s->bitmap(s->ctx, &i);
+	free(b.runs);
+	free(i.runs);
+	return e;
+}

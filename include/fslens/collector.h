@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The collector: loads the probes, attaches them, drains the ring buffer
+ * into a callback per event, and keeps the lost counters. Used by
+ * `fslens record` (into a trace) and `fslens top` (live).
+ *
+ *	c = fsl_collector__new(&opts, &err);	open + configure + load
+ *	fsl_collector__start(c);		attach
+ *	while (...) fsl_collector__poll(c, 100, on_event, ctx);
+ *	fsl_collector__stop(c);			detach, then drain what is left
+ *	fsl_collector__free(c);
+ *
+ * Functions return 0 / -errno and never print; problems worth telling the
+ * user (a missing tracepoint, the attach mode) are in the warnings list.
+ * In a build without BPF every call fails with -EOPNOTSUPP and
+ * fsl_collector_built_in() is 0.
+ */
+#ifndef FSLENS_COLLECTOR_H
+#define FSLENS_COLLECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "event.h"
+#include "trace.h"
+
+struct fsl_collector;
+
+struct fsl_collector_opts {
+	uint32_t families;	/* mask of 1 << FSL_FAM_*; 0 = all */
+	uint32_t dev;		/* fs dev_t (kernel encoding, FSL_MKDEV); 0 = any fs */
+	uint32_t blkdev;	/* disk under the fs (block/writeback filter); 0 = any */
+	uint32_t pid;		/* tgid to record (-p); 0 = none */
+	int follow;		/* record only tracked tgids and their descendants */
+	uint64_t min_wait_ns;	/* off-CPU waits shorter than this are dropped in the kernel */
+	int offcpu_all;		/* every sleep, not only uninterruptible */
+	uint64_t ring_bytes;	/* ring buffer size; 0 = FSL_COLLECTOR_RING_DEFAULT */
+	int force_raw_tp;	/* use raw_tp even where tp_btf is available */
+	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
+	/* libbpf's messages go here (NULL = dropped). */
+	void (*log)(void *ctx, const char *line);
+	void *log_ctx;
+};
+
+#define FSL_COLLECTOR_RING_DEFAULT	(64ull << 20)
+#define FSL_COLLECTOR_MIN_WAIT_DEFAULT	(100 * 1000ull)	/* ns */
+
+/* One event; the record is valid only during the call. Non-zero stops poll. */
+typedef int (*fsl_collector_event_fn)(void *ctx, const struct fsl_hdr *ev);
+
+/* 1 if this binary was built with the BPF collector. */
+int fsl_collector_built_in(void);
+
+struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, int *err);
+int fsl_collector__start(struct fsl_collector *c);
+/* Add a tgid to the tracked set (with opts.follow; its children follow). */
+int fsl_collector__track(struct fsl_collector *c, uint32_t tgid);
+/*
+ * Wait up to timeout_ms for events and deliver all that are ready.
+ * Returns the number delivered, or -errno (-EINTR when interrupted).
+ */
+int fsl_collector__poll(struct fsl_collector *c, int timeout_ms, fsl_collector_event_fn fn,
+			void *ctx);
+/* Detach every probe and deliver what is still in the ring. */
+int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx);
+void fsl_collector__free(struct fsl_collector *c);
+
+/* Lost events per family so far (ring full), summed over CPUs. */
+int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX]);
+/*
+ * Kernel stack of an off-CPU record: up to max addresses, innermost first.
+ * Returns the number of frames or -errno (-ENOENT if the id is unknown).
+ */
+int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int max);
+
+/* How the probes were attached: "tp_btf", "raw_tp", "tracepoint" joined by '+'. */
+const char *fsl_collector__mode(const struct fsl_collector *c);
+/* "tp_btf N, raw_tp N, tracepoint N": programs attached each way. */
+const char *fsl_collector__attach_counts(const struct fsl_collector *c);
+/* 1 if the kernel accepted an fentry program at start (used only as an extra). */
+int fsl_collector__fentry(const struct fsl_collector *c);
+/* Tracepoints this kernel does not have, comma separated ("" if none). */
+const char *fsl_collector__missing(const struct fsl_collector *c);
+/* The families actually loaded (a requested family may lose every probe). */
+uint32_t fsl_collector__families(const struct fsl_collector *c);
+
+#endif /* FSLENS_COLLECTOR_H */

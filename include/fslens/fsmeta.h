@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Metadata capture for a recording (collector/meta.c, collector/ext4meta.c):
+ * the machine, the target filesystem and its device, ext4 geometry and
+ * free-space bitmaps. Plain C (no libbpf), written into a sink so it can be
+ * tested without a trace writer. Keys are listed in docs/record.md.
+ */
+#ifndef FSLENS_FSMETA_H
+#define FSLENS_FSMETA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "trace.h"
+
+struct fsl_meta_sink {
+	void *ctx;
+	int (*kv)(void *ctx, const char *key, const char *value);
+	int (*text)(void *ctx, const char *name, const void *data, size_t len);
+	int (*bitmap)(void *ctx, const struct fsl_bitmap *bm);
+};
+
+/* What `-m MOUNT` or `-d DEV` resolves to. */
+struct fsl_target {
+	char mount[4096];	/* mount point ("" if the device is not mounted) */
+	char source[4096];	/* mount source, e.g. /dev/loop0 */
+	char fstype[64];
+	char options[1024];	/* mount options (per-mount and superblock) */
+	char devname[64];	/* kernel name of the fs device: "loop0", "sda1" */
+	char diskname[64];	/* the whole disk under it: "loop0", "sda" */
+	char bdev[4200];	/* a device node for the fs device (libext2fs opens it) */
+	uint32_t dev;		/* fs dev_t, kernel encoding (FSL_MKDEV) */
+	uint32_t blkdev;	/* disk dev_t, kernel encoding */
+	char mountinfo[4096];	/* the mountinfo line */
+};
+
+/* Resolve a mount point or a block device. -ENOENT: not found/not mounted. */
+int fsl_target_resolve(const char *mount, const char *dev, struct fsl_target *t);
+
+/* Kernel HZ and where it came from ("config", "config.gz", "measured"). */
+int fsl_kernel_hz(const char **source);
+
+/* host.*, clock.* keys. */
+int fsl_meta_host(const struct fsl_meta_sink *s);
+/* target.*, ext4.tune.*, queue.* keys. */
+int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t);
+/* /proc/fs/jbd2/<dev>-N/info as text "jbd2.info.<when>"; -ENOENT if no journal. */
+int fsl_meta_jbd2(const struct fsl_meta_sink *s, const struct fsl_target *t, const char *when);
+/* Parse "N transactions" from a jbd2 info text; -1 if absent. */
+long fsl_jbd2_info_transactions(const char *text);
+
+/* ext4.* superblock keys read with libext2fs (-EOPNOTSUPP without it). */
+int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t);
+/*
+ * Block and inode bitmaps of the device (read-only, libext2fs) as run
+ * lengths; the caller syncs the filesystem first. when: FSL_BITMAP_START/END.
+ */
+int fsl_meta_bitmaps(const struct fsl_meta_sink *s, const char *bdev, unsigned int when);
+/* Same, into caller-owned bitmaps (free with fsl_bitmap_free). */
+int fsl_ext4_read_bitmaps(const char *bdev, struct fsl_bitmap *blocks, struct fsl_bitmap *inodes);
+
+#endif /* FSLENS_FSMETA_H */

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * block family: block_rq_insert/issue/complete/merge on tp_btf (raw_tp
+ * fallback). The tracepoints pass the struct request; the fields the
+ * classic tracepoint prints (dev, sector, size, rwbs) are derived here the
+ * same way the kernel's trace point assign does, through CO-RE reads.
+ */
+#ifndef FSL_BLOCK_BPF_H
+#define FSL_BLOCK_BPF_H
+
+#include "common.bpf.h"
+
+/* Kernels before 5.17 kept the disk in the request (rq->rq_disk). */
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+	struct gendisk *disk = NULL;
+
+	if (bpf_core_field_exists(struct request___old, rq_disk))
+		disk = BPF_CORE_READ((struct request___old *)rq, rq_disk);
+	else
+		disk = BPF_CORE_READ(rq, q, disk);
+	if (!disk)
+		return 0;
+	return FSL_MKDEV(BPF_CORE_READ(disk, major), BPF_CORE_READ(disk, first_minor));
+}
+
+#define REQ_BIT(name) (1ULL << bpf_core_enum_value(enum req_flag_bits, name))
+
+static __always_inline __u32 rq_flags(__u64 cf)
+{
+	__u32 op = cf & 0xff, f = 0;
+
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_READ))
+		f |= FSL_RQ_READ;
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE) ||
+		 op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE_ZEROES))
+		f |= FSL_RQ_WRITE;
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_DISCARD) ||
+		 op == bpf_core_enum_value(enum req_op, REQ_OP_SECURE_ERASE))
+		f |= FSL_RQ_DISCARD;
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_FLUSH))
+		f |= FSL_RQ_FLUSH | FSL_RQ_NONE;
+	else
+		f |= FSL_RQ_NONE;
+	if (cf & REQ_BIT(__REQ_PREFLUSH))
+		f |= FSL_RQ_FLUSH;
+	if (cf & REQ_BIT(__REQ_FUA))
+		f |= FSL_RQ_FUA;
+	if (cf & REQ_BIT(__REQ_SYNC))
+		f |= FSL_RQ_SYNC;
+	if (cf & REQ_BIT(__REQ_META))
+		f |= FSL_RQ_META;
+	if (cf & REQ_BIT(__REQ_RAHEAD))
+		f |= FSL_RQ_AHEAD;
+	return f;
+}
+
+/* blk_status_t -> -errno, as blk_status_to_errno() does for the common ones. */
+static __always_inline __s32 blk_errno(__u8 st)
+{
+	switch (st) {
+	case 0: return 0;
+	case 1: return -95;	/* NOTSUPP: -EOPNOTSUPP */
+	case 2: return -110;	/* TIMEOUT: -ETIMEDOUT */
+	case 3: return -28;	/* NOSPC */
+	case 4: return -67;	/* TRANSPORT: -ENOLINK */
+	case 5: return -121;	/* TARGET: -EREMOTEIO */
+	case 7: return -61;	/* MEDIUM: -ENODATA */
+	case 8: return -71;	/* PROTECTION: -EILSEQ */
+	case 9: return -12;	/* RESOURCE: -ENOMEM */
+	case 11: return -11;	/* AGAIN */
+	default: return -5;	/* EIO */
+	}
+}
+
+static __always_inline int block_ev(struct request *rq, __u16 type, int complete,
+				    __u8 status, __u32 nr_bytes)
+{
+	struct fsl_ev_block_rq *e;
+	__u32 dev = rq_dev(rq);
+
+	if (targ_blkdev && dev != targ_blkdev)
+		return 0;
+	e = EV_NEW(fsl_ev_block_rq, type, FSL_FAM_BLOCK);
+	if (!e)
+		return 0;
+	e->dev = dev;
+	e->sector = BPF_CORE_READ(rq, __sector);
+	e->bytes = complete ? nr_bytes : BPF_CORE_READ(rq, __data_len);
+	e->nr_sector = e->bytes >> 9;
+	e->flags = rq_flags(BPF_CORE_READ(rq, cmd_flags));
+	e->error = complete ? blk_errno(status) : 0;
+	e->rq = (__u64)rq;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+static __always_inline int on_rq_insert(__u64 *ctx)
+{
+	return block_ev((struct request *)ctx[0], FSL_EV_BLOCK_RQ_INSERT, 0, 0, 0);
+}
+static __always_inline int on_rq_issue(__u64 *ctx)
+{
+	return block_ev((struct request *)ctx[0], FSL_EV_BLOCK_RQ_ISSUE, 0, 0, 0);
+}
+static __always_inline int on_rq_merge(__u64 *ctx)
+{
+	return block_ev((struct request *)ctx[0], FSL_EV_BLOCK_RQ_MERGE, 0, 0, 0);
+}
+/* block_rq_complete(struct request *rq, blk_status_t error, unsigned int nr_bytes) */
+static __always_inline int on_rq_complete(__u64 *ctx)
+{
+	return block_ev((struct request *)ctx[0], FSL_EV_BLOCK_RQ_COMPLETE, 1,
+			(__u8)ctx[1], (__u32)ctx[2]);
+}
+
+FSL_RAW_TP(block_rq_insert, on_rq_insert)
+FSL_RAW_TP(block_rq_issue, on_rq_issue)
+FSL_RAW_TP(block_rq_merge, on_rq_merge)
+FSL_RAW_TP(block_rq_complete, on_rq_complete)
+
+#endif

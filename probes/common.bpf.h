@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared BPF-side state of the fslens probes: configuration set by the
+ * collector before load (targ_*), the one ring buffer every family writes
+ * to, the per-family lost counters, the pid filter and the record helpers.
+ */
+#ifndef FSL_COMMON_BPF_H
+#define FSL_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "fslens/event.h"
+
+/* Read-only configuration (rodata), filled by collector/collector_bpf.c. */
+const volatile __u32 targ_dev = 0;	/* fs s_dev (kernel dev_t); 0 = every fs */
+const volatile __u32 targ_blkdev = 0;	/* the disk under it (loopN for a loop fs); 0 = all */
+const volatile __u32 targ_tgid = 0;	/* -p PID; 0 = none */
+const volatile bool targ_follow = false;	/* filter by the tracked map (-- COMMAND) */
+const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
+const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
+const volatile __u64 targ_min_wait_ns = 0;
+const volatile __u32 targ_o_creat = 0100;	/* O_CREAT on this arch */
+const volatile __u32 targ_self = 0;
+const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */	/* the collector's own tgid, never recorded */
+
+#define PF_KTHREAD_BIT		0x00200000	/* PF_KTHREAD */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 32 << 20);	/* resized by the collector (--ring-size) */
+} events SEC(".maps");
+
+/* Events dropped because the ring was full, per family. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FSL_FAM__MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+/* tgids of the recorded command and its descendants (targ_follow). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u8);
+} tracked SEC(".maps");
+
+static __always_inline void lost_inc(__u32 fam)
+{
+	__u64 *v = bpf_map_lookup_elem(&lost, &fam);
+
+	if (v)
+		*v += 1;
+}
+
+static __always_inline bool tgid_wanted(__u32 tgid)
+{
+	if (targ_tgid && tgid == targ_tgid)
+		return true;
+	if (targ_follow)
+		return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
+	return !targ_tgid;
+}
+
+static __always_inline void hdr_fill(struct fsl_hdr *h, __u16 type, __u16 size)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->ts = bpf_ktime_get_ns();
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	h->type = type;
+	h->size = size;
+	h->cpu = bpf_get_smp_processor_id();
+	h->_pad = 0;
+}
+
+/*
+ * Reserve a zeroed record of struct T in the ring, header filled. NULL (and
+ * the family's lost counter bumped) when the ring is full.
+ */
+#define EV_NEW(T, evtype, fam) ({					\
+	struct T *_e = bpf_ringbuf_reserve(&events, sizeof(struct T), 0); \
+	if (_e) {							\
+		__builtin_memset(_e, 0, sizeof(struct T));		\
+		hdr_fill(&_e->hdr, evtype, sizeof(struct T));		\
+	} else {							\
+		lost_inc(fam);						\
+	}								\
+	_e;								\
+})
+
+/*
+ * Waking the reader on every record costs a wakeup per event; the reader
+ * polls on a timer anyway, so wake it only when the ring is filling up.
+ */
+static __always_inline __u64 rb_flags(void)
+{
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > targ_wakeup_bytes ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+#define EV_SUBMIT(e) bpf_ringbuf_submit(e, rb_flags())
+
+/* Filter on the filesystem's device (ext4/jbd2 events carry s_dev). */
+#define DEV_SKIP(d) (targ_dev && (d) != targ_dev)
+
+/*
+ * A tracepoint handled as tp_btf and as raw_tp: both receive the raw
+ * TP_PROTO arguments; the collector keeps one of the two before load.
+ * Bodies read through BPF_CORE_READ so they are valid under both.
+ */
+#define FSL_RAW_TP(tp, fn)						\
+	SEC("tp_btf/" #tp) int btf_##fn(__u64 *ctx) { return fn(ctx); }	\
+	SEC("raw_tp/" #tp) int raw_##fn(__u64 *ctx) { return fn(ctx); }
+
+#endif /* FSL_COMMON_BPF_H */

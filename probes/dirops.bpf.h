@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dirops family: path-based system calls, one record per completed call
+ * with the path(s), flags, result and entry-to-exit latency. raw_syscalls
+ * sys_enter/sys_exit on tp_btf (raw_tp fallback); which syscalls to follow
+ * and where their arguments are comes from the dirop_sc table that the
+ * collector fills for this architecture, so nothing here is arch-specific.
+ * The path is copied at entry (bounded, truncation flagged); the record is
+ * built in a per-thread hash entry and emitted at exit.
+ */
+#ifndef FSL_DIROPS_BPF_H
+#define FSL_DIROPS_BPF_H
+
+#include "common.bpf.h"
+
+/* Keep in sync with collector/dirops_table.c (struct fsl_dirop_sc). */
+struct dirop_sc {
+	__u8 op;		/* enum fsl_dirop_kind + 1; 0 = not followed */
+	__s8 path;		/* argument index of each, -1 if none */
+	__s8 path2;
+	__s8 dirfd;
+	__s8 dirfd2;
+	__s8 flags;
+	__s8 mode;
+	__s8 fd;
+	__u8 how;		/* openat2: flags are in struct open_how (arg flags) */
+	__u8 creat;		/* creat(): implies O_CREAT */
+	__u16 _pad;
+};
+
+#define DIROP_NR_MAX	1024
+#define DIROP_READ	(FSL_DIROP_PATH_MAX + 2)	/* one more than kept, to see truncation */
+#define DIROP_BUF	(sizeof(struct fsl_ev_dirop) + FSL_DIROP_PATH_MAX + DIROP_READ + 16)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DIROP_NR_MAX);
+	__type(key, __u32);
+	__type(value, struct dirop_sc);
+} dirop_sc SEC(".maps");
+
+struct dirop_buf {
+	__u8 raw[DIROP_BUF];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct dirop_buf);
+} dirop_inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dirop_buf);
+} dirop_scratch SEC(".maps");
+
+static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
+{
+	switch (i) {
+	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
+	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
+	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
+	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
+	case 4: return PT_REGS_PARM5_CORE_SYSCALL(regs);
+	default: return 0;
+	}
+}
+
+/* Copy a user path to dst; returns the kept length, flags truncation/fault. */
+static __always_inline __u16 copy_path(char *dst, const char *src, __u16 *pflags,
+				       __u16 trunc_flag)
+{
+	long n = bpf_probe_read_user_str(dst, DIROP_READ, src);
+
+	if (n <= 0) {
+		*pflags |= FSL_DIROP_FAULT;
+		return 0;
+	}
+	n -= 1;		/* the NUL */
+	if (n > FSL_DIROP_PATH_MAX) {
+		*pflags |= trunc_flag;
+		n = FSL_DIROP_PATH_MAX;
+	}
+	return n;
+}
+
+/* sys_enter(struct pt_regs *regs, long id) */
+static __always_inline int on_sys_enter(__u64 *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	__u32 nr = (__u32)ctx[1], zero = 0, tid;
+	__u64 id = bpf_get_current_pid_tgid();
+	struct dirop_sc *sc;
+	struct dirop_buf *b;
+	struct fsl_ev_dirop *e;
+	__u16 len, off;
+
+	if (nr >= DIROP_NR_MAX)
+		return 0;
+	sc = bpf_map_lookup_elem(&dirop_sc, &nr);
+	if (!sc || !sc->op)
+		return 0;
+	if ((id >> 32) == targ_self || !tgid_wanted(id >> 32))
+		return 0;
+	b = bpf_map_lookup_elem(&dirop_scratch, &zero);
+	if (!b)
+		return 0;
+	e = (struct fsl_ev_dirop *)b->raw;
+	__builtin_memset(e, 0, sizeof(*e));
+	hdr_fill(&e->hdr, FSL_EV_DIROP, 0);
+	e->op = sc->op - 1;
+	e->syscall = nr;
+	e->dirfd = sc->dirfd >= 0 ? (__s32)sc_arg(regs, sc->dirfd) : -100;
+	e->dirfd2 = sc->dirfd2 >= 0 ? (__s32)sc_arg(regs, sc->dirfd2) : -100;
+	e->fd = sc->fd >= 0 ? (__s32)sc_arg(regs, sc->fd) : -1;
+	if (sc->flags >= 0) {
+		__u64 f = sc_arg(regs, sc->flags);
+
+		if (sc->how) {
+			__u64 how_flags = 0;
+
+			bpf_probe_read_user(&how_flags, sizeof(how_flags), (void *)f);
+			f = how_flags;
+		}
+		e->flags = (__u32)f;
+	}
+	if (sc->creat)
+		e->flags |= targ_o_creat;
+	if (sc->mode >= 0)
+		e->mode = (__u32)sc_arg(regs, sc->mode);
+	if (e->op == FSL_OP_OPEN && (e->flags & targ_o_creat))
+		e->op = FSL_OP_CREATE;
+	if (e->op == FSL_OP_UNLINK && (e->flags & 0x200))	/* AT_REMOVEDIR */
+		e->op = FSL_OP_RMDIR;
+	if (sc->path >= 0) {
+		len = copy_path(e->paths, (const char *)sc_arg(regs, sc->path), &e->pflags,
+				FSL_DIROP_TRUNC1);
+		e->path_len = len;
+	}
+	if (sc->path2 >= 0) {
+		off = e->path_len;
+		if (off > FSL_DIROP_PATH_MAX)
+			off = FSL_DIROP_PATH_MAX;
+		len = copy_path(e->paths + off, (const char *)sc_arg(regs, sc->path2),
+				&e->pflags, FSL_DIROP_TRUNC2);
+		e->path2_len = len;
+	}
+	tid = (__u32)id;
+	bpf_map_update_elem(&dirop_inflight, &tid, b, BPF_ANY);
+	return 0;
+}
+
+/* sys_exit(struct pt_regs *regs, long ret) */
+static __always_inline int on_sys_exit(__u64 *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct dirop_buf *b;
+	struct fsl_ev_dirop *e;
+	__u64 size;
+
+	b = bpf_map_lookup_elem(&dirop_inflight, &tid);
+	if (!b)
+		return 0;
+	e = (struct fsl_ev_dirop *)b->raw;
+	e->ret = (__s64)ctx[1];
+	e->lat_ns = bpf_ktime_get_ns() - e->hdr.ts;
+	size = (sizeof(struct fsl_ev_dirop) + (__u64)e->path_len + e->path2_len + 7) & ~7ULL;
+	if (size > DIROP_BUF)
+		size = DIROP_BUF;
+	e->hdr.size = size;
+	if (bpf_ringbuf_output(&events, b->raw, size, rb_flags()))
+		lost_inc(FSL_FAM_DIROPS);
+	bpf_map_delete_elem(&dirop_inflight, &tid);
+	return 0;
+}
+
+FSL_RAW_TP(sys_enter, on_sys_enter)
+FSL_RAW_TP(sys_exit, on_sys_exit)
+
+#endif

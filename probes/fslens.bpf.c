@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * All fslens probes in one object so the families share one ring buffer,
+ * one lost-counter map and one pid filter. Each family lives in its own
+ * header (block, journal, writeback, alloc, dirops, offcpu, proc); the
+ * collector turns programs of families not asked for off before load.
+ */
+#include "common.bpf.h"
+#include "block.bpf.h"
+#include "journal.bpf.h"
+#include "writeback.bpf.h"
+#include "alloc.bpf.h"
+#include "dirops.bpf.h"
+#include "offcpu.bpf.h"
+#include "proc.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";

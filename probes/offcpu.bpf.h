@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * offcpu family: a task leaving the CPU in uninterruptible sleep (or any
+ * sleep with targ_offcpu_all) gets its kernel stack taken and its start
+ * time kept; when it is switched back in, one record with the duration,
+ * the stack id and the task that woke it. Waits shorter than
+ * targ_min_wait_ns are dropped in the kernel. sched_switch and sched_waking
+ * (waking runs in the waker's context, where sched_wakeup may run on the
+ * target CPU from an IPI) on tp_btf, raw_tp fallback.
+ */
+#ifndef FSL_OFFCPU_BPF_H
+#define FSL_OFFCPU_BPF_H
+
+#include "common.bpf.h"
+
+#define TASK_UNINTERRUPTIBLE_BIT	0x0002
+#define TASK_NOLOAD_BIT			0x0400	/* TASK_IDLE = D | NOLOAD: idle kthreads */
+#define OFFCPU_STACK_DEPTH		64
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_STACK_DEPTH * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct offcpu_start {
+	__u64 ts;
+	__u64 wake_ts;
+	__s32 stack_id;
+	__u32 state;
+	__u32 waker;
+	__u32 tgid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);
+	__type(value, struct offcpu_start);
+} offcpu_start SEC(".maps");
+
+/* Before 5.14 the state was "long state" (commit 2f064a59a1 renamed it). */
+struct task_struct___o {
+	volatile long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 task_state(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ((struct task_struct___o *)t, state);
+}
+
+static __always_inline bool offcpu_wanted(struct task_struct *t, __u32 tgid)
+{
+	if (!tgid || tgid == targ_self)
+		return false;
+	if (BPF_CORE_READ(t, flags) & PF_KTHREAD_BIT)
+		return true;	/* jbd2, flushers, loop: evidence for the causes */
+	return tgid_wanted(tgid);
+}
+
+/* sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next, ...) */
+static __always_inline int on_sched_switch(__u64 *ctx)
+{
+	struct task_struct *prev = (struct task_struct *)ctx[1];
+	struct task_struct *next = (struct task_struct *)ctx[2];
+	struct offcpu_start *s, st = {};
+	struct fsl_ev_offcpu *e;
+	__u64 now = bpf_ktime_get_ns();
+	__u32 pid, tgid, state;
+
+	pid = BPF_CORE_READ(prev, pid);
+	tgid = BPF_CORE_READ(prev, tgid);
+	if (!ctx[0] && offcpu_wanted(prev, tgid)) {
+		state = task_state(prev);
+		if (targ_offcpu_all ? state != 0 :
+		    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
+			st.ts = now;
+			st.state = state;
+			st.tgid = tgid;
+			st.stack_id = bpf_get_stackid(ctx, &stacks, 0);
+			bpf_map_update_elem(&offcpu_start, &pid, &st, BPF_ANY);
+		}
+	}
+
+	pid = BPF_CORE_READ(next, pid);
+	s = bpf_map_lookup_elem(&offcpu_start, &pid);
+	if (!s)
+		return 0;
+	if (now - s->ts >= targ_min_wait_ns) {
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (e) {
+			e->hdr.ts = s->ts;
+			e->hdr.pid = s->tgid;
+			e->hdr.tid = pid;
+			e->hdr.type = FSL_EV_OFFCPU;
+			e->hdr.size = sizeof(*e);
+			e->hdr.cpu = bpf_get_smp_processor_id();
+			e->hdr._pad = 0;
+			e->dur_ns = now - s->ts;
+			e->stack_id = s->stack_id;
+			e->waker_pid = s->waker;
+			e->state = s->state;
+			e->_pad = 0;
+			e->runq_ns = s->wake_ts ? now - s->wake_ts : 0;
+			bpf_ringbuf_submit(e, rb_flags());
+		} else {
+			lost_inc(FSL_FAM_OFFCPU);
+		}
+	}
+	bpf_map_delete_elem(&offcpu_start, &pid);
+	return 0;
+}
+
+/* sched_waking(struct task_struct *p): current is the waker. */
+static __always_inline int on_sched_waking(__u64 *ctx)
+{
+	struct task_struct *p = (struct task_struct *)ctx[0];
+	__u32 pid = BPF_CORE_READ(p, pid);
+	struct offcpu_start *s = bpf_map_lookup_elem(&offcpu_start, &pid);
+
+	if (s && !s->wake_ts) {
+		s->wake_ts = bpf_ktime_get_ns();
+		s->waker = (__u32)bpf_get_current_pid_tgid();
+	}
+	return 0;
+}
+
+FSL_RAW_TP(sched_switch, on_sched_switch)
+FSL_RAW_TP(sched_waking, on_sched_waking)
+
+#endif

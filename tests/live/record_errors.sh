@@ -1,0 +1,109 @@
+#!/bin/bash
+# fslens record's edges: usage errors, never overwriting without -f, a
+# mount that is not ext4, an unwritable output, a full disk (partial trace
+# kept and readable), Ctrl-C closing cleanly, the command's exit status,
+# -p filtering, and the raw_tp fallback path.
+. "$(dirname "$0")/../lib.sh"
+require_bpf
+ensure_tracefs
+case ${BUILD:-build} in /*) Q=$BUILD ;; *) Q=${TOP:-$PWD}/${BUILD:-build} ;; esac
+Q=$Q/tests/trace_query
+cd "$T_TMP" || exit 1
+
+# usage errors are exit 2 and name the problem
+"$FSLENS" record -e block,bogus -o x.trace -- true 2>err; rc=$?
+check_eq bad_family_rc "$rc" 2
+check_grep bad_family_msg "unknown event family 'bogus'" err
+"$FSLENS" record --ring-size 0 -- true 2>err; check_eq bad_ring_rc $? 2
+"$FSLENS" record -m /nonexistent -- true 2>err; rc=$?
+check_eq bad_mount_rc "$rc" 1
+check_grep bad_mount_msg "cannot use '/nonexistent': No such file or directory" err
+
+# never overwrite silently; -f does
+echo keep >exists.trace
+"$FSLENS" record -e block -o exists.trace -- true 2>err; rc=$?
+check_eq exists_rc "$rc" 1
+check_grep exists_msg "'exists.trace' exists; use -f" err
+check_eq exists_untouched "$(cat exists.trace)" keep
+
+# the command's status is record's status; the trace is complete
+"$FSLENS" record -e dirops,proc -f -o exists.trace -- sh -c 'exit 7' 2>err
+check_eq command_status $? 7
+"$Q" exists.trace stats >st
+check_grep force_overwrote '^complete=1 ' st
+
+# output not writable
+"$FSLENS" record -e block -o /proc/nope/x.trace -- true 2>err; rc=$?
+check_eq unwritable_rc "$rc" 1
+check_grep unwritable_msg "cannot create '/proc/nope/x.trace'" err
+
+# not ext4: say what still works, record it
+mkdir tm && mount -t tmpfs -o size=8m tmpfs tm && at_exit "umount -l $T_TMP/tm"
+"$FSLENS" record -m tm -e block,dirops,alloc,journal -o tm.trace -- \
+	sh -c "echo hi > $T_TMP/tm/a" 2>err; rc=$?
+check_eq not_ext4_rc "$rc" 0
+check_grep not_ext4_msg "tmpfs, not ext4: the journal and alloc families need ext4; still recording" err
+check_eq not_ext4_families "$("$Q" tm.trace kv record.families)" "block,dirops"
+check_grep not_ext4_dirop 'path=.*/tm/a' <("$Q" tm.trace events dirop)
+
+# a full disk: a clear error, the chunks written so far still read
+mkdir full && mount -t tmpfs -o size=256k tmpfs full && at_exit "umount -l $T_TMP/full"
+"$FSLENS" record -e dirops,proc -o full/f.trace -- \
+	sh -c 'i=0; while [ $i -lt 40000 ]; do : > /dev/null; test -e /nonexistent$i; i=$((i + 1)); done' \
+	2>err; rc=$?
+check_eq disk_full_rc "$rc" 1
+check_grep disk_full_msg "cannot write 'full/f.trace': No space left on device" err
+"$Q" full/f.trace stats >fst 2>&1
+nread=$(sed -n 's/^complete=[01] read=\([0-9]*\) read_error=0 .*/\1/p' fst)
+check_ge disk_full_partial_readable "${nread:-0}" 1
+
+# Ctrl-C (SIGINT) without a command closes the trace cleanly
+"$FSLENS" record -e block,offcpu -o int.trace 2>err &
+rpid=$!
+sleep 1.5
+kill -INT $rpid
+wait $rpid; rc=$?
+check_eq sigint_rc "$rc" 0
+"$Q" int.trace stats >ist
+check_grep sigint_complete '^complete=1 .*read_error=0' ist
+
+# -p: only that process's dirops (the shell opens /dev/null for the redirect;
+# cat, a child with its own tgid, is not followed with -p)
+sh -c 'sleep 0.6; cat /etc/hostname > /dev/null; sleep 0.6' &
+tpid=$!
+"$FSLENS" record -e dirops -p $tpid --duration 1.5 -o p.trace 2>err
+check_eq pid_rc $? 0
+wait $tpid
+"$Q" p.trace events dirop >pev
+check_grep pid_sees_target "pid=$tpid .*op=1 .*path=/dev/null" pev
+check_eq pid_not_child "$(grep -c 'path=/etc/hostname' pev)" 0
+others=$(grep -vc "pid=$tpid " pev)
+check_eq pid_only_target "$others" 0
+
+# not root: name what is needed
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+		"$FSLENS" record -e block -o /tmp/nobody.trace -- true 2>err; rc=$?
+	check_eq not_root_rc "$rc" 1
+	check_grep not_root_msg 'needs root, or CAP_BPF and CAP_PERFMON' err
+fi
+
+# SIGKILL: the file still opens, and every complete chunk reads
+"$FSLENS" record -e dirops,proc -o kill.trace -- \
+	sh -c 'i=0; while :; do test -e /nonexistent$i; i=$((i + 1)); done' 2>err &
+rpid=$!
+sleep 8
+kill -KILL $rpid
+pkill -KILL -P $rpid
+wait $rpid 2>/dev/null
+"$Q" kill.trace stats >kst 2>kerr
+check_grep sigkill_reads '^complete=0 read=[1-9][0-9]* read_error=0' kst
+
+# raw_tp fallback: forced, still records the raw-tracepoint families
+"$FSLENS" record --raw-tp -e block,dirops,offcpu,proc -o raw.trace -- \
+	sh -c "cat /etc/hostname > /dev/null" 2>err
+check_eq raw_rc $? 0
+check_grep raw_mode_said 'probes: raw_tp' err
+check_eq raw_mode_stored "$("$Q" raw.trace kv record.attach | cut -d' ' -f1)" raw_tp
+check_grep raw_dirop 'path=/etc/hostname' <("$Q" raw.trace events dirop)
+exit $((T_FAILS > 0))
