@@ -75,6 +75,23 @@ check_eq pipe_json_exit "${st[0]}" 1
 check_eq full_exit $? 1
 check_grep full_msg "write error" "$T_TMP/err"
 
+# one flipped byte in the middle of the file: one chunk of 10000 lost, reported with its offset
+python3 - "$M" "$T_TMP/flip.trace" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+d[len(d) // 2] ^= 0x55
+open(sys.argv[2], "wb").write(d)
+PY
+n=$("$FSLENS" dump "$T_TMP/flip.trace" 2>"$T_TMP/err" | wc -l)
+check_eq flip_exit "${PIPESTATUS[0]}" 0
+check_eq flip_events "$n" 290000
+check_eq flip_one_warning "$(wc -l <"$T_TMP/err")" 1
+check_grep flip_offset '^fslens: warning: chunk at offset [0-9]+: .*; 10000 events skipped$' "$T_TMP/err"
+"$FSLENS" info --check "$T_TMP/flip.trace" >"$T_TMP/flip.info" 2>&1
+check_eq flip_info_exit $? 0
+check_grep flip_info_bad '^bad chunks: +1 \(skipped\)$' "$T_TMP/flip.info"
+check_grep flip_info_warning '^warning: +chunk at offset [0-9]+: ' "$T_TMP/flip.info"
+
 # a cut trace: complete chunks dumped, one warning on stderr, exit 0
 full=$(stat -c %s "$M")
 head -c $((full / 2)) "$M" >"$T_TMP/cut.trace"
