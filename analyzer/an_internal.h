@@ -84,6 +84,7 @@ struct an_ctx {
 	/* Start of the latest wait of each class, any task, any window: the
 	 * journal reads it to tell why a commit started. */
 	uint64_t last_wait_start[FSL_WC__MAX];
+	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
 };
 
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);

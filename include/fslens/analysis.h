@@ -17,7 +17,9 @@
  *    (in-flight I/Os, open transactions, the task table), so a window gets the
  *    same numbers whether the stream started at t0 or long before.
  *    fsl_analysis__reset() starts a new window, keeping live state; this is
- *    how `top` steps from one refresh to the next.
+ *    how `top` steps from one refresh to the next. Live events arrive at
+ *    their end; when replaying a trace file (start-time order) with reset(),
+ *    set opts.hold (see there).
  *  - No file I/O, no printing, no exit: renderers (analyzer/render_*.c) read
  *    the result structs below and write text, JSON or HTML.
  *  - Bounded memory: proportional to live objects (tasks, in-flight I/Os,
@@ -423,6 +425,14 @@ struct fsl_analysis_opts {
 	uint64_t t0, t1;	/* window; t1 = 0: open ended */
 	int64_t root_pid;	/* -1: take record.root_pid from the metadata; 0: none */
 	uint32_t dev;		/* target dev_t; 0: target.dev from the metadata */
+	/*
+	 * Replaying a trace file (sorted by start time) and stepping windows
+	 * with reset(): waits and path operations are held until the stream
+	 * passes their end, so each lands in the window where it ended, as in a
+	 * live stream (where they arrive at their end). Costs a copy per held
+	 * event; not needed for a fixed window or a live source.
+	 */
+	int hold;
 };
 
 struct fsl_analysis;
