@@ -229,6 +229,7 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	/* The task table is fed by stalls, so it comes first and always runs. */
 	if (!(a->stalls = an_stalls_new(&a->c)))
 		goto nomem;
+	a->c.stalls = a->stalls;
 	a->cons[a->ncons++] = an_stalls_consumer(a->stalls);
 	if (sec & (FSL_SEC_OPS | FSL_SEC_DIAGNOSIS)) {
 		if (!(a->ops = an_ops_new(&a->c)))
@@ -319,6 +320,12 @@ int fsl_analysis__begin(struct fsl_analysis *a, const struct fsl_meta *m)
 		a->c.tasks.root_pid = kv_u64(m, FSL_KV_ROOT_PID, 0);
 	if (!a->c.origin)
 		a->c.origin = kv_u64(m, FSL_KV_START_NS, 0);
+	a->c.mount = fsl_meta_kv(m, FSL_KV_MOUNT);
+	if (a->c.mount && a->c.mount[0] != '/')
+		a->c.mount = NULL;
+	a->c.mount_len = a->c.mount ? strlen(a->c.mount) : 0;
+	while (a->c.mount_len > 1 && a->c.mount[a->c.mount_len - 1] == '/')
+		a->c.mount_len--;
 	for (i = 0; i < a->ncons; i++)
 		if (a->cons[i]->begin && (err = a->cons[i]->begin(a->cons[i], m)) < 0)
 			return err;
@@ -538,9 +545,11 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 		a->procs_cap = a->c.procs.n;
 	}
 	while ((p = an_map_next(&a->c.procs, &it, NULL))) {
-		/* comm may have arrived after the first event of the process */
-		if (!p->comm[0])
-			an_comm_copy(p->comm, an_tasks_comm(&a->c.tasks, p->pid));
+		/* the current name: exec and comm changes come after the first event */
+		const char *comm = an_tasks_comm(&a->c.tasks, p->pid);
+
+		if (comm)
+			an_comm_copy(p->comm, comm);
 		a->procs[n++] = *p;
 	}
 	if (n)

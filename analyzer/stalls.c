@@ -122,6 +122,14 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
+unsigned int an_stalls_class(struct an_stalls *s, int32_t stack_id)
+{
+	struct an_stack_cls sc;
+
+	stack_class(s, stack_id, &sc);
+	return sc.cls;
+}
+
 void an_stalls_note_start(struct an_stalls *s, const struct fsl_hdr *h)
 {
 	const struct fsl_ev_offcpu *ev = (const void *)h;
