@@ -635,17 +635,26 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 
 /* ---- block allocation ---- */
 
-static int kernel_path(const struct fsl_replay *r, const struct thr *t, uint64_t pblk)
+/*
+ * The kernel's path for a recorded allocation. ext4_mballoc_prealloc carries
+ * no flags: which preallocation served it is found from the kernel state.
+ */
+static int kernel_path(struct fsl_replay *r, const struct thr *t,
+		       const struct fsl_alloc_req *q, uint64_t pblk)
 {
 	const struct fsl_ev_ext4_mballoc_alloc *mb = &t->mb;
-	int cr = mb->cr;
+	int cr = mb->cr, kind;
 
 	if (!t->has_mb)
 		return -1;
 	if (t->mb_prealloc) {
-		/* a group PA if the request went to the locality group */
-		return (mb->flags & FSL_MB_HINT_GROUP_ALLOC) ? FSL_PATH_GROUP_PA
-							      : FSL_PATH_INODE_PA;
+		kind = fsl_alloc__pa_holds(r->ks, q, pblk);
+		if (kind)
+			return kind == 2 ? FSL_PATH_GROUP_PA : FSL_PATH_INODE_PA;
+		/* unknown: a small file goes to its locality group */
+		return (uint64_t)q->logical + q->len <= r->t.mb_stream_req &&
+		       q->isize_blocks <= r->t.mb_stream_req ? FSL_PATH_GROUP_PA
+							     : FSL_PATH_INODE_PA;
 	}
 	if (!mb->groups && mb->found)
 		return FSL_PATH_GOAL;
@@ -655,7 +664,6 @@ static int kernel_path(const struct fsl_replay *r, const struct thr *t, uint64_t
 
 		return cr < 5 ? map6[cr] : -1;
 	}
-	(void)pblk;
 	return cr < 4 ? FSL_PATH_CR0 + (cr >= 2 ? cr + 1 : cr) : -1;
 }
 
@@ -716,9 +724,12 @@ static void scen_alloc(struct fsl_replay *r, struct scen *s, const struct fsl_al
 		}
 		return;
 	}
-	while (done < kq->len) {
+	/* cover what the kernel allocated: its next request starts after that */
+	while (done < (kl ? kl : kq->len)) {
 		q.logical = kq->logical + done;
-		q.len = kq->len - done;
+		q.len = (kl ? kl : kq->len) - done;
+		if (done == 0)
+			q.len = kq->len;
 		fsl_alloc__neighbours(s->fr, &q);
 		if (fsl_alloc__allocate(s->fr, &q, &res)) {
 			s->alloc_fail++;
@@ -813,9 +824,31 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	/* open-for-write / busy: the kernel's NOPREALLOC decision is the input */
 	q.closed = t->has_mb && (t->mb.flags & FSL_MB_HINT_NOPREALLOC) &&
 		   !(q.flags & FSL_MB_HINT_NOPREALLOC);
-	kpath = kernel_path(r, t, kp);
+	kpath = kernel_path(r, t, &q, kp);
 	if (!kp || !kl) {
 		r->res.blk_skipped++;
+		goto apply;
+	}
+	/*
+	 * Served from a preallocation the kernel made before the trace started
+	 * (they live only in memory, the start bitmap cannot show them): learn
+	 * it, as far as the free space around the result says, and do not count
+	 * this decision.
+	 */
+	if (t->mb_prealloc && !t->npa && !fsl_alloc__pa_holds(r->ks, &q, kp)) {
+		int grp = kpath == FSL_PATH_GROUP_PA;
+		uint32_t len = fsl_alloc__free_run(r->ks, kp, grp ? r->t.mb_group_prealloc : 2048);
+
+
+		if (len) {
+			fsl_alloc__pa_new(r->ks, q.ino, q.cpu, kp, grp ? (uint32_t)kp : q.logical,
+					  len, grp);
+			for (i = 0; i < r->nscen; i++)
+				if (r->sc[i].fr)
+					fsl_alloc__pa_new(r->sc[i].fr, q.ino, q.cpu, kp,
+							  grp ? (uint32_t)kp : q.logical, len, grp);
+		}
+		r->res.blk_unknown_pa++;
 		goto apply;
 	}
 	q.goal = 0;
@@ -1983,6 +2016,7 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	fsl_json__kv_double(&j, "exact_pct", pct(s->blk_exact, s->blk_requests));
 	fsl_json__kv_double(&j, "goal_match_pct", pct(s->blk_goal_match, s->blk_requests));
 	fsl_json__kv_u64(&j, "skipped", s->blk_skipped);
+	fsl_json__kv_u64(&j, "from_unknown_prealloc", s->blk_unknown_pa);
 	if (s->end_checked)
 		fsl_json__kv_u64(&j, "end_state_mismatch_blocks", s->end_mismatch);
 	else
@@ -2177,6 +2211,9 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 		"goal computed as the kernel did: %.1f%%\n",
 		(unsigned long long)s->blk_exact, (unsigned long long)s->blk_requests,
 		pct(s->blk_exact, s->blk_requests), pct(s->blk_goal_match, s->blk_requests));
+	if (s->blk_unknown_pa)
+		fprintf(f, "  %llu allocations came from preallocations made before the trace "
+			"(learnt, not counted)\n", (unsigned long long)s->blk_unknown_pa);
 	if (s->end_checked)
 		fprintf(f, "  state check: %llu of %llu blocks differ from the bitmap read after the run\n",
 			(unsigned long long)s->end_mismatch, (unsigned long long)s->end_blocks);

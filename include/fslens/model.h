@@ -164,6 +164,10 @@ void fsl_alloc__pa_new(struct fsl_alloc *a, uint64_t ino, uint32_t cpu, uint64_t
 /* Release [pstart, pstart+len) of PAs: unused blocks become free in core. */
 void fsl_alloc__pa_release(struct fsl_alloc *a, uint64_t ino, uint64_t pstart, uint32_t len,
 			   int group_pa);
+/* Is pblk inside a live PA of r's inode (1) or of a locality group (2)? 0 = no. */
+int fsl_alloc__pa_holds(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64_t pblk);
+/* Free blocks (in core) from blk on, at most max, within its group. */
+uint32_t fsl_alloc__free_run(const struct fsl_alloc *a, uint64_t blk, uint32_t max);
 /* Discard all PAs of an inode (truncate/close/evict). */
 void fsl_alloc__discard_inode_pa(struct fsl_alloc *a, uint64_t ino);
 unsigned int fsl_alloc__npa(const struct fsl_alloc *a, uint64_t ino);	/* 0 = group PAs */
