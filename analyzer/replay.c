@@ -1690,7 +1690,7 @@ static void freerun_summary(struct fsl_replay *r)
 
 	if (!r->ks || !r->sc[0].fr)
 		return;
-	while (fsl_alloc__inode_at(r->ks, idx++, &ino, &kext)) {
+	while (fsl_alloc__inode_next(r->ks, &idx, &ino, &kext)) {
 		unsigned int mext = fsl_alloc__extents(r->sc[0].fr, ino);
 		uint64_t dummy;
 
@@ -1712,7 +1712,7 @@ static void freerun_summary(struct fsl_replay *r)
 		idx = 0;
 		if (!s->fr)
 			continue;
-		while (fsl_alloc__inode_at(s->fr, idx++, &ino, &kext)) {
+		while (fsl_alloc__inode_next(s->fr, &idx, &ino, &kext)) {
 			uint64_t mino = ino, first = fsl_alloc__first_block(s->fr, ino), dg, ig;
 
 			map_get(&s->ino_map, ino, &mino);
@@ -1896,7 +1896,7 @@ static double scen_extents(const struct scen *s, uint64_t *files)
 
 	if (!s->fr)
 		return 0;
-	while (fsl_alloc__inode_at(s->fr, idx++, &ino, &e)) {
+	while (fsl_alloc__inode_next(s->fr, &idx, &ino, &e)) {
 		sum += e;
 		n++;
 	}

@@ -688,20 +688,20 @@ uint64_t fsl_alloc__first_block(const struct fsl_alloc *a, uint64_t ino)
 	return in && in->next ? in->ext[0].pblk : 0;
 }
 
-int fsl_alloc__inode_at(const struct fsl_alloc *a, size_t idx, uint64_t *ino,
-			unsigned int *extents)
+int fsl_alloc__inode_next(const struct fsl_alloc *a, size_t *cursor, uint64_t *ino,
+			  unsigned int *extents)
 {
-	uint32_t i;
+	size_t i;
 
-	for (i = 0; i < a->ino_cap; i++) {
+	for (i = *cursor; i < a->ino_cap; i++) {
 		if (!a->ino[i].ino || !a->ino[i].next)
 			continue;
-		if (idx-- == 0) {
-			*ino = a->ino[i].ino;
-			*extents = a->ino[i].next;
-			return 1;
-		}
+		*ino = a->ino[i].ino;
+		*extents = a->ino[i].next;
+		*cursor = i + 1;
+		return 1;
 	}
+	*cursor = i;
 	return 0;
 }
 

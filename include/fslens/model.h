@@ -186,9 +186,9 @@ void fsl_alloc__neighbours(const struct fsl_alloc *a, struct fsl_alloc_req *r);
 unsigned int fsl_alloc__extents(const struct fsl_alloc *a, uint64_t ino);
 /* First physical block of ino (0 if none). */
 uint64_t fsl_alloc__first_block(const struct fsl_alloc *a, uint64_t ino);
-/* Iterate mapped inodes: idx from 0, returns 0 past the end. */
-int fsl_alloc__inode_at(const struct fsl_alloc *a, size_t idx, uint64_t *ino,
-			unsigned int *extents);
+/* Iterate mapped inodes: *cursor = 0 to start; returns 0 past the end. */
+int fsl_alloc__inode_next(const struct fsl_alloc *a, size_t *cursor, uint64_t *ino,
+			  unsigned int *extents);
 
 /* Pure helpers, exposed for tests. */
 /* Normalized [start, start+size) for a request of an inode (no PAs, no neighbours). */

@@ -40,6 +40,13 @@ pct_ge() {
 
 rec() {	# NAME COMMAND: record COMMAND, replay to $T_TMP/NAME.json
 	local name=$1; shift
+	# a fresh mount: preallocations of the previous workload live only in
+	# memory and would be invisible to the start bitmap (the replay learns
+	# them when used, but then does not count those decisions)
+	umount "$M" && mount "$SCRATCH_LOOP" "$M" || { fail "$name-remount" "remount failed"; return 1; }
+	# which block groups' buddies are in memory decides what the fast passes
+	# look at; reading mb_groups loads them all, as a long-mounted fs has them
+	cat "/proc/fs/ext4/$(basename "$SCRATCH_LOOP")/mb_groups" >/dev/null
 	if ! "$FSLENS" record -m "$M" -e alloc,journal,block,dirops -o "$T_TMP/$name.trace" -f \
 		-- bash -c "$*" >"$T_TMP/$name.rec" 2>&1; then
 		fail "$name-record" "$(tail -3 "$T_TMP/$name.rec")"
