@@ -1642,7 +1642,9 @@ static void journal_summary(struct fsl_replay *r)
 		jr->commits_recorded++;
 		if (c->sync)
 			reason = FSL_COMMIT_FSYNC;
-		else if (c->have_stats && max_txn && c->blocks >= max_txn * 9 / 10)
+		else if (c->have_stats && max_txn &&
+			 (c->blocks * 5 >= max_txn * 4 || c->blocks + 128 >= max_txn))
+			/* full: the next handle's credits would not have fitted */
 			reason = FSL_COMMIT_SIZE;
 		else if (c->have_stats && r->hz &&
 			 c->running_j * 1000000000ull / r->hz >= r->t.commit_ns * 9 / 10)
