@@ -184,9 +184,7 @@ struct fsl_replay {
 	struct fsl_tunables t;
 	struct fsl_alloc *ks;		/* kernel state */
 	struct fsl_ialloc *ia;		/* kernel state */
-	struct u64map isize;		/* ino -> known size in blocks */
-	struct u64map created;		/* inodes allocated during the trace */
-	struct u64map itype;		/* ino -> 1 regular, 2 directory (when known) */
+	struct u64map imeta;		/* ino -> IM_* bits: size, type, created */
 	struct thr *thr;
 	uint32_t nthr, cthr;
 	struct jin *jin;
@@ -225,6 +223,20 @@ void fsl_replay__set_text(struct fsl_replay *r, const char *name, const char *te
 	p = strstr(buf, "each up to ");
 	if (p)
 		r->max_txn = strtoull(p + 11, NULL, 10);
+}
+
+/* What the replay knows of an inode, packed in one map value. */
+#define IM_SIZE_MASK	((1ull << 40) - 1)	/* known size in blocks */
+#define IM_TYPE_SHIFT	40			/* 1 regular, 2 directory, 3 other */
+#define IM_TYPE_MASK	(3ull << IM_TYPE_SHIFT)
+#define IM_CREATED	(1ull << 42)		/* allocated during the trace */
+
+static uint64_t imeta(const struct fsl_replay *r, uint64_t ino)
+{
+	uint64_t v = 0;
+
+	map_get(&r->imeta, ino, &v);
+	return v;
 }
 
 static void note(struct fsl_replay *r, const char *fmt, const char *arg)
@@ -589,7 +601,8 @@ static int scen_init(struct fsl_replay *r, struct scen *s, int whatif)
 	s->dir_bs = r->g.block_size;
 	if (whatif)
 		apply_whatif(r, s);
-	if (r->have_geom) {
+	/* the open-loop allocators cost as much as the one-step check: only when asked */
+	if (r->have_geom && (r->o.free_run || r->whatif)) {
 		s->fr = fsl_alloc__clone(r->ks);
 		s->fia = fsl_ialloc__clone(r->ia);
 		if (!s->fr || !s->fia)
@@ -613,6 +626,8 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 	int err = 0, i;
 
 	read_geometry(r, m);
+	r->whatif = r->o.nset || r->o.disk || r->o.ialloc_set;
+	r->nscen = r->whatif ? 2 : 1;
 	if (r->have_geom) {
 		r->ks = fsl_alloc__new(&r->g, &r->t, &err);
 		if (!r->ks)
@@ -623,8 +638,7 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 		load_bitmaps(r, m);
 		sync_free_blocks(r->ks, r->ia, r->g.ngroups);
 	}
-	r->whatif = r->o.nset || r->o.disk || r->o.ialloc_set;
-	r->nscen = r->whatif ? 2 : 1;
+
 	for (i = 0; i < r->nscen; i++) {
 		err = scen_init(r, &r->sc[i], i == 1);
 		if (err)
@@ -792,10 +806,12 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	struct fsl_alloc_req q = t->req;
 	struct fsl_alloc_res m, k;
 	int kpath, i, exact;
-	uint64_t end, isz = 0;
+	uint64_t end, isz = 0, im;
 
 	end = (uint64_t)q.logical + q.len;
-	if (map_get(&r->isize, q.ino, &isz) && isz > end)
+	im = imeta(r, q.ino);
+	isz = im & IM_SIZE_MASK;
+	if (isz > end)
 		q.isize_blocks = isz;
 	else
 		q.isize_blocks = end;
@@ -871,6 +887,7 @@ apply:
 	k.len = kl;
 	k.flags = t->has_mb ? t->mb.flags : q.flags;
 	k.path = kpath >= 0 ? kpath : FSL_PATH_CR1;
+	k.consume_pa = t->npa > 0 || kpath < 0;
 	fsl_alloc__apply(r->ks, &q, &k);
 	if (t->has_mb && (t->mb.flags & FSL_MB_STREAM_ALLOC) && !t->mb_prealloc &&
 	    t->mb.result_len > 0)
@@ -880,7 +897,7 @@ apply:
 	for (i = 0; i < r->nscen; i++)
 		scen_alloc(r, &r->sc[i], &q, kp, kl, i == 0);
 	if (end > isz)
-		map_put(&r->isize, q.ino, end);
+		map_put(&r->imeta, q.ino, (im & ~IM_SIZE_MASK) | (end & IM_SIZE_MASK));
 }
 
 static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
@@ -907,15 +924,15 @@ static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	t->req.pid = ev->pid;
 	t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
 	{
-		uint64_t ty;
+		uint64_t im = imeta(r, e->ino), ty = (im & IM_TYPE_MASK) >> IM_TYPE_SHIFT;
 
 		/* metadata blocks of a regular file still take a regular file's goal */
-		if (map_get(&r->itype, e->ino, &ty))
+		if (ty)
 			t->req.is_reg = ty == 1;
-		else if (!t->req.is_reg)
+		else if (e->flags & FSL_MB_HINT_DATA)
+			map_put(&r->imeta, e->ino, im | (1ull << IM_TYPE_SHIFT));
+		else
 			t->req.is_reg = 1;	/* unknown: most inodes are files */
-		if (e->flags & FSL_MB_HINT_DATA)
-			map_put(&r->itype, e->ino, 1);
 	}
 	t->req.closed = -1;
 	t->req_goal_k = e->goal;
@@ -1003,7 +1020,8 @@ static int h_allocate_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
 		t->has_mb = 0;
 		if (e->block && e->len) {
-			struct fsl_alloc_res k = { .pblk = e->block, .len = e->len };
+			struct fsl_alloc_res k = { .pblk = e->block, .len = e->len,
+						   .path = FSL_PATH_CR1, .consume_pa = 1 };
 
 			apply_pa_events(r, t, 0);
 			fsl_alloc__apply(r->ks, &t->req, &k);
@@ -1103,7 +1121,7 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	struct fsl_ialloc_req q = { 0 };
 	struct fsl_ialloc_res m;
 	struct thr *t;
-	uint64_t dummy, mdir;
+	uint64_t mdir;
 	int is_dir = S_ISDIR(e->mode), exact, i, existing;
 
 	if (!r->have_geom)
@@ -1117,7 +1135,7 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	    (t->path_op == FSL_OP_MKDIR || t->path_op == FSL_OP_CREATE ||
 	     t->path_op == FSL_OP_MKNOD || t->path_op == FSL_OP_SYMLINK))
 		q.name = last_component(t->path, t->path_len, &q.name_len);
-	existing = !map_get(&r->created, e->dir, &dummy);
+	existing = !(imeta(r, e->dir) & IM_CREATED);
 	sync_free_blocks(r->ks, r->ia, r->g.ngroups);
 	if (!fsl_ialloc__decide(r->ia, &q, &m)) {
 		exact = m.ino == e->ino;
@@ -1146,8 +1164,8 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		}
 	}
 	fsl_ialloc__apply(r->ia, e->dir, e->ino, is_dir);
-	map_put(&r->created, e->ino, 1);
-	map_put(&r->itype, e->ino, is_dir ? 2 : S_ISREG(e->mode) ? 1 : 3);
+	map_put(&r->imeta, e->ino, IM_CREATED |
+		((uint64_t)(is_dir ? 2 : S_ISREG(e->mode) ? 1 : 3) << IM_TYPE_SHIFT));
 	/* free-running inode allocators */
 	for (i = 0; i < r->nscen; i++) {
 		struct scen *s = &r->sc[i];
@@ -1694,9 +1712,8 @@ static void freerun_summary(struct fsl_replay *r)
 		return;
 	while (fsl_alloc__inode_next(r->ks, &idx, &ino, &kext)) {
 		unsigned int mext = fsl_alloc__extents(r->sc[0].fr, ino);
-		uint64_t dummy;
 
-		if (!map_get(&r->created, ino, &dummy) && !map_get(&r->isize, ino, &dummy))
+		if (!imeta(r, ino))
 			continue;
 		err += mext > kext ? mext - kext : kext - mext;
 		me += mext;
@@ -1855,9 +1872,7 @@ void fsl_replay__free(struct fsl_replay *r)
 		fsl_disk__free(r->sc[i].disk);
 		map_free(&r->sc[i].ino_map);
 	}
-	map_free(&r->isize);
-	map_free(&r->created);
-	map_free(&r->itype);
+	map_free(&r->imeta);
 	map_free(&r->inflight);
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);

@@ -1619,9 +1619,12 @@ void fsl_alloc__apply(struct fsl_alloc *a, const struct fsl_alloc_req *r,
 				  res->pa_len, res->pa_group);
 	if (!res->len || !res->pblk)
 		return;
-	id = pa_holding(a, r, res->pblk);
-	if (id >= 0)
-		pa_consume(a, id, res->len);
+	/* only PA paths (or a PA made by this very allocation) take blocks from one */
+	if (res->path <= FSL_PATH_GROUP_PA || res->pa_len || res->consume_pa) {
+		id = pa_holding(a, r, res->pblk);
+		if (id >= 0)
+			pa_consume(a, id, res->len);
+	}
 	disk_set(a, res->pblk, res->len, 1);
 	core_set(a, res->pblk, res->len, 1);
 	/* data blocks only: extent-tree blocks have no logical position */

@@ -113,6 +113,7 @@ struct fsl_alloc_res {
 	uint64_t pa_pstart;
 	uint32_t pa_lstart, pa_len;
 	int pa_group;		/* 1 = locality group PA */
+	int consume_pa;		/* apply: the blocks come out of an existing PA */
 };
 
 struct fsl_alloc;
