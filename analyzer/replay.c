@@ -654,15 +654,14 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
  * no flags: which preallocation served it is found from the kernel state.
  */
 static int kernel_path(struct fsl_replay *r, const struct thr *t,
-		       const struct fsl_alloc_req *q, uint64_t pblk)
+		       const struct fsl_alloc_req *q, int kind)
 {
 	const struct fsl_ev_ext4_mballoc_alloc *mb = &t->mb;
-	int cr = mb->cr, kind;
+	int cr = mb->cr;
 
 	if (!t->has_mb)
 		return -1;
 	if (t->mb_prealloc) {
-		kind = fsl_alloc__pa_holds(r->ks, q, pblk);
 		if (kind)
 			return kind == 2 ? FSL_PATH_GROUP_PA : FSL_PATH_INODE_PA;
 		/* unknown: a small file goes to its locality group */
@@ -807,6 +806,7 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	struct fsl_alloc_res m, k;
 	int kpath, i, exact;
 	uint64_t end, isz = 0, im;
+	int pa_kind;
 
 	end = (uint64_t)q.logical + q.len;
 	im = imeta(r, q.ino);
@@ -840,7 +840,8 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	/* open-for-write / busy: the kernel's NOPREALLOC decision is the input */
 	q.closed = t->has_mb && (t->mb.flags & FSL_MB_HINT_NOPREALLOC) &&
 		   !(q.flags & FSL_MB_HINT_NOPREALLOC);
-	kpath = kernel_path(r, t, &q, kp);
+	pa_kind = t->mb_prealloc && kp ? fsl_alloc__pa_holds(r->ks, &q, kp) : 0;
+	kpath = kernel_path(r, t, &q, pa_kind);
 	if (!kp || !kl) {
 		r->res.blk_skipped++;
 		goto apply;
@@ -851,7 +852,7 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	 * it, as far as the free space around the result says, and do not count
 	 * this decision.
 	 */
-	if (t->mb_prealloc && !t->npa && !fsl_alloc__pa_holds(r->ks, &q, kp)) {
+	if (t->mb_prealloc && !t->npa && !pa_kind) {
 		int grp = kpath == FSL_PATH_GROUP_PA;
 		uint32_t len = fsl_alloc__free_run(r->ks, kp, grp ? r->t.mb_group_prealloc : 2048);
 
