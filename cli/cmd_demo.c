@@ -442,9 +442,12 @@ static int reap(struct child *ch)
 	int status, waited = 0;
 
 	for (;;) {
-		pid_t r = waitpid(ch->pid, &status, got_signal ? WNOHANG : 0);
+		siginfo_t si = { 0 };
+		int r;
 
-		if (r == ch->pid)
+		/* WNOWAIT: the exited leader keeps its process group id reserved */
+		r = waitid(P_PID, ch->pid, &si, WEXITED | WNOWAIT | (got_signal ? WNOHANG : 0));
+		if (r == 0 && si.si_pid == ch->pid)
 			break;
 		if (r < 0 && errno != EINTR)
 			return -errno;
@@ -461,6 +464,9 @@ static int reap(struct child *ch)
 	}
 	/* what the group left behind (a workload's forked clients) goes too */
 	kill(-ch->pid, SIGKILL);
+	while (waitpid(ch->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
