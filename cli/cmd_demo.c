@@ -37,7 +37,7 @@ static const char demo_usage[] =
 "usage: fslens demo [SCENARIO] [options]\n"
 "  Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
 "  'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
-"  --scale S          small (seconds), medium (default, about a minute), full (classic size)\n"
+"  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
 "  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
 "  -o DIR             output directory (default fslens-demo)\n"
@@ -525,6 +525,15 @@ static int apply_vm(struct demo *d, const struct fsl_params *p)
 			continue;
 		if (fsl_parse_size(s, &v))
 			return derr(-EINVAL, "bad %s '%s'", keys[i], s);
+		err = fsl_vm__lock(&d->vm, 0);
+		if (err == -EWOULDBLOCK) {
+			printf("waiting for another fslens demo to restore vm.dirty_* (%s)\n",
+			       FSL_VM_LOCK);
+			fflush(stdout);
+			err = fsl_vm__lock(&d->vm, 1);
+		}
+		if (err)
+			return derr(err, "cannot lock %s", FSL_VM_LOCK);
 		snprintf(num, sizeof(num), "%" PRIu64, v);
 		if ((err = fsl_vm__set(&d->vm, keys[i], num)))
 			return derr(err, "cannot set vm.%s=%s", keys[i], num);
@@ -875,6 +884,7 @@ int cmd_demo(int argc, char **argv)
 		goto out;
 	}
 	catch_signals();
+	fsl_vm_stop = &got_signal;
 	rc = run_matrix(d);
 	/* per phase: time, rate and top cause; with a matrix, side by side */
 	if (!rc && d->ntraces && (d->ntraces > 1 || d->report)) {
