@@ -513,7 +513,8 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 			an_comm_copy(p->comm, an_tasks_comm(&a->c.tasks, p->pid));
 		a->procs[n++] = *p;
 	}
-	qsort(a->procs, n, sizeof(*a->procs), proc_cmp);
+	if (n)
+		qsort(a->procs, n, sizeof(*a->procs), proc_cmp);
 	*out = a->procs;
 	return n;
 }

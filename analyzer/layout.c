@@ -494,7 +494,8 @@ static void layout_compute(struct an_layout *s)
 
 	if (!s->dirty)
 		return;
-	qsort(s->allocs, s->nallocs, sizeof(*s->allocs), alloc_cmp);
+	if (s->nallocs)
+		qsort(s->allocs, s->nallocs, sizeof(*s->allocs), alloc_cmp);
 	s->nbreaks = 0;
 	s->nfiles = s->nfrag = 0;
 	while ((f = an_map_next(&s->files, &it, &ino))) {
@@ -540,7 +541,8 @@ static void layout_compute(struct an_layout *s)
 		}
 		s->nfrag += frag;
 	}
-	qsort(s->breaks, s->nbreaks, sizeof(*s->breaks), break_cmp);
+	if (s->nbreaks)
+		qsort(s->breaks, s->nbreaks, sizeof(*s->breaks), break_cmp);
 	s->dirty = 0;
 }
 

@@ -128,6 +128,7 @@ struct jin {
 	uint64_t ts;
 	uint64_t key;
 	uint64_t rec_wait;
+	uint32_t thread;
 	uint32_t ktid;
 	uint32_t credits;
 	uint32_t dirtied;
@@ -135,6 +136,7 @@ struct jin {
 	uint8_t type;
 	uint8_t reader;		/* an inode-dirtying handle from a reading task (atime) */
 	uint8_t has_wait;
+	uint8_t has_stats;
 };
 
 struct rcommit {
@@ -184,6 +186,7 @@ struct fsl_replay {
 	struct fsl_ialloc *ia;		/* kernel state */
 	struct u64map isize;		/* ino -> known size in blocks */
 	struct u64map created;		/* inodes allocated during the trace */
+	struct u64map itype;		/* ino -> 1 regular, 2 directory (when known) */
 	struct thr *thr;
 	uint32_t nthr, cthr;
 	struct jin *jin;
@@ -195,7 +198,7 @@ struct fsl_replay {
 	int nscen;
 	/* recorded device */
 	struct u64map inflight;		/* rq -> issue ts */
-	uint64_t busy_start, busy_ns, rec_rqs, rec_wr_ns, rec_wr_n;
+	uint64_t busy_start, busy_ns, rec_rqs, rec_wr_ns, rec_wr_n, rec_bytes;
 	uint32_t ninflight;
 	uint64_t first_ts, last_ts;
 	struct dirent_acc *dirs;
@@ -205,7 +208,24 @@ struct fsl_replay {
 	uint32_t w_block_size;
 	int w_delalloc, w_noatime, w_stream_req, w_group_prealloc;
 	int whatif;
+	uint64_t max_txn;		/* from /proc/fs/jbd2/DEV/info, 0 unknown */
 };
+
+void fsl_replay__set_text(struct fsl_replay *r, const char *name, const char *text, size_t len)
+{
+	char buf[512];
+	const char *p;
+
+	if (!text || strncmp(name, "jbd2.info", 9))
+		return;
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, text, len);
+	buf[len] = 0;
+	p = strstr(buf, "each up to ");
+	if (p)
+		r->max_txn = strtoull(p + 11, NULL, 10);
+}
 
 static void note(struct fsl_replay *r, const char *fmt, const char *arg)
 {
@@ -768,6 +788,28 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 		q.isize_blocks = isz;
 	else
 		q.isize_blocks = end;
+	/*
+	 * i_size at writeback is not in the trace (writes are not recorded):
+	 * when the kernel's inode-normalized window reaches past what we know,
+	 * take the smallest size whose size bucket covers that window.
+	 */
+	if (t->has_mb && !t->mb_prealloc && !(t->mb.flags & FSL_MB_HINT_GROUP_ALLOC) &&
+	    (q.flags & FSL_MB_HINT_DATA) && t->mb.goal_len > 0) {
+		uint64_t wend = (uint64_t)t->mb.goal_logical + (uint32_t)t->mb.goal_len;
+		uint64_t cand[3] = { q.isize_blocks, wend, wend + 1 };
+		uint32_t st, sz;
+		int c;
+
+		for (c = 0; c < 3; c++) {
+			if (cand[c] < q.isize_blocks)
+				continue;
+			fsl_alloc_normalize_size(r->g.block_size, q.logical, q.len, cand[c], &st, &sz);
+			if (st <= t->mb.goal_logical && (uint64_t)st + sz >= wend) {
+				q.isize_blocks = cand[c];
+				break;
+			}
+		}
+	}
 	/* open-for-write / busy: the kernel's NOPREALLOC decision is the input */
 	q.closed = t->has_mb && (t->mb.flags & FSL_MB_HINT_NOPREALLOC) &&
 		   !(q.flags & FSL_MB_HINT_NOPREALLOC);
@@ -831,6 +873,17 @@ static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	t->req.cpu = ev->cpu;
 	t->req.pid = ev->pid;
 	t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
+	{
+		uint64_t ty;
+
+		/* metadata blocks of a regular file still take a regular file's goal */
+		if (map_get(&r->itype, e->ino, &ty))
+			t->req.is_reg = ty == 1;
+		else if (!t->req.is_reg)
+			t->req.is_reg = 1;	/* unknown: most inodes are files */
+		if (e->flags & FSL_MB_HINT_DATA)
+			map_put(&r->itype, e->ino, 1);
+	}
 	t->req.closed = -1;
 	t->req_goal_k = e->goal;
 	t->has_req = 1;
@@ -1061,6 +1114,7 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	}
 	fsl_ialloc__apply(r->ia, e->dir, e->ino, is_dir);
 	map_put(&r->created, e->ino, 1);
+	map_put(&r->itype, e->ino, is_dir ? 2 : S_ISREG(e->mode) ? 1 : 3);
 	/* free-running inode allocators */
 	for (i = 0; i < r->nscen; i++) {
 		struct scen *s = &r->sc[i];
@@ -1148,6 +1202,7 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	if (!j)
 		return -ENOMEM;
 	j->ts = ev->ts;
+	j->thread = ev->tid;
 	j->ktid = e->tid;
 	j->credits = e->requested_blocks > 0 ? (uint32_t)e->requested_blocks : 1;
 	j->type = (uint8_t)e->type;
@@ -1175,8 +1230,10 @@ static int h_handle_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	struct thr *t = thr_get(r, ev->tid);
 
 	if (t && t->last_hidx >= 0 && (size_t)t->last_hidx < r->njin &&
-	    r->jin[t->last_hidx].ktid == e->tid && e->dirtied_blocks >= 0)
-		r->jin[t->last_hidx].dirtied = (uint32_t)e->dirtied_blocks + 0;
+	    r->jin[t->last_hidx].ktid == e->tid && e->dirtied_blocks >= 0) {
+		r->jin[t->last_hidx].dirtied = (uint32_t)e->dirtied_blocks;
+		r->jin[t->last_hidx].has_stats = 1;
+	}
 	return 0;
 }
 
@@ -1271,6 +1328,7 @@ static int h_sync_file(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	if (!j)
 		return -ENOMEM;
 	j->ts = ev->ts;
+	j->thread = ev->tid;
 	j->kind = 1;
 	return 0;
 }
@@ -1331,6 +1389,7 @@ static int h_dirop(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		if (!j)
 			return -ENOMEM;
 		j->ts = ev->ts;
+		j->thread = ev->tid;
 		j->kind = 2;
 	}
 	return 0;
@@ -1349,6 +1408,7 @@ static int h_block(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		if (!e->nr_sector && !e->bytes)
 			return 0;
 		r->rec_rqs++;
+		r->rec_bytes += e->bytes ? e->bytes : (uint64_t)e->nr_sector * 512;
 		if (!r->ninflight++)
 			r->busy_start = ev->ts;
 		map_put(&r->inflight, key, ev->ts | (e->flags & FSL_RQ_WRITE ? 1ull << 63 : 0));
@@ -1408,7 +1468,12 @@ static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p
 	jc->write_block_ns = lb ? lg / lb : 50000;
 	jc->flush_ns = 0;
 	jc->locked_ns = nk ? lk / nk : 20000;
-	jc->checkpoint_block_ns = r->rec_wr_n ? r->rec_wr_ns / r->rec_wr_n : 100000;
+	/*
+	 * a checkpoint writes its buffers in batches, many in flight: cost a
+	 * block at the device's recorded throughput, not at one request's latency
+	 */
+	jc->checkpoint_block_ns = r->rec_bytes ? (uint64_t)((double)r->busy_ns * jc->block_size /
+							    (double)r->rec_bytes) : 100000;
 	if (p && p->transfer_mbs) {
 		double bs = jc->block_size, rot = p->rpm ? 60000.0 / p->rpm : 0;
 		double fsb = (double)r->g.blocks_count * bs;
@@ -1433,7 +1498,8 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 {
 	struct fsl_journal_cfg jc = { 0 };
 	uint32_t first_tid = 1, prev_m = 0, prev_k = 0;
-	uint64_t w, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 };
+	uint64_t w, shadow0, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 }, last_ts = 0;
+	struct u64map shift = { 0 };
 	size_t i;
 	int err = 0, cls;
 
@@ -1449,6 +1515,8 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 		jc.block_size = r->w_block_size;
 	}
 	jc.commit_ns = s->t.commit_ns;
+	if (r->max_txn && r->g.journal_blocks)
+		jc.max_txn_blocks = (uint32_t)(jc.journal_blocks * r->max_txn / r->g.journal_blocks);
 	journal_costs(r, base ? NULL : s->prof, &jc);
 	if (jc.journal_blocks < 1024)
 		return;
@@ -1463,26 +1531,44 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 	s->jc = jc;
 	/* handles whose stats were lost: the mean dirtied count of their type */
 	for (i = 0; i < r->njin; i++)
-		if (r->jin[i].kind == 0 && r->jin[i].dirtied) {
+		if (r->jin[i].kind == 0 && r->jin[i].has_stats) {
 			avg_dirtied[r->jin[i].type & 15] += r->jin[i].dirtied;
 			n_dirtied[r->jin[i].type & 15]++;
 		}
+	/*
+	 * Closed loop: a task that the model makes wait longer (or shorter)
+	 * than the kernel did issues its later requests that much later.
+	 */
 	for (i = 0; i < r->njin; i++) {
 		const struct jin *in = &r->jin[i];
 		uint32_t d = in->dirtied, mt;
+		uint64_t off = 0, ts;
 
+		map_get(&shift, (uint64_t)in->thread + 1, &off);
+		ts = in->ts + off;
+		if (ts < last_ts)	/* keep the model's clock monotonic */
+			ts = last_ts;
+		last_ts = ts;
 		if (in->kind == 1 || in->kind == 2) {
-			fsl_journal__force(s->j, in->ts, in->kind == 1 ? FSL_COMMIT_FSYNC
-									: FSL_COMMIT_SYNC, &w);
+			fsl_journal__force(s->j, ts, in->kind == 1 ? FSL_COMMIT_FSYNC
+								 : FSL_COMMIT_SYNC, &w);
 			continue;
 		}
 		if (s->noatime && in->reader)
 			continue;
-		if (!d && n_dirtied[in->type & 15])
-			d = (uint32_t)(avg_dirtied[in->type & 15] / n_dirtied[in->type & 15]);
-		if (!d)
-			d = 1;
-		mt = fsl_journal__handle(s->j, in->ts, in->credits, d, in->key, &w, &cls);
+		if (!in->has_stats)
+			d = n_dirtied[in->type & 15] ?
+			    (uint32_t)(avg_dirtied[in->type & 15] / n_dirtied[in->type & 15]) :
+			    FSL_JOURNAL_UNKNOWN;
+		shadow0 = fsl_journal__stats(s->j)->stall_ns[FSL_JWAIT_SHADOW];
+		mt = fsl_journal__handle(s->j, ts, in->credits, d, in->key, &w, &cls);
+		if (w > in->rec_wait)
+			map_put(&shift, (uint64_t)in->thread + 1, off + (w - in->rec_wait));
+		/*
+		 * the recorded wait (journal start -> handle start) covers waits in
+		 * start_this_handle only; a shadow wait comes later, inside the handle
+		 */
+		w -= fsl_journal__stats(s->j)->stall_ns[FSL_JWAIT_SHADOW] - shadow0;
 		if (base) {
 			if (i > 0 && prev_k) {
 				r->jr.same_txn_n++;
@@ -1501,7 +1587,8 @@ static void run_journal(struct fsl_replay *r, struct scen *s, int base)
 			r->jr.handles++;
 		}
 	}
-	fsl_journal__finish(s->j, r->last_ts);
+	fsl_journal__finish(s->j, r->last_ts > last_ts ? r->last_ts : last_ts);
+	map_free(&shift);
 }
 
 static void journal_summary(struct fsl_replay *r)
@@ -1510,7 +1597,7 @@ static void journal_summary(struct fsl_replay *r)
 	const struct fsl_journal_stats *st;
 	double ph[3] = { 0 }, pp[3] = { 0 };
 	uint64_t nph = 0, npp = 0;
-	uint64_t max_txn = r->g.journal_blocks / 4;
+	uint64_t max_txn = r->max_txn ? r->max_txn : r->g.journal_blocks / 3;
 	size_t i;
 
 	for (i = 0; i < r->nrc; i++) {
@@ -1621,11 +1708,34 @@ static void dir_summary(struct fsl_replay *r)
 	}
 }
 
+/* Does the state the replay kept agree with the bitmap read after the run? */
+static void end_state_check(struct fsl_replay *r, const struct fsl_meta *m)
+{
+	const struct fsl_bitmap *b = m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_END)
+					       : NULL;
+	uint64_t pos, i, k;
+
+	if (!b || !r->ks)
+		return;
+	r->res.end_checked = 1;
+	pos = b->first;
+	for (i = 0; i < b->nruns; i++) {
+		for (k = 0; k < b->runs[i]; k++) {
+			if (pos + k >= r->g.blocks_count)
+				break;
+			r->res.end_mismatch += fsl_alloc__test_used(r->ks, pos + k) != (int)(i & 1);
+		}
+		pos += b->runs[i];
+	}
+	r->res.end_blocks = pos - b->first;
+}
+
 static int replay_end(struct fsl_consumer *c, const struct fsl_meta *m)
 {
 	struct fsl_replay *r = c->priv;
 	int i;
 
+	end_state_check(r, m);
 	if (r->ninflight)
 		r->busy_ns += r->last_ts - r->busy_start;
 	if (!r->g.journal_blocks)
@@ -1712,6 +1822,7 @@ void fsl_replay__free(struct fsl_replay *r)
 	}
 	map_free(&r->isize);
 	map_free(&r->created);
+	map_free(&r->itype);
 	map_free(&r->inflight);
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
@@ -1872,6 +1983,10 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	fsl_json__kv_double(&j, "exact_pct", pct(s->blk_exact, s->blk_requests));
 	fsl_json__kv_double(&j, "goal_match_pct", pct(s->blk_goal_match, s->blk_requests));
 	fsl_json__kv_u64(&j, "skipped", s->blk_skipped);
+	if (s->end_checked)
+		fsl_json__kv_u64(&j, "end_state_mismatch_blocks", s->end_mismatch);
+	else
+		fsl_json__kv_null(&j, "end_state_mismatch_blocks");
 	fsl_json__key(&j, "by_path");
 	json_pathstats(&j, s->blk_by_path, FSL_PATH__MAX, path_name_i);
 	fsl_json__key(&j, "divergences");
@@ -2062,6 +2177,9 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 		"goal computed as the kernel did: %.1f%%\n",
 		(unsigned long long)s->blk_exact, (unsigned long long)s->blk_requests,
 		pct(s->blk_exact, s->blk_requests), pct(s->blk_goal_match, s->blk_requests));
+	if (s->end_checked)
+		fprintf(f, "  state check: %llu of %llu blocks differ from the bitmap read after the run\n",
+			(unsigned long long)s->end_mismatch, (unsigned long long)s->end_blocks);
 	for (k = 0; k < FSL_PATH__MAX; k++)
 		if (s->blk_by_path[k].n)
 			fprintf(f, "  %-10s %-18s %8llu  %5.1f%% exact\n", fsl_alloc_path_name(k),

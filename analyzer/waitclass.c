@@ -4,9 +4,11 @@
  *
  * The rules are data (the table below, documented in docs/wait-classes.md).
  * Each rule names a kernel function and a class, with a rank:
- *   3  a cause: the task waits *because* of this (log space, a locked
+ *   4  a cause: the task waits *because* of this (log space, a locked
  *      transaction, a buffer under commit, a directory block read...);
- *   2  a broad cause that a rank-3 frame refines (start_this_handle,
+ *   3  a narrower broad cause (add_transaction_credits: the transaction is
+ *      full or its reserved credits are exhausted), refined by rank 4;
+ *   2  a broad cause that higher ranks refine (start_this_handle,
  *      ext4_sync_file);
  *   1  a mechanism: how the task waits (request tag, folio lock, bio wait).
  * The matching rule with the highest rank wins; among equal ranks the
@@ -26,19 +28,21 @@ struct wc_rule {
 
 static const struct wc_rule wc_rules[] = {
 	/* journal: waiting for log space (checkpoint) */
-	{ "__jbd2_log_wait_for_space",		FSL_WC_JOURNAL_LOG_SPACE, 3 },
-	{ "jbd2_log_do_checkpoint",		FSL_WC_JOURNAL_LOG_SPACE, 3 },
-	{ "jbd2_journal_flush",			FSL_WC_JOURNAL_LOG_SPACE, 3 },
+	{ "__jbd2_log_wait_for_space",		FSL_WC_JOURNAL_LOG_SPACE, 4 },
+	{ "jbd2_log_do_checkpoint",		FSL_WC_JOURNAL_LOG_SPACE, 4 },
+	{ "jbd2_journal_flush",			FSL_WC_JOURNAL_LOG_SPACE, 4 },
 	/* journal: the running transaction is locked / full / switching */
-	{ "wait_transaction_locked",		FSL_WC_TXN_LOCKED, 3 },
-	{ "wait_transaction_switching",		FSL_WC_TXN_LOCKED, 3 },
-	{ "jbd2_might_wait_for_commit",		FSL_WC_TXN_LOCKED, 3 },
+	{ "wait_transaction_locked",		FSL_WC_TXN_LOCKED, 4 },
+	{ "wait_transaction_switching",		FSL_WC_TXN_LOCKED, 4 },
+	{ "jbd2_might_wait_for_commit",		FSL_WC_TXN_LOCKED, 4 },
+	/* waiting inside add_transaction_credits itself: full / reserved credits */
+	{ "add_transaction_credits",		FSL_WC_TXN_LOCKED, 3 },
 	/* journal: buffer is being written by the commit (shadow / frozen) */
-	{ "do_get_write_access",		FSL_WC_BUFFER_UNDER_COMMIT, 3 },
-	{ "jbd2_journal_get_create_access",	FSL_WC_BUFFER_UNDER_COMMIT, 3 },
+	{ "do_get_write_access",		FSL_WC_BUFFER_UNDER_COMMIT, 4 },
+	{ "jbd2_journal_get_create_access",	FSL_WC_BUFFER_UNDER_COMMIT, 4 },
 	/* journal: waiting for a commit to finish */
-	{ "jbd2_log_wait_commit",		FSL_WC_COMMIT_WAIT, 3 },
-	{ "jbd2_complete_transaction",		FSL_WC_COMMIT_WAIT, 3 },
+	{ "jbd2_log_wait_commit",		FSL_WC_COMMIT_WAIT, 4 },
+	{ "jbd2_complete_transaction",		FSL_WC_COMMIT_WAIT, 4 },
 	{ "ext4_sync_file",			FSL_WC_COMMIT_WAIT, 2 },
 	{ "ext4_fsync_journal",			FSL_WC_COMMIT_WAIT, 2 },
 	{ "sync_inodes_sb",			FSL_WC_COMMIT_WAIT, 2 },
@@ -48,26 +52,26 @@ static const struct wc_rule wc_rules[] = {
 	{ "start_this_handle",			FSL_WC_HANDLE_START, 2 },
 	{ "jbd2__journal_start",		FSL_WC_HANDLE_START, 2 },
 	/* metadata reads */
-	{ "__ext4_read_dirblock",		FSL_WC_DIR_BLOCK_READ, 3 },
-	{ "__ext4_find_entry",			FSL_WC_DIR_BLOCK_READ, 3 },
-	{ "ext4_dx_find_entry",			FSL_WC_DIR_BLOCK_READ, 3 },
-	{ "dx_probe",				FSL_WC_DIR_BLOCK_READ, 3 },
-	{ "ext4_htree_fill_tree",		FSL_WC_DIR_BLOCK_READ, 3 },
-	{ "htree_dirblock_to_tree",		FSL_WC_DIR_BLOCK_READ, 3 },
-	{ "ext4_readdir",			FSL_WC_DIR_BLOCK_READ, 3 },
-	{ "__ext4_get_inode_loc",		FSL_WC_INODE_TABLE_READ, 3 },
-	{ "ext4_get_inode_loc",			FSL_WC_INODE_TABLE_READ, 3 },
-	{ "__ext4_get_inode_loc_noinmem",	FSL_WC_INODE_TABLE_READ, 3 },
-	{ "ext4_read_block_bitmap",		FSL_WC_BITMAP_READ, 3 },
-	{ "ext4_read_block_bitmap_nowait",	FSL_WC_BITMAP_READ, 3 },
-	{ "ext4_wait_block_bitmap",		FSL_WC_BITMAP_READ, 3 },
-	{ "ext4_read_inode_bitmap",		FSL_WC_BITMAP_READ, 3 },
-	{ "ext4_mb_init_cache",			FSL_WC_BITMAP_READ, 3 },
-	{ "ext4_mb_init_group",			FSL_WC_BITMAP_READ, 3 },
-	{ "ext4_mb_load_buddy_gfp",		FSL_WC_BITMAP_READ, 3 },
+	{ "__ext4_read_dirblock",		FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "__ext4_find_entry",			FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "ext4_dx_find_entry",			FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "dx_probe",				FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "ext4_htree_fill_tree",		FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "htree_dirblock_to_tree",		FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "ext4_readdir",			FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "__ext4_get_inode_loc",		FSL_WC_INODE_TABLE_READ, 4 },
+	{ "ext4_get_inode_loc",			FSL_WC_INODE_TABLE_READ, 4 },
+	{ "__ext4_get_inode_loc_noinmem",	FSL_WC_INODE_TABLE_READ, 4 },
+	{ "ext4_read_block_bitmap",		FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_read_block_bitmap_nowait",	FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_wait_block_bitmap",		FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_read_inode_bitmap",		FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_mb_init_cache",			FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_mb_init_group",			FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_mb_load_buddy_gfp",		FSL_WC_BITMAP_READ, 4 },
 	/* dirty page throttling */
-	{ "balance_dirty_pages",		FSL_WC_WRITEBACK_THROTTLE, 3 },
-	{ "balance_dirty_pages_ratelimited*",	FSL_WC_WRITEBACK_THROTTLE, 3 },
+	{ "balance_dirty_pages",		FSL_WC_WRITEBACK_THROTTLE, 4 },
+	{ "balance_dirty_pages_ratelimited*",	FSL_WC_WRITEBACK_THROTTLE, 4 },
 	/* mechanisms */
 	{ "folio_wait_bit*",			FSL_WC_PAGE_WAIT, 1 },
 	{ "folio_wait_writeback",		FSL_WC_PAGE_WAIT, 1 },
@@ -87,7 +91,6 @@ static const struct wc_rule wc_rules[] = {
 	{ "__sync_dirty_buffer",		FSL_WC_OTHER_IO, 1 },
 	{ "ext4_read_bh*",			FSL_WC_OTHER_IO, 1 },
 	{ "__bread_gfp",			FSL_WC_OTHER_IO, 1 },
-	{ "blk_mq_submit_bio",			FSL_WC_OTHER_IO, 1 },
 	{ "wb_wait_for_completion",		FSL_WC_OTHER_IO, 1 },
 	{ "fsync_buffers_list",			FSL_WC_OTHER_IO, 1 },
 };
@@ -164,4 +167,14 @@ unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframe
 	if (rule_frame)
 		*rule_frame = best_frame;
 	return cls;
+}
+
+int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank)
+{
+	if (idx >= sizeof(wc_rules) / sizeof(wc_rules[0]))
+		return 0;
+	*func = wc_rules[idx].func;
+	*cls = wc_rules[idx].cls;
+	*rank = wc_rules[idx].rank;
+	return 1;
 }

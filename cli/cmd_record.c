@@ -28,7 +28,8 @@
 static const char usage_text[] =
 "usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID] [-o FILE] [-f]\n"
 "                     [--duration SEC] [--min-wait USEC] [--ring-size SIZE]\n"
-"                     [--all-sleeps] [--raw-tp] [-v] [-- COMMAND ARGS...]\n"
+"                     [--all-sleeps] [--raw-tp] [--classic-tp] [-v]\n"
+"                     [-- COMMAND ARGS...]\n"
 "\n"
 "  -m, --mount MOUNT    record this filesystem (ext4 for the journal and alloc families)\n"
 "  -d, --dev DEV        the same, named by its block device\n"
@@ -41,6 +42,7 @@ static const char usage_text[] =
 "      --ring-size SIZE ring buffer size, MB or with a K/M suffix (default 64M)\n"
 "      --all-sleeps     record every off-CPU sleep, not only uninterruptible ones\n"
 "      --raw-tp         attach raw tracepoints as raw_tp even where tp_btf works\n"
+"      --classic-tp     use classic tracepoints for ext4/jbd2 (their fallback)\n"
 "  -v, --verbose        show libbpf's messages\n"
 "  -- COMMAND ARGS      run COMMAND and record it and its descendants; exit with its status\n";
 
@@ -394,6 +396,7 @@ int cmd_record(int argc, char **argv)
 		{ "ring-size", required_argument, NULL, 'R' },
 		{ "all-sleeps", no_argument, NULL, 'A' },
 		{ "raw-tp", no_argument, NULL, 'T' },
+		{ "classic-tp", no_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -458,6 +461,7 @@ int cmd_record(int argc, char **argv)
 		}
 		case 'A': co.offcpu_all = 1; break;
 		case 'T': co.force_raw_tp = 1; break;
+		case 'C': co.force_classic = 1; break;
 		case 'v': r.verbose = 1; break;
 		case 'h':
 			if (!fsl_collector_built_in()) {
@@ -630,8 +634,8 @@ int cmd_record(int argc, char **argv)
 		disk_stat_kv(&r, &t, "start");
 	fsl_writer__kv(r.w, FSL_KV_START_NS, "%" PRId64, t0);
 	fsl_writer__kv(r.w, FSL_KV_PROBE_MODE, "tracepoint");
-	fsl_writer__kv(r.w, "record.attach", "%s; ext4/jbd2/writeback: tracepoint",
-		       fsl_collector__mode(r.c));
+	fsl_writer__kv(r.w, "record.attach", "%s (%s)", fsl_collector__mode(r.c),
+		       fsl_collector__attach_counts(r.c));
 	fsl_writer__kv(r.w, "record.fentry", "%s",
 		       fsl_collector__fentry(r.c) ? "available (no fentry extras yet)" :
 						    "refused by this kernel");

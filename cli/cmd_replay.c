@@ -26,32 +26,6 @@ static const char usage_text[] =
 	"  --disk PROFILE     what-if disk: scsi-10k, ide-5400, sata-7200, ssd, ram\n"
 	"  --ialloc POLICY    what-if inode allocator: ext4 (Orlov) or xfs-newino\n";
 
-/*
- * Local stand-ins for fsl_err()/fsl_usage_error() until cli/util.c (trace
- * branch) is in main: cli/main.c's copies do not link into the unit binary.
- */
-#include <stdarg.h>
-static int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens replay: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fputs(usage_text, stderr);
-	return EXIT_USAGE;
-}
-
-static int err_msg(int err, const char *what, const char *arg)
-{
-	fprintf(stderr, "fslens: %s%s%s%s: %s\n", what, arg ? " '" : "", arg ? arg : "",
-		arg ? "'" : "", strerror(err < 0 ? -err : err));
-	return 1;
-}
-
 static void warn_cb(void *ctx, const char *msg)
 {
 	fprintf(stderr, "fslens replay: %s: %s\n", (const char *)ctx, msg);
@@ -89,17 +63,19 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 's':
 			if (fsl_replay_opts_add_set(&o, optarg, &why))
-				return usage_err("--set %s: %s", optarg,
+				return fsl_usage_error("replay", usage_text, "--set %s: %s", optarg,
 						       why);
 			break;
 		case 'd':
 			if (!fsl_disk_profile_find(optarg))
-				return usage_err("unknown disk profile '%s'", optarg);
+				return fsl_usage_error("replay", usage_text,
+						       "unknown disk profile '%s'", optarg);
 			o.disk = optarg;
 			break;
 		case 'i':
 			if (fsl_ialloc_policy_parse(optarg, &o.ialloc_policy))
-				return usage_err("unknown inode policy '%s' (ext4, xfs-newino)",
+				return fsl_usage_error("replay", usage_text,
+						       "unknown inode policy '%s' (ext4, xfs-newino)",
 						       optarg);
 			o.ialloc_set = 1;
 			break;
@@ -107,28 +83,39 @@ int cmd_replay(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return usage_err("bad option");
+			return fsl_usage_error("replay", usage_text, "bad option");
 		}
 	}
 	if (optind != argc - 1)
-		return usage_err("expected one trace file");
+		return fsl_usage_error("replay", usage_text, "expected one trace file");
 	path = argv[optind];
 	ro.warn = warn_cb;
 	ro.warn_ctx = (void *)path;
 	rd = fsl_reader__open(path, &ro, &err);
 	if (!rd)
-		return err_msg(err, "cannot open", path);
+		return fsl_err(err, "cannot open '%s'", path);
 	r = fsl_replay__new(&o, &err);
 	if (!r) {
 		fsl_reader__close(rd);
-		return err_msg(err, "replay setup", NULL);
+		return fsl_err(err, "replay setup");
+	}
+	{
+		static const char *const texts[] = { "jbd2.info.start", "jbd2.info.end" };
+		size_t k, tl;
+		const char *tx;
+
+		for (k = 0; k < 2; k++) {
+			tx = fsl_reader__text(rd, texts[k], &tl);
+			if (tx)
+				fsl_replay__set_text(r, texts[k], tx, tl);
+		}
 	}
 	cons[0] = fsl_replay__consumer(r);
 	err = fsl_session_run(rd, cons, 1);
 	if (err) {
 		fsl_replay__free(r);
 		fsl_reader__close(rd);
-		return err_msg(err, "cannot replay", path);
+		return fsl_err(err, "cannot replay '%s'", path);
 	}
 	if (json) {
 		err = fsl_replay__write_json(r, stdout);
@@ -139,5 +126,5 @@ int cmd_replay(int argc, char **argv)
 	}
 	fsl_replay__free(r);
 	fsl_reader__close(rd);
-	return err ? err_msg(err, "write error on standard output", NULL) : 0;
+	return err ? fsl_err(err, "write error on standard output") : 0;
 }

@@ -86,7 +86,8 @@ struct fsl_journal *fsl_journal__new(const struct fsl_journal_cfg *cfg, uint32_t
 	j->c = *cfg;
 	if (!j->c.commit_ns)
 		j->c.commit_ns = 5000000000ull;
-	j->max_txn = cfg->max_txn_blocks ? cfg->max_txn_blocks : cfg->journal_blocks / 4;
+	/* 6.x: a third of the journal ("each up to N blocks" in /proc/fs/jbd2/DEV/info) */
+	j->max_txn = cfg->max_txn_blocks ? cfg->max_txn_blocks : cfg->journal_blocks / 3;
 	j->free = (int64_t)cfg->journal_blocks;
 	j->next_tid = first_tid;
 	j->pending_reason = -1;
@@ -102,13 +103,22 @@ void fsl_journal__free(struct fsl_journal *j)
 	free(j);
 }
 
+/* jbd2_log_space_left: free log blocks, less a reserve and the commit in flight */
 static int64_t space_left(const struct fsl_journal *j)
 {
 	int64_t left = j->free - MIN_LOG_RESERVED;
 
-	if (left <= 0)
-		return 0;
-	return left - (left >> 3);
+	if (j->com.active)
+		left -= (int64_t)j->com.outstanding;
+	return left > 0 ? left : 0;
+}
+
+/* Credits a new transaction starts with: its descriptor blocks. */
+static uint64_t desc_blocks(const struct fsl_journal *j)
+{
+	uint64_t tags = j->c.block_size > 16 ? (j->c.block_size - 16) / 16 : 1;
+
+	return (j->max_txn + tags - 1) / tags;
 }
 
 /* Log blocks a commit of n metadata blocks uses: descriptors, data, commit block. */
@@ -182,7 +192,7 @@ static void commit_start(struct fsl_journal *j, uint64_t t, int reason)
 		return;
 	j->com = j->run;
 	memset(&j->run, 0, sizeof(j->run));
-	blocks = j->com.outstanding;
+	blocks = j->com.outstanding > desc_blocks(j) ? j->com.outstanding - desc_blocks(j) : 0;
 	lb = log_blocks(j, blocks);
 	memset(&j->cur, 0, sizeof(j->cur));
 	j->cur.tid = j->com.tid;
@@ -245,7 +255,7 @@ static uint64_t request_commit(struct fsl_journal *j, uint64_t t, int reason)
 	if (j->pending_reason < 0)
 		j->pending_reason = reason;
 	{
-		uint64_t lb = log_blocks(j, j->run.outstanding);
+		uint64_t lb = log_blocks(j, j->run.outstanding);	/* an upper bound */
 
 		return j->cur.end_ns + j->c.locked_ns + lb * j->c.write_block_ns + j->c.flush_ns;
 	}
@@ -265,12 +275,15 @@ static void add_wait(struct fsl_journal *j, int cls, uint64_t ns, uint64_t *tota
 /* Checkpoint until the log has room for a full transaction; returns its end. */
 static uint64_t checkpoint(struct fsl_journal *j, uint64_t t)
 {
+	int did = 0;
+
 	while (space_left(j) < (int64_t)j->max_txn) {
 		if (j->ncp) {
 			struct cp *cp = &j->cps[0];
 
 			t += cp->dirty * j->c.checkpoint_block_ns;
 			j->st.checkpoint_blocks += cp->dirty;
+			did = 1;
 			j->free += (int64_t)cp->log_blocks;
 			memmove(j->cps, j->cps + 1, (j->ncp - 1) * sizeof(*j->cps));
 			j->ncp--;
@@ -285,7 +298,7 @@ static uint64_t checkpoint(struct fsl_journal *j, uint64_t t)
 			break;	/* journal too small for max_txn: nothing more to do */
 		}
 	}
-	j->st.checkpoints++;
+	j->st.checkpoints += did;
 	return t;
 }
 
@@ -300,7 +313,7 @@ uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credit
 	j->st.handles++;
 	if (!credits)
 		credits = 1;
-	if (!dirtied)
+	if (dirtied == FSL_JOURNAL_UNKNOWN)
 		dirtied = credits > 1 ? credits / 2 : 1;
 	/* someone else's checkpoint in progress */
 	if (j->cp_busy_until > t) {
@@ -345,6 +358,7 @@ uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credit
 		j->run.tid = j->next_tid++;
 		j->run.start_ns = t;
 		j->run.expires_ns = t + j->c.commit_ns;
+		j->run.outstanding = desc_blocks(j);
 	}
 	/* a buffer the committing transaction is writing out: wait for the write */
 	if (key && j->com.active && t >= j->cur.flush_end_ns && t < j->cur.end_ns) {

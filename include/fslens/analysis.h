@@ -117,6 +117,8 @@ int fsl_wclass_parse(const char *id);
  */
 unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframes,
 				  int *rule_frame);
+/* The rule table: rule idx (from 0); returns 0 past the end. */
+int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank);
 
 /* ----------------------------------------------------------------- tasks */
 

@@ -281,7 +281,7 @@ struct fsl_journal_cfg {
 	uint64_t journal_blocks;	/* log size */
 	uint32_t block_size;
 	uint64_t commit_ns;		/* commit interval */
-	uint32_t max_txn_blocks;	/* 0 = journal/4 */
+	uint32_t max_txn_blocks;	/* 0 = journal/3 (6.x; older kernels: /4) */
 	/* Device costs (ns) for commit phases; from the disk model. */
 	uint64_t write_block_ns;	/* one journal block, sequential */
 	uint64_t flush_ns;		/* cache flush + commit block (FUA) */
@@ -314,9 +314,10 @@ struct fsl_journal *fsl_journal__new(const struct fsl_journal_cfg *cfg, uint32_t
 				     int *err);
 void fsl_journal__free(struct fsl_journal *j);
 
+#define FSL_JOURNAL_UNKNOWN 0xffffffffu
 /*
  * A handle starts at ts asking for credits blocks and will dirty dirtied
- * blocks (0 = credits/2); key identifies a metadata buffer it modifies (an
+ * new blocks (FSL_JOURNAL_UNKNOWN = credits/2); key identifies a metadata buffer it modifies (an
  * inode-table block, 0 = none) for shadow waits. Returns the tid the model
  * put it in and *wait_ns the stall before it could start.
  */

@@ -66,12 +66,17 @@ struct fsl_replay_result {
 	double fr_extents_err;		/* mean |model extents - kernel extents| per file */
 	double fr_extents_model, fr_extents_kernel;	/* mean extents per file */
 	uint64_t fr_ino_exact, fr_ino_requests;
+	/* the kernel-state model's on-disk bitmap at the end vs the recorded end bitmap */
+	int end_checked;
+	uint64_t end_blocks, end_mismatch;
 };
 
 struct fsl_replay;
 
 struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err);
 void fsl_replay__free(struct fsl_replay *r);
+/* Named text metadata of the trace (jbd2.info.start: the journal's max transaction). */
+void fsl_replay__set_text(struct fsl_replay *r, const char *name, const char *text, size_t len);
 /* The consumer to hand to fsl_session_run / fsl_session_dispatch. */
 struct fsl_consumer *fsl_replay__consumer(struct fsl_replay *r);
 const struct fsl_replay_result *fsl_replay__result(const struct fsl_replay *r);

@@ -87,6 +87,7 @@ struct fsl_writer_opts {
 	int zstd_level;			/* 0 = default */
 	size_t chunk_events;		/* events per chunk, 0 = default */
 	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s) */
+	int no_compress;		/* store blocks uncompressed (tests, fuzz seeds) */
 };
 
 /* Create path (mode 0600, O_EXCL unless force). "-" is not allowed. */

@@ -13,6 +13,7 @@ static struct fsl_journal *mk(uint64_t commit_ns)
 		.journal_blocks = 4096, .block_size = 4096, .commit_ns = commit_ns,
 		.write_block_ns = 100 * US, .flush_ns = 1 * MS,
 		.checkpoint_block_ns = 5 * MS, .locked_ns = 10 * US,
+		.max_txn_blocks = 1024,
 	};
 	int err = 0;
 
@@ -60,33 +61,38 @@ TEST(model_journal_size_commit_and_checkpoint_stall)
 {
 	struct fsl_journal *j = mk(100 * S);
 	const struct fsl_journal_stats *st;
-	uint64_t w = 0, w31 = 0, w32 = 0;
+	uint64_t w = 0, w41 = 0, w42 = 0;
 	int i, cls = -1;
 
 	REQUIRE(j);
-	/* max transaction = 4096 / 4 = 1024 blocks; handles of 100 blocks, 1 s apart */
-	for (i = 0; i <= 32; i++) {
+	/*
+	 * max transaction 1024 blocks; a transaction starts with 5 credits for
+	 * its descriptor blocks (1024 / 255 tags per 4 KiB block); handles of
+	 * 100 blocks, 1 s apart: the 11th does not fit (5 + 1000 + 100 > 1024)
+	 */
+	for (i = 0; i <= 42; i++) {
 		fsl_journal__handle(j, (uint64_t)(i + 1) * S, 100, 100, 0, &w, &cls);
 		if (i == 10)
 			CHECK_U64(w, 10 * US);	/* waits for the full transaction to lock */
-		if (i == 31) {
-			w31 = w;
+		if (i == 41) {
+			w41 = w;
 			CHECK_EQ(cls, FSL_JWAIT_LOG_SPACE);
 		}
-		if (i == 32)
-			w32 = w;
+		if (i == 42)
+			w42 = w;
 	}
 	st = fsl_journal__stats(j);
-	CHECK_EQ(st->commits_by_reason[FSL_COMMIT_SIZE], 3);
+	CHECK_EQ(st->commits_by_reason[FSL_COMMIT_SIZE], 4);
+	CHECK_EQ(fsl_journal__commit_at(j, 0)->blocks, 1000);
 	/*
-	 * 3 commits of 1000 blocks use 3 * 1005 log blocks: 1081 free, 918 usable
-	 * < 1024, so the next handle checkpoints the oldest transaction: 1000
-	 * blocks at 5 ms = 5 s, and the one after waits for that checkpoint.
+	 * 4 commits of 1000 blocks use 4 * 1005 log blocks: 76 free, less 32
+	 * reserved, < 1024, so the next handle checkpoints the oldest transaction:
+	 * 1000 blocks at 5 ms = 5 s, and the one after waits for that checkpoint.
 	 */
 	CHECK_EQ(st->checkpoints, 1);
 	CHECK_EQ(st->checkpoint_blocks, 1000);
-	CHECK_U64(w31, 5 * S);
-	CHECK_U64(w32, 4 * S);
+	CHECK_U64(w41, 5 * S);
+	CHECK_U64(w42, 4 * S);
 	CHECK_EQ(st->stalls[FSL_JWAIT_LOG_SPACE], 2);
 	CHECK_U64(st->stall_ns[FSL_JWAIT_LOG_SPACE], 9 * S);
 	fsl_journal__free(j);

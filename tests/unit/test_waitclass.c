@@ -121,3 +121,43 @@ TEST(waitclass_ids_stable)
 	}
 	CHECK(fsl_wclass_parse("nope") < 0);
 }
+
+/* docs/wait-classes.md lists exactly the rules of the table, in order. */
+TEST(waitclass_table_documented)
+{
+	const char *top = getenv("TOP");
+	char path[512], line[512], want[512];
+	const char *func;
+	unsigned int idx = 0, cls, rank;
+	int in_table = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/docs/wait-classes.md", top ? top : ".");
+	f = fopen(path, "r");
+	REQUIRE(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strcmp(line, "| function | class | rank |")) {
+			in_table = 1;
+			continue;
+		}
+		if (!in_table || !strncmp(line, "|---", 4))
+			continue;
+		if (line[0] != '|')
+			break;
+		if (!fsl_wclass_rule(idx, &func, &cls, &rank)) {
+			t_fail(__FILE__, __LINE__, "doc has an extra rule: %s", line);
+			break;
+		}
+		snprintf(want, sizeof(want), "| `%s` | `%s` | %u |", func, fsl_wclass_id(cls), rank);
+		if (strcmp(line, want)) {
+			t_fail(__FILE__, __LINE__, "rule %u: doc '%s', table '%s'", idx, line, want);
+			break;
+		}
+		idx++;
+	}
+	fclose(f);
+	CHECK(in_table);
+	CHECK(!fsl_wclass_rule(idx, &func, &cls, &rank));	/* none left undocumented */
+	CHECK(idx > 40);
+}
