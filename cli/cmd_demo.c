@@ -591,6 +591,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 
 	snprintf(trace, sizeof(trace), "%s/%s.trace", d->outdir, label);
 	snprintf(phases, sizeof(phases), "%s/%s.phases", d->outdir, label);
+	unlink(phases);		/* a stale one would pass for this run's */
 	snprintf(html, sizeof(html), "%s/%s.html", d->outdir, label);
 	snprintf(json, sizeof(json), "%s/%s.json", d->outdir, label);
 
@@ -666,9 +667,12 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	if (status) {
 		if (got_signal)
 			derr(0, "interrupted; cleaning up");
-		else if (d->record)
+		else if (d->record && access(phases, F_OK))
 			derr(0, "fslens record exited with status %d (a build without BPF "
 			     "support can still run 'fslens demo --no-record')", status);
+		else if (d->record)
+			derr(0, "the recorded workload failed (status %d); the partial trace is "
+			     "%s", status, trace);
 		else
 			derr(0, "the workload exited with status %d", status);
 		goto out;
