@@ -1,15 +1,245 @@
 // SPDX-License-Identifier: GPL-2.0
-/* fslens report: placeholder until its issue lands; says so plainly. */
+/*
+ * fslens report: read a trace once, run every analysis, print why the
+ * filesystem was slow (text, --json, or --html FILE).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fslens/analysis.h"
+#include "fslens/report.h"
+#include "fslens/session.h"
+#include "fslens/trace.h"
+
+static const char usage_text[] =
+	"usage: fslens report [TRACE] [--json | --html FILE] [--section LIST] [--from SEC]\n"
+	"                     [--to SEC] [--root-pid PID | --all-tasks] [--txns N] [--breaks N]\n"
+	"\n"
+	"Explain a trace (default fslens.trace): the causes of blocked time ranked, with\n"
+	"evidence and what to change, then operations, journal, writeback, block I/O,\n"
+	"layout and trace health.\n"
+	"\n"
+	"  --json            the report as JSON (schema: docs/report-json.md)\n"
+	"  --html FILE       also write a self-contained HTML page with charts\n"
+	"  --section LIST    diagnosis,ops,journal,writeback,blockio,layout,health or all\n"
+	"  --from SEC, --to SEC   only what completes in this window, seconds from the start\n"
+	"  --root-pid PID    the workload is PID and its descendants (default: the\n"
+	"                    recorded command, else every task that is not a kernel thread)\n"
+	"  --all-tasks       the workload is every task that is not a kernel thread\n"
+	"  --txns N          journal transactions listed in text (default 20)\n"
+	"  --breaks N        fragcheck lines listed in text (default 20)\n";
+
+/*
+ * Local twins of fsl_err/fsl_usage_error (cli/main.c): the unit-test binary
+ * links cli/ without main.c, so commands cannot call those yet.
+ */
+static int report_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int report_err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fslens: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int report_usage(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int report_usage(const char *cmd, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fslens %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
+/* Names the recorder may store /proc/fs/jbd2/<dev>/info under. */
+static const char *jbd2_text(struct fsl_reader *r, const char *when)
+{
+	static const char *const fmts[] = { "jbd2.info.%s", "jbd2_info_%s", "jbd2/info@%s",
+					    "jbd2_info.%s", "jbd2.%s" };
+	char name[64];
+	unsigned int i;
+	const char *t;
+	size_t len;
+
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		snprintf(name, sizeof(name), fmts[i], when);
+		if ((t = fsl_reader__text(r, name, &len)))
+			return t;
+	}
+	return NULL;
+}
+
+static int parse_sec(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v < 0)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9);
+	return 0;
+}
+
+static void warn_cb(void *ctx, const char *msg)
+{
+	fprintf(stderr, "fslens report: %s: %s\n", (const char *)ctx, msg);
+}
 
 int cmd_report(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: fslens report ...\n(not built yet)\n");
-		return 0;
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "section", required_argument, NULL, 's' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "root-pid", required_argument, NULL, 'p' },
+		{ "all-tasks", no_argument, NULL, 'a' },
+		{ "txns", required_argument, NULL, 'n' },
+		{ "breaks", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fsl_analysis_opts aopts = { .root_pid = -1 };
+	struct fsl_report_info info = { 0 };
+	struct fsl_reader_opts ropts = { 0 };
+	const char *path = "fslens.trace", *html = NULL, *bad = NULL;
+	uint64_t from = 0, to = 0, origin;
+	int json = 0, have_from = 0, have_to = 0, c, err = 0, rc = 1;
+	struct fsl_analysis *a = NULL;
+	struct fsl_reader *r = NULL;
+	const struct fsl_hdr *ev;
+	struct fsl_meta m;
+	const char *v;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jH:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'H':
+			html = optarg;
+			break;
+		case 's':
+			if (fsl_section_parse(optarg, &info.sections, &bad))
+				return report_usage("report", usage_text, "unknown section '%s'", bad);
+			break;
+		case 'f':
+			if (parse_sec(optarg, &from))
+				return report_usage("report", usage_text, "bad --from '%s'", optarg);
+			have_from = 1;
+			break;
+		case 't':
+			if (parse_sec(optarg, &to))
+				return report_usage("report", usage_text, "bad --to '%s'", optarg);
+			have_to = 1;
+			break;
+		case 'p':
+			aopts.root_pid = strtoll(optarg, NULL, 10);
+			if (aopts.root_pid <= 0)
+				return report_usage("report", usage_text, "bad --root-pid '%s'", optarg);
+			break;
+		case 'a':
+			aopts.root_pid = 0;
+			break;
+		case 'n':
+			info.max_txns = strtoul(optarg, NULL, 10);
+			break;
+		case 'b':
+			info.max_breaks = strtoul(optarg, NULL, 10);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			return report_usage("report", usage_text, "bad option");
+		}
 	}
-	fprintf(stderr, "fslens report: not implemented in this build\n");
-	return 1;
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc)
+		return report_usage("report", usage_text, "one trace at a time ('%s')", argv[optind]);
+	if (have_from && have_to && to <= from)
+		return report_usage("report", usage_text, "--to must be after --from");
+
+	ropts.warn = warn_cb;
+	ropts.warn_ctx = (void *)path;
+	r = fsl_reader__open(path, &ropts, &err);
+	if (!r)
+		return report_err(err, "cannot open '%s'", path);
+	fsl_meta_from_reader(&m, r);
+	v = fsl_reader__kv(r, FSL_KV_START_NS);
+	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	if (have_from)
+		aopts.t0 = origin + from;
+	if (have_to) {
+		aopts.t1 = origin + to;
+		if (!have_from)
+			aopts.t0 = origin;
+	}
+	aopts.sections = info.sections;
+	info.trace_path = path;
+	a = fsl_analysis__new(&aopts, &err);
+	if (!a) {
+		report_err(err, "cannot set up the analyses");
+		goto out;
+	}
+	if ((err = fsl_analysis__begin(a, &m)) < 0) {
+		report_err(err, "cannot start the analyses of '%s'", path);
+		goto out;
+	}
+	fsl_analysis__jbd2_info(a, jbd2_text(r, "start"), jbd2_text(r, "end"));
+	while ((err = fsl_reader__next(r, &ev)) > 0) {
+		if ((err = fsl_analysis__feed(a, ev)) < 0) {
+			report_err(err, "analysing '%s'", path);
+			goto out;
+		}
+	}
+	if (err < 0) {
+		report_err(err, "cannot read '%s'", path);
+		goto out;
+	}
+	err = json ? fsl_report__json(stdout, a, &info) : fsl_report__text(stdout, a, &info);
+	if (err < 0) {
+		report_err(err, "cannot write the report");
+		goto out;
+	}
+	if (html) {
+		FILE *f = fopen(html, "w");
+
+		if (!f) {
+			report_err(-errno, "cannot create '%s'", html);
+			goto out;
+		}
+		err = fsl_report__html(f, a, &info);
+		if (fclose(f) && !err)
+			err = -errno;
+		if (err < 0) {
+			report_err(err, "cannot write '%s'", html);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	fsl_analysis__free(a);
+	fsl_reader__close(r);
+	return rc;
 }

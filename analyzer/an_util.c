@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Building blocks of the analyses: histogram, time base, map, task table. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "an_internal.h"
+
+/* ---- log-linear histogram ---- */
+
+static unsigned int hist_index(uint64_t v)
+{
+	unsigned int e, sub;
+
+	if (v < (1u << FSL_HIST_SUB_BITS))
+		return v;
+	e = 63 - __builtin_clzll(v);
+	if (e > 47) {
+		e = 47;
+		v = (1ull << 48) - 1;
+	}
+	sub = (v >> (e - FSL_HIST_SUB_BITS)) & ((1u << FSL_HIST_SUB_BITS) - 1);
+	return ((e - FSL_HIST_SUB_BITS + 1) << FSL_HIST_SUB_BITS) + sub;
+}
+
+/* Lowest value of bucket i and its width. */
+static void hist_bucket(unsigned int i, uint64_t *lo, uint64_t *width)
+{
+	unsigned int e, sub;
+
+	if (i < (1u << FSL_HIST_SUB_BITS)) {
+		*lo = i;
+		*width = 1;
+		return;
+	}
+	e = (i >> FSL_HIST_SUB_BITS) + FSL_HIST_SUB_BITS - 1;
+	sub = i & ((1u << FSL_HIST_SUB_BITS) - 1);
+	*width = 1ull << (e - FSL_HIST_SUB_BITS);
+	*lo = (1ull << e) + sub * *width;
+}
+
+void fsl_hist_reset(struct fsl_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+void fsl_hist_add(struct fsl_hist *h, uint64_t v)
+{
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+	h->b[hist_index(v)]++;
+}
+
+void fsl_hist_merge(struct fsl_hist *dst, const struct fsl_hist *src)
+{
+	unsigned int i;
+
+	if (!src->count)
+		return;
+	if (!dst->count || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	for (i = 0; i < FSL_HIST_NBUCKETS; i++)
+		dst->b[i] += src->b[i];
+}
+
+uint64_t fsl_hist_quantile(const struct fsl_hist *h, double q)
+{
+	uint64_t rank, cum = 0, lo, width, v;
+	unsigned int i;
+
+	if (!h->count)
+		return 0;
+	if (q <= 0)
+		return h->min;
+	if (q >= 1)
+		return h->max;
+	rank = (uint64_t)(q * h->count);
+	if ((double)rank < q * h->count)
+		rank++;
+	if (!rank)
+		rank = 1;
+	for (i = 0; i < FSL_HIST_NBUCKETS; i++) {
+		cum += h->b[i];
+		if (cum >= rank)
+			break;
+	}
+	if (i == FSL_HIST_NBUCKETS)
+		return h->max;
+	hist_bucket(i, &lo, &width);
+	v = lo + width / 2;
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
+void fsl_hist_log2_div(const struct fsl_hist *h, uint64_t div, uint64_t out[64])
+{
+	uint64_t lo, width;
+	unsigned int i;
+
+	memset(out, 0, 64 * sizeof(out[0]));
+	for (i = 0; i < FSL_HIST_NBUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		hist_bucket(i, &lo, &width);
+		lo /= div ? div : 1;
+		out[lo ? 63 - __builtin_clzll(lo) : 0] += h->b[i];
+	}
+}
+
+void fsl_hist_log2(const struct fsl_hist *h, uint64_t out[64])
+{
+	fsl_hist_log2_div(h, 1, out);
+}
+
+/* ---- time base ---- */
+
+unsigned int an_tb_bin(struct fsl_timebase *tb, uint64_t origin, uint64_t t, unsigned int *folds)
+{
+	uint64_t bin;
+
+	*folds = 0;
+	if (!tb->width_ns) {
+		tb->t0 = origin ? origin : t;
+		tb->width_ns = FSL_SERIES_MIN_WIDTH;
+		tb->nbins = 0;
+	}
+	bin = t < tb->t0 ? 0 : (t - tb->t0) / tb->width_ns;
+	while (bin >= FSL_SERIES_BINS) {
+		tb->width_ns *= 2;
+		tb->nbins = (tb->nbins + 1) / 2;
+		(*folds)++;
+		bin = (t - tb->t0) / tb->width_ns;
+	}
+	if (bin + 1 > tb->nbins)
+		tb->nbins = bin + 1;
+	return bin;
+}
+
+void an_fold_sum(uint64_t *s, unsigned int folds)
+{
+	unsigned int i;
+
+	while (folds--) {
+		for (i = 0; i < FSL_SERIES_BINS / 2; i++)
+			s[i] = s[2 * i] + s[2 * i + 1];
+		memset(s + FSL_SERIES_BINS / 2, 0, FSL_SERIES_BINS / 2 * sizeof(*s));
+	}
+}
+
+void an_fold_max(uint64_t *s, unsigned int folds)
+{
+	unsigned int i;
+
+	while (folds--) {
+		for (i = 0; i < FSL_SERIES_BINS / 2; i++)
+			s[i] = s[2 * i] > s[2 * i + 1] ? s[2 * i] : s[2 * i + 1];
+		memset(s + FSL_SERIES_BINS / 2, 0, FSL_SERIES_BINS / 2 * sizeof(*s));
+	}
+}
+
+/* s is [FSL_SERIES_BINS][stride] */
+void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds)
+{
+	unsigned int i, j;
+
+	while (folds--) {
+		for (i = 0; i < FSL_SERIES_BINS / 2; i++)
+			for (j = 0; j < stride; j++)
+				s[i * stride + j] = s[2 * i * stride + j] + s[(2 * i + 1) * stride + j];
+		memset(s + FSL_SERIES_BINS / 2 * stride, 0,
+		       FSL_SERIES_BINS / 2 * stride * sizeof(*s));
+	}
+}
+
+/* ---- map ---- */
+
+void an_map_init(struct an_map *m, size_t vsize)
+{
+	memset(m, 0, sizeof(*m));
+	m->vsize = vsize;
+}
+
+void an_map_free(struct an_map *m)
+{
+	free(m->keys);
+	free(m->used);
+	free(m->vals);
+	m->keys = NULL;
+	m->used = NULL;
+	m->vals = NULL;
+	m->cap = m->n = 0;
+}
+
+void an_map_clear(struct an_map *m)
+{
+	if (m->used)
+		memset(m->used, 0, m->cap);
+	m->n = 0;
+}
+
+static inline size_t map_hash(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k & (cap - 1);
+}
+
+void *an_map_get(const struct an_map *m, uint64_t key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = map_hash(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			return m->vals + i * m->vsize;
+	return NULL;
+}
+
+static int map_grow(struct an_map *m)
+{
+	struct an_map n;
+	size_t i;
+
+	an_map_init(&n, m->vsize);
+	n.cap = m->cap ? m->cap * 2 : 64;
+	n.keys = malloc(n.cap * sizeof(*n.keys));
+	n.used = calloc(n.cap, 1);
+	n.vals = malloc(n.cap * n.vsize);
+	if (!n.keys || !n.used || !n.vals) {
+		an_map_free(&n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->used[i])
+			continue;
+		for (j = map_hash(m->keys[i], n.cap); n.used[j]; j = (j + 1) & (n.cap - 1))
+			;
+		n.used[j] = 1;
+		n.keys[j] = m->keys[i];
+		memcpy(n.vals + j * n.vsize, m->vals + i * m->vsize, m->vsize);
+	}
+	n.n = m->n;
+	an_map_free(m);
+	*m = n;
+	return 0;
+}
+
+void *an_map_put(struct an_map *m, uint64_t key, int *fresh)
+{
+	void *v = an_map_get(m, key);
+	size_t i;
+
+	if (fresh)
+		*fresh = 0;
+	if (v)
+		return v;
+	if ((m->n + 1) * 4 > m->cap * 3 && map_grow(m))
+		return NULL;
+	for (i = map_hash(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
+		;
+	m->used[i] = 1;
+	m->keys[i] = key;
+	m->n++;
+	v = m->vals + i * m->vsize;
+	memset(v, 0, m->vsize);
+	if (fresh)
+		*fresh = 1;
+	return v;
+}
+
+void an_map_del(struct an_map *m, uint64_t key)
+{
+	size_t i, j, k;
+
+	if (!m->cap)
+		return;
+	for (i = map_hash(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == key)
+			break;
+	if (!m->used[i])
+		return;
+	m->used[i] = 0;
+	m->n--;
+	/* Backward-shift the cluster after i so lookups stay correct. */
+	for (j = (i + 1) & (m->cap - 1); m->used[j]; j = (j + 1) & (m->cap - 1)) {
+		k = map_hash(m->keys[j], m->cap);
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			m->used[i] = 1;
+			m->keys[i] = m->keys[j];
+			memcpy(m->vals + i * m->vsize, m->vals + j * m->vsize, m->vsize);
+			m->used[j] = 0;
+			i = j;
+		}
+	}
+}
+
+void *an_map_next(const struct an_map *m, size_t *i, uint64_t *key)
+{
+	for (; *i < m->cap; (*i)++) {
+		if (m->used[*i]) {
+			if (key)
+				*key = m->keys[*i];
+			return m->vals + (*i)++ * m->vsize;
+		}
+	}
+	return NULL;
+}
+
+/* ---- tasks ---- */
+
+void an_tasks_init(struct an_tasks *t)
+{
+	an_map_init(&t->map, sizeof(struct an_task));
+	t->root_pid = 0;
+}
+
+void an_tasks_free(struct an_tasks *t)
+{
+	an_map_free(&t->map);
+}
+
+void an_tasks_event(struct an_tasks *t, const struct fsl_ev_proc *ev)
+{
+	struct an_task *k;
+
+	/* Threads share their process's entry; the leader's record decides. */
+	if (ev->kind != FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid && an_map_get(&t->map, ev->hdr.pid))
+		return;
+	k = an_map_put(&t->map, ev->hdr.pid, NULL);
+	if (!k)
+		return;
+	if (ev->kind == FSL_PROC_EXIT)
+		return;	/* keep the entry: late events of the task still need a role */
+	if (ev->kind == FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid && k->known)
+		return;	/* a new thread of a known process */
+	k->ppid = ev->ppid;
+	k->flags = ev->flags;
+	k->known = 1;
+	k->role = -1;
+	an_comm_copy(k->comm, ev->comm);
+}
+
+int an_tasks_role(struct an_tasks *t, uint32_t pid, int kthread_hint)
+{
+	struct an_task *k = an_map_get(&t->map, pid);
+	uint32_t p;
+	int depth, role;
+
+	if (k && k->role >= 0)
+		return k->role;
+	if (pid == 0 || (k && (k->flags & FSL_PROC_KTHREAD)) || (!k && kthread_hint))
+		role = FSL_ROLE_KTHREAD;
+	else if (t->root_pid <= 0)
+		role = FSL_ROLE_WORKLOAD;
+	else {
+		role = FSL_ROLE_OTHER;
+		for (p = pid, depth = 0; depth < 64 && p > 1; depth++) {
+			struct an_task *q;
+
+			if (p == (uint32_t)t->root_pid) {
+				role = FSL_ROLE_WORKLOAD;
+				break;
+			}
+			q = an_map_get(&t->map, p);
+			if (!q || !q->known)
+				break;
+			p = q->ppid;
+		}
+	}
+	/* Cache only what a later proc record cannot change. */
+	if (k && k->known)
+		k->role = role;
+	return role;
+}
+
+const char *an_tasks_comm(const struct an_tasks *t, uint32_t pid)
+{
+	struct an_task *k = an_map_get(&t->map, pid);
+
+	return k && k->known ? k->comm : NULL;
+}
+
+const char *an_frame_func(const char *frame, char *buf, size_t len)
+{
+	size_t n = strcspn(frame, "+ \t[");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, frame, n);
+	buf[n] = 0;
+	return buf;
+}

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Block I/O, btt style: per device (and per issuing task, journal thread and
+ * flushers included) IOPS, bytes, request sizes, Q2D / D2C / Q2C, metadata
+ * vs data, merges, and seeks between consecutive dispatches (btt's D2D:
+ * distance from the end of the previous request to the start of the next).
+ *
+ * Q is the insert into the I/O scheduler; a request dispatched without an
+ * insert (no scheduler, direct issue) has Q = D. An I/O counts in a window
+ * at its completion; seeks and scatter points at dispatch.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "an_internal.h"
+
+#define AN_MAX_DISTS	4096	/* distinct seek distances counted exactly (mode) */
+#define AN_MAX_ISSUERS	64
+
+struct an_rq {
+	uint64_t q_ts, d_ts;
+	uint32_t pid;
+	uint32_t bytes;
+	char comm[16];
+};
+
+struct an_dev_state {		/* persistent per device */
+	uint32_t dev;
+	uint64_t last_end;	/* sector after the previous dispatch (0 none) */
+	int have_last;
+	struct an_map dists;	/* distance -> count (window) */
+	struct an_map issuers;	/* hash(comm) -> fsl_io_issuer (window) */
+};
+
+struct an_blockio {
+	struct fsl_consumer cons;
+	struct an_ctx *c;
+	struct an_map rqs;	/* rq -> an_rq (in flight) */
+	struct an_dev_state st[FSL_MAX_DEVS];
+	struct fsl_blockio res;
+};
+
+static uint64_t rq_key(const struct fsl_ev_block_rq *ev)
+{
+	return ev->rq ? ev->rq : ((uint64_t)ev->dev << 44) ^ ev->sector;
+}
+
+static uint64_t comm_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	unsigned int i;
+
+	for (i = 0; i < 16 && s[i]; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+/* Device slot; the target device always gets slot 0. */
+static int dev_slot(struct an_blockio *s, uint32_t dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->res.ndevs; i++)
+		if (s->res.devs[i].dev == dev)
+			return i;
+	if (s->res.ndevs >= FSL_MAX_DEVS)
+		return -1;
+	i = s->res.ndevs++;
+	s->res.devs[i].dev = dev;
+	s->res.devs[i].point_stride = 1;
+	/* persistent state follows the slot */
+	if (s->st[i].dev != dev) {
+		s->st[i].dev = dev;
+		s->st[i].have_last = 0;
+		an_map_clear(&s->st[i].dists);
+		an_map_clear(&s->st[i].issuers);
+	}
+	return i;
+}
+
+static void dev_fold(struct fsl_dev_io *d, unsigned int folds)
+{
+	if (!folds)
+		return;
+	an_fold_sum(d->series_ios, folds);
+	an_fold_sum(d->series_bytes, folds);
+	an_fold_sum(d->series_seeks, folds);
+}
+
+static void add_point(struct fsl_dev_io *d, uint64_t ts, const struct fsl_ev_block_rq *ev)
+{
+	unsigned int i;
+
+	if (d->d2d % d->point_stride)
+		return;
+	if (d->npoints == FSL_SCATTER_MAX) {
+		/* Keep every other point and halve the sampling from now on. */
+		for (i = 0; i < FSL_SCATTER_MAX / 2; i++)
+			d->points[i] = d->points[2 * i];
+		d->npoints = FSL_SCATTER_MAX / 2;
+		d->point_stride *= 2;
+		if (d->d2d % d->point_stride)
+			return;
+	}
+	d->points[d->npoints].ts = ts;
+	d->points[d->npoints].sector = ev->sector;
+	d->points[d->npoints].nr_sector = ev->nr_sector;
+	d->points[d->npoints].flags = ev->flags;
+	d->npoints++;
+}
+
+static int on_insert(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_blockio *s = cons->priv;
+	const struct fsl_ev_block_rq *ev = (const void *)h;
+	struct an_rq *r = an_map_put(&s->rqs, rq_key(ev), NULL);
+
+	if (!r)
+		return -ENOMEM;
+	r->q_ts = h->ts;
+	r->d_ts = 0;
+	r->pid = h->pid;
+	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
+	an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
+	return 0;
+}
+
+static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_blockio *s = cons->priv;
+	const struct fsl_ev_block_rq *ev = (const void *)h;
+	int fresh, slot;
+	struct an_rq *r = an_map_put(&s->rqs, rq_key(ev), &fresh);
+	struct an_dev_state *st;
+	struct fsl_dev_io *d;
+	uint64_t dist, *cnt;
+	unsigned int bin, folds;
+
+	if (!r)
+		return -ENOMEM;
+	if (fresh || !r->q_ts) {
+		r->q_ts = h->ts;
+		r->pid = h->pid;
+		an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
+	}
+	r->d_ts = h->ts;
+	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
+	if (!ev->nr_sector || (slot = dev_slot(s, ev->dev)) < 0)
+		return 0;
+	st = &s->st[slot];
+	d = &s->res.devs[slot];
+	if (an_in_window(&s->c->win, h->ts)) {
+		bin = an_tb_bin(&d->tb, s->c->origin, h->ts, &folds);
+		dev_fold(d, folds);
+		if (st->have_last) {
+			d->d2d++;
+			if (ev->sector == st->last_end) {
+				d->seq++;
+			} else {
+				dist = ev->sector > st->last_end ? ev->sector - st->last_end
+								 : st->last_end - ev->sector;
+				if (ev->sector < st->last_end)
+					d->backward++;
+				d->seeks++;
+				d->series_seeks[bin]++;
+				fsl_hist_add(&d->seek_dist, dist);
+				cnt = an_map_get(&st->dists, dist);
+				if (!cnt && st->dists.n < AN_MAX_DISTS)
+					cnt = an_map_put(&st->dists, dist, NULL);
+				if (cnt && (++*cnt > d->seek_mode_count ||
+					    (*cnt == d->seek_mode_count && dist < d->seek_mode))) {
+					d->seek_mode_count = *cnt;
+					d->seek_mode = dist;
+				}
+			}
+		}
+		add_point(d, h->ts, ev);
+	}
+	st->last_end = ev->sector + ev->nr_sector;
+	st->have_last = 1;
+	return 0;
+}
+
+static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_blockio *s = cons->priv;
+	const struct fsl_ev_block_rq *ev = (const void *)h;
+	uint64_t key = rq_key(ev);
+	struct an_rq *r = an_map_get(&s->rqs, key);
+	struct fsl_io_issuer *is;
+	struct fsl_proc_stat *ps;
+	struct fsl_dev_io *d;
+	uint64_t bytes, q2c;
+	unsigned int bin, folds;
+	int slot, fresh;
+
+	if (!an_in_window(&s->c->win, h->ts)) {
+		if (r)
+			an_map_del(&s->rqs, key);
+		return 0;
+	}
+	if (!r || !r->d_ts) {
+		s->res.unmatched++;
+		if (r)
+			an_map_del(&s->rqs, key);
+		return 0;
+	}
+	if ((slot = dev_slot(s, ev->dev)) < 0) {
+		an_map_del(&s->rqs, key);
+		return 0;
+	}
+	d = &s->res.devs[slot];
+	bytes = r->bytes;
+	d->completed++;
+	if (ev->error)
+		d->errors++;
+	if (ev->flags & FSL_RQ_WRITE) {
+		d->writes++;
+		d->write_bytes += bytes;
+	} else if (ev->flags & FSL_RQ_READ) {
+		d->reads++;
+		d->read_bytes += bytes;
+	}
+	if (ev->flags & FSL_RQ_META)
+		d->meta++;
+	if (ev->flags & FSL_RQ_SYNC)
+		d->sync++;
+	if (ev->flags & (FSL_RQ_FLUSH | FSL_RQ_FUA))
+		d->flushes++;
+	if (ev->flags & FSL_RQ_DISCARD)
+		d->discards++;
+	if (bytes)
+		fsl_hist_add(&d->size, bytes);
+	q2c = h->ts - r->q_ts;
+	fsl_hist_add(&d->q2d, r->d_ts - r->q_ts);
+	fsl_hist_add(&d->d2c, h->ts - r->d_ts);
+	fsl_hist_add(&d->q2c, q2c);
+	bin = an_tb_bin(&d->tb, s->c->origin, h->ts, &folds);
+	dev_fold(d, folds);
+	d->series_ios[bin]++;
+	d->series_bytes[bin] += bytes;
+
+	is = an_map_get(&s->st[slot].issuers, comm_hash(r->comm));
+	if (!is && s->st[slot].issuers.n < AN_MAX_ISSUERS) {
+		is = an_map_put(&s->st[slot].issuers, comm_hash(r->comm), &fresh);
+		if (is && fresh)
+			memcpy(is->comm, r->comm, 16);
+	}
+	if (is) {
+		is->ios++;
+		is->bytes += bytes;
+		is->q2c_ns += q2c;
+	}
+	ps = r->pid ? an_proc(s->c, r->pid) : NULL;
+	if (ps) {
+		if (ev->flags & FSL_RQ_WRITE)
+			ps->write_bytes += bytes;
+		else if (ev->flags & FSL_RQ_READ)
+			ps->read_bytes += bytes;
+	}
+	an_map_del(&s->rqs, key);
+	return 0;
+}
+
+static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_blockio *s = cons->priv;
+	const struct fsl_ev_block_rq *ev = (const void *)h;
+	int slot;
+
+	/* The merged request never completes on its own. */
+	an_map_del(&s->rqs, rq_key(ev));
+	if (!an_in_window(&s->c->win, h->ts) || (slot = dev_slot(s, ev->dev)) < 0)
+		return 0;
+	s->res.devs[slot].merges++;
+	return 0;
+}
+
+static int blockio_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
+{
+	struct an_blockio *s = cons->priv;
+
+	if (s->c->target_dev && !s->res.ndevs)
+		dev_slot(s, s->c->target_dev);
+	return 0;
+}
+
+struct an_blockio *an_blockio_new(struct an_ctx *c)
+{
+	struct an_blockio *s = calloc(1, sizeof(*s));
+	unsigned int i;
+
+	if (!s)
+		return NULL;
+	s->c = c;
+	an_map_init(&s->rqs, sizeof(struct an_rq));
+	for (i = 0; i < FSL_MAX_DEVS; i++) {
+		an_map_init(&s->st[i].dists, sizeof(uint64_t));
+		an_map_init(&s->st[i].issuers, sizeof(struct fsl_io_issuer));
+	}
+	s->cons.name = "blockio";
+	s->cons.priv = s;
+	s->cons.begin = blockio_begin;
+	s->cons.handlers[FSL_EV_BLOCK_RQ_INSERT] = on_insert;
+	s->cons.handlers[FSL_EV_BLOCK_RQ_ISSUE] = on_issue;
+	s->cons.handlers[FSL_EV_BLOCK_RQ_COMPLETE] = on_complete;
+	s->cons.handlers[FSL_EV_BLOCK_RQ_MERGE] = on_merge;
+	return s;
+}
+
+void an_blockio_free(struct an_blockio *s)
+{
+	unsigned int i;
+
+	if (!s)
+		return;
+	an_map_free(&s->rqs);
+	for (i = 0; i < FSL_MAX_DEVS; i++) {
+		an_map_free(&s->st[i].dists);
+		an_map_free(&s->st[i].issuers);
+	}
+	free(s);
+}
+
+void an_blockio_reset(struct an_blockio *s)
+{
+	unsigned int i, n = s->res.ndevs;
+	uint32_t devs[FSL_MAX_DEVS];
+
+	for (i = 0; i < n; i++)
+		devs[i] = s->res.devs[i].dev;
+	memset(&s->res, 0, sizeof(s->res));
+	/* Keep the device order stable across windows (top's rows). */
+	for (i = 0; i < n; i++) {
+		s->res.devs[i].dev = devs[i];
+		s->res.devs[i].point_stride = 1;
+		an_map_clear(&s->st[i].dists);
+		an_map_clear(&s->st[i].issuers);
+	}
+	s->res.ndevs = n;
+}
+
+struct fsl_consumer *an_blockio_consumer(struct an_blockio *s)
+{
+	return &s->cons;
+}
+
+static int issuer_cmp(const void *x, const void *y)
+{
+	const struct fsl_io_issuer *a = x, *b = y;
+
+	if (a->bytes != b->bytes)
+		return a->bytes < b->bytes ? 1 : -1;
+	if (a->ios != b->ios)
+		return a->ios < b->ios ? 1 : -1;
+	return strncmp(a->comm, b->comm, 16);
+}
+
+const struct fsl_blockio *an_blockio_result(struct an_blockio *s)
+{
+	struct fsl_io_issuer all[AN_MAX_ISSUERS], *is;
+	unsigned int i, n;
+	size_t it;
+
+	for (i = 0; i < s->res.ndevs; i++) {
+		it = 0;
+		n = 0;
+		while ((is = an_map_next(&s->st[i].issuers, &it, NULL)) && n < AN_MAX_ISSUERS)
+			all[n++] = *is;
+		qsort(all, n, sizeof(all[0]), issuer_cmp);
+		if (n > FSL_MAX_ISSUERS)
+			n = FSL_MAX_ISSUERS;
+		memcpy(s->res.devs[i].issuers, all, n * sizeof(all[0]));
+		s->res.devs[i].nissuers = n;
+	}
+	return &s->res;
+}

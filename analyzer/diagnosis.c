@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Diagnosis: the causes of lost time ranked by the workload's blocked time,
+ * each with its evidence (from the other analyses) and what to change.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "an_internal.h"
+
+struct sbuf {
+	char *p;
+	size_t len, used;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->used >= b->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->used, b->len - b->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->used = b->used + n < b->len ? b->used + n : b->len - 1;
+}
+
+static double ms(uint64_t ns)
+{
+	return ns / 1e6;
+}
+
+/* The journal's size in bytes if the trace knows it (collector metadata). */
+static uint64_t journal_bytes(const struct fsl_meta *m)
+{
+	static const char *const keys[] = { "ext4.journal_bytes", "ext4.journal_size",
+					    "fs.journal_bytes" };
+	const char *v, *bs;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if ((v = fsl_meta_kv(m, keys[i])))
+			return strtoull(v, NULL, 10);
+	v = fsl_meta_kv(m, "ext4.journal_blocks");
+	bs = fsl_meta_kv(m, "ext4.block_size");
+	if (v && bs)
+		return strtoull(v, NULL, 10) * strtoull(bs, NULL, 10);
+	return 0;
+}
+
+/* "rule <- caller <- caller" from the deciding frame outward, up to 4 callers. */
+static void stack_summary(const struct an_ctx *c, int32_t id, struct sbuf *b, int *atime,
+			  int *mtime)
+{
+	const struct fsl_stack *st = c->meta && c->meta->stack ? c->meta->stack(c->meta, id) : NULL;
+	char f[96];
+	int rule, i, shown = 0;
+
+	if (!st || !st->nframes)
+		return;
+	fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, &rule);
+	for (i = 0; i < (int)st->nframes; i++) {
+		an_frame_func(st->frames[i], f, sizeof(f));
+		if (!strcmp(f, "touch_atime") || !strcmp(f, "file_accessed") ||
+		    !strcmp(f, "ext4_dirty_inode_atime"))
+			*atime = 1;
+		if (!strcmp(f, "file_update_time") || !strncmp(f, "file_update_time", 16) ||
+		    !strcmp(f, "file_modified"))
+			*mtime = 1;
+	}
+	for (i = rule < 0 ? 0 : rule; i < (int)st->nframes && shown < 5; i++) {
+		an_frame_func(st->frames[i], f, sizeof(f));
+		if (!strncmp(f, "__x64_sys_", 10) || !strncmp(f, "do_syscall", 10) ||
+		    !strncmp(f, "entry_SYSCALL", 13))
+			break;
+		sb_add(b, "%s%s", shown ? " <- " : "", f);
+		shown++;
+	}
+}
+
+static const struct fsl_dev_io *target_dev(const struct fsl_blockio *io)
+{
+	return io && io->ndevs ? &io->devs[0] : NULL;
+}
+
+static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsigned int cls,
+		     struct fsl_cause *cause, int *atime, int *mtime)
+{
+	const struct an_ctx *c = an_analysis_ctx(a);
+	const struct fsl_class_stat *cs = &st->cls[cls];
+	const struct fsl_journal *j = an_analysis_journal(a);
+	const struct fsl_writeback *wb = an_analysis_writeback(a);
+	const struct fsl_ops *ops = an_analysis_ops(a);
+	const struct fsl_dev_io *d = target_dev(an_analysis_blockio(a));
+	struct sbuf b = { cause->evidence, sizeof(cause->evidence), 0 };
+	unsigned int k;
+
+	sb_add(&b, "%" PRIu64 " waits, longest %.1f ms", cs->count[FSL_ROLE_WORKLOAD], ms(cs->max_ns));
+	switch (cls) {
+	case FSL_WC_JOURNAL_LOG_SPACE:
+	case FSL_WC_TXN_LOCKED:
+	case FSL_WC_BUFFER_UNDER_COMMIT:
+	case FSL_WC_COMMIT_WAIT:
+	case FSL_WC_HANDLE_START:
+		if (j && j->commits)
+			sb_add(&b, "; %" PRIu64 " commits, avg %.1f ms", j->commits,
+			       ms(fsl_hist_avg(&j->commit_ns)));
+		if (j && j->checkpoints)
+			sb_add(&b, "; %" PRIu64 " checkpoints wrote %" PRIu64 " buffers", j->checkpoints,
+			       j->chp_written);
+		if (j && j->trig[FSL_TRIG_LOG_SPACE])
+			sb_add(&b, "; %" PRIu64 " commits forced by log space", j->trig[FSL_TRIG_LOG_SPACE]);
+		if (j && j->trig[FSL_TRIG_FSYNC] && cls == FSL_WC_COMMIT_WAIT)
+			sb_add(&b, "; %" PRIu64 " commits forced by fsync", j->trig[FSL_TRIG_FSYNC]);
+		if (j && j->stats_txns && cls == FSL_WC_TXN_LOCKED)
+			sb_add(&b, "; locked %.1f ms + flushing %.1f ms per commit",
+			       ms(j->sum_locked_ns / j->stats_txns), ms(j->sum_flushing_ns / j->stats_txns));
+		break;
+	case FSL_WC_DIR_BLOCK_READ:
+	case FSL_WC_INODE_TABLE_READ:
+		if (ops && ops->total)
+			sb_add(&b, "; %" PRIu64 " path operations", ops->total);
+		if (ops && ops->ndirs)
+			sb_add(&b, "; hottest directory %s (%" PRIu64 " ops)", ops->dirs[0].path,
+			       ops->dirs[0].ops);
+		break;
+	case FSL_WC_WRITEBACK_THROTTLE:
+		if (wb && wb->throttle_pauses)
+			sb_add(&b, "; %" PRIu64 " balance_dirty_pages pauses, %.2f s", wb->throttle_pauses,
+			       wb->throttle_ns / 1e9);
+		if (wb && wb->dirty_thresh)
+			sb_add(&b, "; dirty limit %.1f MiB", wb->dirty_thresh * 4096.0 / 1048576);
+		break;
+	default:
+		if (d && d->completed)
+			sb_add(&b, "; %u:%u Q2C avg %.2f ms, D2C avg %.2f ms, %" PRIu64 " seeks",
+			       FSL_MAJOR(d->dev), FSL_MINOR(d->dev), ms(fsl_hist_avg(&d->q2c)),
+			       ms(fsl_hist_avg(&d->d2c)), d->seeks);
+		break;
+	}
+	for (k = 0; k < FSL_TOP_STACKS && cs->top_stack[k] >= 0 && k < 2; k++) {
+		char one[FSL_EVIDENCE_LEN];
+		struct sbuf sb1 = { one, sizeof(one), 0 };
+
+		one[0] = 0;
+		stack_summary(c, cs->top_stack[k], &sb1, atime, mtime);
+		if (!one[0])
+			continue;
+		/* Two stacks that differ below the deciding frame read the same here. */
+		if (k && strstr(b.p, one))
+			continue;
+		if (k)
+			sb_add(&b, "; also: %s", one);
+		else
+			sb_add(&b, "; stack%s%s%s: %s", cs->top_comm[k][0] ? " (" : "", cs->top_comm[k],
+			       cs->top_comm[k][0] ? ")" : "", one);
+	}
+	if (cs->ns[FSL_ROLE_KTHREAD])
+		sb_add(&b, "; kernel threads blocked %.2f s in this class", cs->ns[FSL_ROLE_KTHREAD] / 1e9);
+}
+
+static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_cause *cause,
+		       int atime, int mtime)
+{
+	const struct an_ctx *c = an_analysis_ctx(a);
+	const struct fsl_journal *j = an_analysis_journal(a);
+	const struct fsl_writeback *wb = an_analysis_writeback(a);
+	const struct fsl_ops *ops = an_analysis_ops(a);
+	const struct fsl_jbd2_info *ji = fsl_analysis__jbd2_start(a);
+	struct sbuf b = { cause->suggestion, sizeof(cause->suggestion), 0 };
+	uint64_t jb = journal_bytes(c->meta);
+
+	if (!ji)
+		ji = fsl_analysis__jbd2_end(a);
+	switch (cls) {
+	case FSL_WC_JOURNAL_LOG_SPACE:
+		sb_add(&b, "Grow the journal size");
+		if (jb)
+			sb_add(&b, " (now %.1f MiB)", jb / 1048576.0);
+		else if (ji)
+			sb_add(&b, " (now %" PRIu64 " blocks per transaction at most)", ji->max_blocks);
+		sb_add(&b, ": the log filled and tasks ran checkpoints in the foreground. "
+			   "tune2fs -J size=MiB (after tune2fs -O ^has_journal, unmounted) or "
+			   "mkfs.ext4 -J size=; 128-1024 MiB for metadata-heavy work.");
+		break;
+	case FSL_WC_TXN_LOCKED:
+		sb_add(&b, "Make commits shorter: the running transaction stays locked while "
+			   "the commit waits for open handles and ordered data");
+		if (j && j->stats_txns)
+			sb_add(&b, " (%.1f ms locked+flushing per commit)",
+			       ms((j->sum_locked_ns + j->sum_flushing_ns) / j->stats_txns));
+		sb_add(&b, "; faster or external journal device (mkfs.ext4 -J device=), fewer fsyncs.");
+		break;
+	case FSL_WC_BUFFER_UNDER_COMMIT:
+		sb_add(&b, "Operations modify metadata blocks the commit is writing (same directory "
+			   "block, bitmap or inode-table block): spread the work over several "
+			   "directories, or shorten commits (faster journal device).");
+		break;
+	case FSL_WC_COMMIT_WAIT:
+		sb_add(&b, "fsync/sync wait for the journal commit");
+		if (j && j->commits)
+			sb_add(&b, " (%.1f ms avg)", ms(fsl_hist_avg(&j->commit_ns)));
+		sb_add(&b, ": batch fsyncs, use fdatasync where metadata need not be durable, "
+			   "or put the journal on a faster device.");
+		break;
+	case FSL_WC_HANDLE_START:
+		sb_add(&b, "New journal handles wait for the commit or checkpoint in progress: see "
+			   "handle-start waits in the journal section.");
+		break;
+	case FSL_WC_DIR_BLOCK_READ:
+		sb_add(&b, "Lookups read directory blocks from disk (cold cache / large directory");
+		if (ops && ops->ndirs)
+			sb_add(&b, ", e.g. %s", ops->dirs[0].path);
+		sb_add(&b, "): keep directories smaller, check dir_index (htree) is on, warm the "
+			   "cache (ls -f DIR >/dev/null) before the run.");
+		break;
+	case FSL_WC_INODE_TABLE_READ:
+		sb_add(&b, "stat/open read inode-table blocks from disk: visit files in inode order, "
+			   "raise inode_readahead_blks (mount option), keep the cache warm.");
+		break;
+	case FSL_WC_BITMAP_READ:
+		sb_add(&b, "The allocator loaded bitmaps from disk: mount with prefetch_block_bitmaps, "
+			   "keep the filesystem less full so fewer groups are searched.");
+		break;
+	case FSL_WC_WRITEBACK_THROTTLE:
+		sb_add(&b, "Writers hit the dirty limit");
+		if (wb && wb->dirty_thresh)
+			sb_add(&b, " (%.0f MiB)", wb->dirty_thresh * 4096.0 / 1048576);
+		sb_add(&b, ": raise vm.dirty_bytes / vm.dirty_background_bytes (or the ratios), or "
+			   "write with O_DIRECT / sync_file_range to pace writeback.");
+		break;
+	case FSL_WC_PAGE_WAIT:
+		sb_add(&b, "Tasks waited on locked pages or pages under writeback (stable pages): "
+			   "avoid rewriting data being written back; check readahead for reads.");
+		break;
+	case FSL_WC_QUEUE_WAIT:
+		sb_add(&b, "The device queue ran out of request tags: raise "
+			   "/sys/block/DEV/queue/nr_requests or limit concurrent writeback.");
+		break;
+	case FSL_WC_FLUSH:
+		sb_add(&b, "Disk cache flushes (fsync, commits): fewer fsyncs, or a device whose "
+			   "cache is power-loss protected.");
+		break;
+	case FSL_WC_OTHER_IO:
+		sb_add(&b, "Plain I/O waits: see Block I/O for latency, seeks and who issued them.");
+		break;
+	default:
+		sb_add(&b, "Unclassified: see the stack; docs/wait-classes.md says how to add a rule.");
+		break;
+	}
+	if (atime)
+		sb_add(&b, " atime updates dirty inodes through the journal: mount noatime (or "
+			   "relatime/lazytime).");
+	else if (mtime && cls <= FSL_WC_HANDLE_START)
+		sb_add(&b, " Timestamp updates on every write go through the journal: mount lazytime.");
+}
+
+void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d)
+{
+	const struct fsl_stalls *st = fsl_analysis__stalls(a);
+	const struct an_ctx *c = an_analysis_ctx(a);
+	unsigned int i, j;
+
+	memset(d, 0, sizeof(*d));
+	d->blocked_ns = st->ns[FSL_ROLE_WORKLOAD];
+	if (c->win.t1 && c->win.t1 > c->win.t0)
+		d->window_ns = c->win.t1 - c->win.t0;
+	else if (c->now > c->origin)
+		d->window_ns = c->now - c->origin;
+	for (i = 0; i < FSL_WC__MAX; i++) {
+		struct fsl_cause cur;
+		int atime = 0, mtime = 0;
+
+		if (!st->cls[i].ns[FSL_ROLE_WORKLOAD])
+			continue;
+		memset(&cur, 0, sizeof(cur));
+		cur.cls = i;
+		cur.ns = st->cls[i].ns[FSL_ROLE_WORKLOAD];
+		cur.count = st->cls[i].count[FSL_ROLE_WORKLOAD];
+		cur.kthread_ns = st->cls[i].ns[FSL_ROLE_KTHREAD];
+		cur.share = d->blocked_ns ? (double)cur.ns / d->blocked_ns : 0;
+		evidence(a, st, i, &cur, &atime, &mtime);
+		suggestion(a, i, &cur, atime, mtime);
+		for (j = 0; j < d->ncauses && (d->causes[j].ns > cur.ns ||
+					       (d->causes[j].ns == cur.ns && d->causes[j].cls < i)); j++)
+			;
+		memmove(&d->causes[j + 1], &d->causes[j], (d->ncauses - j) * sizeof(cur));
+		d->causes[j] = cur;
+		d->ncauses++;
+	}
+}

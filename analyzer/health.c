@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trace health: events per family, lost events, the recording threshold,
+ * probe mode and what the kernel lacked, so a report never hides a hole.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "an_internal.h"
+#include "fslens/schema.h"
+
+struct an_health {
+	struct fsl_consumer cons;
+	struct an_ctx *c;
+	struct fsl_health res;
+};
+
+static int on_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_health *s = cons->priv;
+	const struct fsl_event_desc *d;
+
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	if (!s->res.first_ts || h->ts < s->res.first_ts)
+		s->res.first_ts = h->ts;
+	if (h->ts > s->res.last_ts)
+		s->res.last_ts = h->ts;
+	d = fsl_schema_builtin(h->type);
+	if (!d) {
+		s->res.unknown_events++;
+		return 0;
+	}
+	s->res.events[d->family]++;
+	if (h->type == FSL_EV_OFFCPU && ((const struct fsl_ev_offcpu *)h)->stack_id >= 0 &&
+	    s->c->meta && s->c->meta->stack &&
+	    !s->c->meta->stack(s->c->meta, ((const struct fsl_ev_offcpu *)h)->stack_id))
+		s->res.unknown_stacks++;
+	return 0;
+}
+
+struct an_health *an_health_new(struct an_ctx *c)
+{
+	struct an_health *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c = c;
+	s->cons.name = "health";
+	s->cons.priv = s;
+	s->cons.any = on_any;
+	return s;
+}
+
+void an_health_free(struct an_health *s)
+{
+	free(s);
+}
+
+void an_health_reset(struct an_health *s)
+{
+	memset(&s->res, 0, sizeof(s->res));
+}
+
+struct fsl_consumer *an_health_consumer(struct an_health *s)
+{
+	return &s->cons;
+}
+
+const struct fsl_health *an_health_result(struct an_health *s)
+{
+	const struct fsl_meta *m = s->c->meta;
+	const struct fsl_trace_stats *st = m && m->stats ? m->stats(m) : NULL;
+	const char *v;
+
+	/* Lost events are only known per trace (footer) or per live session. */
+	if (st)
+		memcpy(s->res.lost, st->counts.lost, sizeof(s->res.lost));
+	v = fsl_meta_kv(m, FSL_KV_MIN_WAIT_US);
+	s->res.min_wait_us = v ? strtoull(v, NULL, 10) : 0;
+	s->res.probe_mode = fsl_meta_kv(m, FSL_KV_PROBE_MODE);
+	s->res.missing = fsl_meta_kv(m, FSL_KV_MISSING_TP);
+	return &s->res;
+}

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Journal: jbd2 transactions from their phase events (start, locking,
+ * flushing, logging, end) and run statistics, what triggered each commit,
+ * handle-start waits per call site, checkpoints and lock-buffer stalls.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "an_internal.h"
+
+#define AN_DEFAULT_COMMIT_NS	5000000000ull	/* ext4 commit=5 */
+
+struct an_open_txn {
+	struct fsl_txn t;
+	uint8_t fsync_inflight;		/* an fsync was waiting when the commit started */
+	uint8_t log_space;		/* a checkpoint or log-space wait since the previous commit */
+	uint8_t full;			/* a task found the transaction full before it */
+	uint8_t ended;			/* end_commit seen (copy is in the ring) */
+	uint8_t counted;		/* counted in the window */
+};
+
+struct an_pending_handle {	/* ext4_journal_start, per thread */
+	uint64_t ts, ip;
+	int32_t type;
+};
+
+struct an_site {
+	struct fsl_handle_site s;
+};
+
+struct an_journal {
+	struct fsl_consumer cons;
+	struct an_ctx *c;
+	struct an_map open;		/* dev<<32|tid -> an_open_txn */
+	struct an_map pending;		/* thread -> an_pending_handle */
+	struct an_map sites;		/* type<<32|line -> an_site */
+	struct an_map fsyncs;		/* thread -> depth of ext4_sync_file in progress */
+	uint64_t fsync_inflight;
+	uint64_t checkpoints_since_commit;
+	uint64_t prev_start, prev_flushing;	/* of the previous commit */
+	uint64_t ewma;			/* persists across windows, like the kernel's */
+	uint64_t commit_interval_ns;
+	uint64_t max_txn_blocks;	/* from /proc/fs/jbd2 info, 0 unknown */
+	unsigned int ring_head;		/* next slot in res.txns */
+	struct fsl_journal res;
+};
+
+const char *fsl_trigger_name(unsigned int trig)
+{
+	static const char *const n[FSL_TRIG__MAX] = {
+		"unknown", "timer", "fsync", "full", "log_space", "sync",
+	};
+
+	return trig < FSL_TRIG__MAX ? n[trig] : "?";
+}
+
+static uint64_t txn_key(uint32_t dev, uint32_t tid)
+{
+	return (uint64_t)dev << 32 | tid;
+}
+
+static void decide_trigger(struct an_journal *s, struct an_open_txn *o)
+{
+	struct fsl_txn *t = &o->t;
+
+	if (o->log_space)
+		t->trigger = FSL_TRIG_LOG_SPACE;
+	else if (o->fsync_inflight)
+		t->trigger = FSL_TRIG_FSYNC;
+	else if (o->full || (t->have_stats && s->max_txn_blocks &&
+			     (uint64_t)t->blocks * 10 >= s->max_txn_blocks * 9))
+		t->trigger = FSL_TRIG_FULL;
+	else if (t->have_stats && t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns)
+		t->trigger = FSL_TRIG_TIMER;
+	else if (t->sync_commit)
+		t->trigger = FSL_TRIG_SYNC;
+	else
+		t->trigger = FSL_TRIG_UNKNOWN;
+}
+
+/* Find the ring copy of a transaction that already ended (recent ones only). */
+static struct fsl_txn *ring_find(struct an_journal *s, uint32_t dev, uint32_t tid)
+{
+	unsigned int i, idx;
+
+	for (i = 0; i < s->res.ntxns && i < 16; i++) {
+		idx = (s->ring_head + FSL_TXN_RING - 1 - i) % FSL_TXN_RING;
+		if (s->res.txns[idx].dev == dev && s->res.txns[idx].tid == tid)
+			return &s->res.txns[idx];
+	}
+	return NULL;
+}
+
+static void add_stats_sums(struct an_journal *s, const struct fsl_txn *t)
+{
+	s->res.stats_txns++;
+	s->res.sum_running_ns += t->running_ns;
+	s->res.sum_locked_ns += t->locked_ns;
+	s->res.sum_flushing_ns += t->flushing_ns;
+	s->res.sum_logging_ns += t->logging_ns;
+	s->res.sum_handles += t->handles;
+	s->res.sum_blocks += t->blocks;
+	s->res.sum_blocks_logged += t->blocks_logged;
+}
+
+static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_commit *ev = (const void *)h;
+	uint64_t key = txn_key(ev->dev, ev->transaction);
+	struct an_open_txn *o;
+	int fresh;
+
+	o = an_map_put(&s->open, key, &fresh);
+	if (!o)
+		return -ENOMEM;
+	if (fresh) {
+		o->t.dev = ev->dev;
+		o->t.tid = ev->transaction;
+	}
+	switch (h->type) {
+	case FSL_EV_JBD2_START_COMMIT: {
+		const uint64_t *lw = s->c->last_wait_start;
+
+		o->t.t_start = h->ts;
+		o->t.sync_commit = ev->sync_commit;
+		/*
+		 * Why now? Waits are recorded with their start time, so the waits
+		 * that began before this commit have been seen: a task waiting for
+		 * log space since the previous commit started, or one that found
+		 * the running transaction full (a locked-transaction wait before
+		 * this commit and after the previous one stopped locking), or an
+		 * fsync in progress.
+		 */
+		o->fsync_inflight = s->fsync_inflight > 0 ||
+				    (lw[FSL_WC_COMMIT_WAIT] > s->prev_start && lw[FSL_WC_COMMIT_WAIT] <= h->ts);
+		o->log_space = s->checkpoints_since_commit > 0 ||
+			       (lw[FSL_WC_JOURNAL_LOG_SPACE] > s->prev_start &&
+				lw[FSL_WC_JOURNAL_LOG_SPACE] <= h->ts);
+		o->full = lw[FSL_WC_TXN_LOCKED] > s->prev_flushing && lw[FSL_WC_TXN_LOCKED] <= h->ts;
+		s->prev_start = h->ts;
+		s->prev_flushing = h->ts;
+		break;
+	}
+	case FSL_EV_JBD2_COMMIT_LOCKING:
+		o->t.t_locking = h->ts;
+		break;
+	case FSL_EV_JBD2_COMMIT_FLUSHING:
+		o->t.t_flushing = h->ts;
+		s->prev_flushing = h->ts;
+		break;
+	case FSL_EV_JBD2_COMMIT_LOGGING:
+		o->t.t_logging = h->ts;
+		break;
+	case FSL_EV_JBD2_END_COMMIT: {
+		uint64_t ns = o->t.t_start && h->ts >= o->t.t_start ? h->ts - o->t.t_start : 0;
+		unsigned int bin, folds;
+
+		o->t.t_end = h->ts;
+		s->checkpoints_since_commit = 0;
+		if (o->t.t_start)
+			s->ewma = s->ewma ? (ns + 3 * s->ewma) / 4 : ns;
+		decide_trigger(s, o);
+		o->ended = 1;
+		if (an_in_window(&s->c->win, h->ts)) {
+			o->counted = 1;
+			s->res.commits++;
+			if (o->t.t_start)
+				fsl_hist_add(&s->res.commit_ns, ns);
+			s->res.trig[o->t.trigger]++;
+			if (o->t.have_stats)
+				add_stats_sums(s, &o->t);
+			s->res.txns[s->ring_head] = o->t;
+			s->ring_head = (s->ring_head + 1) % FSL_TXN_RING;
+			if (s->res.ntxns < FSL_TXN_RING)
+				s->res.ntxns++;
+			bin = an_tb_bin(&s->res.tb, s->c->origin, h->ts, &folds);
+			if (folds) {
+				an_fold_sum(s->res.series_commits, folds);
+				an_fold_sum(s->res.series_commit_ns, folds);
+			}
+			s->res.series_commits[bin]++;
+			s->res.series_commit_ns[bin] += ns;
+		}
+		if (o->t.have_stats) {
+			an_map_del(&s->open, key);
+		} else {
+			/* Stats may follow end_commit; never wait for them long. */
+			struct an_open_txn *old = an_map_get(&s->open, txn_key(ev->dev,
+								ev->transaction - 16));
+
+			if (old && old->ended)
+				an_map_del(&s->open, txn_key(ev->dev, ev->transaction - 16));
+		}
+		break;
+	}
+	}
+	return 0;
+}
+
+static int on_run_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_run_stats *ev = (const void *)h;
+	uint64_t key = txn_key(ev->dev, ev->tid);
+	struct an_open_txn *o = an_map_get(&s->open, key);
+	struct fsl_txn *t, *ring = NULL;
+
+	if (!o) {
+		o = an_map_put(&s->open, key, NULL);
+		if (!o)
+			return -ENOMEM;
+		o->t.dev = ev->dev;
+		o->t.tid = ev->tid;
+	}
+	t = &o->t;
+	t->have_stats = 1;
+	t->wait_ns = an_jiffies_ns(s->c, ev->wait);
+	t->request_delay_ns = an_jiffies_ns(s->c, ev->request_delay);
+	t->running_ns = an_jiffies_ns(s->c, ev->running);
+	t->locked_ns = an_jiffies_ns(s->c, ev->locked);
+	t->flushing_ns = an_jiffies_ns(s->c, ev->flushing);
+	t->logging_ns = an_jiffies_ns(s->c, ev->logging);
+	t->handles = ev->handle_count;
+	t->blocks = ev->blocks;
+	t->blocks_logged = ev->blocks_logged;
+	if (o->ended) {
+		/* Stats after end_commit: update the counted copy, then forget it. */
+		unsigned int old = t->trigger;
+
+		decide_trigger(s, o);
+		if (o->counted && (ring = ring_find(s, ev->dev, ev->tid))) {
+			*ring = *t;
+			add_stats_sums(s, t);
+			s->res.trig[old]--;
+			s->res.trig[t->trigger]++;
+		}
+		an_map_del(&s->open, key);
+	}
+	return 0;
+}
+
+static int on_journal_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_ext4_journal_start *ev = (const void *)h;
+	struct an_pending_handle *p = an_map_put(&s->pending, h->tid, NULL);
+
+	if (!p)
+		return -ENOMEM;
+	p->ts = h->ts;
+	p->ip = ev->ip;
+	p->type = ev->type;
+	return 0;
+}
+
+static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_handle_start *ev = (const void *)h;
+	struct an_pending_handle *p = an_map_get(&s->pending, h->tid);
+	uint64_t wait = 0, ip = 0;
+	struct an_site *site;
+
+	if (p) {
+		wait = h->ts >= p->ts ? h->ts - p->ts : 0;
+		ip = p->ip;
+		an_map_del(&s->pending, h->tid);
+	}
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.handles++;
+	site = an_map_put(&s->sites, (uint64_t)ev->type << 32 | ev->line_no, NULL);
+	if (!site)
+		return -ENOMEM;
+	site->s.type = ev->type;
+	site->s.line = ev->line_no;
+	site->s.count++;
+	site->s.wait_ns += wait;
+	if (wait > site->s.max_ns)
+		site->s.max_ns = wait;
+	if (ip && !site->s.ip)
+		site->s.ip = ip;
+	return 0;
+}
+
+static int on_checkpoint(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+
+	s->checkpoints_since_commit++;
+	if (an_in_window(&s->c->win, h->ts))
+		s->res.checkpoints++;
+	return 0;
+}
+
+static int on_checkpoint_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_checkpoint_stats *ev = (const void *)h;
+
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.chp_time_ns += an_jiffies_ns(s->c, ev->chp_time);
+	s->res.chp_written += ev->written;
+	s->res.chp_dropped += ev->dropped;
+	return 0;
+}
+
+static int on_lock_buffer_stall(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_lock_buffer_stall *ev = (const void *)h;
+
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.lock_buffer_stalls++;
+	s->res.lock_buffer_stall_ns += ev->stall_ms * 1000000ull;
+	return 0;
+}
+
+static int on_log_tail(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_update_log_tail *ev = (const void *)h;
+
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.log_tail_updates++;
+	s->res.log_tail_freed += ev->freed;
+	return 0;
+}
+
+static int on_sync_file(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	uint64_t *depth;
+
+	if (h->type == FSL_EV_EXT4_SYNC_FILE_ENTER) {
+		depth = an_map_put(&s->fsyncs, h->tid, NULL);
+		if (!depth)
+			return -ENOMEM;
+		(*depth)++;
+		s->fsync_inflight++;
+	} else if ((depth = an_map_get(&s->fsyncs, h->tid)) && *depth) {
+		if (!--*depth)
+			an_map_del(&s->fsyncs, h->tid);
+		s->fsync_inflight--;
+	}
+	return 0;
+}
+
+/* Seed from the /proc/fs/jbd2/<dev>/info text captured at the start. */
+static int journal_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
+{
+	struct an_journal *s = cons->priv;
+	const char *v = fsl_meta_kv(m, "target.commit_interval_s");
+
+	if (v && atoi(v) > 0)
+		s->commit_interval_ns = (uint64_t)atoi(v) * 1000000000ull;
+	v = fsl_meta_kv(m, "jbd2.max_transaction_buffers");
+	if (v)
+		s->max_txn_blocks = strtoull(v, NULL, 10);
+	return 0;
+}
+
+void an_journal_seed(struct an_journal *s, uint64_t ewma_ns, uint64_t max_blocks)
+{
+	if (ewma_ns)
+		s->ewma = ewma_ns;
+	if (max_blocks)
+		s->max_txn_blocks = max_blocks;
+}
+
+struct an_journal *an_journal_new(struct an_ctx *c)
+{
+	struct an_journal *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c = c;
+	s->commit_interval_ns = AN_DEFAULT_COMMIT_NS;
+	an_map_init(&s->open, sizeof(struct an_open_txn));
+	an_map_init(&s->pending, sizeof(struct an_pending_handle));
+	an_map_init(&s->sites, sizeof(struct an_site));
+	an_map_init(&s->fsyncs, sizeof(uint64_t));
+	s->cons.name = "journal";
+	s->cons.priv = s;
+	s->cons.begin = journal_begin;
+	s->cons.handlers[FSL_EV_JBD2_START_COMMIT] = on_commit;
+	s->cons.handlers[FSL_EV_JBD2_COMMIT_LOCKING] = on_commit;
+	s->cons.handlers[FSL_EV_JBD2_COMMIT_FLUSHING] = on_commit;
+	s->cons.handlers[FSL_EV_JBD2_COMMIT_LOGGING] = on_commit;
+	s->cons.handlers[FSL_EV_JBD2_END_COMMIT] = on_commit;
+	s->cons.handlers[FSL_EV_JBD2_RUN_STATS] = on_run_stats;
+	s->cons.handlers[FSL_EV_EXT4_JOURNAL_START_INODE] = on_journal_start;
+	s->cons.handlers[FSL_EV_EXT4_JOURNAL_START_SB] = on_journal_start;
+	s->cons.handlers[FSL_EV_JBD2_HANDLE_START] = on_handle_start;
+	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT] = on_checkpoint;
+	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT_STATS] = on_checkpoint_stats;
+	s->cons.handlers[FSL_EV_JBD2_LOCK_BUFFER_STALL] = on_lock_buffer_stall;
+	s->cons.handlers[FSL_EV_JBD2_UPDATE_LOG_TAIL] = on_log_tail;
+	s->cons.handlers[FSL_EV_EXT4_SYNC_FILE_ENTER] = on_sync_file;
+	s->cons.handlers[FSL_EV_EXT4_SYNC_FILE_EXIT] = on_sync_file;
+	return s;
+}
+
+void an_journal_free(struct an_journal *s)
+{
+	if (!s)
+		return;
+	an_map_free(&s->open);
+	an_map_free(&s->pending);
+	an_map_free(&s->sites);
+	an_map_free(&s->fsyncs);
+	free(s);
+}
+
+void an_journal_reset(struct an_journal *s)
+{
+	struct an_open_txn *o;
+	size_t it = 0;
+
+	memset(&s->res, 0, sizeof(s->res));
+	s->ring_head = 0;
+	an_map_clear(&s->sites);
+	/* Ended transactions waiting for their stats belong to the old window. */
+	while ((o = an_map_next(&s->open, &it, NULL)))
+		o->counted = 0;
+}
+
+struct fsl_consumer *an_journal_consumer(struct an_journal *s)
+{
+	return &s->cons;
+}
+
+static int site_cmp(const void *x, const void *y)
+{
+	const struct fsl_handle_site *a = x, *b = y;
+
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns < b->wait_ns ? 1 : -1;
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+const struct fsl_journal *an_journal_result(struct an_journal *s)
+{
+	struct fsl_txn tmp[FSL_TXN_RING];
+	struct an_site *site;
+	size_t it = 0;
+	unsigned int n = 0;
+
+	/* Sites: keep the FSL_HANDLE_SITES with the most wait. */
+	while ((site = an_map_next(&s->sites, &it, NULL))) {
+		if (n < FSL_HANDLE_SITES) {
+			s->res.sites[n++] = site->s;
+			qsort(s->res.sites, n, sizeof(s->res.sites[0]), site_cmp);
+		} else if (site_cmp(&site->s, &s->res.sites[n - 1]) < 0) {
+			s->res.sites[n - 1] = site->s;
+			qsort(s->res.sites, n, sizeof(s->res.sites[0]), site_cmp);
+		}
+	}
+	s->res.nsites = n;
+	s->res.ewma_commit_ns = s->ewma;
+	/* Present the ring oldest first, starting at index 0. */
+	if (s->res.ntxns == FSL_TXN_RING && s->ring_head) {
+		memcpy(tmp, s->res.txns + s->ring_head, (FSL_TXN_RING - s->ring_head) * sizeof(tmp[0]));
+		memcpy(tmp + FSL_TXN_RING - s->ring_head, s->res.txns, s->ring_head * sizeof(tmp[0]));
+		memcpy(s->res.txns, tmp, sizeof(tmp));
+		s->ring_head = 0;
+	}
+	return &s->res;
+}

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layout: each file's extents rebuilt from ext4_ext_map_blocks results (and
+ * trimmed by frees), the breaks e2fsck -E fragcheck would print, and for each
+ * break the allocation that holds the block the file expected: which inode,
+ * when, through which path (delalloc writeback, its preallocation, the
+ * small-file group preallocation, metadata).
+ *
+ * Layout is state, not a count: a window [t0, t1) sees the layout as of t1
+ * (events after t1 are ignored), built from everything before it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "an_internal.h"
+
+/* ext4 flags as the tracepoints report them (fs/ext4/ext4.h). */
+#define AN_MAP_MAPPED		0x10	/* 1 << BH_Mapped */
+#define AN_MAP_UNWRITTEN	0x800	/* 1 << BH_Unwritten */
+#define AN_MB_HINT_METADATA	0x0004
+#define AN_MB_HINT_DATA		0x0020
+#define AN_MB_HINT_GROUP_ALLOC	0x0080
+#define AN_MB_DELALLOC_RESERVED	0x0400
+#define AN_S_IFMT		0170000
+#define AN_S_IFDIR		0040000
+#define AN_S_IFREG		0100000
+
+struct an_ext {
+	uint64_t lblk, pblk, len;
+	uint64_t ts;		/* when this mapping first appeared */
+};
+
+struct an_file {
+	char kind;		/* 'f', 'd', '?' */
+	uint8_t kind_known;	/* from the inode's mode */
+	uint64_t nodata_pblk;	/* last allocation without EXT4_MB_HINT_DATA */
+	uint32_t n, cap;
+	struct an_ext *ext;	/* sorted by lblk, non-overlapping */
+};
+
+struct an_alloc {
+	uint64_t pblk, len, ino, ts;
+	uint8_t how;
+};
+
+struct an_layout_s;
+
+struct an_layout {
+	struct fsl_consumer cons;
+	struct an_ctx *c;
+	struct an_map files;		/* ino -> an_file */
+	struct an_map modes;		/* ino -> mode (from inode events) */
+	struct an_map pa_hint;		/* tid -> how of the last prealloc use */
+	struct an_alloc *allocs;	/* every allocation seen, append order */
+	size_t nallocs, cap_allocs;
+	/* query results */
+	struct fsl_frag_break *breaks;
+	size_t nbreaks, cap_breaks;
+	uint64_t nfiles, nfrag;
+	int dirty;
+};
+
+const char *fsl_alloc_how_name(unsigned int how)
+{
+	static const char *const n[] = {
+		"unknown", "writeback", "direct", "inode_pa", "group_pa", "metadata",
+	};
+
+	return how < sizeof(n) / sizeof(n[0]) ? n[how] : "?";
+}
+
+static struct an_file *file_get(struct an_layout *s, uint64_t ino)
+{
+	int fresh;
+	struct an_file *f = an_map_put(&s->files, ino, &fresh);
+
+	if (f && fresh) {
+		uint64_t *mode = an_map_get(&s->modes, ino);
+
+		f->kind = 'f';
+		f->kind_known = mode && (*mode & AN_S_IFMT);
+		if (mode && (*mode & AN_S_IFMT) == AN_S_IFDIR)
+			f->kind = 'd';
+		else if (mode && (*mode & AN_S_IFMT) && (*mode & AN_S_IFMT) != AN_S_IFREG)
+			f->kind = '?';
+	}
+	return f;
+}
+
+static int ext_reserve(struct an_file *f, uint32_t more)
+{
+	struct an_ext *n;
+	uint32_t cap;
+
+	if (f->n + more <= f->cap)
+		return 0;
+	cap = f->cap ? f->cap * 2 : 4;
+	while (cap < f->n + more)
+		cap *= 2;
+	n = realloc(f->ext, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->ext = n;
+	f->cap = cap;
+	return 0;
+}
+
+/* Remove logical range [l, l+len) from f (splitting extents as needed). */
+static int ext_punch_logical(struct an_file *f, uint64_t l, uint64_t len)
+{
+	uint32_t i;
+	uint64_t e = l + len;
+
+	for (i = 0; i < f->n; i++) {
+		struct an_ext *x = &f->ext[i];
+		uint64_t xe = x->lblk + x->len;
+
+		if (xe <= l || x->lblk >= e)
+			continue;
+		if (x->lblk < l && xe > e) {	/* split in two */
+			if (ext_reserve(f, 1))
+				return -ENOMEM;
+			x = &f->ext[i];
+			memmove(&f->ext[i + 2], &f->ext[i + 1], (f->n - i - 1) * sizeof(*x));
+			f->ext[i + 1] = *x;
+			f->ext[i + 1].pblk += e - x->lblk;
+			f->ext[i + 1].len = xe - e;
+			f->ext[i + 1].lblk = e;
+			x->len = l - x->lblk;
+			f->n++;
+			return 0;
+		}
+		if (x->lblk < l) {
+			x->len = l - x->lblk;
+		} else if (xe > e) {
+			x->pblk += e - x->lblk;
+			x->len = xe - e;
+			x->lblk = e;
+		} else {
+			memmove(x, x + 1, (f->n - i - 1) * sizeof(*x));
+			f->n--;
+			i--;
+		}
+	}
+	return 0;
+}
+
+/* Add mapping l -> p for len blocks, replacing whatever mapped there. */
+static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint64_t ts)
+{
+	uint32_t i;
+
+	/* Already known exactly (a lookup of an existing mapping)? */
+	for (i = 0; i < f->n; i++) {
+		struct an_ext *x = &f->ext[i];
+
+		if (l >= x->lblk && l + len <= x->lblk + x->len && p == x->pblk + (l - x->lblk))
+			return 0;
+	}
+	if (ext_punch_logical(f, l, len) || ext_reserve(f, 1))
+		return -ENOMEM;
+	for (i = 0; i < f->n && f->ext[i].lblk < l; i++)
+		;
+	memmove(&f->ext[i + 1], &f->ext[i], (f->n - i) * sizeof(f->ext[0]));
+	f->ext[i] = (struct an_ext){ l, p, len, ts };
+	f->n++;
+	/* Merge with neighbours contiguous logically and physically. */
+	if (i + 1 < f->n && f->ext[i].lblk + f->ext[i].len == f->ext[i + 1].lblk &&
+	    f->ext[i].pblk + f->ext[i].len == f->ext[i + 1].pblk) {
+		f->ext[i].len += f->ext[i + 1].len;
+		memmove(&f->ext[i + 1], &f->ext[i + 2], (f->n - i - 2) * sizeof(f->ext[0]));
+		f->n--;
+	}
+	if (i > 0 && f->ext[i - 1].lblk + f->ext[i - 1].len == f->ext[i].lblk &&
+	    f->ext[i - 1].pblk + f->ext[i - 1].len == f->ext[i].pblk) {
+		f->ext[i - 1].len += f->ext[i].len;
+		memmove(&f->ext[i], &f->ext[i + 1], (f->n - i - 1) * sizeof(f->ext[0]));
+		f->n--;
+	}
+	return 0;
+}
+
+/* Remove physical range [p, p+count) from f. */
+static int ext_free_phys(struct an_file *f, uint64_t p, uint64_t count)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->n; i++) {
+		struct an_ext *x = &f->ext[i];
+		uint64_t lo = p > x->pblk ? p : x->pblk;
+		uint64_t hi = p + count < x->pblk + x->len ? p + count : x->pblk + x->len;
+
+		if (lo >= hi)
+			continue;
+		if (ext_punch_logical(f, x->lblk + (lo - x->pblk), hi - lo))
+			return -ENOMEM;
+		i = (uint32_t)-1;	/* the array changed: rescan */
+	}
+	return 0;
+}
+
+static int in_window_end(struct an_layout *s, uint64_t ts)
+{
+	return !s->c->win.t1 || ts < s->c->win.t1;
+}
+
+static int on_map(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_map_blocks *ev = (const void *)h;
+	struct an_file *f;
+
+	if (!in_window_end(s, h->ts) || ev->ret <= 0 || !ev->pblk ||
+	    !(ev->mflags & (AN_MAP_MAPPED | AN_MAP_UNWRITTEN)))
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	f = file_get(s, ev->ino);
+	if (!f)
+		return -ENOMEM;
+	s->dirty = 1;
+	/*
+	 * ext4 asks the allocator for data blocks with EXT4_MB_HINT_DATA only
+	 * for regular files: a mapped block allocated without it belongs to a
+	 * directory (the inode's mode is unknown if it predates the trace).
+	 */
+	if (!f->kind_known && f->nodata_pblk && f->nodata_pblk == ev->pblk)
+		f->kind = 'd';
+	return ext_add(f, ev->lblk, ev->pblk, (uint64_t)ev->ret, h->ts);
+}
+
+static int on_prealloc(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	uint8_t *how = an_map_put(&s->pa_hint, h->tid, NULL);
+
+	if (!how)
+		return -ENOMEM;
+	*how = FSL_HOW_INODE_PA;	/* refined by the allocation's flags */
+	return 0;
+}
+
+static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_alloc_blocks *ev = (const void *)h;
+	uint8_t *pa = an_map_get(&s->pa_hint, h->tid);
+	struct an_alloc *a;
+
+	if (!in_window_end(s, h->ts) || !ev->len || !ev->block)
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	if (s->nallocs == s->cap_allocs) {
+		size_t cap = s->cap_allocs ? s->cap_allocs * 2 : 256;
+		struct an_alloc *n = realloc(s->allocs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->allocs = n;
+		s->cap_allocs = cap;
+	}
+	a = &s->allocs[s->nallocs++];
+	a->pblk = ev->block;
+	a->len = ev->len;
+	a->ino = ev->ino;
+	a->ts = h->ts;
+	if (ev->flags & AN_MB_HINT_METADATA)
+		a->how = FSL_HOW_METADATA;
+	else if (pa)
+		a->how = (ev->flags & AN_MB_HINT_GROUP_ALLOC) ? FSL_HOW_GROUP_PA : FSL_HOW_INODE_PA;
+	else if (ev->flags & AN_MB_HINT_GROUP_ALLOC)
+		a->how = FSL_HOW_GROUP_PA;
+	else if (ev->flags & AN_MB_DELALLOC_RESERVED)
+		a->how = FSL_HOW_WRITEBACK;
+	else
+		a->how = FSL_HOW_DIRECT;
+	if (pa)
+		an_map_del(&s->pa_hint, h->tid);
+	if (!(ev->flags & (AN_MB_HINT_DATA | AN_MB_HINT_METADATA))) {
+		struct an_file *f = file_get(s, ev->ino);
+
+		if (!f)
+			return -ENOMEM;
+		f->nodata_pblk = ev->block;
+	}
+	s->dirty = 1;
+	return 0;
+}
+
+static int add_alloc(struct an_layout *s, uint64_t pblk, uint64_t len, uint64_t ino, uint64_t ts,
+		     uint8_t how)
+{
+	struct an_alloc *a;
+
+	if (s->nallocs == s->cap_allocs) {
+		size_t cap = s->cap_allocs ? s->cap_allocs * 2 : 256;
+		struct an_alloc *n = realloc(s->allocs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->allocs = n;
+		s->cap_allocs = cap;
+	}
+	a = &s->allocs[s->nallocs++];
+	a->pblk = pblk;
+	a->len = len;
+	a->ino = ino;
+	a->ts = ts;
+	a->how = how;
+	s->dirty = 1;
+	return 0;
+}
+
+/* A new inode or group preallocation reserves its range for that inode. */
+static int on_new_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_pa *ev = (const void *)h;
+
+	if (!in_window_end(s, h->ts) || !ev->pa_len || !ev->pa_pstart)
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	return add_alloc(s, ev->pa_pstart, ev->pa_len, ev->ino, h->ts,
+			 h->type == FSL_EV_EXT4_MB_NEW_GROUP_PA ? FSL_HOW_GROUP_PA : FSL_HOW_INODE_PA);
+}
+
+static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_free_blocks *ev = (const void *)h;
+	struct an_file *f;
+
+	if (!in_window_end(s, h->ts))
+		return 0;
+	f = an_map_get(&s->files, ev->ino);
+	if (!f)
+		return 0;
+	s->dirty = 1;
+	return ext_free_phys(f, ev->block, ev->count);
+}
+
+static int on_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_inode *ev = (const void *)h;
+	struct an_file *f;
+	uint64_t *mode;
+
+	if (!in_window_end(s, h->ts) || !ev->ino)
+		return 0;
+	if (h->type == FSL_EV_EXT4_FREE_INODE) {
+		f = an_map_get(&s->files, ev->ino);
+		if (f) {
+			free(f->ext);
+			an_map_del(&s->files, ev->ino);
+			s->dirty = 1;
+		}
+		an_map_del(&s->modes, ev->ino);
+		return 0;
+	}
+	if (h->type != FSL_EV_EXT4_ALLOCATE_INODE || !ev->mode)
+		return 0;
+	mode = an_map_put(&s->modes, ev->ino, NULL);
+	if (!mode)
+		return -ENOMEM;
+	*mode = ev->mode;
+	f = an_map_get(&s->files, ev->ino);
+	if (f) {
+		f->kind = (ev->mode & AN_S_IFMT) == AN_S_IFDIR ? 'd' : 'f';
+		f->kind_known = 1;
+	}
+	return 0;
+}
+
+struct an_layout *an_layout_new(struct an_ctx *c)
+{
+	struct an_layout *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c = c;
+	an_map_init(&s->files, sizeof(struct an_file));
+	an_map_init(&s->modes, sizeof(uint64_t));
+	an_map_init(&s->pa_hint, sizeof(uint8_t));
+	s->cons.name = "layout";
+	s->cons.priv = s;
+	s->cons.handlers[FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT] = on_map;
+	s->cons.handlers[FSL_EV_EXT4_ALLOCATE_BLOCKS] = on_allocate;
+	s->cons.handlers[FSL_EV_EXT4_MBALLOC_PREALLOC] = on_prealloc;
+	s->cons.handlers[FSL_EV_EXT4_FREE_BLOCKS] = on_free_blocks;
+	s->cons.handlers[FSL_EV_EXT4_MB_NEW_INODE_PA] = on_new_pa;
+	s->cons.handlers[FSL_EV_EXT4_MB_NEW_GROUP_PA] = on_new_pa;
+	s->cons.handlers[FSL_EV_EXT4_ALLOCATE_INODE] = on_inode;
+	s->cons.handlers[FSL_EV_EXT4_FREE_INODE] = on_inode;
+	return s;
+}
+
+void an_layout_free(struct an_layout *s)
+{
+	struct an_file *f;
+	size_t it = 0;
+
+	if (!s)
+		return;
+	while ((f = an_map_next(&s->files, &it, NULL)))
+		free(f->ext);
+	an_map_free(&s->files);
+	an_map_free(&s->modes);
+	an_map_free(&s->pa_hint);
+	free(s->allocs);
+	free(s->breaks);
+	free(s);
+}
+
+void an_layout_reset(struct an_layout *s)
+{
+	s->dirty = 1;	/* state carries over; only the end of the window moved */
+}
+
+struct fsl_consumer *an_layout_consumer(struct an_layout *s)
+{
+	return &s->cons;
+}
+
+static int alloc_cmp(const void *x, const void *y)
+{
+	const struct an_alloc *a = x, *b = y;
+
+	if (a->pblk != b->pblk)
+		return a->pblk < b->pblk ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+static int break_cmp(const void *x, const void *y)
+{
+	const struct fsl_frag_break *a = x, *b = y;
+
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return a->log < b->log ? -1 : a->log > b->log;
+}
+
+/*
+ * The latest allocation or preallocation of another inode holding `blk`,
+ * made no later than `before`; else (*near = 1) the nearest one starting
+ * within `window` blocks after blk, which left the hole at blk too small.
+ */
+static const struct an_alloc *taker_of(const struct an_layout *s, uint64_t ino, uint64_t blk,
+				       uint64_t before, uint64_t window, int *near)
+{
+	const struct an_alloc *best = NULL;
+	size_t lo = 0, hi = s->nallocs, i;
+
+	*near = 0;
+	/* allocs sorted by pblk: find the first with pblk > blk, scan back. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->allocs[mid].pblk <= blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0;) {
+		const struct an_alloc *a = &s->allocs[i];
+
+		if (a->ino != ino && a->pblk + a->len > blk && a->ts <= before &&
+		    (!best || a->ts > best->ts))
+			best = a;
+		if (blk - a->pblk > (1u << 20))	/* allocations are < 2^15 blocks */
+			break;
+	}
+	if (best)
+		return best;
+	for (i = lo; i < s->nallocs && s->allocs[i].pblk < blk + window; i++) {
+		const struct an_alloc *a = &s->allocs[i];
+
+		if (a->ino != ino && a->ts <= before && (!best || a->pblk < best->pblk)) {
+			best = a;
+			*near = 1;
+		}
+	}
+	return best;
+}
+
+static void layout_compute(struct an_layout *s)
+{
+	struct an_file *f;
+	uint64_t ino;
+	size_t it = 0;
+	uint32_t i;
+
+	if (!s->dirty)
+		return;
+	if (s->nallocs)
+		qsort(s->allocs, s->nallocs, sizeof(*s->allocs), alloc_cmp);
+	s->nbreaks = 0;
+	s->nfiles = s->nfrag = 0;
+	while ((f = an_map_next(&s->files, &it, &ino))) {
+		int frag = 0;
+
+		if (!f->n)
+			continue;
+		s->nfiles++;
+		for (i = 1; i < f->n; i++) {
+			const struct an_ext *p = &f->ext[i - 1], *x = &f->ext[i];
+			struct fsl_frag_break *b;
+			const struct an_alloc *t;
+			int near;
+
+			if (p->pblk + p->len == x->pblk)
+				continue;
+			frag = 1;
+			if (s->nbreaks == s->cap_breaks) {
+				size_t cap = s->cap_breaks ? s->cap_breaks * 2 : 64;
+				struct fsl_frag_break *n = realloc(s->breaks, cap * sizeof(*n));
+
+				if (!n)
+					break;
+				s->breaks = n;
+				s->cap_breaks = cap;
+			}
+			b = &s->breaks[s->nbreaks++];
+			memset(b, 0, sizeof(*b));
+			b->ino = ino;
+			b->kind = f->kind;
+			b->expect = p->pblk + p->len;
+			b->phys = x->pblk;
+			b->log = x->lblk;
+			b->len = x->len;
+			t = taker_of(s, ino, b->expect, x->ts, x->len > 2048 ? x->len : 2048, &near);
+			if (t) {
+				b->taker_ino = t->ino;
+				b->taker_ts = t->ts;
+				b->taker_how = t->how;
+				b->taker_near = near;
+				b->taker_block = t->pblk > b->expect ? t->pblk : b->expect;
+			}
+		}
+		s->nfrag += frag;
+	}
+	if (s->nbreaks)
+		qsort(s->breaks, s->nbreaks, sizeof(*s->breaks), break_cmp);
+	s->dirty = 0;
+}
+
+const struct fsl_layout *an_layout_result(struct an_layout *s)
+{
+	layout_compute(s);
+	return (const struct fsl_layout *)s;
+}
+
+uint64_t fsl_layout__files(const struct fsl_layout *l)
+{
+	return ((const struct an_layout *)l)->nfiles;
+}
+
+uint64_t fsl_layout__fragmented(const struct fsl_layout *l)
+{
+	return ((const struct an_layout *)l)->nfrag;
+}
+
+unsigned int fsl_layout__breaks(const struct fsl_layout *l, const struct fsl_frag_break **out)
+{
+	const struct an_layout *s = (const void *)l;
+
+	*out = s->breaks;
+	return s->nbreaks;
+}
+
+unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_file *out,
+			       unsigned int max)
+{
+	const struct an_layout *s = (const void *)l;
+	struct an_file *f;
+	uint64_t ino;
+	size_t it = 0;
+	unsigned int n = 0, i, j;
+
+	while ((f = an_map_next(&s->files, &it, &ino))) {
+		struct fsl_layout_file cur = { .ino = ino, .kind = f->kind };
+		uint64_t blocks = 0;
+
+		/* extents as fragcheck counts them: physically contiguous runs */
+		for (j = 0; j < f->n; j++) {
+			blocks += f->ext[j].len;
+			if (!j || f->ext[j - 1].pblk + f->ext[j - 1].len != f->ext[j].pblk)
+				cur.extents++;
+		}
+		cur.blocks = blocks;
+		if (cur.extents < 2)
+			continue;
+		for (i = 0; i < n && (out[i].extents > cur.extents ||
+				      (out[i].extents == cur.extents && out[i].ino < ino)); i++)
+			;
+		if (i >= max)
+			continue;
+		if (n < max)
+			n++;
+		memmove(&out[i + 1], &out[i], (n - 1 - i) * sizeof(*out));
+		out[i] = cur;
+	}
+	return n;
+}
+
+void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16])
+{
+	const struct an_layout *s = (const void *)l;
+	struct an_file *f;
+	size_t it = 0;
+	uint32_t j, runs;
+
+	memset(out, 0, 16 * sizeof(out[0]));
+	while ((f = an_map_next(&s->files, &it, NULL))) {
+		if (!f->n)
+			continue;
+		for (runs = 0, j = 0; j < f->n; j++)
+			if (!j || f->ext[j - 1].pblk + f->ext[j - 1].len != f->ext[j].pblk)
+				runs++;
+		j = 31 - __builtin_clz(runs);
+		out[j < 15 ? j : 15]++;
+	}
+}

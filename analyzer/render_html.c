@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * HTML report: one self-contained file (no network, no scripts) with inline
+ * SVG charts: block offset vs time with seeks/s and MB/s (as seekwatcher
+ * draws it), an operation latency heatmap, blocked time by wait class over
+ * time, and the journal commit timeline; then the text report.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render_internal.h"
+
+#define CW 900		/* chart width */
+#define ML 70		/* left margin */
+#define MR 20
+#define PW (CW - ML - MR)
+
+static const char *const class_colors[FSL_WC__MAX] = {
+	"#d62728", "#ff7f0e", "#e377c2", "#9467bd", "#8c564b", "#2ca02c", "#17becf",
+	"#bcbd22", "#1f77b4", "#aec7e8", "#ffbb78", "#98df8a", "#7f7f7f", "#c7c7c7",
+};
+static const char *const trig_colors[FSL_TRIG__MAX] = {
+	"#7f7f7f", "#1f77b4", "#9467bd", "#ff7f0e", "#d62728", "#2ca02c",
+};
+
+static void esc(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++) {
+		switch (s[i]) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(s[i], f);
+		}
+	}
+}
+
+static void svg_begin(FILE *f, int h, const char *title)
+{
+	fprintf(f, "<h3>%s</h3>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", title, CW, h, CW, h);
+}
+
+/* Frame and axis labels of a plot at y0 with height ph. */
+static void axes(FILE *f, int y0, int ph, double xmax, const char *xlab, double ymax, const char *ylab)
+{
+	int i;
+
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
+		ML, y0, PW, ph);
+	for (i = 0; i <= 4; i++) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n",
+			ML + PW * i / 4, y0 + ph + 13, xmax * i / 4);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.3g</text>\n", ML - 4,
+			y0 + ph - ph * i / 4 + 4, ymax * i / 4);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", ML + PW, y0 + ph + 26, xlab);
+	fprintf(f, "<text x=\"4\" y=\"%d\">%s</text>\n", y0 - 4, ylab);
+}
+
+/* A line chart of one series (values per bin scaled by `scale`). */
+static void line(FILE *f, int y0, int ph, const uint64_t *s, unsigned int n, double scale,
+		 const char *color, double *ymax_out)
+{
+	double ymax = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] * scale > ymax)
+			ymax = s[i] * scale;
+	if (ymax_out)
+		*ymax_out = ymax;
+	if (!n || ymax <= 0)
+		return;
+	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" points=\"", color);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%.1f,%.1f ", ML + PW * (i + 0.5) / n, y0 + ph - ph * (s[i] * scale) / ymax);
+	fputs("\"/>\n", f);
+}
+
+static void chart_io(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1)
+{
+	const struct fsl_blockio *io = fsl_analysis__blockio(a);
+	unsigned int i, k;
+	char b[32];
+
+	if (!io)
+		return;
+	for (i = 0; i < io->ndevs; i++) {
+		const struct fsl_dev_io *d = &io->devs[i];
+		uint64_t smin = UINT64_MAX, smax = 0;
+		double secs = (t1 - t0) / 1e9, ymax, w;
+		char title[96];
+
+		if (!d->npoints)
+			continue;
+		for (k = 0; k < d->npoints; k++) {
+			if (d->points[k].sector < smin)
+				smin = d->points[k].sector;
+			if (d->points[k].sector + d->points[k].nr_sector > smax)
+				smax = d->points[k].sector + d->points[k].nr_sector;
+		}
+		if (smax <= smin)
+			smax = smin + 1;
+		if (secs <= 0)
+			secs = 1;
+		snprintf(title, sizeof(title), "Block I/O on %s: offset vs time, seeks/s, MB/s",
+			 rn_dev(b, sizeof(b), d->dev));
+		svg_begin(f, 560, title);
+		axes(f, 20, 280, secs, "seconds", (smax - smin) * 512.0 / 1048576, "offset (MiB from lowest)");
+		for (k = 0; k < d->npoints; k++) {
+			const struct fsl_io_point *p = &d->points[k];
+			double x = ML + PW * ((p->ts > t0 ? p->ts - t0 : 0) / 1e9) / secs;
+			double y = 20 + 280 - 280.0 * (p->sector - smin) / (smax - smin);
+
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\" fill=\"%s\"/>\n", x, y,
+				(p->flags & FSL_RQ_WRITE) ? "#d62728" : "#1f77b4");
+		}
+		fprintf(f, "<text x=\"%d\" y=\"12\" fill=\"#1f77b4\">reads</text><text x=\"%d\" y=\"12\" "
+			"fill=\"#d62728\">writes</text>\n", ML + PW - 80, ML + PW - 40);
+		w = d->tb.width_ns ? d->tb.width_ns / 1e9 : 1;
+		line(f, 340, 80, d->series_seeks, d->tb.nbins, 1 / w, "#9467bd", &ymax);
+		axes(f, 340, 80, d->tb.nbins * w, "seconds", ymax, "seeks/s");
+		line(f, 460, 80, d->series_bytes, d->tb.nbins, 1 / w / 1e6, "#2ca02c", &ymax);
+		axes(f, 460, 80, d->tb.nbins * w, "seconds", ymax, "MB/s");
+		fputs("</svg>\n", f);
+	}
+}
+
+static void chart_heat(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_ops *o = fsl_analysis__ops(a);
+	uint32_t max = 0;
+	unsigned int i, r, rmax = 0;
+	double cw, w;
+
+	if (!o || !o->tb.nbins)
+		return;
+	for (i = 0; i < o->tb.nbins; i++)
+		for (r = 0; r < 24; r++)
+			if (o->heat[i][r]) {
+				if (o->heat[i][r] > max)
+					max = o->heat[i][r];
+				if (r > rmax)
+					rmax = r;
+			}
+	if (!max)
+		return;
+	svg_begin(f, 330, "Operation latency heatmap (count per time bin and log2 latency)");
+	cw = (double)PW / o->tb.nbins;
+	for (i = 0; i < o->tb.nbins; i++)
+		for (r = 0; r <= rmax; r++) {
+			double v;
+
+			if (!o->heat[i][r])
+				continue;
+			v = log(1 + o->heat[i][r]) / log(1 + max);
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				"fill=\"rgb(%d,%d,%d)\"><title>%u ops</title></rect>\n", ML + i * cw,
+				20 + 280 - 280.0 * (r + 1) / (rmax + 1), cw + 0.3, 280.0 / (rmax + 1),
+				255, (int)(230 * (1 - v)), (int)(200 * (1 - v)), o->heat[i][r]);
+		}
+	w = o->tb.width_ns / 1e9;
+	axes(f, 20, 280, o->tb.nbins * w, "seconds", 0, "");
+	for (r = 0; r <= rmax; r += 2)
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s%llu us</text>\n", ML - 4,
+			20 + 280 - 280.0 * (r + 0.5) / (rmax + 1), r ? "&lt;" : "",
+			r ? 1ull << r : 1ull);
+	fputs("</svg>\n", f);
+}
+
+static void chart_stalls(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_stalls *s = fsl_analysis__stalls(a);
+	double ymax = 0, w, cw;
+	unsigned int i, c, lx;
+
+	if (!s->tb.nbins)
+		return;
+	w = s->tb.width_ns / 1e9;
+	for (i = 0; i < s->tb.nbins; i++) {
+		uint64_t tot = 0;
+
+		for (c = 0; c < FSL_WC__MAX; c++)
+			tot += s->series[c][i];
+		if (tot / 1e9 / w > ymax)
+			ymax = tot / 1e9 / w;
+	}
+	if (ymax <= 0)
+		return;
+	svg_begin(f, 360, "Workload blocked time by wait class (average tasks blocked)");
+	cw = (double)PW / s->tb.nbins;
+	for (i = 0; i < s->tb.nbins; i++) {
+		double y = 20 + 280;
+
+		for (c = 0; c < FSL_WC__MAX; c++) {
+			double h = 280 * (s->series[c][i] / 1e9 / w) / ymax;
+
+			if (h <= 0)
+				continue;
+			y -= h;
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+				"<title>%s</title></rect>\n", ML + i * cw, y, cw + 0.3, h, class_colors[c],
+				fsl_wclass_id(c));
+		}
+	}
+	axes(f, 20, 280, s->tb.nbins * w, "seconds", ymax, "tasks blocked");
+	for (c = 0, lx = ML; c < FSL_WC__MAX; c++) {
+		if (!s->cls[c].ns[FSL_ROLE_WORKLOAD])
+			continue;
+		fprintf(f, "<rect x=\"%u\" y=\"335\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%u\" y=\"344\">%s</text>\n", lx, class_colors[c], lx + 13, fsl_wclass_id(c));
+		lx += 18 + 7 * strlen(fsl_wclass_id(c));
+	}
+	fputs("</svg>\n", f);
+}
+
+static void chart_journal(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1)
+{
+	const struct fsl_journal *j = fsl_analysis__journal(a);
+	double secs = (t1 - t0) / 1e9, ymax = 0;
+	unsigned int i, lx;
+
+	if (!j || !j->ntxns)
+		return;
+	if (secs <= 0)
+		secs = 1;
+	for (i = 0; i < j->ntxns; i++)
+		if (j->txns[i].t_end > j->txns[i].t_start && j->txns[i].t_start &&
+		    (j->txns[i].t_end - j->txns[i].t_start) / 1e6 > ymax)
+			ymax = (j->txns[i].t_end - j->txns[i].t_start) / 1e6;
+	if (ymax <= 0)
+		ymax = 1;
+	svg_begin(f, 360, "Journal commits: start to end (width), commit time (height), trigger (colour)");
+	for (i = 0; i < j->ntxns; i++) {
+		const struct fsl_txn *t = &j->txns[i];
+		double x0, x1, h;
+
+		if (!t->t_start || t->t_end < t->t_start)
+			continue;
+		x0 = ML + PW * ((t->t_start > t0 ? t->t_start - t0 : 0) / 1e9) / secs;
+		x1 = ML + PW * ((t->t_end > t0 ? t->t_end - t0 : 0) / 1e9) / secs;
+		h = 280 * ((t->t_end - t->t_start) / 1e6) / ymax;
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+			"<title>tid %u %s %.2f ms</title></rect>\n", x0, 20 + 280 - h,
+			x1 - x0 < 1 ? 1 : x1 - x0, h < 1 ? 1 : h, trig_colors[t->trigger], t->tid,
+			fsl_trigger_name(t->trigger), (t->t_end - t->t_start) / 1e6);
+	}
+	axes(f, 20, 280, secs, "seconds", ymax, "commit ms");
+	for (i = 0, lx = ML; i < FSL_TRIG__MAX; i++) {
+		fprintf(f, "<rect x=\"%u\" y=\"335\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%u\" y=\"344\">%s</text>\n", lx, trig_colors[i], lx + 13, fsl_trigger_name(i));
+		lx += 90;
+	}
+	fputs("</svg>\n", f);
+}
+
+static void diag_table(FILE *f, struct fsl_analysis *a)
+{
+	struct fsl_diagnosis *d = malloc(sizeof(*d));
+	unsigned int i;
+
+	if (!d)
+		return;
+	fsl_analysis__diagnose(a, d);
+	fprintf(f, "<h2>Diagnosis</h2>\n<p>Workload blocked %.2f s.</p>\n", rn_sec(d->blocked_ns));
+	fputs("<table><tr><th>#</th><th>cause</th><th>blocked s</th><th>share</th><th>evidence</th>"
+	      "<th>change</th></tr>\n", f);
+	for (i = 0; i < d->ncauses; i++) {
+		const struct fsl_cause *c = &d->causes[i];
+
+		fprintf(f, "<tr><td>%u</td><td><b>%s</b></td><td>%.3f</td><td>%.1f%%</td><td>", i + 1,
+			fsl_wclass_id(c->cls), rn_sec(c->ns), 100 * c->share);
+		esc(f, c->evidence, sizeof(c->evidence));
+		fputs("</td><td>", f);
+		esc(f, c->suggestion, sizeof(c->suggestion));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	free(d);
+}
+
+int fsl_report__html(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	struct fsl_report_info all;
+	uint64_t t0, t1;
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *mem;
+
+	rn_span(a, &t0, &t1);
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fslens report</title>\n"
+	      "<style>body{font-family:sans-serif;margin:1em 2em;max-width:1000px}"
+	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px;"
+	      "vertical-align:top;font-size:13px}pre{font-size:12px;background:#f8f8f8;padding:8px;"
+	      "overflow-x:auto}</style></head><body>\n<h1>fslens report</h1>\n<p>", f);
+	esc(f, info && info->trace_path ? info->trace_path : "", 4096);
+	fprintf(f, " &mdash; host ");
+	esc(f, rn_kv(a, FSL_KV_HOSTNAME), 256);
+	fprintf(f, ", kernel ");
+	esc(f, rn_kv(a, FSL_KV_KERNEL), 256);
+	fprintf(f, ", %.2f s</p>\n", rn_sec(t1 - t0));
+	diag_table(f, a);
+	chart_stalls(f, a);
+	chart_io(f, a, t0, t1);
+	chart_heat(f, a);
+	chart_journal(f, a, t0, t1);
+	mem = open_memstream(&text, &tlen);
+	if (mem) {
+		all = info ? *info : (struct fsl_report_info){ 0 };
+		all.sections = FSL_SEC_ALL;
+		fsl_report__text(mem, a, &all);
+		fclose(mem);
+		fputs("<h2>Full report</h2>\n<pre>", f);
+		esc(f, text, tlen);
+		fputs("</pre>\n", f);
+		free(text);
+	}
+	fputs("</body></html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}

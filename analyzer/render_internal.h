@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by the renderers (render_*.c). */
+#ifndef FSL_RENDER_INTERNAL_H
+#define FSL_RENDER_INTERNAL_H
+
+#include "fslens/report.h"
+
+/* The span the report covers: the window, else the recording, else the events. */
+void rn_span(struct fsl_analysis *a, uint64_t *t0, uint64_t *t1);
+/* kv or "-" */
+const char *rn_kv(struct fsl_analysis *a, const char *key);
+/* "MAJ:MIN" */
+const char *rn_dev(char *buf, size_t len, uint32_t dev);
+static inline double rn_sec(uint64_t ns)
+{
+	return ns / 1e9;
+}
+static inline double rn_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+#endif

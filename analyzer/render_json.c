@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON report: one object, schema in docs/report-json.md (version
+ * FSL_REPORT_JSON_VERSION). Keys are only ever added; times in the names'
+ * units (_ns, _us, _s), sizes in bytes unless named _pages or _sectors.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "fslens/json.h"
+#include "render_internal.h"
+
+static double us(uint64_t ns)
+{
+	return ns / 1e3;
+}
+
+/* Round to 0.001 so outputs are stable and readable. */
+static double r3(double v)
+{
+	return (double)(int64_t)(v * 1000 + (v >= 0 ? 0.5 : -0.5)) / 1000;
+}
+
+static void kv_us(struct fsl_json *j, const char *k, uint64_t ns)
+{
+	fsl_json__kv_double(j, k, r3(us(ns)));
+}
+
+static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	const struct fsl_health *h = fsl_analysis__health(a);
+	const struct fsl_meta *m = fsl_analysis__meta(a);
+	uint64_t t0, t1, lost = 0, ev = 0;
+	unsigned int i;
+
+	rn_span(a, &t0, &t1);
+	fsl_json__key(j, "trace");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_str(j, "path", info->trace_path);
+	fsl_json__kv_str(j, "host", fsl_meta_kv(m, FSL_KV_HOSTNAME));
+	fsl_json__kv_str(j, "kernel", fsl_meta_kv(m, FSL_KV_KERNEL));
+	fsl_json__kv_str(j, "mount", fsl_meta_kv(m, FSL_KV_MOUNT));
+	fsl_json__kv_str(j, "fstype", fsl_meta_kv(m, FSL_KV_FSTYPE));
+	if (fsl_meta_kv(m, FSL_KV_DEV)) {
+		char b[32];
+
+		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), strtoul(fsl_meta_kv(m, FSL_KV_DEV), NULL, 10)));
+	} else {
+		fsl_json__kv_null(j, "dev");
+	}
+	fsl_json__kv_str(j, "command", fsl_meta_kv(m, FSL_KV_COMMAND));
+	fsl_json__kv_u64(j, "start_ns", t0);
+	fsl_json__kv_u64(j, "end_ns", t1);
+	fsl_json__kv_double(j, "duration_s", r3((t1 - t0) / 1e9));
+	fsl_json__key(j, "events");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_FAM__MAX; i++) {
+		fsl_json__kv_u64(j, fsl_family_name(i), h->events[i]);
+		ev += h->events[i];
+	}
+	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "events_total", ev);
+	fsl_json__key(j, "lost");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_FAM__MAX; i++) {
+		fsl_json__kv_u64(j, fsl_family_name(i), h->lost[i]);
+		lost += h->lost[i];
+	}
+	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "lost_total", lost);
+	fsl_json__kv_u64(j, "min_wait_us", h->min_wait_us);
+	fsl_json__kv_str(j, "probe_mode", h->probe_mode);
+	fsl_json__kv_str(j, "missing", h->missing);
+	fsl_json__kv_u64(j, "unknown_events", h->unknown_events);
+	fsl_json__kv_u64(j, "waits_without_stack", h->unknown_stacks);
+	fsl_json__obj_end(j);
+}
+
+static void stack_arr(struct fsl_json *j, struct fsl_analysis *a, int32_t id)
+{
+	const struct fsl_meta *m = fsl_analysis__meta(a);
+	const struct fsl_stack *st = m && m->stack ? m->stack(m, id) : NULL;
+	unsigned int i;
+
+	fsl_json__arr_begin(j);
+	for (i = 0; st && i < st->nframes; i++)
+		fsl_json__str(j, st->frames[i]);
+	fsl_json__arr_end(j);
+}
+
+static void causes(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_stalls *st = fsl_analysis__stalls(a);
+	struct fsl_diagnosis *d = malloc(sizeof(*d));
+	unsigned int i, k;
+
+	fsl_json__key(j, "blocked");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_double(j, "workload_s", r3(rn_sec(st->ns[FSL_ROLE_WORKLOAD])));
+	fsl_json__kv_double(j, "kthread_s", r3(rn_sec(st->ns[FSL_ROLE_KTHREAD])));
+	fsl_json__kv_double(j, "other_s", r3(rn_sec(st->ns[FSL_ROLE_OTHER])));
+	fsl_json__kv_u64(j, "workload_ns", st->ns[FSL_ROLE_WORKLOAD]);
+	fsl_json__kv_u64(j, "waits", st->waits);
+	fsl_json__key(j, "classes");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WC__MAX; i++) {
+		const struct fsl_class_stat *c = &st->cls[i];
+
+		if (!c->count[0] && !c->count[1] && !c->count[2])
+			continue;
+		fsl_json__key(j, fsl_wclass_id(i));
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "workload_ns", c->ns[FSL_ROLE_WORKLOAD]);
+		fsl_json__kv_u64(j, "kthread_ns", c->ns[FSL_ROLE_KTHREAD]);
+		fsl_json__kv_u64(j, "other_ns", c->ns[FSL_ROLE_OTHER]);
+		fsl_json__kv_u64(j, "waits", c->count[0] + c->count[1] + c->count[2]);
+		fsl_json__kv_u64(j, "max_ns", c->max_ns);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+
+	fsl_json__key(j, "causes");
+	fsl_json__arr_begin(j);
+	if (d) {
+		fsl_analysis__diagnose(a, d);
+		for (i = 0; i < d->ncauses; i++) {
+			const struct fsl_cause *c = &d->causes[i];
+			const struct fsl_class_stat *cs = &st->cls[c->cls];
+
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "class", fsl_wclass_id(c->cls));
+			fsl_json__kv_str(j, "label", fsl_wclass_label(c->cls));
+			fsl_json__kv_double(j, "seconds", r3(rn_sec(c->ns)));
+			fsl_json__kv_u64(j, "ns", c->ns);
+			fsl_json__kv_double(j, "share", r3(c->share));
+			fsl_json__kv_u64(j, "waits", c->count);
+			fsl_json__kv_double(j, "kthread_seconds", r3(rn_sec(c->kthread_ns)));
+			fsl_json__kv_str(j, "evidence", c->evidence);
+			fsl_json__kv_str(j, "suggestion", c->suggestion);
+			fsl_json__key(j, "stacks");
+			fsl_json__arr_begin(j);
+			for (k = 0; k < FSL_TOP_STACKS && cs->top_stack[k] >= 0; k++) {
+				fsl_json__obj_begin(j);
+				fsl_json__kv_s64(j, "id", cs->top_stack[k]);
+				fsl_json__kv_u64(j, "ns", cs->top_stack_ns[k]);
+				fsl_json__kv_str(j, "comm", cs->top_comm[k]);
+				fsl_json__key(j, "frames");
+				stack_arr(j, a, cs->top_stack[k]);
+				fsl_json__obj_end(j);
+			}
+			fsl_json__arr_end(j);
+			fsl_json__obj_end(j);
+		}
+		free(d);
+	}
+	fsl_json__arr_end(j);
+}
+
+static void series(struct fsl_json *j, const char *key, const uint64_t *s, unsigned int n)
+{
+	unsigned int i;
+
+	fsl_json__key(j, key);
+	fsl_json__arr_begin(j);
+	for (i = 0; i < n; i++)
+		fsl_json__u64(j, s[i]);
+	fsl_json__arr_end(j);
+}
+
+static void tb_obj(struct fsl_json *j, const struct fsl_timebase *tb)
+{
+	fsl_json__kv_u64(j, "bin_t0_ns", tb->t0);
+	fsl_json__kv_u64(j, "bin_ns", tb->width_ns);
+}
+
+static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_ops *o = fsl_analysis__ops(a);
+	unsigned int i, k;
+	uint64_t l2[64];
+
+	fsl_json__key(j, "ops");
+	if (!o) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "total", o->total);
+	fsl_json__key(j, "types");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_OP__MAX; i++) {
+		const struct fsl_op_stat *s = &o->op[i];
+
+		if (!s->count)
+			continue;
+		fsl_json__key(j, fsl_dirop_name(i));
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "count", s->count);
+		fsl_json__kv_u64(j, "errors", s->errors);
+		kv_us(j, "avg_us", fsl_hist_avg(&s->lat));
+		kv_us(j, "p50_us", fsl_hist_quantile(&s->lat, 0.5));
+		kv_us(j, "p90_us", fsl_hist_quantile(&s->lat, 0.9));
+		kv_us(j, "p99_us", fsl_hist_quantile(&s->lat, 0.99));
+		kv_us(j, "max_us", s->lat.max);
+		kv_us(j, "min_us", s->lat.min);
+		fsl_json__key(j, "log2_ns");
+		fsl_json__obj_begin(j);
+		fsl_hist_log2(&s->lat, l2);
+		for (k = 0; k < 64; k++)
+			if (l2[k]) {
+				char b[24];
+
+				snprintf(b, sizeof(b), "%" PRIu64, (uint64_t)(k ? 1ull << k : 0));
+				fsl_json__kv_u64(j, b, l2[k]);
+			}
+		fsl_json__obj_end(j);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "rate");
+	fsl_json__obj_begin(j);
+	tb_obj(j, &o->tb);
+	series(j, "all", o->series_all, o->tb.nbins);
+	series(j, "create", o->series_create, o->tb.nbins);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "dirs");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < o->ndirs; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "path", o->dirs[i].path);
+		fsl_json__kv_u64(j, "ops", o->dirs[i].ops);
+		kv_us(j, "latency_us", o->dirs[i].lat_ns);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+}
+
+static void jinfo(struct fsl_json *j, const char *key, const struct fsl_jbd2_info *x)
+{
+	fsl_json__key(j, key);
+	if (!x) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "transactions", x->transactions);
+	fsl_json__kv_u64(j, "requested", x->requested);
+	fsl_json__kv_u64(j, "max_blocks", x->max_blocks);
+	fsl_json__kv_u64(j, "avg_commit_us", x->avg_commit_us);
+	fsl_json__kv_u64(j, "running_ms", x->running_ms);
+	fsl_json__kv_u64(j, "locked_ms", x->locked_ms);
+	fsl_json__kv_u64(j, "flushing_ms", x->flushing_ms);
+	fsl_json__kv_u64(j, "logging_ms", x->logging_ms);
+	fsl_json__kv_u64(j, "handles", x->handles);
+	fsl_json__kv_u64(j, "blocks", x->blocks);
+	fsl_json__kv_u64(j, "logged_blocks", x->logged_blocks);
+	fsl_json__obj_end(j);
+}
+
+static uint64_t span(uint64_t a, uint64_t b)
+{
+	return a && b && b >= a ? b - a : 0;
+}
+
+static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_journal *jr = fsl_analysis__journal(a);
+	const struct fsl_meta *m = fsl_analysis__meta(a);
+	unsigned int i;
+	char b[32];
+
+	fsl_json__key(j, "journal");
+	if (!jr) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "commits", jr->commits);
+	kv_us(j, "avg_commit_us", fsl_hist_avg(&jr->commit_ns));
+	kv_us(j, "p99_commit_us", fsl_hist_quantile(&jr->commit_ns, 0.99));
+	kv_us(j, "max_commit_us", jr->commit_ns.max);
+	kv_us(j, "kernel_avg_commit_us", jr->ewma_commit_ns);
+	fsl_json__key(j, "triggers");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_TRIG__MAX; i++)
+		fsl_json__kv_u64(j, fsl_trigger_name(i), jr->trig[i]);
+	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "handles", jr->handles);
+	fsl_json__kv_u64(j, "checkpoints", jr->checkpoints);
+	kv_us(j, "checkpoint_us", jr->chp_time_ns);
+	fsl_json__kv_u64(j, "checkpoint_written", jr->chp_written);
+	fsl_json__kv_u64(j, "lock_buffer_stalls", jr->lock_buffer_stalls);
+	kv_us(j, "lock_buffer_stall_us", jr->lock_buffer_stall_ns);
+	fsl_json__kv_u64(j, "log_tail_updates", jr->log_tail_updates);
+	fsl_json__key(j, "transactions");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < jr->ntxns; i++) {
+		const struct fsl_txn *t = &jr->txns[i];
+
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "tid", t->tid);
+		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), t->dev));
+		fsl_json__kv_str(j, "trigger", fsl_trigger_name(t->trigger));
+		fsl_json__kv_bool(j, "sync_commit", t->sync_commit);
+		fsl_json__kv_u64(j, "start_ns", t->t_start);
+		fsl_json__kv_u64(j, "end_ns", t->t_end);
+		fsl_json__kv_u64(j, "commit_ns", span(t->t_start, t->t_end));
+		fsl_json__kv_u64(j, "locked_ns", span(t->t_locking, t->t_flushing));
+		fsl_json__kv_u64(j, "flushing_ns", span(t->t_flushing, t->t_logging));
+		fsl_json__kv_u64(j, "logging_ns", span(t->t_logging, t->t_end));
+		if (t->have_stats) {
+			fsl_json__kv_u64(j, "running_ns", t->running_ns);
+			fsl_json__kv_u64(j, "handles", t->handles);
+			fsl_json__kv_u64(j, "blocks", t->blocks);
+			fsl_json__kv_u64(j, "blocks_logged", t->blocks_logged);
+		}
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__key(j, "handle_waits");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < jr->nsites; i++) {
+		const struct fsl_handle_site *s = &jr->sites[i];
+		const char *sym = s->ip && m && m->sym ? m->sym(m, s->ip) : NULL;
+
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "type", fsl_handle_type_name(s->type));
+		fsl_json__kv_u64(j, "line", s->line);
+		fsl_json__kv_u64(j, "count", s->count);
+		kv_us(j, "wait_us", s->wait_ns);
+		kv_us(j, "max_us", s->max_ns);
+		fsl_json__kv_str(j, "caller", sym);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__key(j, "proc_info");
+	fsl_json__obj_begin(j);
+	jinfo(j, "start", fsl_analysis__jbd2_start(a));
+	jinfo(j, "end", fsl_analysis__jbd2_end(a));
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "timeline");
+	fsl_json__obj_begin(j);
+	tb_obj(j, &jr->tb);
+	series(j, "commits", jr->series_commits, jr->tb.nbins);
+	series(j, "commit_ns", jr->series_commit_ns, jr->tb.nbins);
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
+static void writeback_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_writeback *w = fsl_analysis__writeback(a);
+	unsigned int i;
+
+	fsl_json__key(j, "writeback");
+	if (!w) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__key(j, "pages_by_reason");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WB_REASONS; i++)
+		if (w->works[i])
+			fsl_json__kv_u64(j, i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i),
+					 w->pages[i]);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "passes_by_reason");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WB_REASONS; i++)
+		if (w->works[i])
+			fsl_json__kv_u64(j, i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i),
+					 w->works[i]);
+	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "inode_passes", w->inode_passes);
+	fsl_json__kv_u64(j, "inode_pages", w->inode_pages);
+	fsl_json__key(j, "inodes");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < w->ninodes; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "ino", w->inodes[i].ino);
+		fsl_json__kv_u64(j, "pages", w->inodes[i].pages);
+		fsl_json__kv_u64(j, "passes", w->inodes[i].passes);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__key(j, "throttle");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "pauses", w->throttle_pauses);
+	fsl_json__kv_double(j, "seconds", r3(rn_sec(w->throttle_ns)));
+	fsl_json__key(j, "procs");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < w->nthrottled; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "pid", w->throttled[i].pid);
+		fsl_json__kv_str(j, "comm", w->throttled[i].comm);
+		fsl_json__kv_u64(j, "pauses", w->throttled[i].pauses);
+		fsl_json__kv_double(j, "seconds", r3(rn_sec(w->throttled[i].pause_ns)));
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "dirty_pages", w->nr_dirty);
+	fsl_json__kv_u64(j, "writeback_pages", w->nr_writeback);
+	fsl_json__kv_u64(j, "dirty_thresh_pages", w->dirty_thresh);
+	fsl_json__kv_u64(j, "background_thresh_pages", w->bg_thresh);
+	fsl_json__key(j, "timeline");
+	fsl_json__obj_begin(j);
+	tb_obj(j, &w->tb);
+	series(j, "dirty_pages", w->series_dirty, w->tb.nbins);
+	series(j, "writeback_pages", w->series_writeback, w->tb.nbins);
+	series(j, "written_pages", w->series_written, w->tb.nbins);
+	series(j, "throttle_ns", w->series_throttle_ns, w->tb.nbins);
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
+static void lat_obj(struct fsl_json *j, const char *pfx, const struct fsl_hist *h)
+{
+	char k[32];
+
+	snprintf(k, sizeof(k), "%s_min_us", pfx);
+	kv_us(j, k, h->min);
+	snprintf(k, sizeof(k), "%s_avg_us", pfx);
+	kv_us(j, k, fsl_hist_avg(h));
+	snprintf(k, sizeof(k), "%s_p99_us", pfx);
+	kv_us(j, k, fsl_hist_quantile(h, 0.99));
+	snprintf(k, sizeof(k), "%s_max_us", pfx);
+	kv_us(j, k, h->max);
+}
+
+static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_blockio *io = fsl_analysis__blockio(a);
+	uint64_t t0, t1, l2[64];
+	double secs;
+	unsigned int i, k;
+	char b[32];
+
+	fsl_json__key(j, "blockio");
+	if (!io) {
+		fsl_json__null(j);
+		return;
+	}
+	rn_span(a, &t0, &t1);
+	secs = rn_sec(t1 - t0);
+	fsl_json__arr_begin(j);
+	for (i = 0; i < io->ndevs; i++) {
+		const struct fsl_dev_io *d = &io->devs[i];
+
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), d->dev));
+		fsl_json__kv_u64(j, "completed", d->completed);
+		fsl_json__kv_u64(j, "reads", d->reads);
+		fsl_json__kv_u64(j, "writes", d->writes);
+		fsl_json__kv_u64(j, "read_bytes", d->read_bytes);
+		fsl_json__kv_u64(j, "write_bytes", d->write_bytes);
+		fsl_json__kv_double(j, "iops", r3(secs > 0 ? d->completed / secs : 0));
+		fsl_json__kv_double(j, "mb_per_s", r3(secs > 0 ? (d->read_bytes + d->write_bytes) / secs / 1e6 : 0));
+		fsl_json__kv_u64(j, "meta", d->meta);
+		fsl_json__kv_u64(j, "sync", d->sync);
+		fsl_json__kv_u64(j, "flushes", d->flushes);
+		fsl_json__kv_u64(j, "discards", d->discards);
+		fsl_json__kv_u64(j, "merges", d->merges);
+		fsl_json__kv_u64(j, "errors", d->errors);
+		fsl_json__kv_u64(j, "avg_bytes", fsl_hist_avg(&d->size));
+		lat_obj(j, "q2d", &d->q2d);
+		lat_obj(j, "d2c", &d->d2c);
+		lat_obj(j, "q2c", &d->q2c);
+		fsl_json__kv_u64(j, "dispatches", d->d2d);
+		fsl_json__kv_u64(j, "seeks", d->seeks);
+		fsl_json__kv_double(j, "seeks_per_s", r3(secs > 0 ? d->seeks / secs : 0));
+		fsl_json__kv_double(j, "seq_pct", r3(rn_pct(d->seq, d->d2d)));
+		fsl_json__kv_double(j, "backward_pct", r3(rn_pct(d->backward, d->d2d)));
+		fsl_json__kv_u64(j, "seek_mean_sectors", fsl_hist_avg(&d->seek_dist));
+		fsl_json__kv_u64(j, "seek_median_sectors", fsl_hist_quantile(&d->seek_dist, 0.5));
+		fsl_json__kv_u64(j, "seek_mode_sectors", d->seek_mode);
+		fsl_json__key(j, "seek_log2_sectors");
+		fsl_json__obj_begin(j);
+		fsl_hist_log2(&d->seek_dist, l2);
+		for (k = 0; k < 64; k++)
+			if (l2[k]) {
+				snprintf(b, sizeof(b), "%" PRIu64, (uint64_t)(k ? 1ull << k : 0));
+				fsl_json__kv_u64(j, b, l2[k]);
+			}
+		fsl_json__obj_end(j);
+		fsl_json__key(j, "issuers");
+		fsl_json__arr_begin(j);
+		for (k = 0; k < d->nissuers; k++) {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "comm", d->issuers[k].comm);
+			fsl_json__kv_u64(j, "ios", d->issuers[k].ios);
+			fsl_json__kv_u64(j, "bytes", d->issuers[k].bytes);
+			kv_us(j, "q2c_avg_us", d->issuers[k].ios ? d->issuers[k].q2c_ns / d->issuers[k].ios : 0);
+			fsl_json__obj_end(j);
+		}
+		fsl_json__arr_end(j);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+}
+
+static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_layout *l = fsl_analysis__layout(a);
+	const struct fsl_frag_break *br;
+	uint64_t hist[16];
+	unsigned int n, i;
+	char b[160];
+
+	fsl_json__key(j, "layout");
+	if (!l) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "files", fsl_layout__files(l));
+	fsl_json__kv_u64(j, "fragmented_files", fsl_layout__fragmented(l));
+	fsl_layout__extent_hist(l, hist);
+	fsl_json__key(j, "extents_log2");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < 16; i++)
+		if (hist[i]) {
+			snprintf(b, sizeof(b), "%u", 1u << i);
+			fsl_json__kv_u64(j, b, hist[i]);
+		}
+	fsl_json__obj_end(j);
+	n = fsl_layout__breaks(l, &br);
+	fsl_json__key(j, "fragcheck");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < n; i++) {
+		snprintf(b, sizeof(b), "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6"
+			 PRIu64 " log %" PRIu64 " len %" PRIu64, br[i].ino, br[i].kind, br[i].expect,
+			 br[i].phys, br[i].log, br[i].len);
+		fsl_json__str(j, b);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__key(j, "breaks");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < n; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "ino", br[i].ino);
+		fsl_json__kv_strn(j, "kind", &br[i].kind, 1);
+		fsl_json__kv_u64(j, "expect", br[i].expect);
+		fsl_json__kv_u64(j, "phys", br[i].phys);
+		fsl_json__kv_u64(j, "log", br[i].log);
+		fsl_json__kv_u64(j, "len", br[i].len);
+		if (br[i].taker_ino) {
+			fsl_json__kv_u64(j, "taker_ino", br[i].taker_ino);
+			fsl_json__kv_u64(j, "taker_ns", br[i].taker_ts);
+			fsl_json__kv_str(j, "taker_how", fsl_alloc_how_name(br[i].taker_how));
+			fsl_json__kv_bool(j, "taker_near", br[i].taker_near);
+			fsl_json__kv_u64(j, "taker_block", br[i].taker_block);
+		} else {
+			fsl_json__kv_null(j, "taker_ino");
+		}
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+}
+
+static void procs_arr(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_proc_stat *ps;
+	unsigned int n = fsl_analysis__procs(a, &ps), i, k;
+	static const char *const roles[] = { "workload", "kthread", "other" };
+
+	fsl_json__key(j, "processes");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < n && i < 50; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "pid", ps[i].pid);
+		fsl_json__kv_str(j, "comm", ps[i].comm);
+		fsl_json__kv_str(j, "role", roles[ps[i].role < 3 ? ps[i].role : 2]);
+		fsl_json__kv_u64(j, "blocked_ns", ps[i].blocked_ns);
+		fsl_json__key(j, "blocked_by_class_ns");
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_WC__MAX; k++)
+			if (ps[i].ns[k])
+				fsl_json__kv_u64(j, fsl_wclass_id(k), ps[i].ns[k]);
+		fsl_json__obj_end(j);
+		fsl_json__kv_u64(j, "ops", ps[i].ops);
+		fsl_json__kv_u64(j, "read_bytes", ps[i].read_bytes);
+		fsl_json__kv_u64(j, "write_bytes", ps[i].write_bytes);
+		fsl_json__kv_u64(j, "throttle_ns", ps[i].throttle_ns);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+}
+
+int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	struct fsl_report_info dflt = { 0 };
+	struct fsl_json j;
+	uint64_t t0, t1;
+	uint32_t sec;
+
+	if (!info)
+		info = &dflt;
+	sec = info->sections ? info->sections : FSL_SEC_ALL;
+	fsl_json__init(&j, f, 1);
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "version", FSL_REPORT_JSON_VERSION);
+	trace_obj(&j, a, info);
+	fsl_analysis__window(a, &t0, &t1);
+	fsl_json__key(&j, "window");
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "t0_ns", t0);
+	fsl_json__kv_u64(&j, "t1_ns", t1);
+	fsl_json__obj_end(&j);
+	if (sec & FSL_SEC_DIAGNOSIS)
+		causes(&j, a);
+	if (sec & FSL_SEC_OPS)
+		ops_obj(&j, a);
+	if (sec & FSL_SEC_JOURNAL)
+		journal_obj(&j, a);
+	if (sec & FSL_SEC_WRITEBACK)
+		writeback_obj(&j, a);
+	if (sec & FSL_SEC_BLOCKIO)
+		blockio_arr(&j, a);
+	if (sec & FSL_SEC_LAYOUT)
+		layout_obj(&j, a);
+	if (sec & FSL_SEC_DIAGNOSIS)
+		procs_arr(&j, a);
+	fsl_json__obj_end(&j);
+	fsl_json__newline(&j);
+	if (fsl_json__error(&j))
+		return fsl_json__error(&j);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text report, 100 columns: the diagnosis first (why it was slow, how much
+ * each cause cost, the evidence, what to change), then the evidence by
+ * section the way kernel engineers read it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render_internal.h"
+
+#define W 100
+
+/* Print text wrapped at W columns, first line after `lead`, others indented. */
+static void wrap(FILE *f, const char *lead, int indent, const char *text)
+{
+	int col = fprintf(f, "%*s%s", indent, "", lead);
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (col + 1 + (int)n > W && col > indent + (int)strlen(lead)) {
+			col = fprintf(f, "\n%*s", indent + (int)strlen(lead), "") - 1;
+		} else if (p != text) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, n, f);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void title(FILE *f, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void title(FILE *f, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(f, "\n%s", name);
+	if (fmt) {
+		fputs("  ", f);
+		va_start(ap, fmt);
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+	}
+	fputc('\n', f);
+}
+
+/* One-line sparkline of a series over nbins bins, scaled to its maximum. */
+static void spark(FILE *f, const uint64_t *s, unsigned int nbins, unsigned int width)
+{
+	static const char lv[] = " .:-=+*#%@";
+	uint64_t cols[W], max = 0;
+	unsigned int i, per;
+
+	if (!nbins)
+		return;
+	per = (nbins + width - 1) / width;
+	memset(cols, 0, sizeof(cols));
+	for (i = 0; i < nbins; i++)
+		cols[i / per] += s[i];
+	width = (nbins + per - 1) / per;
+	for (i = 0; i < width; i++)
+		if (cols[i] > max)
+			max = cols[i];
+	for (i = 0; i < width; i++)
+		fputc(max ? lv[cols[i] ? 1 + (cols[i] * 8 + max - 1) / max : 0] : ' ', f);
+}
+
+static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	const struct fsl_health *h = fsl_analysis__health(a);
+	uint64_t t0, t1, ev = 0, lost = 0;
+	char b1[32];
+	unsigned int i;
+	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND);
+	const char *devs = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_DEV);
+
+	rn_span(a, &t0, &t1);
+	for (i = 0; i < FSL_FAM__MAX; i++) {
+		ev += h->events[i];
+		lost += h->lost[i];
+	}
+	fprintf(f, "fslens report%s%s: %s, kernel %s\n", info->trace_path ? " " : "",
+		info->trace_path ? info->trace_path : "", rn_kv(a, FSL_KV_HOSTNAME), rn_kv(a, FSL_KV_KERNEL));
+	if (devs) {
+		uint32_t d = strtoul(devs, NULL, 10);
+
+		fprintf(f, "target %s (%s, dev %s), ", rn_kv(a, FSL_KV_MOUNT), rn_kv(a, FSL_KV_FSTYPE),
+			rn_dev(b1, sizeof(b1), d));
+	}
+	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s\n", rn_sec(t1 - t0), ev,
+		lost ? "*** " : "", lost, lost ? " (see TRACE) ***" : "");
+	if (cmd)
+		wrap(f, "command: ", 0, cmd);
+}
+
+static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_stalls *st = fsl_analysis__stalls(a);
+	struct fsl_diagnosis *d = malloc(sizeof(*d));
+	const struct fsl_proc_stat *ps;
+	unsigned int i, n, np;
+	uint64_t t0, t1, waits;
+	char b1[32], lead[16];
+
+	if (!d)
+		return;
+	fsl_analysis__diagnose(a, d);
+	rn_span(a, &t0, &t1);
+	np = fsl_analysis__procs(a, &ps);
+	for (i = 0, n = 0; i < np; i++)
+		if (ps[i].role == FSL_ROLE_WORKLOAD && ps[i].blocked_ns)
+			n++;
+	for (i = 0, waits = 0; i < FSL_WC__MAX; i++)
+		waits += st->cls[i].count[FSL_ROLE_WORKLOAD];
+	title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, over %.2f s",
+	      rn_sec(d->blocked_ns), waits, n, n == 1 ? "" : "s", rn_sec(t1 - t0));
+	if (!d->ncauses) {
+		fprintf(f, "  no blocked time of the workload was recorded%s\n",
+			st->ns[FSL_ROLE_KTHREAD] ? " (kernel threads' waits below)" : "");
+	} else {
+		fprintf(f, "  %-2s %-22s %10s %7s %8s\n", "#", "cause", "blocked", "share", "waits");
+	}
+	for (i = 0; i < d->ncauses; i++) {
+		const struct fsl_cause *c = &d->causes[i];
+
+		fprintf(f, "  %-2u %-22s %10s %6.1f%% %8" PRIu64 "   %s\n", i + 1, fsl_wclass_id(c->cls),
+			fsl_fmt_ns(b1, sizeof(b1), c->ns), 100 * c->share, c->count,
+			fsl_wclass_label(c->cls));
+		wrap(f, "evidence: ", 5, c->evidence);
+		wrap(f, "change:   ", 5, c->suggestion);
+	}
+	/* Kernel threads: evidence beside the causes, never ranked with them. */
+	if (st->ns[FSL_ROLE_KTHREAD]) {
+		int first = 1;
+
+		fprintf(f, "  kernel threads (evidence, not causes): %.2f s blocked:",
+			rn_sec(st->ns[FSL_ROLE_KTHREAD]));
+		for (i = 0, n = 0; i < np && n < 4; i++) {
+			if (ps[i].role != FSL_ROLE_KTHREAD || !ps[i].blocked_ns)
+				continue;
+			fprintf(f, "%s %s %s", first ? "" : ",", ps[i].comm[0] ? ps[i].comm : "?",
+				fsl_fmt_ns(b1, sizeof(b1), ps[i].blocked_ns));
+			first = 0;
+			n++;
+		}
+		fputc('\n', f);
+	}
+	if (st->ns[FSL_ROLE_OTHER])
+		fprintf(f, "  other tasks (not the recorded command): %.2f s blocked\n",
+			rn_sec(st->ns[FSL_ROLE_OTHER]));
+	(void)lead;
+	free(d);
+}
+
+static void hist_row(FILE *f, const struct fsl_hist *h)
+{
+	uint64_t l2[64];
+	unsigned int i, first = 64, last = 0;
+	char b[32];
+
+	int col;
+
+	fsl_hist_log2_div(h, 1000, l2);
+	for (i = 0; i < 64; i++)
+		if (l2[i]) {
+			if (first == 64)
+				first = i;
+			last = i;
+		}
+	if (first == 64)
+		return;
+	col = fprintf(f, "     log2 us:");
+	for (i = first; i <= last; i++) {
+		uint64_t lo = i ? 1ull << i : 0;
+
+		if (!l2[i])
+			continue;
+		if (lo >= 1000000)
+			snprintf(b, sizeof(b), "%" PRIu64 "s", lo / 1000000);
+		else if (lo >= 1000)
+			snprintf(b, sizeof(b), "%" PRIu64 "ms", lo / 1000);
+		else
+			snprintf(b, sizeof(b), "%" PRIu64, lo);
+		if (col > W - 20)
+			col = fprintf(f, "\n%13s", "") - 1;
+		col += fprintf(f, " %s+:%" PRIu64, b, l2[i]);
+	}
+	fputc('\n', f);
+}
+
+static void sec_ops(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_ops *o = fsl_analysis__ops(a);
+	char b[4][32];
+	unsigned int i;
+
+	if (!o)
+		return;
+	title(f, "OPERATIONS", "%" PRIu64 " path operations", o->total);
+	if (!o->total) {
+		fprintf(f, "  none recorded (dirops family off or idle)\n");
+		return;
+	}
+	fprintf(f, "  %-10s %9s %7s %10s %10s %10s %10s\n", "op", "count", "errors", "p50", "p90", "p99",
+		"max");
+	for (i = 0; i < FSL_OP__MAX; i++) {
+		const struct fsl_op_stat *s = &o->op[i];
+
+		if (!s->count)
+			continue;
+		fprintf(f, "  %-10s %9" PRIu64 " %7" PRIu64 " %10s %10s %10s %10s\n", fsl_dirop_name(i),
+			s->count, s->errors, fsl_fmt_ns(b[0], 32, fsl_hist_quantile(&s->lat, 0.5)),
+			fsl_fmt_ns(b[1], 32, fsl_hist_quantile(&s->lat, 0.9)),
+			fsl_fmt_ns(b[2], 32, fsl_hist_quantile(&s->lat, 0.99)),
+			fsl_fmt_ns(b[3], 32, s->lat.max));
+		hist_row(f, &s->lat);
+	}
+	if (o->tb.nbins) {
+		uint64_t peak = 0, last = o->series_create[o->tb.nbins - 1];
+		double w = o->tb.width_ns / 1e9;
+
+		for (i = 0; i < o->tb.nbins; i++)
+			if (o->series_create[i] > peak)
+				peak = o->series_create[i];
+		fprintf(f, "  ops/s over time (%.2f s bins): |", w);
+		spark(f, o->series_all, o->tb.nbins, 56);
+		fprintf(f, "|\n");
+		if (peak) {
+			fprintf(f, "  creates/s: peak %.0f, last %.0f   |", peak / w, last / w);
+			spark(f, o->series_create, o->tb.nbins, 56);
+			fprintf(f, "|\n");
+		}
+	}
+	if (o->ndirs) {
+		fprintf(f, "  hottest directories:%s\n", o->dirs_other_ops ? " (more not tracked)" : "");
+		for (i = 0; i < o->ndirs; i++)
+			fprintf(f, "    %9" PRIu64 " ops  %10s total  %.70s\n", o->dirs[i].ops,
+				fsl_fmt_ns(b[0], 32, o->dirs[i].lat_ns), o->dirs[i].path);
+	}
+}
+
+static uint64_t span(uint64_t a, uint64_t b)
+{
+	return a && b && b >= a ? b - a : 0;
+}
+
+static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	const struct fsl_journal *j = fsl_analysis__journal(a);
+	const struct fsl_jbd2_info *s = fsl_analysis__jbd2_start(a), *e = fsl_analysis__jbd2_end(a);
+	unsigned int i, first, max = info->max_txns ? info->max_txns : 20;
+	char b[8][32];
+
+	if (!j)
+		return;
+	title(f, "JOURNAL", "%" PRIu64 " commits, avg %s, p99 %s, max %s; kernel running average %s",
+	      j->commits, fsl_fmt_ns(b[0], 32, fsl_hist_avg(&j->commit_ns)),
+	      fsl_fmt_ns(b[1], 32, fsl_hist_quantile(&j->commit_ns, 0.99)),
+	      fsl_fmt_ns(b[2], 32, j->commit_ns.max), fsl_fmt_ns(b[3], 32, j->ewma_commit_ns));
+	fprintf(f, "  triggers:");
+	for (i = 1; i <= FSL_TRIG__MAX; i++)
+		fprintf(f, " %s %" PRIu64 "%s", fsl_trigger_name(i % FSL_TRIG__MAX),
+			j->trig[i % FSL_TRIG__MAX], i < FSL_TRIG__MAX ? "," : "");
+	fputc('\n', f);
+	if (s && e)
+		fprintf(f, "  /proc/fs/jbd2 info: %" PRIu64 " transactions (delta) vs %" PRIu64
+			" commits here; avg commit %" PRIu64 " us vs %.0f us here\n",
+			e->transactions - s->transactions, j->commits, e->avg_commit_us,
+			j->ewma_commit_ns / 1e3);
+	if (j->stats_txns)
+		fprintf(f, "  per transaction: %.1f handles, %.1f blocks, %.1f logged; running %s,\n"
+			"    locked %s, flushing %s, logging %s (run stats, jiffies)\n",
+			(double)j->sum_handles / j->stats_txns, (double)j->sum_blocks / j->stats_txns,
+			(double)j->sum_blocks_logged / j->stats_txns,
+			fsl_fmt_ns(b[0], 32, j->sum_running_ns / j->stats_txns),
+			fsl_fmt_ns(b[1], 32, j->sum_locked_ns / j->stats_txns),
+			fsl_fmt_ns(b[2], 32, j->sum_flushing_ns / j->stats_txns),
+			fsl_fmt_ns(b[3], 32, j->sum_logging_ns / j->stats_txns));
+	if (j->ntxns) {
+		first = j->ntxns > max ? j->ntxns - max : 0;
+		fprintf(f, "  %s transactions (phase times from the phase events):\n",
+			first ? "last" : "all");
+		fprintf(f, "  %8s %-9s %7s %6s %6s %9s %9s %9s %9s %9s\n", "tid", "trigger", "handles",
+			"blocks", "logged", "running", "locked", "flushing", "logging", "commit");
+		for (i = first; i < j->ntxns; i++) {
+			const struct fsl_txn *t = &j->txns[i];
+
+			fprintf(f, "  %8u %-9s %7u %6u %6u %9s %9s %9s %9s %9s\n", t->tid,
+				fsl_trigger_name(t->trigger), t->handles, t->blocks, t->blocks_logged,
+				t->have_stats ? fsl_fmt_ns(b[0], 32, t->running_ns) : "-",
+				fsl_fmt_ns(b[1], 32, span(t->t_locking, t->t_flushing)),
+				fsl_fmt_ns(b[2], 32, span(t->t_flushing, t->t_logging)),
+				fsl_fmt_ns(b[3], 32, span(t->t_logging, t->t_end)),
+				fsl_fmt_ns(b[4], 32, span(t->t_start, t->t_end)));
+		}
+	}
+	if (j->nsites) {
+		fprintf(f, "  handle starts: %" PRIu64 "; waits (ext4_journal_start -> jbd2_handle_start) by site:\n",
+			j->handles);
+		fprintf(f, "    %-12s %6s %9s %10s %10s  %s\n", "type", "line", "count", "wait", "max", "caller");
+		for (i = 0; i < j->nsites && i < 8; i++) {
+			const struct fsl_handle_site *x = &j->sites[i];
+			const struct fsl_meta *m = fsl_analysis__meta(a);
+			const char *sym = x->ip && m && m->sym ? m->sym(m, x->ip) : NULL;
+
+			fprintf(f, "    %-12s %6u %9" PRIu64 " %10s %10s  %.40s\n",
+				fsl_handle_type_name(x->type), x->line, x->count,
+				fsl_fmt_ns(b[0], 32, x->wait_ns), fsl_fmt_ns(b[1], 32, x->max_ns),
+				sym ? sym : "-");
+		}
+	}
+	fprintf(f, "  checkpoints: %" PRIu64 " (%s, %" PRIu64 " buffers written, %" PRIu64
+		" dropped); log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
+		j->checkpoints, fsl_fmt_ns(b[0], 32, j->chp_time_ns), j->chp_written, j->chp_dropped,
+		j->log_tail_updates, j->log_tail_freed);
+	if (j->lock_buffer_stalls)
+		fprintf(f, "  lock-buffer stalls: %" PRIu64 ", %s\n", j->lock_buffer_stalls,
+			fsl_fmt_ns(b[0], 32, j->lock_buffer_stall_ns));
+}
+
+static void sec_writeback(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_writeback *w = fsl_analysis__writeback(a);
+	uint64_t total = 0;
+	unsigned int i;
+	char b[4][32];
+
+	if (!w)
+		return;
+	for (i = 0; i < FSL_WB_REASONS; i++)
+		total += w->pages[i];
+	title(f, "WRITEBACK", "%" PRIu64 " pages (%s) written by flusher passes; %" PRIu64
+	      " by inode passes", total, fsl_fmt_bytes(b[0], 32, total * 4096), w->inode_pages);
+	for (i = 0; i < FSL_WB_REASONS; i++)
+		if (w->works[i])
+			fprintf(f, "  %-14s %9" PRIu64 " pages in %" PRIu64 " passes\n",
+				i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i), w->pages[i],
+				w->works[i]);
+	if (w->ninodes && w->inodes[0].pages) {
+		const char *devs = fsl_meta_kv(fsl_analysis__meta(a), "target.disk");
+		uint64_t bdev = devs ? strtoull(devs, NULL, 10) : 0;
+
+		fprintf(f, "  inodes written most:");
+		for (i = 0; i < w->ninodes && i < 6 && w->inodes[i].pages; i++)
+			fprintf(f, " %" PRIu64 "%s (%" PRIu64 " pages)", w->inodes[i].ino,
+				bdev && w->inodes[i].ino == bdev ? " [block device: metadata]" : "",
+				w->inodes[i].pages);
+		fputc('\n', f);
+	}
+	fprintf(f, "  throttled (balance_dirty_pages): %" PRIu64 " pauses, %s\n", w->throttle_pauses,
+		fsl_fmt_ns(b[0], 32, w->throttle_ns));
+	for (i = 0; i < w->nthrottled && i < 6; i++)
+		fprintf(f, "    %7u %-16s %7" PRIu64 " pauses %10s\n", w->throttled[i].pid,
+			w->throttled[i].comm[0] ? w->throttled[i].comm : "?", w->throttled[i].pauses,
+			fsl_fmt_ns(b[0], 32, w->throttled[i].pause_ns));
+	if (w->dirty_thresh)
+		fprintf(f, "  dirty %s, writeback %s; limits: dirty %s, background %s (last seen)\n",
+			fsl_fmt_bytes(b[0], 32, w->nr_dirty * 4096),
+			fsl_fmt_bytes(b[1], 32, w->nr_writeback * 4096),
+			fsl_fmt_bytes(b[2], 32, w->dirty_thresh * 4096),
+			fsl_fmt_bytes(b[3], 32, w->bg_thresh * 4096));
+	if (w->tb.nbins) {
+		fprintf(f, "  dirty over time:     |");
+		spark(f, w->series_dirty, w->tb.nbins, 60);
+		fprintf(f, "|\n  written over time:   |");
+		spark(f, w->series_written, w->tb.nbins, 60);
+		fprintf(f, "|\n");
+	}
+}
+
+static void lat_row(FILE *f, const char *name, const struct fsl_hist *h)
+{
+	char b[4][32];
+
+	fprintf(f, "    %-4s %10s %10s %10s %10s\n", name, fsl_fmt_ns(b[0], 32, h->min),
+		fsl_fmt_ns(b[1], 32, fsl_hist_avg(h)), fsl_fmt_ns(b[2], 32, fsl_hist_quantile(h, 0.99)),
+		fsl_fmt_ns(b[3], 32, h->max));
+}
+
+static void sec_blockio(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_blockio *io = fsl_analysis__blockio(a);
+	uint64_t t0, t1;
+	double secs;
+	unsigned int i, k;
+	char b[6][32];
+
+	if (!io)
+		return;
+	rn_span(a, &t0, &t1);
+	secs = t1 > t0 ? rn_sec(t1 - t0) : 0;
+	title(f, "BLOCK I/O", "%u device%s%s", io->ndevs, io->ndevs == 1 ? "" : "s",
+	      io->unmatched ? " (some completions had no issue in the trace)" : "");
+	for (i = 0; i < io->ndevs; i++) {
+		const struct fsl_dev_io *d = &io->devs[i];
+		uint64_t l2[64];
+
+		if (!d->completed && !d->d2d)
+			continue;
+		fprintf(f, "  dev %s: %" PRIu64 " completed (%" PRIu64 " reads %s, %" PRIu64
+			" writes %s), %.1f IOPS, %.2f MB/s\n", rn_dev(b[0], 32, d->dev), d->completed,
+			d->reads, fsl_fmt_bytes(b[1], 32, d->read_bytes), d->writes,
+			fsl_fmt_bytes(b[2], 32, d->write_bytes), secs ? d->completed / secs : 0,
+			secs ? (d->read_bytes + d->write_bytes) / secs / 1e6 : 0);
+		fprintf(f, "    metadata %" PRIu64 " (%.1f%%), sync %" PRIu64 ", flush/fua %" PRIu64
+			", discard %" PRIu64 ", merges %" PRIu64 ", errors %" PRIu64 "\n"
+			"    size avg %s, p50 %s, max %s\n",
+			d->meta, rn_pct(d->meta, d->completed), d->sync, d->flushes, d->discards, d->merges,
+			d->errors, fsl_fmt_bytes(b[0], 32, fsl_hist_avg(&d->size)),
+			fsl_fmt_bytes(b[1], 32, fsl_hist_quantile(&d->size, 0.5)),
+			fsl_fmt_bytes(b[2], 32, d->size.max));
+		fprintf(f, "    %-4s %10s %10s %10s %10s\n", "", "min", "avg", "p99", "max");
+		lat_row(f, "Q2D", &d->q2d);
+		lat_row(f, "D2C", &d->d2c);
+		lat_row(f, "Q2C", &d->q2c);
+		fprintf(f, "    seeks (D2D): %" PRIu64 " of %" PRIu64 " dispatches, %.1f/s; sequential %.1f%%,"
+			" backward %.1f%%\n", d->seeks, d->d2d, secs ? d->seeks / secs : 0,
+			rn_pct(d->seq, d->d2d), rn_pct(d->backward, d->d2d));
+		if (d->seeks) {
+			fprintf(f, "    distance (sectors): mean %" PRIu64 ", median %" PRIu64 ", mode %" PRIu64
+				" (%" PRIu64 "x)\n", fsl_hist_avg(&d->seek_dist),
+				fsl_hist_quantile(&d->seek_dist, 0.5), d->seek_mode, d->seek_mode_count);
+			fsl_hist_log2(&d->seek_dist, l2);
+			fprintf(f, "    log2:");
+			for (k = 0; k < 64; k++)
+				if (l2[k])
+					fprintf(f, " %" PRIu64 ":%" PRIu64, (uint64_t)(k ? 1ull << k : 0), l2[k]);
+			fputc('\n', f);
+		}
+		if (d->nissuers) {
+			fprintf(f, "    issuers:");
+			for (k = 0; k < d->nissuers && k < 5; k++)
+				fprintf(f, "%s %s %" PRIu64 " ios %s", k ? "," : "",
+					d->issuers[k].comm[0] ? d->issuers[k].comm : "?", d->issuers[k].ios,
+					fsl_fmt_bytes(b[0], 32, d->issuers[k].bytes));
+			fputc('\n', f);
+		}
+	}
+}
+
+static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	const struct fsl_layout *l = fsl_analysis__layout(a);
+	const struct fsl_frag_break *br;
+	struct fsl_layout_file worst[8];
+	uint64_t hist[16];
+	unsigned int n, i, max = info->max_breaks ? info->max_breaks : 20;
+	uint64_t t0, t1;
+	char b[32];
+
+	if (!l)
+		return;
+	rn_span(a, &t0, &t1);
+	title(f, "LAYOUT", "%" PRIu64 " files with mapped blocks, %" PRIu64 " with more than one extent",
+	      fsl_layout__files(l), fsl_layout__fragmented(l));
+	fsl_layout__extent_hist(l, hist);
+	fprintf(f, "  extents per file:");
+	for (i = 0; i < 16; i++)
+		if (hist[i])
+			fprintf(f, " %u%s: %" PRIu64, 1u << i, i ? "+" : "", hist[i]);
+	fputc('\n', f);
+	n = fsl_layout__breaks(l, &br);
+	if (n) {
+		fprintf(f, "  fragcheck (what e2fsck -fn -E fragcheck prints), and who took the block:\n");
+		for (i = 0; i < n && i < max; i++) {
+			fprintf(f, "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6" PRIu64
+				" log %" PRIu64 " len %" PRIu64 "\n", br[i].ino, br[i].kind, br[i].expect,
+				br[i].phys, br[i].log, br[i].len);
+			if (br[i].taker_ino && !br[i].taker_near)
+				fprintf(f, "          block %" PRIu64 " went to inode %" PRIu64 " (%s) at +%.3f s\n",
+					br[i].expect, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
+					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
+			else if (br[i].taker_ino)
+				fprintf(f, "          block %" PRIu64 " was free but the hole ended at %" PRIu64
+					": inode %" PRIu64 " (%s) at +%.3f s\n", br[i].expect,
+					br[i].taker_block, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
+					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
+		}
+		if (n > max)
+			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
+	}
+	n = fsl_layout__worst(l, worst, 8);
+	if (n) {
+		fprintf(f, "  most fragmented:");
+		for (i = 0; i < n; i++)
+			fprintf(f, " %" PRIu64 "(%c) %u extents/%s", worst[i].ino, worst[i].kind,
+				worst[i].extents, fsl_fmt_count(b, sizeof(b), worst[i].blocks));
+		fputc('\n', f);
+	}
+	fprintf(f, "  readdir-vs-inode order, inode-to-data distance: need per-entry lookup events "
+		"(fentry)\n");
+}
+
+static void sec_health(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_health *h = fsl_analysis__health(a);
+	uint64_t lost = 0;
+	unsigned int i;
+
+	for (i = 0; i < FSL_FAM__MAX; i++)
+		lost += h->lost[i];
+	title(f, "TRACE", "%s", lost ? "EVENTS WERE LOST: numbers below them are lower bounds" :
+	      "no events lost");
+	fprintf(f, "  %-10s %12s %10s\n", "family", "events", "lost");
+	for (i = 0; i < FSL_FAM__MAX; i++)
+		fprintf(f, "  %-10s %12" PRIu64 " %10" PRIu64 "\n", fsl_family_name(i), h->events[i],
+			h->lost[i]);
+	if (h->min_wait_us)
+		fprintf(f, "  off-CPU threshold: %" PRIu64 " us (shorter waits were not recorded)\n",
+			h->min_wait_us);
+	else
+		fprintf(f, "  off-CPU threshold: unknown\n");
+	fprintf(f, "  probe mode: %s; missing on this kernel: %s\n",
+		h->probe_mode ? h->probe_mode : "unknown", h->missing && *h->missing ? h->missing : "none");
+	if (h->unknown_events || h->unknown_stacks)
+		fprintf(f, "  %" PRIu64 " events of unknown types skipped, %" PRIu64
+			" waits without a stored stack\n", h->unknown_events, h->unknown_stacks);
+}
+
+int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	struct fsl_report_info dflt = { 0 };
+	uint32_t sec;
+
+	if (!info)
+		info = &dflt;
+	sec = info->sections ? info->sections : FSL_SEC_ALL;
+	header(f, a, info);
+	if (sec & FSL_SEC_DIAGNOSIS)
+		sec_diagnosis(f, a);
+	if (sec & FSL_SEC_OPS)
+		sec_ops(f, a);
+	if (sec & FSL_SEC_JOURNAL)
+		sec_journal(f, a, info);
+	if (sec & FSL_SEC_WRITEBACK)
+		sec_writeback(f, a);
+	if (sec & FSL_SEC_BLOCKIO)
+		sec_blockio(f, a);
+	if (sec & FSL_SEC_LAYOUT)
+		sec_layout(f, a, info);
+	if (sec & FSL_SEC_HEALTH)
+		sec_health(f, a);
+	return ferror(f) ? -EIO : 0;
+}

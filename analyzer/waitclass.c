@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wait classes: an off-CPU kernel stack -> the cause the task waited for.
+ *
+ * The rules are data (the table below, documented in docs/wait-classes.md).
+ * Each rule names a kernel function and a class, with a rank:
+ *   4  a cause: the task waits *because* of this (log space, a locked
+ *      transaction, a buffer under commit, a directory block read...);
+ *   3  a narrower broad cause (add_transaction_credits: the transaction is
+ *      full or its reserved credits are exhausted), refined by rank 4;
+ *   2  a broad cause that higher ranks refine (start_this_handle,
+ *      ext4_sync_file);
+ *   1  a mechanism: how the task waits (request tag, folio lock, bio wait).
+ * The matching rule with the highest rank wins; among equal ranks the
+ * outermost frame wins, because it says why the inner ones were called
+ * (jbd2_log_wait_commit under __jbd2_log_wait_for_space is log space, not a
+ * commit wait). No match: other.
+ */
+#include <errno.h>
+#include <string.h>
+#include "an_internal.h"
+
+struct wc_rule {
+	const char *func;	/* exact function name; a trailing '*' matches a prefix */
+	unsigned char cls;
+	unsigned char rank;
+};
+
+static const struct wc_rule wc_rules[] = {
+	/* journal: waiting for log space (checkpoint) */
+	{ "__jbd2_log_wait_for_space",		FSL_WC_JOURNAL_LOG_SPACE, 4 },
+	{ "jbd2_log_do_checkpoint",		FSL_WC_JOURNAL_LOG_SPACE, 4 },
+	{ "jbd2_journal_flush",			FSL_WC_JOURNAL_LOG_SPACE, 4 },
+	/* journal: the running transaction is locked / full / switching */
+	{ "wait_transaction_locked",		FSL_WC_TXN_LOCKED, 4 },
+	{ "wait_transaction_switching",		FSL_WC_TXN_LOCKED, 4 },
+	{ "jbd2_might_wait_for_commit",		FSL_WC_TXN_LOCKED, 4 },
+	/* waiting inside add_transaction_credits itself: full / reserved credits */
+	{ "add_transaction_credits",		FSL_WC_TXN_LOCKED, 3 },
+	/* journal: buffer is being written by the commit (shadow / frozen) */
+	{ "do_get_write_access",		FSL_WC_BUFFER_UNDER_COMMIT, 4 },
+	{ "jbd2_journal_get_create_access",	FSL_WC_BUFFER_UNDER_COMMIT, 4 },
+	/* journal: waiting for a commit to finish */
+	{ "jbd2_log_wait_commit",		FSL_WC_COMMIT_WAIT, 4 },
+	{ "jbd2_complete_transaction",		FSL_WC_COMMIT_WAIT, 4 },
+	{ "ext4_sync_file",			FSL_WC_COMMIT_WAIT, 2 },
+	{ "ext4_fsync_journal",			FSL_WC_COMMIT_WAIT, 2 },
+	{ "sync_inodes_sb",			FSL_WC_COMMIT_WAIT, 2 },
+	{ "ksys_sync",				FSL_WC_COMMIT_WAIT, 2 },
+	{ "sync_filesystem",			FSL_WC_COMMIT_WAIT, 2 },
+	/* journal: starting a handle, no more specific reason found */
+	{ "start_this_handle",			FSL_WC_HANDLE_START, 2 },
+	{ "jbd2__journal_start",		FSL_WC_HANDLE_START, 2 },
+	/* metadata reads */
+	{ "__ext4_read_dirblock",		FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "__ext4_find_entry",			FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "ext4_dx_find_entry",			FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "dx_probe",				FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "ext4_htree_fill_tree",		FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "htree_dirblock_to_tree",		FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "ext4_readdir",			FSL_WC_DIR_BLOCK_READ, 4 },
+	{ "__ext4_get_inode_loc",		FSL_WC_INODE_TABLE_READ, 4 },
+	{ "ext4_get_inode_loc",			FSL_WC_INODE_TABLE_READ, 4 },
+	{ "__ext4_get_inode_loc_noinmem",	FSL_WC_INODE_TABLE_READ, 4 },
+	{ "ext4_read_block_bitmap",		FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_read_block_bitmap_nowait",	FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_wait_block_bitmap",		FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_read_inode_bitmap",		FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_mb_init_cache",			FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_mb_init_group",			FSL_WC_BITMAP_READ, 4 },
+	{ "ext4_mb_load_buddy_gfp",		FSL_WC_BITMAP_READ, 4 },
+	/* dirty page throttling */
+	{ "balance_dirty_pages",		FSL_WC_WRITEBACK_THROTTLE, 4 },
+	{ "balance_dirty_pages_ratelimited*",	FSL_WC_WRITEBACK_THROTTLE, 4 },
+	/* mechanisms */
+	{ "folio_wait_bit*",			FSL_WC_PAGE_WAIT, 1 },
+	{ "folio_wait_writeback",		FSL_WC_PAGE_WAIT, 1 },
+	{ "folio_wait_stable",			FSL_WC_PAGE_WAIT, 1 },
+	{ "__folio_lock*",			FSL_WC_PAGE_WAIT, 1 },
+	{ "folio_lock*",			FSL_WC_PAGE_WAIT, 1 },
+	{ "wait_on_page_bit*",			FSL_WC_PAGE_WAIT, 1 },
+	{ "__lock_page*",			FSL_WC_PAGE_WAIT, 1 },
+	{ "blk_mq_get_tag",			FSL_WC_QUEUE_WAIT, 1 },
+	{ "rq_qos_wait",			FSL_WC_QUEUE_WAIT, 1 },
+	{ "wbt_wait",				FSL_WC_QUEUE_WAIT, 1 },
+	{ "blkdev_issue_flush",			FSL_WC_FLUSH, 1 },
+	{ "submit_bio_wait",			FSL_WC_OTHER_IO, 1 },
+	{ "io_schedule*",			FSL_WC_OTHER_IO, 1 },
+	{ "bit_wait_io*",			FSL_WC_OTHER_IO, 1 },
+	{ "__wait_on_buffer",			FSL_WC_OTHER_IO, 1 },
+	{ "__sync_dirty_buffer",		FSL_WC_OTHER_IO, 1 },
+	{ "ext4_read_bh*",			FSL_WC_OTHER_IO, 1 },
+	{ "__bread_gfp",			FSL_WC_OTHER_IO, 1 },
+	{ "wb_wait_for_completion",		FSL_WC_OTHER_IO, 1 },
+	{ "fsync_buffers_list",			FSL_WC_OTHER_IO, 1 },
+};
+
+static const struct {
+	const char *id, *label;
+} wc_names[FSL_WC__MAX] = {
+	[FSL_WC_JOURNAL_LOG_SPACE]	= { "journal_log_space", "journal log space (checkpoint)" },
+	[FSL_WC_TXN_LOCKED]		= { "txn_locked", "transaction locked / full" },
+	[FSL_WC_BUFFER_UNDER_COMMIT]	= { "buffer_under_commit", "buffer under commit (shadow)" },
+	[FSL_WC_COMMIT_WAIT]		= { "commit_wait", "commit wait (fsync/sync)" },
+	[FSL_WC_HANDLE_START]		= { "handle_start", "journal handle start" },
+	[FSL_WC_DIR_BLOCK_READ]		= { "dir_block_read", "directory block read" },
+	[FSL_WC_INODE_TABLE_READ]	= { "inode_table_read", "inode table read" },
+	[FSL_WC_BITMAP_READ]		= { "bitmap_read", "bitmap read" },
+	[FSL_WC_WRITEBACK_THROTTLE]	= { "writeback_throttle", "writeback throttle (dirty limit)" },
+	[FSL_WC_PAGE_WAIT]		= { "page_wait", "page/folio lock or writeback" },
+	[FSL_WC_QUEUE_WAIT]		= { "queue_wait", "request queue tag wait" },
+	[FSL_WC_FLUSH]			= { "flush", "cache flush" },
+	[FSL_WC_OTHER_IO]		= { "other_io", "other I/O" },
+	[FSL_WC_OTHER]			= { "other", "other" },
+};
+
+const char *fsl_wclass_id(unsigned int cls)
+{
+	return cls < FSL_WC__MAX ? wc_names[cls].id : "?";
+}
+
+const char *fsl_wclass_label(unsigned int cls)
+{
+	return cls < FSL_WC__MAX ? wc_names[cls].label : "?";
+}
+
+int fsl_wclass_parse(const char *id)
+{
+	unsigned int i;
+
+	for (i = 0; i < FSL_WC__MAX; i++)
+		if (!strcmp(id, wc_names[i].id))
+			return i;
+	return -EINVAL;
+}
+
+static int rule_match(const struct wc_rule *r, const char *func)
+{
+	size_t n = strlen(r->func);
+
+	if (n && r->func[n - 1] == '*')
+		return !strncmp(r->func, func, n - 1);
+	return !strcmp(r->func, func);
+}
+
+unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframes,
+				  int *rule_frame)
+{
+	int best_rank = 0, best_frame = -1;
+	unsigned int cls = FSL_WC_OTHER, r;
+	char func[128];
+	int i;
+
+	/* Outermost first: an equal rank further in never replaces it. */
+	for (i = (int)nframes - 1; i >= 0; i--) {
+		if (!frames[i])
+			continue;
+		an_frame_func(frames[i], func, sizeof(func));
+		for (r = 0; r < sizeof(wc_rules) / sizeof(wc_rules[0]); r++) {
+			if (wc_rules[r].rank <= best_rank || !rule_match(&wc_rules[r], func))
+				continue;
+			best_rank = wc_rules[r].rank;
+			best_frame = i;
+			cls = wc_rules[r].cls;
+		}
+	}
+	if (rule_frame)
+		*rule_frame = best_frame;
+	return cls;
+}
+
+int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank)
+{
+	if (idx >= sizeof(wc_rules) / sizeof(wc_rules[0]))
+		return 0;
+	*func = wc_rules[idx].func;
+	*cls = wc_rules[idx].cls;
+	*rank = wc_rules[idx].rank;
+	return 1;
+}

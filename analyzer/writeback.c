@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writeback: pages written per reason (periodic, background, sync, ...),
+ * per inode, dirty-limit throttling per process, dirty and writeback
+ * amounts over time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "an_internal.h"
+
+#define AN_MAX_WB_INODES	65536
+
+struct an_wb_work {		/* writeback_start, per flusher thread */
+	int64_t nr_pages;
+};
+
+struct an_writeback {
+	struct fsl_consumer cons;
+	struct an_ctx *c;
+	struct an_map works;		/* tid -> an_wb_work */
+	struct an_map inodes;		/* ino -> fsl_wb_inode (window) */
+	struct an_map throttled;	/* pid -> fsl_wb_throttle (window) */
+	uint64_t inodes_dropped;
+	struct fsl_writeback res;
+};
+
+/* enum wb_reason as of Linux 5.x-6.x (include/linux/backing-dev-defs.h). */
+const char *fsl_wb_reason_name(int reason)
+{
+	static const char *const n[] = {
+		"background", "vmscan", "sync", "periodic", "laptop_timer",
+		"fs_free_space", "forker_thread", "foreign_flush",
+	};
+
+	if (reason >= 0 && reason < (int)(sizeof(n) / sizeof(n[0])))
+		return n[reason];
+	return "unknown";
+}
+
+static unsigned int reason_idx(int reason)
+{
+	return reason >= 0 && reason < FSL_WB_REASONS - 1 ? reason : FSL_WB_REASONS - 1;
+}
+
+static void series_add(struct an_writeback *s, uint64_t t, uint64_t *series, uint64_t v, int max)
+{
+	unsigned int folds, bin = an_tb_bin(&s->res.tb, s->c->origin, t, &folds);
+
+	if (folds) {
+		an_fold_max(s->res.series_dirty, folds);
+		an_fold_max(s->res.series_writeback, folds);
+		an_fold_sum(s->res.series_written, folds);
+		an_fold_sum(s->res.series_throttle_ns, folds);
+	}
+	if (max)
+		series[bin] = v > series[bin] ? v : series[bin];
+	else
+		series[bin] += v;
+}
+
+static int on_work(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_writeback *s = cons->priv;
+	const struct fsl_ev_writeback_work *ev = (const void *)h;
+	struct an_wb_work *w;
+	unsigned int r;
+	uint64_t pages = 0;
+
+	if (h->type == FSL_EV_WRITEBACK_START) {
+		w = an_map_put(&s->works, h->tid, NULL);
+		if (!w)
+			return -ENOMEM;
+		w->nr_pages = ev->nr_pages;
+		return 0;
+	}
+	w = an_map_get(&s->works, h->tid);
+	if (w && w->nr_pages >= ev->nr_pages)
+		pages = w->nr_pages - ev->nr_pages;
+	if (w)
+		an_map_del(&s->works, h->tid);
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	r = reason_idx(ev->reason);
+	s->res.works[r]++;
+	s->res.pages[r] += pages;
+	series_add(s, h->ts, s->res.series_written, pages, 0);
+	return 0;
+}
+
+static int on_single_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_writeback *s = cons->priv;
+	const struct fsl_ev_writeback_single_inode *ev = (const void *)h;
+	struct fsl_wb_inode *in;
+
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.inode_passes++;
+	s->res.inode_pages += ev->wrote;
+	in = an_map_get(&s->inodes, ev->ino);
+	if (!in && s->inodes.n < AN_MAX_WB_INODES) {
+		in = an_map_put(&s->inodes, ev->ino, NULL);
+		if (!in)
+			return -ENOMEM;
+		in->ino = ev->ino;
+	}
+	if (!in) {
+		s->inodes_dropped++;
+		return 0;
+	}
+	in->pages += ev->wrote;
+	in->passes++;
+	return 0;
+}
+
+static int on_balance(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_writeback *s = cons->priv;
+	const struct fsl_ev_balance_dirty_pages *ev = (const void *)h;
+	struct fsl_wb_throttle *t;
+	struct fsl_proc_stat *ps;
+	uint64_t ns;
+	int fresh;
+
+	if (ev->pause <= 0 || !an_in_window(&s->c->win, h->ts))
+		return 0;
+	ns = (uint64_t)ev->pause * 1000000ull;
+	s->res.throttle_pauses++;
+	s->res.throttle_ns += ns;
+	t = an_map_put(&s->throttled, h->pid, &fresh);
+	if (!t)
+		return -ENOMEM;
+	if (fresh)
+		t->pid = h->pid;
+	t->pauses++;
+	t->pause_ns += ns;
+	ps = an_proc(s->c, h->pid);
+	if (ps)
+		ps->throttle_ns += ns;
+	series_add(s, h->ts, s->res.series_throttle_ns, ns, 0);
+	return 0;
+}
+
+static int on_dirty_state(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_writeback *s = cons->priv;
+	const struct fsl_ev_global_dirty_state *ev = (const void *)h;
+
+	s->res.nr_dirty = ev->nr_dirty;
+	s->res.nr_writeback = ev->nr_writeback;
+	s->res.dirty_thresh = ev->dirty_thresh;
+	s->res.bg_thresh = ev->background_thresh;
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	series_add(s, h->ts, s->res.series_dirty, ev->nr_dirty, 1);
+	series_add(s, h->ts, s->res.series_writeback, ev->nr_writeback, 1);
+	return 0;
+}
+
+struct an_writeback *an_writeback_new(struct an_ctx *c)
+{
+	struct an_writeback *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c = c;
+	an_map_init(&s->works, sizeof(struct an_wb_work));
+	an_map_init(&s->inodes, sizeof(struct fsl_wb_inode));
+	an_map_init(&s->throttled, sizeof(struct fsl_wb_throttle));
+	s->cons.name = "writeback";
+	s->cons.priv = s;
+	s->cons.handlers[FSL_EV_WRITEBACK_START] = on_work;
+	s->cons.handlers[FSL_EV_WRITEBACK_WRITTEN] = on_work;
+	s->cons.handlers[FSL_EV_WRITEBACK_SINGLE_INODE] = on_single_inode;
+	s->cons.handlers[FSL_EV_BALANCE_DIRTY_PAGES] = on_balance;
+	s->cons.handlers[FSL_EV_GLOBAL_DIRTY_STATE] = on_dirty_state;
+	return s;
+}
+
+void an_writeback_free(struct an_writeback *s)
+{
+	if (!s)
+		return;
+	an_map_free(&s->works);
+	an_map_free(&s->inodes);
+	an_map_free(&s->throttled);
+	free(s);
+}
+
+void an_writeback_reset(struct an_writeback *s)
+{
+	uint64_t d = s->res.nr_dirty, w = s->res.nr_writeback;
+	uint64_t dt = s->res.dirty_thresh, bt = s->res.bg_thresh;
+
+	memset(&s->res, 0, sizeof(s->res));
+	/* The global state is a level, not a count: it carries over. */
+	s->res.nr_dirty = d;
+	s->res.nr_writeback = w;
+	s->res.dirty_thresh = dt;
+	s->res.bg_thresh = bt;
+	an_map_clear(&s->inodes);
+	an_map_clear(&s->throttled);
+	s->inodes_dropped = 0;
+}
+
+struct fsl_consumer *an_writeback_consumer(struct an_writeback *s)
+{
+	return &s->cons;
+}
+
+const struct fsl_writeback *an_writeback_result(struct an_writeback *s)
+{
+	struct fsl_wb_inode *in;
+	struct fsl_wb_throttle *t;
+	size_t it = 0;
+	unsigned int i, n = 0;
+
+	while ((in = an_map_next(&s->inodes, &it, NULL))) {
+		for (i = 0; i < n && (s->res.inodes[i].pages > in->pages ||
+				      (s->res.inodes[i].pages == in->pages &&
+				       s->res.inodes[i].ino < in->ino)); i++)
+			;
+		if (i >= FSL_TOP_INODES)
+			continue;
+		if (n < FSL_TOP_INODES)
+			n++;
+		memmove(&s->res.inodes[i + 1], &s->res.inodes[i], (n - 1 - i) * sizeof(*in));
+		s->res.inodes[i] = *in;
+	}
+	s->res.ninodes = n;
+	it = 0;
+	n = 0;
+	while ((t = an_map_next(&s->throttled, &it, NULL))) {
+		if (!t->comm[0])
+			an_comm_copy(t->comm, an_tasks_comm(&s->c->tasks, t->pid));
+		for (i = 0; i < n && (s->res.throttled[i].pause_ns > t->pause_ns ||
+				      (s->res.throttled[i].pause_ns == t->pause_ns &&
+				       s->res.throttled[i].pid < t->pid)); i++)
+			;
+		if (i >= FSL_TOP_PROCS)
+			continue;
+		if (n < FSL_TOP_PROCS)
+			n++;
+		memmove(&s->res.throttled[i + 1], &s->res.throttled[i], (n - 1 - i) * sizeof(*t));
+		s->res.throttled[i] = *t;
+	}
+	s->res.nthrottled = n;
+	return &s->res;
+}

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Analyses of one event stream: stalls (wait classes), operations, journal,
+ * writeback, block I/O + seeks, layout (fragmentation) and trace health.
+ *
+ * Shared by `fslens report` (one pass over a trace file) and `fslens top`
+ * (live, window after window), so that both print the same numbers for the
+ * same interval. The contract:
+ *
+ *  - Incremental: feed events in time order (fsl_analysis__feed, or plug
+ *    fsl_analysis__consumer() into a session); results can be read at any
+ *    time, they are never "finalized".
+ *  - Windows: an item (a wait, an operation, an I/O, a commit, a writeback
+ *    pass) counts in [t0, t1) when it *completes* in it: a wait at
+ *    ts + dur_ns, an operation at ts + lat_ns, an I/O at its completion, a
+ *    commit at end_commit. Events outside the window still update live state
+ *    (in-flight I/Os, open transactions, the task table), so a window gets the
+ *    same numbers whether the stream started at t0 or long before.
+ *    fsl_analysis__reset() starts a new window, keeping live state; this is
+ *    how `top` steps from one refresh to the next.
+ *  - No file I/O, no printing, no exit: renderers (analyzer/render_*.c) read
+ *    the result structs below and write text, JSON or HTML.
+ *  - Bounded memory: proportional to live objects (tasks, in-flight I/Os,
+ *    open transactions, inodes whose extents are tracked, distinct stacks),
+ *    not to the number of events. Percentiles come from log-linear
+ *    histograms, time series from a fixed number of bins whose width doubles
+ *    as the window grows.
+ *
+ * Times are CLOCK_MONOTONIC ns as in the events.
+ */
+#ifndef FSLENS_ANALYSIS_H
+#define FSLENS_ANALYSIS_H
+
+#include <stdint.h>
+#include "event.h"
+#include "session.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+/*
+ * Log-linear histogram of u64 values (ns, bytes, sectors): exact below 32,
+ * then 32 linear sub-buckets per power of two, so a percentile is within
+ * 1/64 (1.6%) of the true value. count/sum/min/max are exact.
+ */
+#define FSL_HIST_SUB_BITS	5
+#define FSL_HIST_NBUCKETS	((48 - FSL_HIST_SUB_BITS + 1) << FSL_HIST_SUB_BITS)
+
+struct fsl_hist {
+	uint64_t count;
+	uint64_t sum;
+	uint64_t min;
+	uint64_t max;
+	uint64_t b[FSL_HIST_NBUCKETS];
+};
+
+void fsl_hist_reset(struct fsl_hist *h);
+void fsl_hist_add(struct fsl_hist *h, uint64_t v);
+void fsl_hist_merge(struct fsl_hist *dst, const struct fsl_hist *src);
+/* Value at quantile q (0..1): the middle of the bucket holding the
+ * ceil(q * count)-th smallest value, clamped to [min, max]. 0 if empty. */
+uint64_t fsl_hist_quantile(const struct fsl_hist *h, double q);
+static inline uint64_t fsl_hist_avg(const struct fsl_hist *h)
+{
+	return h->count ? h->sum / h->count : 0;
+}
+/* Power-of-two view: out[i] = values in [2^i, 2^(i+1)) (out[0] also holds 0). */
+void fsl_hist_log2(const struct fsl_hist *h, uint64_t out[64]);
+/* The same over value / div (e.g. div 1000: microsecond rows from ns). */
+void fsl_hist_log2_div(const struct fsl_hist *h, uint64_t div, uint64_t out[64]);
+
+/*
+ * Time series: FSL_SERIES_BINS bins of width width_ns starting at t0; when
+ * an item falls past the last bin, the width doubles (bins are summed in
+ * pairs). All series of one analysis share one fsl_timebase so they line up.
+ */
+#define FSL_SERIES_BINS		240
+#define FSL_SERIES_MIN_WIDTH	10000000ull	/* 10 ms */
+
+struct fsl_timebase {
+	uint64_t t0;		/* start of bin 0 (0 = not set yet) */
+	uint64_t width_ns;
+	uint32_t nbins;		/* bins in use (last bin holds the latest item) */
+};
+
+/* ------------------------------------------------------------ wait classes */
+
+enum fsl_wclass {
+	FSL_WC_JOURNAL_LOG_SPACE = 0,
+	FSL_WC_TXN_LOCKED,
+	FSL_WC_BUFFER_UNDER_COMMIT,
+	FSL_WC_COMMIT_WAIT,
+	FSL_WC_HANDLE_START,
+	FSL_WC_DIR_BLOCK_READ,
+	FSL_WC_INODE_TABLE_READ,
+	FSL_WC_BITMAP_READ,
+	FSL_WC_WRITEBACK_THROTTLE,
+	FSL_WC_PAGE_WAIT,
+	FSL_WC_QUEUE_WAIT,
+	FSL_WC_FLUSH,
+	FSL_WC_OTHER_IO,
+	FSL_WC_OTHER,
+	FSL_WC__MAX,
+};
+
+/* Stable id ("journal_log_space") and a short human label. */
+const char *fsl_wclass_id(unsigned int cls);
+const char *fsl_wclass_label(unsigned int cls);
+/* Parse a stable id; -EINVAL if unknown. */
+int fsl_wclass_parse(const char *id);
+
+/*
+ * Classify a stack (frames innermost first, "func" or "func+0x1a/0x40").
+ * The rule table (analyzer/waitclass.c, docs/wait-classes.md) is data; the
+ * matching rule with the highest rank wins, the outermost one among equals.
+ * If rule_frame is not NULL it gets the index of the frame that decided
+ * (-1 for FSL_WC_OTHER).
+ */
+unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframes,
+				  int *rule_frame);
+/* The rule table: rule idx (from 0); returns 0 past the end. */
+int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank);
+
+/* ----------------------------------------------------------------- tasks */
+
+/*
+ * Which tasks are "the workload": descendants of record.root_pid when the
+ * trace has one, else every task that is not a kernel thread. Shares in the
+ * diagnosis are of the workload's blocked time; kernel threads' waits are
+ * evidence shown beside them.
+ */
+enum fsl_task_role { FSL_ROLE_WORKLOAD = 0, FSL_ROLE_KTHREAD, FSL_ROLE_OTHER };
+
+/* ---------------------------------------------------------------- stalls */
+
+#define FSL_TOP_STACKS		3
+
+struct fsl_class_stat {
+	uint64_t ns[3];			/* blocked ns by enum fsl_task_role */
+	uint64_t count[3];
+	uint64_t max_ns;		/* longest single wait (any role) */
+	/* Heaviest stacks of this class (workload role first, then any). */
+	int32_t top_stack[FSL_TOP_STACKS];	/* -1 = none; ranked by workload ns, then all */
+	uint64_t top_stack_ns[FSL_TOP_STACKS];	/* all roles */
+	char top_comm[FSL_TOP_STACKS][16];	/* a task seen with that stack */
+};
+
+/* Per process (tgid) totals, for top's process view and the evidence. */
+struct fsl_proc_stat {
+	uint32_t pid;
+	uint8_t role;			/* enum fsl_task_role */
+	char comm[16];
+	uint64_t blocked_ns;
+	uint64_t ns[FSL_WC__MAX];
+	uint64_t ops, op_lat_ns;	/* dirops completed and their summed latency */
+	uint64_t read_bytes, write_bytes;	/* block I/O issued by it */
+	uint64_t throttle_ns;		/* balance_dirty_pages pauses */
+};
+
+struct fsl_stalls {
+	uint64_t waits;			/* off-CPU events counted */
+	uint64_t ns[3];			/* total blocked ns by role */
+	uint64_t min_wait_ns;		/* the recording threshold (0 unknown) */
+	struct fsl_class_stat cls[FSL_WC__MAX];
+	/* Timeline: workload blocked ns per class per bin (on tb). */
+	struct fsl_timebase tb;
+	uint64_t series[FSL_WC__MAX][FSL_SERIES_BINS];
+};
+
+/* ----------------------------------------------------------------- ops */
+
+#define FSL_TOP_DIRS		10
+
+struct fsl_op_stat {
+	uint64_t count;
+	uint64_t errors;		/* ret < 0 */
+	struct fsl_hist lat;		/* ns */
+};
+
+struct fsl_dir_stat {
+	char path[128];			/* directory as the calls named it */
+	uint64_t ops;
+	uint64_t lat_ns;
+};
+
+struct fsl_ops {
+	uint64_t total;
+	struct fsl_op_stat op[FSL_OP__MAX];
+	/* Completions per bin: all ops, and creates (create+mkdir+mknod+symlink). */
+	struct fsl_timebase tb;
+	uint64_t series_all[FSL_SERIES_BINS];
+	uint64_t series_create[FSL_SERIES_BINS];
+	/* Latency heatmap: per bin, completions per log2(latency us) row. */
+	uint32_t heat[FSL_SERIES_BINS][24];
+	unsigned int ndirs;
+	struct fsl_dir_stat dirs[FSL_TOP_DIRS];	/* hottest, most ops first */
+	uint64_t dirs_other_ops;		/* ops in directories beyond the tracked set */
+};
+
+/* --------------------------------------------------------------- journal */
+
+enum fsl_commit_trigger {
+	FSL_TRIG_UNKNOWN = 0,
+	FSL_TRIG_TIMER,		/* commit interval expired */
+	FSL_TRIG_FSYNC,		/* an fsync/fdatasync was waiting for it */
+	FSL_TRIG_FULL,		/* transaction reached its size limit */
+	FSL_TRIG_LOG_SPACE,	/* forced to free log space (checkpoint) */
+	FSL_TRIG_SYNC,		/* sync(2)/syncfs, unmount, or another sync commit */
+	FSL_TRIG__MAX,
+};
+const char *fsl_trigger_name(unsigned int trig);
+
+struct fsl_txn {
+	uint32_t dev;
+	uint32_t tid;
+	uint8_t trigger;	/* enum fsl_commit_trigger */
+	uint8_t sync_commit;
+	uint8_t have_stats;	/* run_stats seen */
+	uint8_t _pad;
+	/* Phase timestamps (0 = not seen). */
+	uint64_t t_start, t_locking, t_flushing, t_logging, t_end;
+	/* From jbd2_run_stats (jiffies converted to ns with host.hz). */
+	uint64_t wait_ns, request_delay_ns, running_ns, locked_ns, flushing_ns, logging_ns;
+	uint32_t handles, blocks, blocks_logged;
+};
+
+#define FSL_TXN_RING		512
+#define FSL_HANDLE_SITES	32
+
+/* Handle-start waits per (handle type, line). */
+struct fsl_handle_site {
+	uint32_t type;		/* EXT4_HT_* */
+	uint32_t line;
+	uint64_t count;
+	uint64_t wait_ns;	/* ext4_journal_start -> jbd2_handle_start */
+	uint64_t max_ns;
+	uint64_t ip;		/* one caller address (symbolize via meta) */
+};
+
+struct fsl_journal {
+	uint64_t commits;		/* end_commit seen in the window */
+	struct fsl_hist commit_ns;	/* start_commit -> end_commit */
+	uint64_t ewma_commit_ns;	/* as the kernel's j_average_commit_time */
+	uint64_t trig[FSL_TRIG__MAX];
+	/* Sums over transactions with run_stats, for /proc/fs/jbd2 info averages. */
+	uint64_t stats_txns;
+	uint64_t sum_running_ns, sum_locked_ns, sum_flushing_ns, sum_logging_ns;
+	uint64_t sum_handles, sum_blocks, sum_blocks_logged;
+	/* Last FSL_TXN_RING committed transactions, oldest first at index 0. */
+	unsigned int ntxns;
+	struct fsl_txn txns[FSL_TXN_RING];
+	/* Handle starts. */
+	uint64_t handles;
+	unsigned int nsites;
+	struct fsl_handle_site sites[FSL_HANDLE_SITES];	/* most wait first */
+	/* Checkpoints. */
+	uint64_t checkpoints;
+	uint64_t chp_time_ns, chp_written, chp_dropped;
+	uint64_t lock_buffer_stalls, lock_buffer_stall_ns;
+	uint64_t log_tail_updates, log_tail_freed;
+	/* Commit timeline: commits ending per bin and their summed duration. */
+	struct fsl_timebase tb;
+	uint64_t series_commits[FSL_SERIES_BINS];
+	uint64_t series_commit_ns[FSL_SERIES_BINS];
+};
+
+/* ------------------------------------------------------------- writeback */
+
+#define FSL_WB_REASONS		10	/* enum wb_reason of the kernel, + "unknown" */
+#define FSL_TOP_INODES		10
+#define FSL_TOP_PROCS		10
+
+const char *fsl_wb_reason_name(int reason);
+
+struct fsl_wb_inode {
+	uint64_t ino;
+	uint64_t pages;		/* writeback_single_inode: wrote */
+	uint64_t passes;
+};
+
+struct fsl_wb_throttle {
+	uint32_t pid;
+	char comm[16];
+	uint64_t pauses;
+	uint64_t pause_ns;
+};
+
+struct fsl_writeback {
+	uint64_t works[FSL_WB_REASONS];		/* writeback_written passes by reason */
+	uint64_t pages[FSL_WB_REASONS];		/* pages written by reason */
+	uint64_t inode_passes, inode_pages;
+	unsigned int ninodes;
+	struct fsl_wb_inode inodes[FSL_TOP_INODES];	/* most pages first */
+	uint64_t throttle_pauses, throttle_ns;
+	unsigned int nthrottled;
+	struct fsl_wb_throttle throttled[FSL_TOP_PROCS];	/* most paused first */
+	/* Last global dirty state (pages) and the series (last value per bin). */
+	uint64_t nr_dirty, nr_writeback, dirty_thresh, bg_thresh;
+	struct fsl_timebase tb;
+	uint64_t series_dirty[FSL_SERIES_BINS];
+	uint64_t series_writeback[FSL_SERIES_BINS];
+	uint64_t series_written[FSL_SERIES_BINS];	/* pages written per bin */
+	uint64_t series_throttle_ns[FSL_SERIES_BINS];
+};
+
+/* --------------------------------------------------------------- blockio */
+
+#define FSL_MAX_DEVS		8
+#define FSL_MAX_ISSUERS		16
+#define FSL_SCATTER_MAX		4096
+
+struct fsl_io_issuer {
+	char comm[16];		/* kernel threads keep their name: jbd2/loop0-8, kworker/... */
+	uint64_t ios, bytes;
+	uint64_t q2c_ns;	/* summed */
+};
+
+/* One point of the offset-vs-time scatter (decimated to FSL_SCATTER_MAX). */
+struct fsl_io_point {
+	uint64_t ts;		/* issue time */
+	uint64_t sector;
+	uint32_t nr_sector;
+	uint32_t flags;
+};
+
+struct fsl_dev_io {
+	uint32_t dev;
+	uint64_t completed, reads, writes, read_bytes, write_bytes;
+	uint64_t meta, sync, flushes, discards, merges, errors;
+	struct fsl_hist size;			/* bytes per request */
+	struct fsl_hist q2d, d2c, q2c;		/* ns */
+	/* Seeks between consecutive dispatches (btt D2D): distance in sectors
+	 * from the end of the previous request to the start of this one. */
+	uint64_t d2d, seeks, seq, backward;
+	struct fsl_hist seek_dist;		/* sectors, seeks only */
+	uint64_t seek_mode, seek_mode_count;	/* most frequent exact distance */
+	unsigned int nissuers;
+	struct fsl_io_issuer issuers[FSL_MAX_ISSUERS];	/* most bytes first */
+	struct fsl_timebase tb;
+	uint64_t series_ios[FSL_SERIES_BINS];
+	uint64_t series_bytes[FSL_SERIES_BINS];
+	uint64_t series_seeks[FSL_SERIES_BINS];
+	unsigned int npoints;
+	uint32_t point_stride;			/* every point_stride-th dispatch kept */
+	struct fsl_io_point points[FSL_SCATTER_MAX];
+};
+
+struct fsl_blockio {
+	unsigned int ndevs;
+	struct fsl_dev_io devs[FSL_MAX_DEVS];	/* target device first */
+	uint64_t unmatched;			/* completions with no issue seen */
+};
+
+/* ---------------------------------------------------------------- layout */
+
+/* One e2fsck -E fragcheck line and who took the block the file expected. */
+struct fsl_frag_break {
+	uint64_t ino;
+	char kind;		/* 'f' file, 'd' directory */
+	uint64_t expect;	/* physical block expected (previous extent end + 1) */
+	uint64_t phys, log, len;	/* the extent that starts elsewhere */
+	uint64_t taker_ino;	/* inode whose allocation holds `expect` (0 unknown) */
+	uint64_t taker_ts;	/* when it was allocated */
+	uint8_t taker_how;	/* enum fsl_alloc_how */
+	/*
+	 * 1: `expect` itself was still free, but a reservation of taker_ino
+	 * starting at taker_block (after it) left too small a hole for the
+	 * (normalized) request, so the allocator went elsewhere.
+	 */
+	uint8_t taker_near;
+	uint64_t taker_block;
+};
+
+enum fsl_alloc_how {
+	FSL_HOW_UNKNOWN = 0,
+	FSL_HOW_WRITEBACK,	/* delalloc writeback of that inode */
+	FSL_HOW_DIRECT,		/* allocated at write time (nodelalloc, dirs, O_DIRECT) */
+	FSL_HOW_INODE_PA,	/* from the inode's preallocation */
+	FSL_HOW_GROUP_PA,	/* small-file (locality group) preallocation */
+	FSL_HOW_METADATA,	/* extent tree / directory block */
+};
+const char *fsl_alloc_how_name(unsigned int how);
+
+struct fsl_layout_file {
+	uint64_t ino;
+	char kind;
+	uint32_t extents;
+	uint64_t blocks;
+};
+
+struct fsl_layout;	/* opaque: queried through the functions below */
+
+/* ----------------------------------------------------------------- health */
+
+struct fsl_health {
+	uint64_t events[FSL_FAM__MAX];
+	uint64_t lost[FSL_FAM__MAX];
+	uint64_t first_ts, last_ts;
+	uint64_t min_wait_us;		/* record.min_wait_us, 0 unknown */
+	const char *probe_mode;		/* record.probe_mode or NULL */
+	const char *missing;		/* record.missing or NULL */
+	uint64_t unknown_events;	/* types this build does not know */
+	uint64_t unknown_stacks;	/* off-CPU events whose stack was absent */
+};
+
+/* -------------------------------------------------------- the whole set */
+
+enum fsl_section {
+	FSL_SEC_DIAGNOSIS = 1u << 0,
+	FSL_SEC_OPS = 1u << 1,
+	FSL_SEC_JOURNAL = 1u << 2,
+	FSL_SEC_WRITEBACK = 1u << 3,
+	FSL_SEC_BLOCKIO = 1u << 4,
+	FSL_SEC_LAYOUT = 1u << 5,
+	FSL_SEC_HEALTH = 1u << 6,
+	FSL_SEC_ALL = (1u << 7) - 1,
+};
+/* Parse "diagnosis,journal" or "all"; -EINVAL with *bad set on an unknown name. */
+int fsl_section_parse(const char *list, uint32_t *mask, const char **bad);
+const char *fsl_section_name(unsigned int bit);
+
+struct fsl_analysis_opts {
+	uint32_t sections;	/* FSL_SEC_*; 0 = all. Stalls always run (diagnosis needs them). */
+	uint64_t t0, t1;	/* window; t1 = 0: open ended */
+	int64_t root_pid;	/* -1: take record.root_pid from the metadata; 0: none */
+	uint32_t dev;		/* target dev_t; 0: target.dev from the metadata */
+};
+
+struct fsl_analysis;
+
+struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int *err);
+void fsl_analysis__free(struct fsl_analysis *a);
+
+/* Read metadata (hz, root pid, target dev, stacks): call before feeding.
+ * m must stay valid while the analysis is used (stacks are resolved lazily). */
+int fsl_analysis__begin(struct fsl_analysis *a, const struct fsl_meta *m);
+/* Feed one event (time order). Returns 0 or -errno (-ENOMEM). */
+int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev);
+/* The same, as a session consumer (begin/feed wired; owned by a). */
+struct fsl_consumer *fsl_analysis__consumer(struct fsl_analysis *a);
+/* New window [t0, t1): aggregates cleared, live state kept. t1 = 0: open. */
+void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1);
+/* The window as set (t1 = 0: open ended). */
+void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1);
+/* Time of the last event fed (0 = none). */
+uint64_t fsl_analysis__now(const struct fsl_analysis *a);
+
+/* Results: valid until the next feed/reset. NULL when the section is off. */
+const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a);
+const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a);
+const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
+const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
+const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);
+const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
+const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a);
+const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
+
+/* Processes seen in the window (blocked, ops, I/O), most blocked first.
+ * Returns the count; *out is an array owned by a (valid until next feed). */
+unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out);
+
+/* Layout queries. */
+uint64_t fsl_layout__files(const struct fsl_layout *l);		/* inodes with mapped blocks */
+uint64_t fsl_layout__fragmented(const struct fsl_layout *l);	/* of which > 1 extent */
+/* Fragcheck breaks, sorted by inode then logical block. Array owned by l. */
+unsigned int fsl_layout__breaks(const struct fsl_layout *l, const struct fsl_frag_break **out);
+/* Most fragmented files first (up to max). */
+unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_file *out,
+			       unsigned int max);
+/* Extents-per-file histogram (log2 rows: 1, 2-3, 4-7, ...). */
+void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
+
+/* ------------------------------------------------- /proc/fs/jbd2/<dev>/info */
+
+struct fsl_jbd2_info {
+	int valid;
+	uint64_t transactions, requested, max_blocks;
+	uint64_t wait_ms, request_delay_ms, running_ms, locked_ms, flushing_ms, logging_ms;
+	uint64_t avg_commit_us;		/* the kernel's running average (3/4 old + 1/4 new) */
+	uint64_t handles, blocks, logged_blocks;	/* per transaction */
+};
+
+/* Parse the text of /proc/fs/jbd2/<dev>/info. 0 or -EINVAL. */
+int fsl_jbd2_info_parse(const char *text, struct fsl_jbd2_info *out);
+/*
+ * Give the analysis the info captured at the start and end of the recording
+ * (either may be NULL): the journal section compares with their deltas, the
+ * commit-time average is seeded like the kernel's, the diagnosis names the
+ * transaction size limit.
+ */
+void fsl_analysis__jbd2_info(struct fsl_analysis *a, const char *start, const char *end);
+const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a);
+const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a);
+
+/* ------------------------------------------------------------- diagnosis */
+
+#define FSL_MAX_CAUSES		FSL_WC__MAX
+#define FSL_EVIDENCE_LEN	512
+#define FSL_SUGGESTION_LEN	320
+
+struct fsl_cause {
+	unsigned int cls;		/* enum fsl_wclass */
+	uint64_t ns;			/* workload blocked ns */
+	double share;			/* of all workload blocked time, 0..1 */
+	uint64_t count;
+	uint64_t kthread_ns;		/* kernel threads' waits in the same class */
+	char evidence[FSL_EVIDENCE_LEN];
+	char suggestion[FSL_SUGGESTION_LEN];
+};
+
+struct fsl_diagnosis {
+	uint64_t blocked_ns;		/* workload */
+	uint64_t window_ns;		/* span of the window */
+	unsigned int ncauses;
+	struct fsl_cause causes[FSL_MAX_CAUSES];	/* most blocked first */
+};
+
+/* Rank the causes of the current window, with evidence and suggestions. */
+void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d);
+
+#endif /* FSLENS_ANALYSIS_H */

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Stalls: wait classes, workload vs kernel threads, windows, timeline. */
+#include "an_fixture.h"
+#include "t.h"
+
+#define MS 1000000ull
+#define S0 1000000000ull	/* record.start_ns of the fixtures */
+
+static void stall_meta(struct fx_meta *f)
+{
+	fx_init(f);
+	fx_set(f, "record.root_pid", "100");
+	fx_set(f, "record.start_ns", "1000000000");
+	fx_stack_add(f, 1, "__schedule, schedule, io_schedule, blk_mq_get_tag, "
+			   "__blk_mq_alloc_requests, blk_mq_submit_bio, __submit_bio, "
+			   "__flush_batch, jbd2_log_do_checkpoint, __jbd2_log_wait_for_space, "
+			   "add_transaction_credits, start_this_handle, jbd2__journal_start, "
+			   "__ext4_new_inode, ext4_mkdir");
+	fx_stack_add(f, 2, "__schedule, schedule, wait_transaction_locked, "
+			   "add_transaction_credits, start_this_handle, jbd2__journal_start, "
+			   "__ext4_new_inode, ext4_mkdir");
+	fx_stack_add(f, 3, "__schedule, schedule, io_schedule, bit_wait_io, "
+			   "jbd2_journal_commit_transaction, kjournald2, kthread, ret_from_fork");
+	fx_stack_add(f, 4, "__schedule, io_schedule, bit_wait_io, ext4_read_bh, ext4_bread, "
+			   "__ext4_read_dirblock, ext4_dx_find_entry, __ext4_find_entry, ext4_lookup");
+}
+
+/* xargs (100) -> mkdir (101); bash (200) unrelated; jbd2 (300) kernel thread. */
+static void feed_basic(struct fsl_analysis *a)
+{
+	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs"), 0);
+	CHECK_EQ(fx_proc(a, S0, 200, 1, FSL_PROC_SEEN, 0, "bash"), 0);
+	CHECK_EQ(fx_proc(a, S0, 300, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop0-8"), 0);
+	CHECK_EQ(fx_proc(a, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir"), 0);
+	CHECK_EQ(fx_offcpu(a, S0 + 0, 101, 900 * MS, 1), 0);	/* ends 1.9 s */
+	CHECK_EQ(fx_offcpu(a, S0 + 500 * MS, 300, 400 * MS, 3), 0);	/* ends 1.9 s */
+	CHECK_EQ(fx_offcpu(a, S0 + 1000 * MS, 101, 100 * MS, 2), 0);	/* ends 2.1 s */
+	CHECK_EQ(fx_offcpu(a, S0 + 1200 * MS, 200, 50 * MS, 4), 0);	/* ends 2.25 s */
+}
+
+TEST(stalls_shares_by_role)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	const struct fsl_stalls *s;
+	struct fsl_ev_offcpu ev;
+	int err = 0;
+
+	stall_meta(&f);
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, &err);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	feed_basic(a);
+	/* An interruptible sleep is not blocked time. */
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_OFFCPU, sizeof(ev), S0 + 3000 * MS, 101, 101);
+	ev.dur_ns = 5000 * MS;
+	ev.stack_id = 2;
+	ev.state = 1;
+	CHECK_EQ(fsl_analysis__feed(a, &ev.hdr), 0);
+
+	s = fsl_analysis__stalls(a);
+	REQUIRE(s);
+	CHECK_U64(s->waits, 4);
+	CHECK_U64(s->ns[FSL_ROLE_WORKLOAD], 1000 * MS);
+	CHECK_U64(s->ns[FSL_ROLE_KTHREAD], 400 * MS);
+	CHECK_U64(s->ns[FSL_ROLE_OTHER], 50 * MS);
+	CHECK_U64(s->cls[FSL_WC_JOURNAL_LOG_SPACE].ns[FSL_ROLE_WORKLOAD], 900 * MS);
+	CHECK_U64(s->cls[FSL_WC_TXN_LOCKED].ns[FSL_ROLE_WORKLOAD], 100 * MS);
+	CHECK_U64(s->cls[FSL_WC_OTHER_IO].ns[FSL_ROLE_KTHREAD], 400 * MS);
+	CHECK_U64(s->cls[FSL_WC_DIR_BLOCK_READ].ns[FSL_ROLE_OTHER], 50 * MS);
+	CHECK_U64(s->cls[FSL_WC_DIR_BLOCK_READ].ns[FSL_ROLE_WORKLOAD], 0);
+	CHECK_EQ(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_stack[0], 1);
+	CHECK_U64(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_stack_ns[0], 900 * MS);
+	CHECK_STR(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_comm[0], "mkdir");
+	CHECK_EQ(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_stack[1], -1);
+	/* Timeline: bins of 10 ms from record.start_ns, by end time. */
+	CHECK_U64(s->tb.t0, S0);
+	CHECK_U64(s->tb.width_ns, 10 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][90], 900 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][110], 100 * MS);
+	fsl_analysis__free(a);
+}
+
+TEST(stalls_no_root_means_all_user_tasks)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	const struct fsl_stalls *s;
+
+	stall_meta(&f);
+	f.nkv = 0;	/* no record.root_pid */
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, NULL);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	feed_basic(a);
+	/* A task with no proc record whose stack runs from kthread() is a kernel thread. */
+	CHECK_EQ(fx_offcpu(a, S0 + 1300 * MS, 777, 30 * MS, 3), 0);
+	s = fsl_analysis__stalls(a);
+	CHECK_U64(s->ns[FSL_ROLE_WORKLOAD], 1050 * MS);
+	CHECK_U64(s->ns[FSL_ROLE_KTHREAD], 430 * MS);
+	CHECK_U64(s->ns[FSL_ROLE_OTHER], 0);
+	fsl_analysis__free(a);
+}
+
+TEST(stalls_window_by_end_time)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	const struct fsl_stalls *s;
+	const struct fsl_proc_stat *ps;
+	unsigned int n;
+
+	stall_meta(&f);
+	/* [2.0 s, 2.2 s): only the 100 ms txn_locked wait ends inside. */
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .t0 = S0 + 1000 * MS,
+							  .t1 = S0 + 1200 * MS }, NULL);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	feed_basic(a);
+	s = fsl_analysis__stalls(a);
+	CHECK_U64(s->waits, 1);
+	CHECK_U64(s->ns[FSL_ROLE_WORKLOAD], 100 * MS);
+	CHECK_U64(s->cls[FSL_WC_TXN_LOCKED].ns[FSL_ROLE_WORKLOAD], 100 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][10], 100 * MS);
+	n = fsl_analysis__procs(a, &ps);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(ps[0].pid, 101);
+	CHECK_STR(ps[0].comm, "mkdir");
+	CHECK_U64(ps[0].ns[FSL_WC_TXN_LOCKED], 100 * MS);
+
+	/* top's step: a new window keeps the task table. */
+	fsl_analysis__reset(a, S0 + 2000 * MS, 0);
+	CHECK_EQ(fx_offcpu(a, S0 + 2500 * MS, 101, 20 * MS, 1), 0);
+	s = fsl_analysis__stalls(a);
+	CHECK_U64(s->waits, 1);
+	CHECK_U64(s->cls[FSL_WC_JOURNAL_LOG_SPACE].ns[FSL_ROLE_WORKLOAD], 20 * MS);
+	CHECK_U64(s->cls[FSL_WC_TXN_LOCKED].ns[FSL_ROLE_WORKLOAD], 0);
+	fsl_analysis__free(a);
+}
+
+TEST(stalls_timeline_folds)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	const struct fsl_stalls *s;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	stall_meta(&f);
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, NULL);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs"), 0);
+	/* 1 ms waits ending every 100 ms for 10 s: 240 x 10 ms bins fold to 80 ms, then 160 ms */
+	for (i = 0; i < 100; i++)
+		CHECK_EQ(fx_offcpu(a, S0 + i * 100 * MS, 100, 1 * MS, 2), 0);
+	s = fsl_analysis__stalls(a);
+	CHECK_U64(s->tb.width_ns, 80 * MS);
+	for (i = 0; i < FSL_SERIES_BINS; i++)
+		sum += s->series[FSL_WC_TXN_LOCKED][i];
+	CHECK_U64(sum, 100 * MS);
+	/* waits ending at 0.001, 0.101, ... 0.701 s: first 80 ms bin holds one (0.001 s) */
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][0], 1 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][1], 1 * MS);	/* 0.101 */
+	CHECK_EQ(s->tb.nbins, 9901 / 80 + 1);
+	fsl_analysis__free(a);
+}
