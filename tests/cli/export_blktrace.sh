@@ -5,7 +5,8 @@
 #   fslens import -> trace -> fslens export --format blktrace;
 #   blkparse -i reads the exported files without errors or skips and counts the
 #   same Q, D, C per device; btt on blkparse -d output gives the same D2C and Q2C
-#   averages (within 1%) and seek count; fslens's own CSV io table agrees too.
+#   averages (within 1%) and seek count; fslens report's block I/O section and
+#   fslens's own CSV io table agree too.
 . "$(dirname "$0")/../lib.sh"
 
 for tool in blkparse btt python3; do
@@ -216,6 +217,32 @@ for d in sdb sdc; do
 	check_eq "btt_$d.nseeks" "$got" "$(exp $d nd)"
 	got=$(cat seek.${d}_*_d2d_c.dat 2>/dev/null | awk '$2 != 0' | wc -l)
 	check_eq "btt_$d.seeks" "$got" "$(exp $d seeks)"
+done
+
+# fslens report's block I/O section on the same trace: its requests are btt's
+# Qs, Ds and Cs, its merges blkparse's Ms, its D2C and Q2C averages btt's
+"$FSLENS" report t.trace --json --section blockio >rep.json 2>rep.err
+check_eq report.rc "$?" 0
+"$PY" -c "
+import json
+for x in json.load(open('rep.json'))['blockio']:
+    print(x['dev'], x['completed'], x['merges'], x['d2c_avg_us'], x['q2c_avg_us'])" >rep.txt
+for d in sdb sdc; do
+	dev=$(exp $d dev)
+	read -r _ r_done r_merges r_d2c r_q2c < <(grep "^${dev/,/:} " rep.txt)
+	for a in Q D C; do
+		check_eq "report_$d.$a" "$(grep -c "^$dev $a\$" bp.$d.txt)" "$r_done"
+	done
+	check_eq "report_$d.M" "$(grep -c "^$dev M\$" bp.$d.txt)" "$r_merges"
+	for k in d2c q2c; do
+		got=$(awk -v k=${k^^} '$1 == k { print $3 * 1e6; exit }' btt.$d.txt)
+		v=r_$k
+		if within1 "$got" "${!v}"; then
+			pass "report_$d.btt_$k"
+		else
+			fail "report_$d.btt_$k" "btt $got us, fslens report ${!v} us"
+		fi
+	done
 done
 
 # fslens's own view of the same requests: CSV io table d2c average
