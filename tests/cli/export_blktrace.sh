@@ -245,6 +245,25 @@ for d in sdb sdc; do
 	done
 done
 
+# replay's disk model and top --replay read an imported trace (one disk, from
+# the blkparse -d dump): top's device row has btt's Q2C and D2C
+"$FSLENS" replay dump.sdb.trace --disk ssd >replay.txt 2>&1
+check_eq replay.rc "$?" 0
+check_grep replay.disk "device time on ssd: [0-9.]+ ms for $(exp sdb D) requests" replay.txt
+timeout 60 "$FSLENS" top --replay dump.sdb.trace -b -a --view devices -i 0.05 -w 100 >top.txt 2>&1
+check_eq top.rc "$?" 0
+read -r t_q2c t_d2c < <(awk '$1 == "8:16" { q = $5; d = $6 } END { print q, d }' top.txt)
+for k in q2c d2c; do
+	got=$(awk -v k=${k^^} '$1 == k { print $3 * 1e3; exit }' btt.sdb.txt)
+	v=t_$k
+	# top prints ms with two decimals
+	if awk -v g="$got" -v w="${!v}" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.005 + 1e-9) }'; then
+		pass "top.$k"
+	else
+		fail "top.$k" "btt $got ms, top ${!v} ms"
+	fi
+done
+
 # fslens's own view of the same requests: CSV io table d2c average
 "$FSLENS" export t.trace --format csv --table io -o io.csv 2>csv.err
 check_eq csv.rc "$?" 0
