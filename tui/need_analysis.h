@@ -42,8 +42,9 @@
  *    whose resolved path is not on opts.dev (or the analysis, given the
  *    target mount, drops absolute paths outside it).
  *
- * 5. (record) The kallsyms symbolizer (fsl_ksyms__load/name) is declared
- *    in collector/collector_int.h; tui/source_live.c includes that internal
- *    header to symbolize live stacks. A public include/fslens/ksyms.h (or
- *    fsl_collector__stack_names()) would end that.
+ * 5. (record) collector/reorder.c (fsl_reorder, internal) holds each record
+ *    until one window_ns newer arrives; tui/reorder.c releases records once
+ *    the live clock has passed them, which a screen needs when the stream
+ *    goes quiet. One buffer with both "release up to time T" and "release
+ *    what a newer record has passed" would serve record and top.
  */

@@ -20,7 +20,7 @@
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
 #include "fslens/trace.h"
-#include "../collector/collector_int.h"
+#include "fslens/ksyms.h"
 #include "reorder.h"
 #include "source.h"
 
