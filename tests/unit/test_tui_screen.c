@@ -43,7 +43,7 @@ static void make_snap(struct top_snap *s)
 		s->procs[i].pid = p[i].pid;
 		snprintf(s->procs[i].comm, sizeof(s->procs[i].comm), "%s", p[i].comm);
 		s->procs[i].ops_s = p[i].ops;
-		s->procs[i].avg_ms = p[i].p99;
+		s->procs[i].p99_ms = p[i].p99;
 		s->procs[i].blocked_ms_s[TOP_WG_JOURNAL] = p[i].jrnl;
 		s->procs[i].read_mbs = p[i].rd;
 	}
