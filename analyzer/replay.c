@@ -1267,7 +1267,7 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		j->rec_wait = ev->ts - t->js_ts;
 		j->has_wait = 1;
 		j->ts = t->js_ts;	/* the handle asked at journal-start time */
-		if (t->js_ino && r->g.inode_size)
+		if (t->js_ino && r->g.inode_size && r->g.block_size >= r->g.inode_size)
 			j->key = 1 + (t->js_ino - 1) / (r->g.block_size / r->g.inode_size);
 	}
 	/* an inode-dirtying handle (EXT4_HT_INODE) of a task reading (atime) */
