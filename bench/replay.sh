@@ -23,7 +23,8 @@ nall=$(echo "$out" | awk '{print $1}')
 # measures the neighbours
 cpus=() walls=()
 for ((r = 0; r < RUNS; r++)); do
-	/usr/bin/time -f "%U %S %e" -o "$W/time" "$FSLENS" replay "$W/t.trace" >"$W/out.txt" 2>&1 ||
+	TIMEFORMAT='%U %S %R'
+	{ time "$FSLENS" replay "$W/t.trace" >"$W/out.txt" 2>&1; } 2>"$W/time" ||
 		{ cat "$W/out.txt"; exit 1; }
 	read -r u s e <"$W/time"
 	cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')")
