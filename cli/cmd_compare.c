@@ -758,8 +758,10 @@ static int do_trace(struct cmp *c, const char *trace, struct fsl_phase_log *log,
 		return 0;
 	/* the report counts windows from record.start_ns (else the first event) */
 	r = fsl_reader__open(trace, NULL, &err);
-	if (!r)
-		return cerr(err, "cannot read '%s'", trace), err;
+	if (!r) {
+		cerr(err, "cannot read '%s'", trace);
+		return err;
+	}
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
 	fsl_reader__close(r);

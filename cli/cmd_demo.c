@@ -338,8 +338,10 @@ static int run_workload(int argc, char **argv)
 		print_timelines(stdout, &out);
 		fflush(stdout);
 	}
-	if (err)
-		return derr(0, "%s: %s", sc->name, wl.errmsg), err == -EINTR ? 130 : 1;
+	if (err) {
+		derr(0, "%s: %s", sc->name, wl.errmsg);
+		return err == -EINTR ? 130 : 1;
+	}
 	if (out.err)
 		return derr(out.err, "cannot write '%s'", phases);
 	return 0;
