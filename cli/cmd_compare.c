@@ -603,6 +603,11 @@ static void print_text(struct cmp *c)
 
 				if (!cl->present) {
 					snprintf(buf, sizeof(buf), line ? "" : "-");
+				} else if (line == 0 && cl->bytes) {
+					/* data phases: throughput too, as dbench and bonnie++ print */
+					snprintf(buf, sizeof(buf), "%7.2f s %6.0f/s %6.1fMB/s", cl->secs,
+						 cl->secs > 0 ? cl->ops / cl->secs : 0,
+						 cl->secs > 0 ? cl->bytes / 1e6 / cl->secs : 0);
 				} else if (line == 0) {
 					snprintf(buf, sizeof(buf), "%8.3f s %10.0f ops/s", cl->secs,
 						 cl->secs > 0 ? cl->ops / cl->secs : 0);
@@ -626,7 +631,7 @@ static void print_text(struct cmp *c)
 			printf("\n");
 		}
 	}
-	printf("\ncells: time, ops/s; top cause of the workload's blocked time and its share; "
+	printf("\ncells: time, ops/s (MB/s where data moved); top cause of the workload's blocked time and its share; "
 	       "journal commits (c) and blocks logged (b), bytes read/written on the device\n");
 }
 
