@@ -378,6 +378,9 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 		err = rc;
 		cerr(err, "cannot read '%s'", path);
 	}
+	/* skipped chunks make the counts short: say so */
+	for (i = 0; i < fsl_reader__nwarnings(r); i++)
+		fprintf(stderr, "fslens compare: %s: %s\n", path, fsl_reader__warning(r, i));
 	fsl_reader__close(r);
 	return err;
 }
