@@ -378,6 +378,9 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 		err = rc;
 		cerr(err, "cannot read '%s'", path);
 	}
+	/* skipped chunks make the counts short: say so */
+	for (i = 0; i < fsl_reader__nwarnings(r); i++)
+		fprintf(stderr, "fslens compare: %s: %s\n", path, fsl_reader__warning(r, i));
 	fsl_reader__close(r);
 	return err;
 }
@@ -603,6 +606,11 @@ static void print_text(struct cmp *c)
 
 				if (!cl->present) {
 					snprintf(buf, sizeof(buf), line ? "" : "-");
+				} else if (line == 0 && cl->bytes) {
+					/* data phases: throughput too, as dbench and bonnie++ print */
+					snprintf(buf, sizeof(buf), "%7.2f s %6.0f/s %6.1fMB/s", cl->secs,
+						 cl->secs > 0 ? cl->ops / cl->secs : 0,
+						 cl->secs > 0 ? cl->bytes / 1e6 / cl->secs : 0);
 				} else if (line == 0) {
 					snprintf(buf, sizeof(buf), "%8.3f s %10.0f ops/s", cl->secs,
 						 cl->secs > 0 ? cl->ops / cl->secs : 0);
@@ -626,7 +634,7 @@ static void print_text(struct cmp *c)
 			printf("\n");
 		}
 	}
-	printf("\ncells: time, ops/s; top cause of the workload's blocked time and its share; "
+	printf("\ncells: time, ops/s (MB/s where data moved); top cause of the workload's blocked time and its share; "
 	       "journal commits (c) and blocks logged (b), bytes read/written on the device\n");
 }
 
@@ -758,8 +766,10 @@ static int do_trace(struct cmp *c, const char *trace, struct fsl_phase_log *log,
 		return 0;
 	/* the report counts windows from record.start_ns (else the first event) */
 	r = fsl_reader__open(trace, NULL, &err);
-	if (!r)
-		return cerr(err, "cannot read '%s'", trace), err;
+	if (!r) {
+		cerr(err, "cannot read '%s'", trace);
+		return err;
+	}
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
 	fsl_reader__close(r);

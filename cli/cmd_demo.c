@@ -338,8 +338,10 @@ static int run_workload(int argc, char **argv)
 		print_timelines(stdout, &out);
 		fflush(stdout);
 	}
-	if (err)
-		return derr(0, "%s: %s", sc->name, wl.errmsg), err == -EINTR ? 130 : 1;
+	if (err) {
+		derr(0, "%s: %s", sc->name, wl.errmsg);
+		return err == -EINTR ? 130 : 1;
+	}
 	if (out.err)
 		return derr(out.err, "cannot write '%s'", phases);
 	return 0;
@@ -354,7 +356,14 @@ static void list_params(const struct fsl_param_def *d)
 		const char *m = d->def[1] ? d->def[1] : s;
 		const char *f = d->def[2] ? d->def[2] : m;
 
-		printf("    %-24s %-10s %s\n", d->key, *s ? s : "''", d->help ? d->help : "");
+		const char *help = d->help;
+		const struct fsl_param_def *c;
+
+		/* a scenario's own default of a common parameter: the common help */
+		for (c = fsl_common_params; !help && c->key; c++)
+			if (!strcmp(c->key, d->key))
+				help = c->help;
+		printf("    %-24s %-10s %s\n", d->key, *s ? s : "''", help ? help : "");
 		if (strcmp(s, m) || strcmp(m, f))
 			printf("    %-24s %-10s (medium %s, full %s)\n", "", "", m, f);
 	}
