@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "fslens/analysis.h"
 #include "fslens/export.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
@@ -32,6 +33,7 @@ static const char usage[] =
 	"      --dev MAJ:MIN     blktrace: only this device\n"
 	"      --big-endian      blktrace: write big-endian records\n"
 	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
+	"                        (OUT a directory; classes as in fslens report)\n"
 	"  -q, --quiet           no summary on stderr\n";
 
 enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV };
@@ -83,6 +85,13 @@ static const char *trace_dev_name(void *ctx, uint32_t dev)
 		}
 	}
 	return NULL;
+}
+
+/* Wait class of an off-CPU stack, by the report's rule table. */
+static const char *wait_class(void *ctx, const struct fsl_stack *st)
+{
+	return fsl_wclass_id(fsl_wclass_of_frames((const char *const *)st->frames, st->nframes,
+						   NULL));
 }
 
 /* Feed every event of r to fn(x, ev). */
@@ -219,6 +228,7 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 	x = fsl_pf_export__new(f, m, &err);
 	if (!x)
 		return fsl_err(err, "perfetto export");
+	fsl_pf_export__set_classifier(x, wait_class, NULL);
 	err = run(r, pf_ev, x, a->trace);
 	if (!err)
 		err = fsl_pf_export__finish(x);
@@ -230,6 +240,38 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 	return 0;
 }
 
+/* One file per wait class: DIR/<class>.folded. */
+static int write_per_class(struct fsl_folded_export *x, const struct export_args *a)
+{
+	const char *dir = a->out ? a->out : ".";
+	char path[4096];
+	size_t i;
+	int err;
+	FILE *f;
+
+	err = mkdir_p(dir);
+	if (err)
+		return fsl_err(err, "cannot create directory '%s'", dir);
+	for (i = 0; i < fsl_folded_export__nclasses(x); i++) {
+		const char *cls = fsl_folded_export__class(x, i);
+
+		snprintf(path, sizeof(path), "%s/%s.folded", dir, cls);
+		f = fopen(path, "w");
+		if (!f)
+			return fsl_err(-errno, "cannot create '%s'", path);
+		err = fsl_folded_export__write(x, f, cls);
+		if (fclose(f) && !err)
+			err = -errno;
+		if (err)
+			return fsl_err(err, "cannot write '%s'", path);
+		if (!a->quiet)
+			fprintf(stderr, "%s\n", path);
+	}
+	if (!fsl_folded_export__nclasses(x))
+		fprintf(stderr, "fslens export: no off-CPU waits in '%s'\n", a->trace);
+	return 0;
+}
+
 static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 			 const struct export_args *a)
 {
@@ -237,18 +279,18 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 	int err;
 	FILE *f;
 
-	if (a->per_class) {
-		fprintf(stderr, "fslens export: --per-class needs the wait-class table, "
-			"which this build does not have yet\n");
-		return 1;
-	}
-	x = fsl_folded_export__new(m, NULL, NULL, &err);
+	x = fsl_folded_export__new(m, a->per_class ? wait_class : NULL, NULL, &err);
 	if (!x)
 		return fsl_err(err, "folded export");
 	err = run(r, fo_ev, x, a->trace);
 	if (err) {
 		fsl_folded_export__free(x);
 		return 1;
+	}
+	if (a->per_class) {
+		err = write_per_class(x, a);
+		fsl_folded_export__free(x);
+		return err;
 	}
 	f = open_out(a->out);
 	if (!f) {
@@ -282,6 +324,7 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 		close_out(f, a->out);
 		return fsl_err(err, "csv export");
 	}
+	fsl_csv_export__set_classifier(x, wait_class, NULL);
 	err = run(r, csv_ev, x, a->trace);
 	if (!err)
 		err = fsl_csv_export__finish(x);
