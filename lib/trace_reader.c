@@ -1001,6 +1001,20 @@ static int next_chunk(struct fsl_reader *r)
 
 		if (e->kind != FSL_BLK_CHUNK)
 			continue;
+		if (r->opts.families) {
+			/* a chunk with none of the wanted families is not even read */
+			unsigned char hb[FSL_BLK_HDR_SIZE];
+			unsigned int f, any = 0;
+
+			if (!read_at(r, hb, sizeof(hb), e->off) && !fsl_blk_hdr_decode(hb, &b) &&
+			    b.kind == FSL_BLK_CHUNK) {
+				for (f = 0; f < FSL_BLK_NFAM; f++)
+					if (b.fam[f] && (r->opts.families & (1u << f)))
+						any = 1;
+				if (!any)
+					continue;
+			}
+		}
 		err = load_block(r, e->off, &b, &p, &why);
 		if (err == -ENOMEM)
 			return err;
@@ -1266,7 +1280,11 @@ int fsl_reader__next(struct fsl_reader *r, const struct fsl_hdr **ev)
 			r->left = 0;
 			continue;
 		}
-		r->left--;
+		if (!--r->left && r->rp != r->rend) {
+			warn(r, "chunk at offset %llu: %zu bytes after its %u records, ignored",
+			     (unsigned long long)r->coff, (size_t)(r->rend - r->rp), r->ccount);
+			r->stats.bad_chunks++;
+		}
 		if (r->opts.families) {
 			unsigned int fam = h->type < FSL_STATE_TYPES ? r->fam_of[h->type] :
 					   FSL_BLK_NFAM - 1;

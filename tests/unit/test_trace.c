@@ -373,3 +373,49 @@ TEST(trace_rewind)
 	CHECK_EQ(fsl_reader__stats(r)->chunks, 15);
 	fsl_reader__close(r);
 }
+
+/* A family filter returns exactly that family, also when whole chunks lack it. */
+TEST(trace_family_filter_chunks)
+{
+	struct fsl_writer_opts o = { .chunk_events = 100 };
+	struct fsl_ev_block_rq b = { .hdr = { .type = FSL_EV_BLOCK_RQ_ISSUE, .size = sizeof(b) } };
+	struct fsl_ev_jbd2_commit c = { .hdr = { .type = FSL_EV_JBD2_START_COMMIT, .size = sizeof(c) } };
+	struct fsl_reader_opts ro = { .families = 1u << FSL_FAM_JOURNAL };
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	uint64_t ts = 1, sum = 0;
+	int err = 0, i, n = 0, other = 0;
+
+	w = fsl_writer__open(t_path("ff.trace"), &o, &err);
+	REQUIRE(w);
+	/* 1000 block events (10 chunks), 150 commits, 1000 block, 150 commits */
+	for (i = 0; i < 2300; i++) {
+		int k = i % 1150;
+
+		if (k < 1000) {
+			b.hdr.ts = ts++;
+			CHECK_EQ(fsl_writer__event(w, &b.hdr), 0);
+		} else {
+			c.hdr.ts = ts++;
+			c.transaction = i;
+			CHECK_EQ(fsl_writer__event(w, &c.hdr), 0);
+		}
+	}
+	CHECK_EQ(fsl_writer__close(w), 0);
+	r = fsl_reader__open(t_path("ff.trace"), &ro, &err);
+	REQUIRE(r);
+	while (fsl_reader__next(r, &ev) == 1) {
+		if (ev->type != FSL_EV_JBD2_START_COMMIT)
+			other++;
+		else
+			sum += ((const struct fsl_ev_jbd2_commit *)ev)->transaction;
+		n++;
+	}
+	CHECK_EQ(n, 300);
+	CHECK_EQ(other, 0);
+	/* transactions 1000..1149 and 2150..2299 */
+	CHECK_U64(sum, 150 * (1000 + 1149) / 2 + 150 * (2150 + 2299) / 2);
+	CHECK_EQ(fsl_reader__nwarnings(r), 0);
+	fsl_reader__close(r);
+}
