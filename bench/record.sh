@@ -3,7 +3,10 @@
 # created in one directory + sync on a fresh 4K ext4 image; untraced vs
 # `fslens record` (all families) vs `perf record -a` of the same tracepoints;
 # runs interleaved, median of RUNS. Prints the overhead ratios
-# (traced/untraced), events, lost and bytes per event.
+# (traced/untraced) of the workload's wall time and of its CPU time (user +
+# system of the creating process, where the probes' in-kernel cost lands;
+# steadier than wall time on a busy machine), the recorder's own CPU per
+# event, events, lost and bytes per event.
 #   bench/record.sh [N=300000] [RUNS=5]
 set -u
 cd "$(dirname "$0")/.."
@@ -67,15 +70,19 @@ fresh_fs() {
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-: >"$W/t.none"; : >"$W/t.fslens"; : >"$W/t.perf"
+: >"$W/t.none"; : >"$W/t.fslens"; : >"$W/t.perf"; : >"$W/c.fslens"
 echo "createmany: $N files, $RUNS runs of each, interleaved; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$RUNS"); do
 	fresh_fs
 	"$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1
 
 	fresh_fs
-	"$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- "$W/createmany" "$W/mnt/d" "$N" \
+	/usr/bin/time -f "%U %S" -o "$W/f.time" \
+		"$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- "$W/createmany" "$W/mnt/d" "$N" \
 		>>"$W/t.fslens" 2>"$W/f.err" || { cat "$W/f.err"; exit 1; }
+	# the recorder's own CPU: its total with children minus the workload's
+	echo "$(cat "$W/f.time") $(tail -1 "$W/t.fslens" | cut -d' ' -f2)" |
+		awk '{ print $1 + $2 - $3 }' >>"$W/c.fslens"
 	cp "$W/f.err" "$W/f.err.last"
 
 	fresh_fs
@@ -85,20 +92,27 @@ for r in $(seq 1 "$RUNS"); do
 	psamples=$(perf report -i "$W/perf.data" --stats 2>/dev/null |
 		   awk '/SAMPLE events:/ { print $3; exit }')
 	rm -f "$W/perf.data"
-	printf '  run %d: untraced %.2f s, fslens %.2f s, perf %.2f s\n' "$r" \
-		"$(tail -1 "$W/t.none")" "$(tail -1 "$W/t.fslens")" "$(tail -1 "$W/t.perf")"
+	printf '  run %d (wall/cpu s): untraced %s, fslens %s, perf %s\n' "$r" \
+		"$(tail -1 "$W/t.none" | tr ' ' /)" "$(tail -1 "$W/t.fslens" | tr ' ' /)" \
+		"$(tail -1 "$W/t.perf" | tr ' ' /)"
 done
 
-m0=$(median <"$W/t.none"); m1=$(median <"$W/t.fslens"); m2=$(median <"$W/t.perf")
+col() { cut -d' ' -f"$1" "$2" | median; }
+m0=$(col 1 "$W/t.none"); m1=$(col 1 "$W/t.fslens"); m2=$(col 1 "$W/t.perf")
+c0=$(col 2 "$W/t.none"); c1=$(col 2 "$W/t.fslens"); c2=$(col 2 "$W/t.perf")
+rc=$(median <"$W/c.fslens")
 ev=$(sed -n 's/.* s, \([0-9]*\) events, .*/\1/p' "$W/f.err.last")
 fbytes=$(stat -c %s "$W/f.trace")
 lost=$(awk '$1 ~ /^(block|journal|writeback|alloc|dirops|offcpu|proc)$/ { s += $3 } END { print s + 0 }' "$W/f.err.last")
 echo
-printf 'untraced       median %.3f s\n' "$m0"
-printf 'fslens record  median %.3f s  ratio %.3f  events %s  lost %s  %.1f bytes/event (%s bytes)\n' \
-	"$m1" "$(echo "$m1 / $m0" | bc -l)" "$ev" "$lost" "$(echo "$fbytes / $ev" | bc -l)" "$fbytes"
-printf 'perf record -a median %.3f s  ratio %.3f  samples %s  %.1f bytes/sample (%s bytes, last run)\n' \
-	"$m2" "$(echo "$m2 / $m0" | bc -l)" "${psamples:-?}" \
+printf 'untraced       median wall %.3f s  cpu %.3f s\n' "$m0" "$c0"
+printf 'fslens record  median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f\n' \
+	"$m1" "$c1" "$(echo "$m1 / $m0" | bc -l)" "$(echo "$c1 / $c0" | bc -l)"
+printf '               events %s  lost %s  %.1f bytes/event (%s bytes)  recorder cpu %.2f s (%.2f us/event)\n' \
+	"$ev" "$lost" "$(echo "$fbytes / $ev" | bc -l)" "$fbytes" "$rc" "$(echo "$rc * 1000000 / $ev" | bc -l)"
+printf 'perf record -a median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f\n' \
+	"$m2" "$c2" "$(echo "$m2 / $m0" | bc -l)" "$(echo "$c2 / $c0" | bc -l)"
+printf '               samples %s  %.1f bytes/sample (%s bytes, last run)\n' "${psamples:-?}" \
 	"$(echo "${psize:-0} / ${psamples:-1}" | bc -l)" "${psize:-0}"
 echo "fslens summary of the last run:"
 sed 's/^/  /' "$W/f.err.last"

@@ -48,38 +48,6 @@ static const char usage_text[] =
 
 static volatile sig_atomic_t got_signal;
 
-/*
- * cli/main.c's fsl_err()/fsl_usage_error() are not linked into the unit
- * test binary (which links every cli/cmd_*.c), so this file has its own.
- */
-static int rec_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int rec_err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens record: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-	return 1;
-}
-
-static int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens record: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage_text);
-	return EXIT_USAGE;
-}
-
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -437,24 +405,24 @@ int cmd_record(int argc, char **argv)
 		case 'd': dev = optarg; break;
 		case 'e':
 			if (fsl_family_parse(optarg, &families, &bad))
-				return usage_err("unknown event family '%s'", bad);
+				return fsl_usage_error("record", usage_text, "unknown event family '%s'", bad);
 			break;
 		case 'p':
 			co.pid = strtoul(optarg, &endp, 10);
 			if (*endp || !co.pid)
-				return usage_err("bad pid '%s'", optarg);
+				return fsl_usage_error("record", usage_text, "bad pid '%s'", optarg);
 			break;
 		case 'o': out = optarg; break;
 		case 'f': wo.force = 1; break;
 		case 'D':
 			duration = strtod(optarg, &endp);
 			if (*endp || duration <= 0)
-				return usage_err("bad --duration '%s'", optarg);
+				return fsl_usage_error("record", usage_text, "bad --duration '%s'", optarg);
 			break;
 		case 'W':
 			min_wait_us = strtoll(optarg, &endp, 10);
 			if (*endp || min_wait_us < 0)
-				return usage_err("bad --min-wait '%s'", optarg);
+				return fsl_usage_error("record", usage_text, "bad --min-wait '%s'", optarg);
 			break;
 		case 'R': {
 			/* MB by default; K or M suffix; the ring is a power of two >= a page */
@@ -465,7 +433,7 @@ int cmd_record(int argc, char **argv)
 			else if (*endp == 'm' || *endp == 'M' || !*endp)
 				ring_bytes = (uint64_t)(v * 1048576), endp += !!*endp;
 			if (*endp || v <= 0 || ring_bytes < 4096 || ring_bytes > (2ull << 30))
-				return usage_err("bad --ring-size '%s' (4K to 2048M)", optarg);
+				return fsl_usage_error("record", usage_text, "bad --ring-size '%s' (4K to 2048M)", optarg);
 			break;
 		}
 		case 'A': co.offcpu_all = 1; break;
@@ -482,17 +450,17 @@ int cmd_record(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return usage_err("bad option");
+			return fsl_usage_error("record", usage_text, "bad option");
 		}
 	}
 	if (optind < argc)
 		cmd = argv + optind;
 	if (mount && dev)
-		return usage_err("give -m or -d, not both");
+		return fsl_usage_error("record", usage_text, "give -m or -d, not both");
 	if (cmd && co.pid)
-		return usage_err("give -p or a command, not both");
+		return fsl_usage_error("record", usage_text, "give -p or a command, not both");
 	if (!strcmp(out, "-"))
-		return usage_err("the trace must be a file, not '-'");
+		return fsl_usage_error("record", usage_text, "the trace must be a file, not '-'");
 
 	if (!fsl_collector_built_in()) {
 		fprintf(stderr, "fslens record: not built in: this fslens was built without BPF "
@@ -513,9 +481,9 @@ int cmd_record(int argc, char **argv)
 	if (mount || dev) {
 		e = fsl_target_resolve(mount, dev, &t);
 		if (e == -ENOENT && dev)
-			return rec_err(e, "cannot find '%s'", dev);
+			return fsl_err(e, "cannot find '%s'", dev);
 		if (e)
-			return rec_err(e, "cannot use '%s'", mount ? mount : dev);
+			return fsl_err(e, "cannot use '%s'", mount ? mount : dev);
 		if (mount && strcmp(t.mount, mount)) {
 			char real[4096];
 
@@ -557,13 +525,13 @@ int cmd_record(int argc, char **argv)
 	/* dirops and off-CPU records carry their start time: order them here */
 	r.ro = fsl_reorder__new(2000000000ull);
 	if (!r.ro)
-		return rec_err(-ENOMEM, "cannot start");
+		return fsl_err(-ENOMEM, "cannot start");
 	r.w = fsl_writer__open(out, &wo, &e);
 	if (!r.w) {
 		if (e == -EEXIST)
 			fprintf(stderr, "fslens record: '%s' exists; use -f to overwrite it\n", out);
 		else
-			rec_err(e, "cannot create '%s'", out);
+			fsl_err(e, "cannot create '%s'", out);
 		fsl_reorder__free(r.ro);
 		return 1;
 	}
@@ -599,10 +567,10 @@ int cmd_record(int argc, char **argv)
 	r.c = fsl_collector__new(&co, &e);
 	if (!r.c) {
 		if (e == -ENOENT)
-			rec_err(e, "cannot load the probes (no kernel BTF, or none of the "
+			fsl_err(e, "cannot load the probes (no kernel BTF, or none of the "
 				"requested tracepoints exists)");
 		else
-			rec_err(e, "cannot load the probes%s", r.verbose ? "" :
+			fsl_err(e, "cannot load the probes%s", r.verbose ? "" :
 				" (-v shows libbpf's messages)");
 		fsl_writer__abort(r.w);
 		fsl_reorder__free(r.ro);
@@ -628,18 +596,18 @@ int cmd_record(int argc, char **argv)
 				      cmd[i]);
 		child = spawn(cmd, &gate);
 		if (child < 0) {
-			rc = rec_err(-errno, "cannot start '%s'", cmd[0]);
+			rc = fsl_err(-errno, "cannot start '%s'", cmd[0]);
 			goto out;
 		}
 		e = fsl_collector__track(r.c, child);
 		if (e) {
-			rc = rec_err(e, "cannot track the command");
+			rc = fsl_err(e, "cannot track the command");
 			goto out;
 		}
 	}
 	e = fsl_collector__start(r.c);
 	if (e) {
-		rc = rec_err(e, "cannot attach the probes%s", r.verbose ? "" :
+		rc = fsl_err(e, "cannot attach the probes%s", r.verbose ? "" :
 			     " (-v shows libbpf's messages)");
 		goto out;
 	}
@@ -680,7 +648,7 @@ int cmd_record(int argc, char **argv)
 		cmd ? "" : duration ? "" : "; Ctrl-C to stop");
 	if (gate >= 0) {
 		if (write(gate, "g", 1) != 1)
-			rc = rec_err(-errno, "cannot start the command");
+			rc = fsl_err(-errno, "cannot start the command");
 		close(gate);
 		gate = -1;
 	}
@@ -692,7 +660,7 @@ int cmd_record(int argc, char **argv)
 		if (r.werr)
 			break;
 		if (n < 0 && n != -EINTR) {
-			rc = rec_err(n, "reading the ring buffer");
+			rc = fsl_err(n, "reading the ring buffer");
 			break;
 		}
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
@@ -735,13 +703,14 @@ int cmd_record(int argc, char **argv)
 	}
 	if (have_target)
 		disk_stat_kv(&r, &t, "end");
+	/* the recording window ends where detaching begins */
+	fsl_writer__kv(r.w, FSL_KV_END_NS, "%" PRId64, mono_ns());
 	e = fsl_collector__stop(r.c, on_event, &r);
 	if (e && !r.werr)
-		rec_err(e, "draining the ring buffer");
+		fsl_err(e, "draining the ring buffer");
 	if (!r.werr)
 		fsl_reorder__flush(r.ro, write_event, &r);
 	fsl_writer__kv(r.w, "record.late", "%llu", (unsigned long long)fsl_reorder__late(r.ro));
-	fsl_writer__kv(r.w, FSL_KV_END_NS, "%" PRId64, mono_ns());
 	if (r.werr)
 		goto werr;
 	if (have_target && is_ext4) {

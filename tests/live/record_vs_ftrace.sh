@@ -106,6 +106,9 @@ for line in open(ours):
         k, _, v = kv.partition("=")
         if re.fullmatch(r"-?\d+", v):
             d[k] = int(v)
+    # the same window on both sides (attach happens just before start_ns)
+    if d.get("ts", start) < start or d.get("ts", end) > end:
+        continue
     mine.setdefault(name, []).append(d)
 # the kernel prints some fields under other names, and jbd2's times in ms
 alias = {"inode": "ino"}
