@@ -290,6 +290,9 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 	for (i = 0; i < FSL_TRIG__MAX; i++)
 		fsl_json__kv_u64(j, fsl_trigger_name(i), jr->trig[i]);
 	fsl_json__obj_end(j);
+	kv_us(j, "avg_locked_us", jr->phase_txns ? jr->sum_locked_phase_ns / jr->phase_txns : 0);
+	kv_us(j, "avg_flushing_us", jr->phase_txns ? jr->sum_flushing_phase_ns / jr->phase_txns : 0);
+	kv_us(j, "avg_logging_us", jr->phase_txns ? jr->sum_logging_phase_ns / jr->phase_txns : 0);
 	fsl_json__kv_u64(j, "handles", jr->handles);
 	fsl_json__kv_u64(j, "checkpoints", jr->checkpoints);
 	kv_us(j, "checkpoint_us", jr->chp_time_ns);

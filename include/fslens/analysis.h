@@ -252,6 +252,10 @@ struct fsl_journal {
 	uint64_t stats_txns;
 	uint64_t sum_running_ns, sum_locked_ns, sum_flushing_ns, sum_logging_ns;
 	uint64_t sum_handles, sum_blocks, sum_blocks_logged;
+	/* Sums over committed transactions of the phase times (ns, from the
+	 * phase events): locked = locking..flushing, flushing = ..logging,
+	 * logging = ..end. */
+	uint64_t phase_txns, sum_locked_phase_ns, sum_flushing_phase_ns, sum_logging_phase_ns;
 	/* Last FSL_TXN_RING committed transactions, oldest first at index 0. */
 	unsigned int ntxns;
 	struct fsl_txn txns[FSL_TXN_RING];
