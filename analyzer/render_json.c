@@ -533,6 +533,29 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, b, hist[i]);
 		}
 	fsl_json__obj_end(j);
+	{
+		uint64_t dh[16];
+		double mean;
+		uint64_t cnt = fsl_layout__inode_distance(l, dh, &mean);
+
+		fsl_json__key(j, "inode_distance");
+		if (!cnt) {
+			fsl_json__null(j);
+		} else {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "files", cnt);
+			fsl_json__kv_double(j, "mean_groups", r3(mean));
+			fsl_json__key(j, "groups_log2");
+			fsl_json__obj_begin(j);
+			for (i = 0; i < 16; i++)
+				if (dh[i]) {
+					snprintf(b, sizeof(b), "%u", i ? 1u << (i - 1) : 0);
+					fsl_json__kv_u64(j, b, dh[i]);
+				}
+			fsl_json__obj_end(j);
+			fsl_json__obj_end(j);
+		}
+	}
 	n = fsl_layout__breaks(l, &br);
 	fsl_json__key(j, "fragcheck");
 	fsl_json__arr_begin(j);

@@ -511,8 +511,26 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 				worst[i].extents, fsl_fmt_count(b, sizeof(b), worst[i].blocks));
 		fputc('\n', f);
 	}
-	fprintf(f, "  readdir-vs-inode order, inode-to-data distance: need per-entry lookup events "
-		"(fentry)\n");
+	{
+		uint64_t dh[16], cnt;
+		double mean;
+		char line[512];
+		size_t used = 0;
+
+		cnt = fsl_layout__inode_distance(l, dh, &mean);
+		if (cnt) {
+			line[0] = 0;
+			for (i = 0; i < 16 && used < sizeof(line); i++)
+				if (dh[i])
+					used += snprintf(line + used, sizeof(line) - used, "%s%s%u: %" PRIu64,
+							 used ? ", " : "", i ? "" : "same group ",
+							 i ? 1u << (i - 1) : 0, dh[i]);
+			fprintf(f, "  inode-to-data distance (block groups, %" PRIu64 " files): mean %.1f\n",
+				cnt, mean);
+			wrap(f, "groups apart: ", 4, line);
+		}
+	}
+	fprintf(f, "  readdir-vs-inode order: needs per-entry lookup events (fentry), not in this trace\n");
 }
 
 static void sec_health(FILE *f, struct fsl_analysis *a)

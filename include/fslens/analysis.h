@@ -488,6 +488,14 @@ unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_fil
 			       unsigned int max);
 /* Extents-per-file histogram (log2 rows: 1, 2-3, 4-7, ...). */
 void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
+/*
+ * Inode-to-data distance in block groups: |group of the inode - group of
+ * its first data block| per file, as a histogram (row 0: same group, row i:
+ * 2^(i-1) .. 2^i - 1 groups apart). Needs ext4.inodes_per_group,
+ * ext4.blocks_per_group (trace metadata); returns the files counted (0 if
+ * the geometry is unknown) and their mean distance in *mean.
+ */
+uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean);
 
 /* ------------------------------------------------- /proc/fs/jbd2/<dev>/info */
 

@@ -241,6 +241,16 @@ TEST(golden_all_sections)
 	fsl_layout__extent_hist(l, hist);
 	CHECK_U64(hist[0], 1);	/* dir 14: one extent */
 	CHECK_U64(hist[1], 2);	/* 12 and 13: two */
+	{
+		double mean;
+
+		/* 8 inodes, 1024 blocks per group: inodes 12-14 in group 1; data of
+		 * 12, 13 at 5000.. (group 4), of 14 at 9000 (group 8): 3, 3, 7 */
+		CHECK_U64(fsl_layout__inode_distance(l, hist, &mean), 3);
+		CHECK_NEAR(mean, 13.0 / 3, 1e-9);
+		CHECK_U64(hist[2], 2);	/* 2..3 groups apart */
+		CHECK_U64(hist[3], 1);	/* 4..7 */
+	}
 
 	/* health */
 	h = fsl_analysis__health(g.a);
