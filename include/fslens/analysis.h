@@ -23,10 +23,13 @@
  *  - No file I/O, no printing, no exit: renderers (analyzer/render_*.c) read
  *    the result structs below and write text, JSON or HTML.
  *  - Bounded memory: proportional to live objects (tasks, in-flight I/Os,
- *    open transactions, inodes whose extents are tracked, distinct stacks),
- *    not to the number of events. Percentiles come from log-linear
- *    histograms, time series from a fixed number of bins whose width doubles
- *    as the window grows.
+ *    open transactions, distinct stacks, directories up to a cap), not to
+ *    the number of events. Percentiles come from log-linear histograms,
+ *    time series from a fixed number of bins whose width doubles as the
+ *    window grows. The layout analysis keeps the state it reports: the
+ *    extents of the files the trace touched and the allocation runs
+ *    (contiguous allocations of one inode merged), which grow with the
+ *    filesystem's fragmentation, not with the event count.
  *
  * Times are CLOCK_MONOTONIC ns as in the events.
  */
