@@ -96,12 +96,12 @@ $(BUILD)/tests/unit-asan: $(ASAN_OBJS) $(UNIT_ASAN)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Helpers may use lib/ (e.g. the trace reader) but nothing else.
-HELPER_LIBS := $(filter $(BUILD)/obj/lib/%,$(OBJS))
-$(BUILD)/tests/%: tests/helpers/%.c $(HELPER_LIBS)
+# Helpers may use the library (lib/, analyzer/, ...), not the commands.
+LIB_OBJS  := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
+$(BUILD)/tests/%: tests/helpers/%.c $(LIB_OBJS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $< $(HELPER_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 # Every object waits for the skeletons (the BPF-side ones include them; the
 # cost for the rest is nil once they exist).

@@ -1,15 +1,914 @@
 // SPDX-License-Identifier: GPL-2.0
-/* fslens demo: placeholder until its issue lands; says so plainly. */
+/*
+ * fslens demo: make a scratch ext4, run a scenario on it under `fslens
+ * record`, print `fslens report`, and leave the trace, the phase file and
+ * the HTML report in the output directory. The recorder, the workload and
+ * the report run as child processes of this same binary, so demo depends
+ * on their command lines only.
+ *
+ *   demo (this process: scratch fs, vm tunables, signals, cleanup)
+ *    `- fslens record -m MNT -o DIR/NAME.trace -f -- \
+ *         fslens demo --run-workload SCENARIO --dir MNT/... --phases DIR/NAME.phases
+ *   then fslens report DIR/NAME.trace --html DIR/NAME.html, and with several
+ *   configurations fslens compare DIR/NAME1.trace DIR/NAME2.trace ...
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "cli.h"
+#include "../scenarios/copytree.h"
+#include "../scenarios/phases.h"
+#include "../scenarios/scenario.h"
+#include "../scenarios/scratch.h"
+
+static const char demo_usage[] =
+"usage: fslens demo [SCENARIO] [options]\n"
+"  Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
+"  'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
+"  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
+"  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
+"  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
+"  -o DIR             output directory (default fslens-demo)\n"
+"  --keep             keep the scratch image (unmounted, detached) and print its path\n"
+"  --device DEV       use block device DEV instead of an image: it is WIPED (needs --force)\n"
+"  --force            allow --device to overwrite DEV\n"
+"  --no-record        run the workload without recording (phase table only)\n"
+"  --no-report        record but do not run the report\n"
+"  --list             list the scenarios and their parameters\n"
+"Scenarios: htree createmany bonnie dbench copytree (docs/demo.md).\n";
+
+/*
+ * Local copies of cli.h's fsl_err/fsl_usage_error: the unit-test binary
+ * links the cmd_*.c objects without main.c, where those live.
+ */
+static int derr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int derr(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fslens: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
+	fputc('\n', stderr);
+	return 1;
+}
+
+static int dusage(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int dusage(const char *cmd, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fslens %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (usage)
+		fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a blocking wait returns EINTR and the loop sees the flag */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* ---------------- workload mode (the recorded child) ---------------- */
+
+struct wl_out {
+	FILE *phases;
+	int err;
+	struct fsl_phase_rec ph[64];
+	unsigned int nph;
+	struct fsl_tick_rec tk[8192];
+	unsigned int ntk;
+};
+
+static void wl_phase(struct fsl_wl *wl, const struct fsl_phase *ph)
+{
+	struct wl_out *o = wl->priv;
+
+	if (o->phases && fsl_phases__write_phase(o->phases, ph))
+		o->err = -EIO;
+	if (o->nph < sizeof(o->ph) / sizeof(o->ph[0])) {
+		struct fsl_phase_rec *r = &o->ph[o->nph++];
+
+		r->run = ph->run;
+		snprintf(r->name, sizeof(r->name), "%s", ph->name);
+		r->start_ns = ph->start_ns;
+		r->end_ns = ph->end_ns;
+		r->ops = ph->ops;
+		r->bytes = ph->bytes;
+	}
+}
+
+static void wl_tick(struct fsl_wl *wl, const char *phase, uint64_t t_ns, uint64_t ops)
+{
+	struct wl_out *o = wl->priv;
+
+	if (o->phases && fsl_phases__write_tick(o->phases, wl->run ? wl->run : 1, phase, t_ns, ops))
+		o->err = -EIO;
+	if (o->ntk < sizeof(o->tk) / sizeof(o->tk[0])) {
+		struct fsl_tick_rec *t = &o->tk[o->ntk++];
+
+		t->run = wl->run ? wl->run : 1;
+		snprintf(t->name, sizeof(t->name), "%s", phase);
+		t->t_ns = t_ns;
+		t->ops = ops;
+	}
+}
+
+static unsigned int max_run(const struct fsl_phase_rec *ph, unsigned int n);
+
+static void fmt_rate(char *buf, size_t len, double r)
+{
+	if (r >= 10000)
+		snprintf(buf, len, "%.0fk", r / 1000);
+	else
+		snprintf(buf, len, "%.0f", r);
+}
+
+/*
+ * The rate over time of each phase with enough samples, in at most 16
+ * slices of consecutive samples: a collapsing create rate shows as falling
+ * numbers.
+ */
+static void print_timelines(FILE *f, const struct wl_out *o)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < o->nph; i++) {
+		const struct fsl_phase_rec *p = &o->ph[i];
+		uint64_t span = p->end_ns - p->start_ns;
+		unsigned int nb = 16, b, n = 0;
+
+		for (k = 0; k < o->ntk; k++)
+			if (o->tk[k].run == p->run && !strcmp(o->tk[k].name, p->name))
+				n++;
+		if (n < 6 || span < 100000000ull)	/* at least 0.1 s and 6 samples */
+			continue;
+		if (nb > n - 1)
+			nb = n - 1;	/* no slice narrower than the sample interval */
+		/* slices of consecutive samples: each rate is ops over its own time */
+		{
+			struct fsl_tick_rec tk[1024];
+			unsigned int m = 0;
+
+			for (k = 0; k < o->ntk && m < 1024; k++)
+				if (o->tk[k].run == p->run && !strcmp(o->tk[k].name, p->name))
+					tk[m++] = o->tk[k];
+			fprintf(f, "%s rate (ops/s, %u slices of %.2f s):", p->name, nb,
+				span / 1e9 / nb);
+			for (b = 0; b < nb; b++) {
+				unsigned int a = b * (m - 1) / nb, z = (b + 1) * (m - 1) / nb;
+				double dt = (tk[z].t_ns - tk[a].t_ns) / 1e9;
+				char r[16];
+
+				fmt_rate(r, sizeof(r), dt > 0 ? (tk[z].ops - tk[a].ops) / dt : 0);
+				fprintf(f, " %s", r);
+			}
+		}
+		if (max_run(o->ph, o->nph) > 1)
+			fprintf(f, " (run %u)", p->run);
+		fprintf(f, "\n");
+	}
+}
+
+static unsigned int max_run(const struct fsl_phase_rec *ph, unsigned int n)
+{
+	unsigned int i, r = 1;
+
+	for (i = 0; i < n; i++)
+		if (ph[i].run > r)
+			r = ph[i].run;
+	return r;
+}
+
+/* Rows are phases, columns are runs: how the classic benchmarks print aging. */
+static void print_phase_table(FILE *f, const struct fsl_phase_rec *ph, unsigned int n)
+{
+	unsigned int runs = max_run(ph, n), i, j, r;
+
+	if (runs > 1) {
+		fprintf(f, "%-12s", "");
+		for (r = 1; r <= runs; r++)
+			fprintf(f, " | run %-35u", r);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "%-12s", "phase");
+	for (r = 1; r <= runs; r++)
+		fprintf(f, " | %9s %10s %8s %9s", "time s", "ops", "ops/s", "MB/s");
+	fprintf(f, "\n");
+	for (i = 0; i < n; i++) {
+		int first = 1;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(ph[j].name, ph[i].name))
+				first = 0;
+		if (!first)
+			continue;
+		fprintf(f, "%-12s", ph[i].name);
+		for (r = 1; r <= runs; r++) {
+			const struct fsl_phase_rec *p = NULL;
+
+			for (j = 0; j < n; j++)
+				if (ph[j].run == r && !strcmp(ph[j].name, ph[i].name))
+					p = &ph[j];
+			if (!p) {
+				fprintf(f, " | %9s %10s %8s %9s", "-", "-", "-", "-");
+				continue;
+			}
+			double s = (p->end_ns - p->start_ns) / 1e9;
+			char mb[16] = "";
+
+			if (p->bytes)
+				snprintf(mb, sizeof(mb), "%.1f", s > 0 ? p->bytes / 1e6 / s : 0);
+			fprintf(f, " | %9.3f %10" PRIu64 " %8.0f %9s", s, p->ops,
+				s > 0 ? p->ops / s : 0, mb);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static int run_workload(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "run-workload", required_argument, NULL, 'W' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "phases", required_argument, NULL, 'P' },
+		{ "scale", required_argument, NULL, 'S' },
+		{ "set", required_argument, NULL, 's' },
+		{ "src", required_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name = NULL, *dir = NULL, *phases = NULL, *src = NULL;
+	const char *sets[FSL_PARAMS_MAX];
+	enum fsl_scale scale = FSL_SCALE_MEDIUM;
+	const struct fsl_scenario *sc;
+	struct fsl_wl_ops ops = { wl_phase, wl_tick };
+	struct wl_out out = { 0 };
+	struct fsl_params p;
+	struct fsl_wl wl;
+	unsigned int nsets = 0, i;
+	int c, err, quiet = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'W': name = optarg; break;
+		case 'd': dir = optarg; break;
+		case 'P': phases = optarg; break;
+		case 'r': src = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'S':
+			if (fsl_scale__parse(optarg, &scale))
+				return dusage("demo", NULL, "unknown scale '%s'", optarg);
+			break;
+		case 's':
+			if (nsets >= FSL_PARAMS_MAX)
+				return dusage("demo", NULL, "too many --set");
+			sets[nsets++] = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (!name || !dir)
+		return dusage("demo", NULL, "--run-workload needs SCENARIO and --dir DIR");
+	sc = fsl_scenario__find(name);
+	if (!sc)
+		return dusage("demo", NULL, "unknown scenario '%s'", name);
+	fsl_params__init(&p, sc, scale);
+	for (i = 0; i < nsets; i++)
+		if ((err = fsl_params__set(&p, sets[i])))
+			return dusage("demo", NULL, "%s parameter '%s' for %s",
+					       err == -ENOENT ? "unknown" : "malformed", sets[i],
+					       sc->name);
+	if (phases) {
+		out.phases = fopen(phases, "we");
+		if (!out.phases)
+			return derr(errno, "cannot create '%s'", phases);
+		if (fsl_phases__write_header(out.phases, sc->name, fsl_scale__name(scale), &p))
+			return derr(errno, "cannot write '%s'", phases);
+	}
+	catch_signals();
+	memset(&wl, 0, sizeof(wl));
+	wl.dir = dir;
+	wl.srcdir = src;
+	wl.p = &p;
+	wl.ops = &ops;
+	wl.priv = &out;
+	wl.stop = &got_signal;
+	err = sc->run(&wl);
+	if (out.phases && fclose(out.phases) && !err)
+		err = derr(errno, "cannot write '%s'", phases);
+	if (!quiet && out.nph) {
+		printf("\n%s (%s):\n", sc->name, fsl_scale__name(scale));
+		print_phase_table(stdout, out.ph, out.nph);
+		print_timelines(stdout, &out);
+		fflush(stdout);
+	}
+	if (err)
+		return derr(0, "%s: %s", sc->name, wl.errmsg), err == -EINTR ? 130 : 1;
+	if (out.err)
+		return derr(out.err, "cannot write '%s'", phases);
+	return 0;
+}
+
+/* ---------------- list ---------------- */
+
+static void list_params(const struct fsl_param_def *d)
+{
+	for (; d->key; d++) {
+		const char *s = d->def[0] ? d->def[0] : "";
+		const char *m = d->def[1] ? d->def[1] : s;
+		const char *f = d->def[2] ? d->def[2] : m;
+
+		printf("    %-24s %-10s %s\n", d->key, *s ? s : "''", d->help ? d->help : "");
+		if (strcmp(s, m) || strcmp(m, f))
+			printf("    %-24s %-10s (medium %s, full %s)\n", "", "", m, f);
+	}
+}
+
+static int list_scenarios(void)
+{
+	const struct fsl_scenario *sc;
+
+	for (sc = fsl_scenarios; sc->name; sc++) {
+		printf("%s: %s\n  parameters (default at scale small):\n", sc->name, sc->summary);
+		list_params(sc->params);
+	}
+	printf("common parameters:\n");
+	list_params(fsl_common_params);
+	return 0;
+}
+
+/* ---------------- the demo driver ---------------- */
+
+#define MATRIX_MAX 8
+#define VALUES_MAX 8
+
+struct matrix {
+	unsigned int n;
+	char key[MATRIX_MAX][64];
+	char val[MATRIX_MAX][VALUES_MAX][128];
+	unsigned int nval[MATRIX_MAX];
+};
+
+static int matrix_add(struct matrix *m, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char buf[1024], *tok, *save;
+	unsigned int k;
+
+	if (!eq || eq == arg || m->n >= MATRIX_MAX || (size_t)(eq - arg) >= sizeof(m->key[0]))
+		return -EINVAL;
+	k = m->n;
+	snprintf(m->key[k], sizeof(m->key[0]), "%.*s", (int)(eq - arg), arg);
+	snprintf(buf, sizeof(buf), "%s", eq + 1);
+	m->nval[k] = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (m->nval[k] >= VALUES_MAX)
+			return -E2BIG;
+		snprintf(m->val[k][m->nval[k]++], sizeof(m->val[0][0]), "%s", tok);
+	}
+	if (!m->nval[k])
+		return -EINVAL;
+	m->n++;
+	return 0;
+}
+
+struct child {
+	pid_t pid;
+	int signalled;
+};
+
+/* Start argv in its own process group so a signal reaches all of it through us. */
+static int spawn(struct child *ch, char *const argv[], int out_fd)
+{
+	ch->signalled = 0;
+	ch->pid = fork();
+	if (ch->pid < 0)
+		return -errno;
+	if (ch->pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (out_fd >= 0)
+			dup2(out_fd, 1);
+		execv(argv[0], argv);
+		fprintf(stderr, "fslens: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(ch->pid, ch->pid);
+	return 0;
+}
+
+/* Wait for the child; on our signal pass SIGINT on once, then SIGKILL after 10 s. */
+static int reap(struct child *ch)
+{
+	int status, waited = 0;
+
+	for (;;) {
+		siginfo_t si = { 0 };
+		int r;
+
+		/* WNOWAIT: the exited leader keeps its process group id reserved */
+		r = waitid(P_PID, ch->pid, &si, WEXITED | WNOWAIT | (got_signal ? WNOHANG : 0));
+		if (r == 0 && si.si_pid == ch->pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (got_signal) {
+			if (!ch->signalled) {
+				kill(-ch->pid, SIGINT);
+				ch->signalled = 1;
+			} else if (++waited > 100) {
+				kill(-ch->pid, SIGKILL);
+			}
+			if (r == 0)
+				usleep(100000);
+		}
+	}
+	/* what the group left behind (a workload's forked clients) goes too */
+	kill(-ch->pid, SIGKILL);
+	while (waitpid(ch->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path) ? -1 : 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+struct demo {
+	const struct fsl_scenario *sc;
+	enum fsl_scale scale;
+	const char *outdir;
+	const char *device;
+	int force, keep, record, report;
+	const char *sets[FSL_PARAMS_MAX];
+	unsigned int nsets;
+	struct matrix m;
+	char self[PATH_MAX];
+	char traces[64][PATH_MAX];
+	unsigned int ntraces;
+	struct fsl_vm_saved vm;
+};
+
+static int apply_vm(struct demo *d, const struct fsl_params *p)
+{
+	static const char *keys[] = { "dirty_bytes", "dirty_background_bytes" };
+	unsigned int i;
+	uint64_t v;
+	int err;
+
+	for (i = 0; i < 2; i++) {
+		const char *s = fsl_params__get(p, keys[i]);
+		char num[32];
+
+		if (!s || !*s)
+			continue;
+		if (fsl_parse_size(s, &v))
+			return derr(-EINVAL, "bad %s '%s'", keys[i], s);
+		err = fsl_vm__lock(&d->vm, 0);
+		if (err == -EWOULDBLOCK) {
+			printf("waiting for another fslens demo to restore vm.dirty_* (%s)\n",
+			       FSL_VM_LOCK);
+			fflush(stdout);
+			err = fsl_vm__lock(&d->vm, 1);
+		}
+		if (err)
+			return derr(err, "cannot lock %s", FSL_VM_LOCK);
+		snprintf(num, sizeof(num), "%" PRIu64, v);
+		if ((err = fsl_vm__set(&d->vm, keys[i], num)))
+			return derr(err, "cannot set vm.%s=%s", keys[i], num);
+		printf("vm.%s=%s for this run (restored afterwards)\n", keys[i], num);
+	}
+	return 0;
+}
+
+static int restore_vm(struct demo *d)
+{
+	int err = fsl_vm__restore(&d->vm);
+
+	if (err)
+		return derr(err, "cannot restore vm.dirty_* settings (were bytes %s/%s, "
+			       "ratio %s/%s)", d->vm.dirty_bytes, d->vm.bg_bytes, d->vm.dirty_ratio,
+			       d->vm.bg_ratio);
+	return 0;
+}
+
+/* One configuration: scratch fs, record the workload, report. */
+static int run_one(struct demo *d, const char *label, const char *const *extra, unsigned int nextra)
+{
+	char trace[PATH_MAX], phases[PATH_MAX], html[PATH_MAX], json[PATH_MAX], workdir[PATH_MAX];
+	char srcdir[PATH_MAX] = "", notes[256], setbuf[FSL_PARAMS_MAX * 2][160];
+	const char *argv[FSL_PARAMS_MAX * 4 + 32];
+	struct fsl_scratch_opts so;
+	struct fsl_scratch *s = NULL;
+	struct fsl_params p;
+	struct child ch;
+	unsigned int i, n = 0, ns = 0;
+	int err, rc = 1, status;
+
+	fsl_params__init(&p, d->sc, d->scale);
+	for (i = 0; i < d->nsets + nextra; i++) {
+		const char *kv = i < d->nsets ? d->sets[i] : extra[i - d->nsets];
+
+		if ((err = fsl_params__set(&p, kv)))
+			return dusage("demo", NULL, "%s parameter '%s' for %s (see "
+					       "'fslens demo --list')", err == -ENOENT ? "unknown" :
+					       "malformed", kv, d->sc->name);
+		snprintf(setbuf[ns++], sizeof(setbuf[0]), "%s", kv);
+	}
+	memset(&so, 0, sizeof(so));
+	err = fsl_scratch_opts__from_params(&so, &p, notes, sizeof(notes));
+	if (err)
+		return dusage("demo", NULL, "bad filesystem parameters (fs_size >= 16M, "
+				       "blocksize 1024/2048/4096, atime relatime/strictatime/noatime)");
+	if (*notes && so.journal_mib && ns < sizeof(setbuf) / sizeof(setbuf[0]))
+		/* the phase file (and compare's labels) say what mkfs made */
+		snprintf(setbuf[ns++], sizeof(setbuf[0]), "journal=%lluM",
+			 (unsigned long long)so.journal_mib);
+	so.device = d->device;
+	so.force = d->force;
+	so.keep = d->keep;
+
+	snprintf(trace, sizeof(trace), "%s/%s.trace", d->outdir, label);
+	snprintf(phases, sizeof(phases), "%s/%s.phases", d->outdir, label);
+	unlink(phases);		/* a stale one would pass for this run's */
+	snprintf(html, sizeof(html), "%s/%s.html", d->outdir, label);
+	snprintf(json, sizeof(json), "%s/%s.json", d->outdir, label);
+
+	printf("== %s: %s, scale %s", label, d->sc->name, fsl_scale__name(d->scale));
+	for (i = 0; i < ns; i++)
+		printf(", %s", setbuf[i]);
+	printf("\n");
+	if (*notes)
+		printf("note: %s\n", notes);
+	printf("mkfs.ext4");
+	for (i = 0; i < so.nmkfs; i++)
+		printf(" %s", so.mkfs_args[i]);
+	printf("; mount -o %s\n", so.mount_opts[0] ? so.mount_opts : "defaults");
+	fflush(stdout);
+
+	err = fsl_scratch__new(&so, &s);
+	if (err) {
+		derr(0, "scratch filesystem: %s", s ? s->errmsg : strerror(-err));
+		goto out;
+	}
+	printf("scratch: %s on %s%s\n", s->dev, s->mnt, d->keep ? " (image kept)" : "");
+	fflush(stdout);
+
+	if (!strcmp(d->sc->name, "copytree") && !*fsl_params__get(&p, "src")) {
+		struct fsl_wl wl = { .p = &p, .stop = &got_signal };
+
+		/* the source tree lives off the fs under test, built before recording */
+		snprintf(srcdir, sizeof(srcdir), "%s.src", s->dir);
+		if ((err = fsl_copytree_prepare(&wl, srcdir))) {
+			derr(0, "copytree: %s", wl.errmsg);
+			goto out;
+		}
+	}
+	if (apply_vm(d, &p))
+		goto out;
+
+	snprintf(workdir, sizeof(workdir), "%s", s->mnt);
+	if (d->record) {
+		argv[n++] = d->self;
+		argv[n++] = "record";
+		argv[n++] = "-m";
+		argv[n++] = s->mnt;
+		argv[n++] = "-o";
+		argv[n++] = trace;
+		argv[n++] = "-f";
+		argv[n++] = "--";
+	}
+	argv[n++] = d->self;
+	argv[n++] = "demo";
+	argv[n++] = "--run-workload";
+	argv[n++] = d->sc->name;
+	argv[n++] = "--dir";
+	argv[n++] = workdir;
+	argv[n++] = "--phases";
+	argv[n++] = phases;
+	argv[n++] = "--scale";
+	argv[n++] = fsl_scale__name(d->scale);
+	if (*srcdir) {
+		argv[n++] = "--src";
+		argv[n++] = srcdir;
+	}
+	for (i = 0; i < ns; i++) {
+		argv[n++] = "--set";
+		argv[n++] = setbuf[i];
+	}
+	argv[n] = NULL;
+	fflush(stdout);
+	if ((err = spawn(&ch, (char *const *)argv, -1))) {
+		derr(err, "cannot start %s", d->record ? "fslens record" : "the workload");
+		goto out;
+	}
+	status = reap(&ch);
+	if (status) {
+		if (got_signal)
+			derr(0, "interrupted; cleaning up");
+		else if (d->record && access(phases, F_OK))
+			derr(0, "fslens record exited with status %d (a build without BPF "
+			     "support can still run 'fslens demo --no-record')", status);
+		else if (d->record)
+			derr(0, "the recorded workload failed (status %d); the partial trace is "
+			     "%s", status, trace);
+		else
+			derr(0, "the workload exited with status %d", status);
+		goto out;
+	}
+	if (d->record)
+		snprintf(d->traces[d->ntraces++], sizeof(d->traces[0]), "%s", trace);
+	rc = 0;
+out:
+	if (restore_vm(d))
+		rc = 1;
+	if (s && s->keep && s->img[0])
+		printf("kept image: %s\n", s->img);
+	if (fsl_scratch__free(s)) {
+		/* s is freed; the message went with it, say the essentials */
+		derr(0, "cleanup of the scratch filesystem was incomplete (see losetup -a, "
+			"findmnt)");
+		rc = 1;
+	}
+	if (*srcdir)
+		nftw(srcdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (rc || got_signal || !d->record || !d->report)
+		return got_signal ? 130 : rc;
+
+	/* the report: text to the terminal and HTML, then JSON for compare and tools */
+	n = 0;
+	argv[n++] = d->self;
+	argv[n++] = "report";
+	argv[n++] = trace;
+	argv[n++] = "--html";
+	argv[n++] = html;
+	argv[n] = NULL;
+	fflush(stdout);
+	if (spawn(&ch, (char *const *)argv, -1) || (status = reap(&ch))) {
+		derr(0, "fslens report %s failed", trace);
+		return 1;
+	}
+	{
+		int fd = open(json, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (fd < 0)
+			return derr(errno, "cannot create '%s'", json);
+		n = 0;
+		argv[n++] = d->self;
+		argv[n++] = "report";
+		argv[n++] = "--json";
+		argv[n++] = trace;
+		argv[n] = NULL;
+		err = spawn(&ch, (char *const *)argv, fd);
+		close(fd);
+		if (err || (status = reap(&ch)))
+			return derr(0, "fslens report --json %s failed", trace);
+	}
+	printf("\nwritten: %s %s %s %s\n", trace, phases, html, json);
+	return 0;
+}
+
+/* Walk the matrix's cartesian product (odometer order), one run each. */
+static int run_matrix(struct demo *d)
+{
+	unsigned int idx[MATRIX_MAX] = { 0 }, k;
+	int rc = 0;
+
+	for (;;) {
+		char label[256], kvs[MATRIX_MAX][192];
+		const char *extra[MATRIX_MAX];
+		size_t len;
+
+		len = snprintf(label, sizeof(label), "%s", d->sc->name);
+		for (k = 0; k < d->m.n; k++) {
+			char *p;
+
+			snprintf(kvs[k], sizeof(kvs[k]), "%s=%s", d->m.key[k], d->m.val[k][idx[k]]);
+			extra[k] = kvs[k];
+			if (len < sizeof(label))
+				len += snprintf(label + len, sizeof(label) - len, "_%s-%s", d->m.key[k],
+						d->m.val[k][idx[k]]);
+			/* the label names files: nothing that is not a plain name character */
+			for (p = label; *p; p++)
+				if (!isalnum((unsigned char)*p) && !strchr("._-=+", *p))
+					*p = '_';
+		}
+		rc = run_one(d, label, extra, d->m.n);
+		if (rc || got_signal)
+			return rc ? rc : 130;
+		for (k = 0; k < d->m.n; k++) {
+			if (++idx[k] < d->m.nval[k])
+				break;
+			idx[k] = 0;
+		}
+		if (k == d->m.n)
+			return 0;
+	}
+}
 
 int cmd_demo(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: fslens demo ...\n(not built yet)\n");
-		return 0;
+	static const struct option lopts[] = {
+		{ "scale", required_argument, NULL, 'S' },
+		{ "set", required_argument, NULL, 's' },
+		{ "matrix", required_argument, NULL, 'M' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "device", required_argument, NULL, 'D' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "no-record", no_argument, NULL, 'N' },
+		{ "no-report", no_argument, NULL, 'R' },
+		{ "list", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct demo *d;
+	const char *name = "htree";
+	ssize_t len;
+	int c, i, rc, err, name_given = 0;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--run-workload"))
+			return run_workload(argc, argv);
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return derr(-ENOMEM, "demo");
+	d->scale = FSL_SCALE_MEDIUM;
+	d->outdir = "fslens-demo";
+	d->record = 1;
+	d->report = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'S':
+			if (fsl_scale__parse(optarg, &d->scale)) {
+				rc = dusage("demo", demo_usage, "unknown scale '%s'", optarg);
+				goto out;
+			}
+			break;
+		case 's':
+			if (d->nsets >= FSL_PARAMS_MAX) {
+				rc = dusage("demo", demo_usage, "too many --set");
+				goto out;
+			}
+			d->sets[d->nsets++] = optarg;
+			break;
+		case 'M':
+			if (matrix_add(&d->m, optarg)) {
+				rc = dusage("demo", demo_usage, "bad --matrix '%s' (KEY=V1,V2; "
+						     "at most %d keys of %d values)", optarg,
+						     MATRIX_MAX, VALUES_MAX);
+				goto out;
+			}
+			break;
+		case 'o': d->outdir = optarg; break;
+		case 'k': d->keep = 1; break;
+		case 'D': d->device = optarg; break;
+		case 'F': d->force = 1; break;
+		case 'N': d->record = 0; break;
+		case 'R': d->report = 0; break;
+		case 'L': rc = list_scenarios(); goto out;
+		case 'h': fputs(demo_usage, stdout); rc = 0; goto out;
+		default: rc = dusage("demo", demo_usage, "bad option"); goto out;
+		}
 	}
-	fprintf(stderr, "fslens demo: not implemented in this build\n");
-	return 1;
+	/* "--matrix blocksize=1024,4096 journal=1M,64M": more matrix keys may follow */
+	for (; optind < argc; optind++) {
+		const char *a = argv[optind];
+
+		if (strchr(a, '=') && d->m.n) {
+			if (matrix_add(&d->m, a)) {
+				rc = dusage("demo", demo_usage, "bad --matrix '%s'", a);
+				goto out;
+			}
+		} else if (!strchr(a, '=') && !name_given) {
+			name = a;
+			name_given = 1;
+		} else {
+			rc = dusage("demo", demo_usage, "unexpected argument '%s'%s", a,
+				    strchr(a, '=') ? " (a parameter is given with --set)" : "");
+			goto out;
+		}
+	}
+	{
+		unsigned long combos = 1;
+
+		for (i = 0; i < (int)d->m.n; i++)
+			combos *= d->m.nval[i];
+		if (combos > sizeof(d->traces) / sizeof(d->traces[0])) {
+			rc = dusage("demo", demo_usage, "--matrix makes %lu configurations; at most "
+				    "%zu", combos, sizeof(d->traces) / sizeof(d->traces[0]));
+			goto out;
+		}
+	}
+	d->sc = fsl_scenario__find(name);
+	if (!d->sc) {
+		rc = dusage("demo", demo_usage, "unknown scenario '%s'", name);
+		goto out;
+	}
+	if (d->device && !d->force) {
+		rc = dusage("demo", demo_usage, "--device %s would be wiped: add --force "
+				     "if that is what you want", d->device);
+		goto out;
+	}
+	if (geteuid() != 0) {
+		rc = derr(-EPERM, "demo needs root (loop devices, mount%s)",
+			     d->record ? ", BPF" : "");
+		goto out;
+	}
+	len = readlink("/proc/self/exe", d->self, sizeof(d->self) - 1);
+	if (len <= 0) {
+		rc = derr(errno, "cannot read /proc/self/exe");
+		goto out;
+	}
+	d->self[len] = 0;
+	if ((err = mkdir_p(d->outdir))) {
+		rc = derr(err, "cannot create '%s'", d->outdir);
+		goto out;
+	}
+	catch_signals();
+	fsl_vm_stop = &got_signal;
+	rc = run_matrix(d);
+	/* per phase: time, rate and top cause; with a matrix, side by side */
+	if (!rc && d->ntraces && (d->ntraces > 1 || d->report)) {
+		const char *cargv[70];
+		struct child ch;
+		unsigned int n = 0, t;
+
+		cargv[n++] = d->self;
+		cargv[n++] = "compare";
+		if (!d->report)
+			cargv[n++] = "--no-causes";
+		for (t = 0; t < d->ntraces; t++)
+			cargv[n++] = d->traces[t];
+		cargv[n] = NULL;
+		printf("\nper phase (fslens compare%s):\n", d->ntraces > 1 ? "" : " on one trace");
+		fflush(stdout);
+		if (spawn(&ch, (char *const *)cargv, -1) || reap(&ch))
+			rc = derr(0, "fslens compare failed");
+	}
+out:
+	free(d);
+	return rc;
 }

@@ -1,15 +1,426 @@
 // SPDX-License-Identifier: GPL-2.0
-/* fslens export: placeholder until its issue lands; says so plainly. */
-#include <stdio.h>
+/*
+ * fslens export TRACE --format blktrace|perfetto|folded|csv [-o OUT]
+ * Writes a trace in the formats the usual tools read; see docs/export.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
+#include "fslens/analysis.h"
+#include "fslens/export.h"
+#include "fslens/session.h"
+#include "fslens/trace.h"
+
+static const char usage[] =
+	"usage: fslens export TRACE --format FORMAT [-o OUT] [options]\n"
+	"\n"
+	"formats:\n"
+	"  blktrace   per-CPU files OUT/<dev>.blktrace.<cpu> (blktrace v7) for blkparse,\n"
+	"             btt, iowatcher; OUT is a directory (default .), created if missing\n"
+	"  perfetto   Chrome/Perfetto trace JSON (ui.perfetto.dev) to OUT (default stdout)\n"
+	"  folded     off-CPU stacks 'comm;frame;...;frame us' for flamegraph.pl\n"
+	"  csv        one table with a header row (--table)\n"
+	"\n"
+	"options:\n"
+	"  -f, --format FORMAT\n"
+	"  -o, --output OUT      file, or directory for blktrace and --per-class\n"
+	"      --table TABLE     csv: ops | io | txn | waits | alloc\n"
+	"      --name NAME       blktrace: file base name (one device; default: the disk's\n"
+	"                        name the trace recorded, else MAJ:MIN)\n"
+	"      --dev MAJ:MIN     blktrace: only this device\n"
+	"      --big-endian      blktrace: write big-endian records\n"
+	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
+	"                        (OUT a directory; classes as in fslens report)\n"
+	"  -q, --quiet           no summary on stderr\n";
+
+enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV };
+
+struct export_args {
+	const char *trace, *out, *name, *table;
+	int format, big_endian, per_class, quiet;
+	uint32_t only_dev;
+};
+
+static int parse_dev(const char *s, uint32_t *dev)
+{
+	unsigned int ma, mi;
+	char c;
+
+	if (sscanf(s, "%u:%u%c", &ma, &mi, &c) != 2 && sscanf(s, "%u,%u%c", &ma, &mi, &c) != 2)
+		return -EINVAL;
+	*dev = FSL_MKDEV(ma, mi);
+	return 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	struct stat st;
+
+	if (!stat(dir, &st))
+		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	return mkdir(dir, 0755) ? -errno : 0;
+}
+
+/*
+ * The disk's name if the trace recorded it: record writes target.disk_name
+ * (and target.dev_name) as "MAJ:MIN name".
+ */
+static const char *trace_dev_name(void *ctx, uint32_t dev)
+{
+	static const char *const keys[] = { "target.disk_name", "target.dev_name" };
+	static char name[64];
+	unsigned int i, ma, mi;
+	const char *v;
+	int n;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = fsl_reader__kv(ctx, keys[i]);
+		if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && FSL_MKDEV(ma, mi) == dev &&
+		    v[n] && !strchr(v + n, '/')) {
+			snprintf(name, sizeof(name), "%s", v + n);
+			return name;
+		}
+	}
+	return NULL;
+}
+
+/* Wait class of an off-CPU stack, by the report's rule table. */
+static const char *wait_class(void *ctx, const struct fsl_stack *st)
+{
+	return fsl_wclass_id(fsl_wclass_of_frames((const char *const *)st->frames, st->nframes,
+						   NULL));
+}
+
+/* Feed every event of r to fn(x, ev). */
+static int run(struct fsl_reader *r, int (*fn)(void *, const struct fsl_hdr *), void *x,
+	       const char *trace)
+{
+	const struct fsl_hdr *ev;
+	int ret;
+
+	while ((ret = fsl_reader__next(r, &ev)) == 1) {
+		ret = fn(x, ev);
+		if (ret < 0) {
+			if (ret != -EXDEV)
+				fsl_err(ret, "export of '%s' failed at ts %llu", trace,
+					(unsigned long long)ev->ts);
+			return ret;
+		}
+	}
+	if (ret < 0)
+		fsl_err(ret, "cannot read '%s'", trace);
+	return ret;
+}
+
+static int bt_scan(void *x, const struct fsl_hdr *ev) { return fsl_bt_export__scan(x, ev); }
+static int bt_ev(void *x, const struct fsl_hdr *ev) { return fsl_bt_export__event(x, ev); }
+static int pf_ev(void *x, const struct fsl_hdr *ev) { return fsl_pf_export__event(x, ev); }
+static int fo_ev(void *x, const struct fsl_hdr *ev) { return fsl_folded_export__event(x, ev); }
+static int csv_ev(void *x, const struct fsl_hdr *ev) { return fsl_csv_export__event(x, ev); }
+
+static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
+{
+	struct fsl_bt_export_opts o = { 0 };
+	struct fsl_bt_export *x;
+	const char *rt = fsl_reader__kv(r, FSL_KV_REALTIME_OFFSET);
+	const char *dir = a->out ? a->out : ".";
+	size_t i;
+	int err;
+
+	err = mkdir_p(dir);
+	if (err)
+		return fsl_err(err, "cannot create directory '%s'", dir);
+	o.dir = dir;
+	o.name = a->name;
+	o.only_dev = a->only_dev;
+	o.big_endian = a->big_endian;
+	if (rt) {
+		o.have_realtime = 1;
+		o.realtime_offset_ns = strtoll(rt, NULL, 10);
+	}
+	o.dev_name = trace_dev_name;
+	o.dev_name_ctx = r;
+	x = fsl_bt_export__new(&o, &err);
+	if (!x)
+		return fsl_err(err, "blktrace export");
+	/* a first pass finds the requests that get merged away */
+	err = run(r, bt_scan, x, a->trace);
+	if (!err) {
+		err = fsl_reader__rewind(r);
+		if (err)
+			fsl_err(err, "cannot rewind '%s'", a->trace);
+	}
+	if (!err)
+		err = run(r, bt_ev, x, a->trace);
+	if (err == -EXDEV) {
+		fsl_bt_export__free(x);
+		fprintf(stderr, "fslens export: the trace has several disks; --name needs --dev\n");
+		return 1;
+	}
+	if (err < 0) {
+		fsl_bt_export__free(x);
+		return 1;
+	}
+	err = fsl_bt_export__finish(x);
+	if (err) {
+		fsl_bt_export__free(x);
+		return fsl_err(err, "cannot write blktrace files in '%s'", dir);
+	}
+	if (!fsl_bt_export__ndevs(x)) {
+		fsl_bt_export__free(x);
+		fprintf(stderr, "fslens export: no block events in '%s'%s\n", a->trace,
+			a->only_dev ? " for that device" : "");
+		return 1;
+	}
+	for (i = 0; i < fsl_bt_export__ndevs(x) && !a->quiet; i++) {
+		const struct fsl_bt_dev_stats *d = fsl_bt_export__dev(x, i);
+
+		fprintf(stderr, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu  I %llu  M %llu  D %llu"
+			"  C %llu  (blkparse -i %s/%s)\n", dir, d->name, d->ncpus - 1,
+			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q,
+			(unsigned long long)d->i, (unsigned long long)d->m,
+			(unsigned long long)d->d, (unsigned long long)d->c, dir, d->name);
+	}
+	fsl_bt_export__free(x);
+	return 0;
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "w");
+	if (!f)
+		fsl_err(-errno, "cannot create '%s'", path);
+	return f;
+}
+
+/* A failed write; for standard output main() says it once. */
+static void write_err(int err, const char *path)
+{
+	if (path && strcmp(path, "-"))
+		fsl_err(err, "cannot write '%s'", path);
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	if (f == stdout)
+		return 0;
+	if (fclose(f))
+		return fsl_err(-errno, "cannot write '%s'", path);
+	return 0;
+}
+
+static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
+			   const struct export_args *a)
+{
+	FILE *f = open_out(a->out);
+	struct fsl_pf_export *x;
+	int err;
+
+	if (!f)
+		return 1;
+	x = fsl_pf_export__new(f, m, &err);
+	if (!x)
+		return fsl_err(err, "perfetto export");
+	fsl_pf_export__set_classifier(x, wait_class, NULL);
+	err = run(r, pf_ev, x, a->trace);
+	if (!err)
+		err = fsl_pf_export__finish(x);
+	fsl_pf_export__free(x);
+	if (err == -EIO)
+		write_err(err, a->out);
+	if (close_out(f, a->out) || err)
+		return 1;
+	return 0;
+}
+
+/* One file per wait class: DIR/<class>.folded. */
+static int write_per_class(struct fsl_folded_export *x, const struct export_args *a)
+{
+	const char *dir = a->out ? a->out : ".";
+	char path[4096];
+	size_t i;
+	int err;
+	FILE *f;
+
+	err = mkdir_p(dir);
+	if (err)
+		return fsl_err(err, "cannot create directory '%s'", dir);
+	for (i = 0; i < fsl_folded_export__nclasses(x); i++) {
+		const char *cls = fsl_folded_export__class(x, i);
+
+		snprintf(path, sizeof(path), "%s/%s.folded", dir, cls);
+		f = fopen(path, "w");
+		if (!f)
+			return fsl_err(-errno, "cannot create '%s'", path);
+		err = fsl_folded_export__write(x, f, cls);
+		if (fclose(f) && !err)
+			err = -errno;
+		if (err)
+			return fsl_err(err, "cannot write '%s'", path);
+		if (!a->quiet)
+			fprintf(stderr, "%s\n", path);
+	}
+	if (!fsl_folded_export__nclasses(x))
+		fprintf(stderr, "fslens export: no off-CPU waits in '%s'\n", a->trace);
+	return 0;
+}
+
+static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
+			 const struct export_args *a)
+{
+	struct fsl_folded_export *x;
+	int err;
+	FILE *f;
+
+	x = fsl_folded_export__new(m, a->per_class ? wait_class : NULL, NULL, &err);
+	if (!x)
+		return fsl_err(err, "folded export");
+	err = run(r, fo_ev, x, a->trace);
+	if (err) {
+		fsl_folded_export__free(x);
+		return 1;
+	}
+	if (a->per_class) {
+		err = write_per_class(x, a);
+		fsl_folded_export__free(x);
+		return err;
+	}
+	f = open_out(a->out);
+	if (!f) {
+		fsl_folded_export__free(x);
+		return 1;
+	}
+	err = fsl_folded_export__write(x, f, NULL);
+	fsl_folded_export__free(x);
+	if (err)
+		write_err(err, a->out);
+	if (close_out(f, a->out) || err)
+		return 1;
+	return 0;
+}
+
+static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
+		      const struct export_args *a)
+{
+	int table = fsl_csv_table_parse(a->table);
+	struct fsl_csv_export *x;
+	int err;
+	FILE *f;
+
+	if (table < 0)
+		return fsl_usage_error("export", usage, "unknown --table '%s'", a->table);
+	f = open_out(a->out);
+	if (!f)
+		return 1;
+	x = fsl_csv_export__new(f, table, m, &err);
+	if (!x) {
+		close_out(f, a->out);
+		return fsl_err(err, "csv export");
+	}
+	fsl_csv_export__set_classifier(x, wait_class, NULL);
+	err = run(r, csv_ev, x, a->trace);
+	if (!err)
+		err = fsl_csv_export__finish(x);
+	fsl_csv_export__free(x);
+	if (err == -EIO)
+		write_err(err, a->out);
+	if (close_out(f, a->out) || err)
+		return 1;
+	return 0;
+}
 
 int cmd_export(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: fslens export ...\n(not built yet)\n");
-		return 0;
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "table", required_argument, NULL, 't' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "big-endian", no_argument, NULL, 'B' },
+		{ "per-class", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct export_args a = { 0 };
+	struct fsl_reader_opts ro = { 0 };
+	struct fsl_reader *r;
+	struct fsl_meta m;
+	const char *fmt = NULL;
+	int c, err, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': fmt = optarg; break;
+		case 'o': a.out = optarg; break;
+		case 't': a.table = optarg; break;
+		case 'n': a.name = optarg; break;
+		case 'd':
+			if (parse_dev(optarg, &a.only_dev))
+				return fsl_usage_error("export", usage,
+						       "--dev wants MAJ:MIN, not '%s'", optarg);
+			break;
+		case 'B': a.big_endian = 1; break;
+		case 'P': a.per_class = 1; break;
+		case 'q': a.quiet = 1; break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return fsl_usage_error("export", usage, "bad option");
+		}
 	}
-	fprintf(stderr, "fslens export: not implemented in this build\n");
-	return 1;
+	if (optind != argc - 1)
+		return fsl_usage_error("export", usage, optind >= argc ? "no trace given" :
+				       "one trace at a time");
+	a.trace = argv[optind];
+	if (!fmt)
+		return fsl_usage_error("export", usage, "--format is required");
+	if (!strcmp(fmt, "blktrace"))
+		a.format = FMT_BLKTRACE;
+	else if (!strcmp(fmt, "perfetto") || !strcmp(fmt, "chrome") || !strcmp(fmt, "json"))
+		a.format = FMT_PERFETTO;
+	else if (!strcmp(fmt, "folded"))
+		a.format = FMT_FOLDED;
+	else if (!strcmp(fmt, "csv"))
+		a.format = FMT_CSV;
+	else
+		return fsl_usage_error("export", usage, "unknown format '%s'", fmt);
+	if (a.format == FMT_CSV && !a.table)
+		return fsl_usage_error("export", usage, "csv needs --table ops|io|txn|waits|alloc");
+	if (a.format != FMT_CSV && a.table)
+		return fsl_usage_error("export", usage, "--table is for --format csv");
+	if (a.format != FMT_BLKTRACE && (a.name || a.only_dev || a.big_endian))
+		return fsl_usage_error("export", usage,
+				       "--name, --dev and --big-endian are for --format blktrace");
+	if (a.per_class && a.format != FMT_FOLDED)
+		return fsl_usage_error("export", usage, "--per-class is for --format folded");
+
+	r = fsl_reader__open(a.trace, &ro, &err);
+	if (!r)
+		return fsl_err(err, "cannot open '%s'", a.trace);
+	fsl_meta_from_reader(&m, r);
+	switch (a.format) {
+	case FMT_BLKTRACE: rc = export_blktrace(r, &a); break;
+	case FMT_PERFETTO: rc = export_perfetto(r, &m, &a); break;
+	case FMT_FOLDED: rc = export_folded(r, &m, &a); break;
+	default: rc = export_csv(r, &m, &a); break;
+	}
+	if (!a.quiet) {
+		size_t i;
+
+		for (i = 0; i < fsl_reader__nwarnings(r); i++)
+			fprintf(stderr, "fslens export: warning: %s\n", fsl_reader__warning(r, i));
+	}
+	fsl_reader__close(r);
+	return rc;
 }

@@ -36,34 +36,6 @@ static void usage(FILE *f)
 	fprintf(f, "\n'fslens <command> --help' describes a command; 'fslens --version'.\n");
 }
 
-int fsl_err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-	return 1;
-}
-
-int fsl_usage_error(const char *cmd, const char *usage_text, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fslens %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (usage_text)
-		fputs(usage_text, stderr);
-	return EXIT_USAGE;
-}
-
 /* A failed write to stdout (closed pipe, full disk) is an error, never silence. */
 static int finish_stdout(int rc)
 {

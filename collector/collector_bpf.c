@@ -37,8 +37,9 @@ struct fsl_collector {
 	int fn_ret;
 	uint32_t families;	/* loaded */
 	int fentry;
-	int nbtf, nraw;
-	char mode[32];
+	int nbtf, nraw, ntp;
+	char mode[96];
+	char counts[96];
 	char missing[2048];
 };
 
@@ -92,9 +93,12 @@ static int tp_exists(const char *tracefs, const char *group, const char *name)
 	return access(p, F_OK) == 0;
 }
 
-/* Family and tracefs group of a raw tracepoint the probes use. */
-static int raw_tp_family(const char *tp, const char **group)
+/* Family and tracefs group of a tracepoint the probes use. */
+static int tp_family(const char *tp, const char **group)
 {
+	const struct fsl_event_desc *d;
+	unsigned int i, n;
+
 	if (!strncmp(tp, "block_rq_", 9)) {
 		*group = "block";
 		return FSL_FAM_BLOCK;
@@ -103,22 +107,21 @@ static int raw_tp_family(const char *tp, const char **group)
 		*group = "raw_syscalls";
 		return FSL_FAM_DIROPS;
 	}
-	*group = "sched";
-	if (!strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking"))
+	if (!strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking")) {
+		*group = "sched";
 		return FSL_FAM_OFFCPU;
-	if (!strncmp(tp, "sched_process_", 14))
+	}
+	if (!strncmp(tp, "sched_process_", 14)) {
+		*group = "sched";
 		return FSL_FAM_PROC;
-	return -1;
-}
-
-static int classic_tp_family(const char *tp)
-{
-	const struct fsl_event_desc *d;
-	unsigned int i, n = fsl_schema_builtin_all(&d);
-
-	for (i = 0; i < n; i++)
-		if (d[i].name && !strcmp(d[i].name, tp))
+	}
+	n = fsl_schema_builtin_all(&d);
+	for (i = 0; i < n; i++) {
+		if (d[i].name && d[i].tp_group && !strcmp(d[i].name, tp)) {
+			*group = d[i].tp_group;
 			return d[i].family;
+		}
+	}
 	return -1;
 }
 
@@ -175,81 +178,100 @@ static uint64_t ring_size(uint64_t want)
 	return sz;
 }
 
-/* Decide autoload for every program; returns the number left to load. */
+/* The tracepoint of a program and its kind: 'b' tp_btf, 'r' raw_tp, 't' classic. */
+static const char *prog_tp(struct bpf_program *prog, char *kind, char *grp, size_t glen)
+{
+	const char *sec = bpf_program__section_name(prog), *slash;
+
+	if (!strncmp(sec, "tp_btf/", 7) || !strncmp(sec, "raw_tp/", 7)) {
+		*kind = sec[0] == 't' ? 'b' : 'r';
+		grp[0] = 0;
+		return sec + 7;
+	}
+	if (!strncmp(sec, "tracepoint/", 11) && (slash = strchr(sec + 11, '/'))) {
+		*kind = 't';
+		snprintf(grp, glen, "%.*s", (int)(slash - (sec + 11)), sec + 11);
+		return slash + 1;
+	}
+	return NULL;
+}
+
+/* Is there a program of this kind ('r' = tp_btf/raw_tp pair, 't' = classic) for tp? */
+static int has_variant(struct bpf_object *obj, const char *tp, char want)
+{
+	struct bpf_program *prog;
+	char kind, grp[64];
+
+	bpf_object__for_each_program(prog, obj) {
+		const char *t = prog_tp(prog, &kind, grp, sizeof(grp));
+
+		if (t && !strcmp(t, tp) && (kind == want || (want == 'r' && kind == 'b')))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Decide autoload for every program; returns the number left to load.
+ * Per tracepoint: tp_btf where the kernel's BTF describes it (unless
+ * use_btf is 0), else raw_tp; the classic tracepoint only with classic set
+ * or where no raw variant exists.
+ */
 static int choose_programs(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
-			   int use_btf)
+			   int use_btf, int classic)
 {
 	struct bpf_program *prog;
 	uint32_t want = c->opts.families ? c->opts.families : FSL_FAM_ALL;
 	int n = 0;
 
 	c->families = 0;
-	c->nbtf = c->nraw = 0;
+	c->nbtf = c->nraw = c->ntp = 0;
 	bpf_object__for_each_program(prog, c->skel->obj) {
-		const char *sec = bpf_program__section_name(prog);
 		const char *group = NULL, *tp;
-		char grp[64];
-		int fam, on, exists, is_btf = 0;
+		char kind, grp[64], t[160];
+		int fam, on, exists;
 
-		if (!strncmp(sec, "tp_btf/", 7) || !strncmp(sec, "raw_tp/", 7)) {
-			is_btf = sec[0] == 't';
-			tp = sec + 7;
-			fam = raw_tp_family(tp, &group);
-			on = fam >= 0 && (want & (1u << fam));
-			/* fork keeps the tracked map even with the proc family off */
-			if (c->opts.follow && !strcmp(tp, "sched_process_fork"))
-				on = 1;
-			exists = tp_exists(tracefs, group, tp);
-			if (exists < 0) {
-				char t[160];
-
-				snprintf(t, sizeof(t), "btf_trace_%s", tp);
-				exists = vmlinux && btf__find_by_name_kind(vmlinux, t,
-									   BTF_KIND_TYPEDEF) >= 0;
-			}
-			if (on && !exists)
-				add_missing(c, group, tp);
-			on = on && exists;
-			if (on) {
-				char t[160];
-				int have_btf;
-
-				snprintf(t, sizeof(t), "btf_trace_%s", tp);
-				have_btf = use_btf && vmlinux &&
-					   btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) >= 0;
-				/* keep exactly one of the pair */
-				on = is_btf ? have_btf : !have_btf;
-				if (on)
-					(is_btf ? c->nbtf++ : c->nraw++);
-			}
-		} else if (!strncmp(sec, "tracepoint/", 11)) {
-			const char *slash = strchr(sec + 11, '/');
-
-			if (!slash)
-				continue;
-			snprintf(grp, sizeof(grp), "%.*s", (int)(slash - (sec + 11)), sec + 11);
-			tp = slash + 1;
-			fam = classic_tp_family(tp);
-			on = fam >= 0 && (want & (1u << fam));
-			exists = tp_exists(tracefs, grp, tp);
-			if (on && exists != 1) {
-				/* the older/newer twin of a renamed event is not "missing" */
-				if (strcmp(tp, "ext4_da_write_pages") &&
-				    strncmp(tp, "ext4_da_write_folios", 20))
-					add_missing(c, grp, tp);
-				on = 0;
-			}
-		} else {
+		tp = prog_tp(prog, &kind, grp, sizeof(grp));
+		if (!tp)
 			continue;
+		fam = tp_family(tp, &group);
+		if (kind == 't')
+			group = grp;
+		on = fam >= 0 && (want & (1u << fam));
+		/* fork keeps the tracked map even with the proc family off */
+		if (c->opts.follow && !strcmp(tp, "sched_process_fork"))
+			on = 1;
+		if (!group)
+			on = 0;
+		exists = on ? tp_exists(tracefs, group, tp) : 0;
+		snprintf(t, sizeof(t), "btf_trace_%s", tp);
+		if (on && exists < 0)	/* no tracefs: ask BTF */
+			exists = vmlinux && btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) >= 0;
+		if (on && exists != 1) {
+			/* the older/newer twin of a renamed event is not "missing" */
+			if (strcmp(tp, "ext4_da_write_pages") &&
+			    strncmp(tp, "ext4_da_write_folios", 20))
+				add_missing(c, group, tp);
+			on = 0;
+		}
+		if (on && kind != 't') {
+			int have_btf = use_btf && vmlinux &&
+				       btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) >= 0;
+
+			if (classic && has_variant(c->skel->obj, tp, 't'))
+				on = 0;
+			else	/* keep exactly one of the pair */
+				on = kind == 'b' ? have_btf : !have_btf;
+		} else if (on) {
+			on = classic || !has_variant(c->skel->obj, tp, 'r');
 		}
 		bpf_program__set_autoload(prog, on);
-		if (on) {
-			if (fam >= 0 && fam != FSL_FAM_PROC)
-				c->families |= 1u << fam;
-			else if (fam == FSL_FAM_PROC && (want & (1u << FSL_FAM_PROC)))
-				c->families |= 1u << FSL_FAM_PROC;
-			n++;
-		}
+		if (!on)
+			continue;
+		(kind == 'b' ? c->nbtf++ : kind == 'r' ? c->nraw++ : c->ntp++);
+		if (fam != FSL_FAM_PROC || (want & (1u << FSL_FAM_PROC)))
+			c->families |= 1u << fam;
+		n++;
 	}
 	/* neither da_write variant exists: say which one was expected */
 	if ((want & (1u << FSL_FAM_ALLOC)) && tracefs &&
@@ -260,7 +282,7 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 }
 
 static int open_and_load(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
-			 int use_btf)
+			 int use_btf, int classic)
 {
 	const struct fsl_collector_opts *o = &c->opts;
 	uint32_t want = o->families ? o->families : FSL_FAM_ALL;
@@ -292,7 +314,7 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 		err = bpf_map__set_max_entries(skel->maps.dirop_inflight, 1);
 	if (err)
 		return err;
-	if (choose_programs(c, tracefs, vmlinux, use_btf) == 0)
+	if (choose_programs(c, tracefs, vmlinux, use_btf, classic) == 0)
 		return -ENOENT;
 	return fslens_bpf__load(skel);
 }
@@ -317,7 +339,7 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 	struct fsl_collector *c = calloc(1, sizeof(*c));
 	struct btf *vmlinux;
 	const char *tracefs;
-	int use_btf, e;
+	int use_btf, classic, e;
 
 	if (!c) {
 		*err = -ENOMEM;
@@ -334,22 +356,43 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 		goto fail;
 	}
 	c->fentry = probe_fentry(vmlinux);
+	/*
+	 * tp_btf, else raw_tp, else the classic tracepoints: each step is
+	 * tried when the kernel refuses the previous one at load.
+	 */
 	use_btf = !opts->force_raw_tp;
-	e = open_and_load(c, tracefs, vmlinux, use_btf);
-	if (e && use_btf && e != -ENOENT) {
-		/* tp_btf refused at load: retry every raw tracepoint as raw_tp */
+	classic = opts->force_classic;
+	e = open_and_load(c, tracefs, vmlinux, use_btf, classic);
+	if (e && e != -ENOENT && use_btf) {
 		fslens_bpf__destroy(c->skel);
 		c->skel = NULL;
 		c->missing[0] = 0;
-		e = open_and_load(c, tracefs, vmlinux, 0);
+		use_btf = 0;
+		e = open_and_load(c, tracefs, vmlinux, use_btf, classic);
+	}
+	if (e && e != -ENOENT && !classic) {
+		fslens_bpf__destroy(c->skel);
+		c->skel = NULL;
+		c->missing[0] = 0;
+		e = open_and_load(c, tracefs, vmlinux, !opts->force_raw_tp, 1);
 	}
 	btf__free(vmlinux);
 	if (e)
 		goto fail;
-	if (c->nbtf && c->nraw)
-		snprintf(c->mode, sizeof(c->mode), "tp_btf+raw_tp");
-	else
-		snprintf(c->mode, sizeof(c->mode), "%s", c->nbtf ? "tp_btf" : "raw_tp");
+	{
+		size_t n = 0;
+
+		c->mode[0] = 0;
+		if (c->nbtf)
+			n += snprintf(c->mode + n, sizeof(c->mode) - n, "tp_btf");
+		if (c->nraw)
+			n += snprintf(c->mode + n, sizeof(c->mode) - n, "%sraw_tp", n ? "+" : "");
+		if (c->ntp)
+			n += snprintf(c->mode + n, sizeof(c->mode) - n, "%stracepoint",
+				      n ? "+" : "");
+		snprintf(c->counts, sizeof(c->counts), "tp_btf %d, raw_tp %d, tracepoint %d",
+			 c->nbtf, c->nraw, c->ntp);
+	}
 	if ((c->families & (1u << FSL_FAM_DIROPS)) && (e = fill_dirop_table(c)))
 		goto fail;
 	return c;
@@ -545,6 +588,11 @@ int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int
 const char *fsl_collector__mode(const struct fsl_collector *c)
 {
 	return c->mode;
+}
+
+const char *fsl_collector__attach_counts(const struct fsl_collector *c)
+{
+	return c->counts;
 }
 
 int fsl_collector__fentry(const struct fsl_collector *c)

@@ -35,6 +35,7 @@ int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int
 	return -EOPNOTSUPP;
 }
 const char *fsl_collector__mode(const struct fsl_collector *c) { return "none"; }
+const char *fsl_collector__attach_counts(const struct fsl_collector *c) { return ""; }
 int fsl_collector__fentry(const struct fsl_collector *c) { return 0; }
 const char *fsl_collector__missing(const struct fsl_collector *c) { return ""; }
 uint32_t fsl_collector__families(const struct fsl_collector *c) { return 0; }

@@ -24,7 +24,7 @@
 #define FSL_BLK_F_ZSTD		(1u << 0)
 #define FSL_BLK_NFAM		8
 
-#define FSL_CHUNK_ENC_V1	1	/* sub of a chunk block: record encoding */
+#define FSL_CHUNK_ENC		2	/* sub of a chunk block: record encoding (1 was a draft) */
 
 /* Nothing in a file may make us allocate more than this for one block. */
 #define FSL_MAX_BLOCK		(64u << 20)
@@ -126,6 +126,7 @@ static inline size_t varint_get(const unsigned char *p, const unsigned char *end
 }
 
 uint32_t fsl_crc32c(uint32_t crc, const void *buf, size_t len);
+extern int fsl__trace_fuzz_skip_crc;	/* fuzzing only: checksums always match */
 
 void fsl_file_hdr_encode(unsigned char out[FSL_HDR_SIZE], const struct fsl_file_hdr *h);
 /* 0, or -EBADMSG (magic), -EILSEQ (checksum), -EPROTONOSUPPORT (version/endian). */
@@ -145,6 +146,21 @@ static inline unsigned int fsl_lanes_for(size_t fixed)
 	size_t n = fixed >= 24 ? 3 + (fixed - 24) / 4 : 3;
 
 	return n > FSL_MAX_LANES ? FSL_MAX_LANES : (unsigned int)n;
+}
+
+/* Low n bytes of a 64-bit word, n = 0..8. */
+static inline uint64_t fsl_bytemask(unsigned int n)
+{
+	static const uint64_t m[9] = { 0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull,
+				       0xffffffffffffull, 0xffffffffffffffull, ~0ull };
+
+	return m[n > 8 ? 8 : n];
+}
+
+/* Bytes needed for v (0 for 0). */
+static inline unsigned int fsl_nbytes64(uint64_t v)
+{
+	return v ? (unsigned int)(71 - __builtin_clzll(v)) / 8 : 0;
 }
 
 /* Growable byte buffer. */

@@ -29,10 +29,14 @@ struct blk_ent {
 struct rstate {
 	unsigned char *rec;
 	size_t cap;
-	uint32_t lanes[FSL_MAX_LANES];
-	uint16_t size;
+	uint16_t size;		/* as encoded */
+	uint16_t out_size;	/* as returned: zero-filled up to the schema size */
+	uint16_t tail_off;	/* end of the lanes */
 	uint8_t nlanes;
+	uint8_t cb;		/* bytes of lane codes */
 	uint8_t valid;
+	uint64_t cmask;		/* the low cb bytes (cb <= 8) */
+	uint32_t lanes[FSL_MAX_LANES];
 };
 
 struct kv_ent { char *key, *val; };
@@ -195,23 +199,30 @@ static int load_block(struct fsl_reader *r, uint64_t off, struct fsl_blk_hdr *b,
 		return -ENODATA;
 	*why = "out of memory";
 	r->disk.len = 0;
-	if (fsl_buf_reserve(&r->disk, b->disk_len + 1))
+	/* 16 zero bytes after any payload: the record decoder reads 8 at a time */
+	if (fsl_buf_reserve(&r->disk, b->disk_len + 16))
 		return -ENOMEM;
+	memset(r->disk.p + b->disk_len, 0, 16);
 	*why = "unreadable payload";
 	err = read_at(r, r->disk.p, b->disk_len, off + FSL_BLK_HDR_SIZE);
 	if (err)
 		return err;
 	*why = "checksum mismatch";
-	if (fsl_crc32c(0, r->disk.p, b->disk_len) != b->payload_crc)
+	if (fsl_crc32c(0, r->disk.p, b->disk_len) != b->payload_crc && !fsl__trace_fuzz_skip_crc)
 		return -EILSEQ;
 	if (!(b->flags & FSL_BLK_F_ZSTD)) {
 		*out = r->disk.p;
 		return 0;
 	}
+	/* the zstd frame must declare the size the block header does */
+	*why = "bad compressed data";
+	if (ZSTD_getFrameContentSize(r->disk.p, b->disk_len) != b->raw_len)
+		return -EILSEQ;
 	*why = "out of memory";
 	r->raw.len = 0;
-	if (fsl_buf_reserve(&r->raw, b->raw_len + 1))
+	if (fsl_buf_reserve(&r->raw, b->raw_len + 16))
 		return -ENOMEM;
+	memset(r->raw.p + b->raw_len, 0, 16);
 	{
 		size_t n = ZSTD_decompressDCtx(r->dc, r->raw.p, b->raw_len, r->disk.p,
 					       b->disk_len);
@@ -717,6 +728,78 @@ static int scan_blocks(struct fsl_reader *r)
 	return 0;
 }
 
+/*
+ * Sort stacks by id and symbols by address for binary search; when an id or
+ * address was written twice the later definition wins.
+ */
+struct order { uint64_t key; size_t idx; };
+
+static int order_cmp(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int sort_lookups(struct fsl_reader *r)
+{
+	size_t n = r->nstacks > r->nsyms ? r->nstacks : r->nsyms, i, k;
+	struct order *o = malloc((n ? n : 1) * sizeof(*o));
+
+	if (!o)
+		return -ENOMEM;
+	if (r->nstacks) {
+		struct fsl_stack *ns = malloc(r->nstacks * sizeof(*ns));
+
+		if (!ns) {
+			free(o);
+			return -ENOMEM;
+		}
+		for (i = 0; i < r->nstacks; i++)
+			o[i] = (struct order){ (uint64_t)(int64_t)r->stacks[i].id + (1ull << 63), i };
+		qsort(o, r->nstacks, sizeof(*o), order_cmp);
+		for (i = k = 0; i < r->nstacks; i++) {
+			struct fsl_stack *s = &r->stacks[o[i].idx];
+
+			if (i + 1 < r->nstacks && o[i + 1].key == o[i].key) {
+				for (size_t f = 0; f < s->nframes; f++)
+					free(s->frames[f]);
+				free(s->frames);
+				continue;
+			}
+			ns[k++] = *s;
+		}
+		free(r->stacks);
+		r->stacks = ns;
+		r->nstacks = k;
+	}
+	if (r->nsyms) {
+		struct sym_ent *ns = malloc(r->nsyms * sizeof(*ns));
+
+		if (!ns) {
+			free(o);
+			return -ENOMEM;
+		}
+		for (i = 0; i < r->nsyms; i++)
+			o[i] = (struct order){ r->syms[i].addr, i };
+		qsort(o, r->nsyms, sizeof(*o), order_cmp);
+		for (i = k = 0; i < r->nsyms; i++) {
+			if (i + 1 < r->nsyms && o[i + 1].key == o[i].key) {
+				free(r->syms[o[i].idx].name);
+				continue;
+			}
+			ns[k++] = r->syms[o[i].idx];
+		}
+		free(r->syms);
+		r->syms = ns;
+		r->nsyms = k;
+	}
+	free(o);
+	return 0;
+}
+
 /* ---- open / close ---- */
 
 static void setup_types(struct fsl_reader *r)
@@ -736,7 +819,7 @@ static void setup_types(struct fsl_reader *r)
 		if (d->type >= FSL_STATE_TYPES)
 			continue;
 		if (!fsl_schema_builtin(d->type))
-			r->fam_of[d->type] = d->family;
+			r->fam_of[d->type] = d->family < FSL_BLK_NFAM ? d->family : FSL_BLK_NFAM - 1;
 		if (d->size > r->min_size[d->type])
 			r->min_size[d->type] = d->size;
 	}
@@ -801,6 +884,9 @@ struct fsl_reader *fsl_reader__open(const char *path, const struct fsl_reader_op
 	if (e)
 		goto fail;
 	r->stats.version = r->fh.version;
+	r->stats.open_ns = r->fh.start_ns;
+	r->stats.realtime_offset_ns = r->fh.realtime_offset_ns;
+	r->stats.boottime_offset_ns = r->fh.boottime_offset_ns;
 	r->stats.file_bytes = r->fsize;
 
 	if (r->fh.footer_offset && !(e = try_footer(r, r->fh.footer_offset))) {
@@ -846,6 +932,9 @@ struct fsl_reader *fsl_reader__open(const char *path, const struct fsl_reader_op
 				r->stats.counts.lost[f] = strtoull(v, NULL, 10);
 		}
 	}
+	e = sort_lookups(r);
+	if (e)
+		goto fail;
 	setup_types(r);
 	return r;
 fail:
@@ -919,7 +1008,7 @@ static int next_chunk(struct fsl_reader *r)
 			err = -EILSEQ;
 			why = "does not match the index";
 		}
-		if (!err && b.sub != FSL_CHUNK_ENC_V1) {
+		if (!err && b.sub != FSL_CHUNK_ENC) {
 			err = -EILSEQ;
 			why = "unknown record encoding";
 		}
@@ -948,31 +1037,99 @@ static inline void store32(unsigned char *p, uint32_t v)
 	memcpy(p, &v, 4);
 }
 
+static inline uint32_t load32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t load64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static const uint16_t lane_off_tab[FSL_MAX_LANES] = {
+	8, 12, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96,
+	100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144, 148, 152, 156, 160, 164,
+	168, 172, 176, 180, 184, 188, 192, 196, 200, 204, 208, 212, 216, 220, 224, 228, 232,
+	236, 240, 244, 248, 252, 256, 260, 264,
+};
+_Static_assert(FSL_MAX_LANES == 64, "lane table");
+static const uint32_t code_mask[4] = { 0, 0xff, 0xffff, 0xffffffff };
+static const uint8_t code_len[4] = { 0, 1, 2, 4 };
+
+/*
+ * Varint at *pp. The buffer has 16 readable bytes past end (zeroed), so 8
+ * bytes are loaded at once and the value is assembled without a loop.
+ * Returns 0 and advances, or -1 when the varint is malformed or runs past end.
+ */
+static inline int vget(const unsigned char **pp, const unsigned char *end, uint64_t *v)
+{
+	const unsigned char *p = *pp;
+	uint64_t w, stop, x;
+	unsigned int len;
+
+	if (p >= end)
+		return -1;
+	memcpy(&w, p, 8);
+	if (!(w & 0x80)) {
+		*v = w & 0x7f;
+		*pp = p + 1;
+		return 0;
+	}
+	stop = ~w & 0x8080808080808080ull;
+	if (!stop) {
+		size_t k = varint_get(p, end, v);
+
+		if (!k)
+			return -1;
+		*pp = p + k;
+		return 0;
+	}
+	len = (__builtin_ctzll(stop) >> 3) + 1;
+	if ((size_t)(end - p) < len)
+		return -1;
+	x = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | (w >> 3 & 0xfe00000) |
+	    (w >> 4 & 0x7f0000000ull) | (w >> 5 & 0x3f800000000ull) |
+	    (w >> 6 & 0x1fc0000000000ull) | (w >> 7 & 0xfe000000000000ull);
+	*v = x & ((1ull << (7 * len)) - 1);
+	*pp = p + len;
+	return 0;
+}
+
 /* Decode one record of the current chunk. 0, or -EILSEQ if malformed. */
 static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 {
 	const unsigned char *p = r->rp, *end = r->rend;
-	uint64_t tag, v, mask;
-	unsigned int type, slot, i, size, nl, tail_off, minsz;
+	uint64_t tag, v;
+	unsigned int type, slot, i, size, tail_off, k;
 	struct rstate *st;
 	struct fsl_hdr *h;
-	size_t k;
 
-	if (!(k = varint_get(p, end, &tag)) || tag >> 17)
+	if (vget(&p, end, &tag) || tag >> 17)
 		return -EILSEQ;
-	p += k;
 	type = tag >> 1;
 	slot = type < FSL_STATE_TYPES ? type : FSL_STATE_TYPES;
 	st = &r->st[slot];
 	if (tag & 1) {
 		uint64_t sz, n, need;
 
-		if (!(k = varint_get(p, end, &sz)) || sz < sizeof(struct fsl_hdr) || sz > 0xffff)
+		if (vget(&p, end, &sz) || sz < sizeof(struct fsl_hdr) || sz > 0xffff)
 			return -EILSEQ;
-		p += k;
-		if (!(k = varint_get(p, end, &n)) || n < 3 || n > fsl_lanes_for(sz))
+		if (vget(&p, end, &n) || n < 3 || n > fsl_lanes_for(sz))
 			return -EILSEQ;
-		p += k;
+		/*
+		 * Lanes live in the record buffer; st->lanes keeps those beyond
+		 * the current lane count. Save, then lay out the new shape.
+		 */
+		if (st->valid)
+			for (i = 0; i < st->nlanes; i++)
+				st->lanes[i] = load32(st->rec + lane_off_tab[i]);
 		need = sz;
 		if (type < FSL_STATE_TYPES && r->min_size[type] > need)
 			need = r->min_size[type];
@@ -987,55 +1144,91 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 			st->cap = nc;
 		}
 		st->size = sz;
+		st->out_size = need;
 		st->nlanes = n;
+		st->tail_off = fsl_lane_off(n);
+		st->cb = (2 * n + 7) / 8;
+		st->cmask = fsl_bytemask(st->cb);
 		st->valid = 1;
 		for (i = 0; i < n; i++)
-			store32(st->rec + fsl_lane_off(i), st->lanes[i]);
+			store32(st->rec + lane_off_tab[i], st->lanes[i]);
+		/* A record shorter than its schema reads as zero-filled up to it. */
+		if (need > sz)
+			memset(st->rec + sz, 0, need - sz);
 	} else if (!st->valid || slot == FSL_STATE_TYPES) {
 		return -EILSEQ;
 	}
 	size = st->size;
-	nl = st->nlanes;
-	if (!(k = varint_get(p, end, &v)))
+	/*
+	 * ts length byte + delta, lane mask, 2-bit length codes, deltas. The
+	 * buffer has 16 zero bytes past end, so 8-byte loads at p < end are
+	 * safe; every advance is checked against end before the next load.
+	 */
+	if (p >= end || *p > 8)
 		return -EILSEQ;
+	k = *p++;
+	v = load64(p) & fsl_bytemask(k);
 	p += k;
 	r->prev_ts += (uint64_t)unzigzag64(v);
-	if (!(k = varint_get(p, end, &mask)) || (nl < 64 && mask >> nl))
-		return -EILSEQ;
-	p += k;
-	while (mask) {
-		i = __builtin_ctzll(mask);
-		mask &= mask - 1;
-		if (p < end && *p < 0x80) {
-			v = *p++;
-		} else {
-			if (!(k = varint_get(p, end, &v)) || v > UINT32_MAX)
+	/* 2-bit code per lane (0 same, 1/2/3: a 1/2/4-byte zigzag delta follows) */
+	{
+		unsigned int cb = st->cb;
+		uint64_t c0, c1 = 0, m0, m1;
+
+		if (p > end || (size_t)(end - p) < cb)
+			return -EILSEQ;
+		c0 = load64(p);
+		if (cb > 8)
+			c1 = load64(p + 8) & fsl_bytemask(cb - 8);
+		else
+			c0 &= st->cmask;
+		p += cb;
+		m0 = (c0 | c0 >> 1) & 0x5555555555555555ull;
+		m1 = (c1 | c1 >> 1) & 0x5555555555555555ull;
+		while (m0) {
+			unsigned int j = __builtin_ctzll(m0), code = c0 >> j & 3;
+			unsigned char *q = st->rec + lane_off_tab[j >> 1];
+
+			m0 &= m0 - 1;
+			if (p >= end)
 				return -EILSEQ;
-			p += k;
+			v = load32(p) & code_mask[code];
+			p += code_len[code];
+			store32(q, load32(q) + (uint32_t)unzigzag32((uint32_t)v));
 		}
-		st->lanes[i] += (uint32_t)unzigzag32((uint32_t)v);
-		store32(st->rec + fsl_lane_off(i), st->lanes[i]);
+		while (m1) {
+			unsigned int j = __builtin_ctzll(m1), code = c1 >> j & 3;
+			unsigned char *q = st->rec + lane_off_tab[32 + (j >> 1)];
+
+			m1 &= m1 - 1;
+			if (p >= end)
+				return -EILSEQ;
+			v = load32(p) & code_mask[code];
+			p += code_len[code];
+			store32(q, load32(q) + (uint32_t)unzigzag32((uint32_t)v));
+		}
+		if (p > end)
+			return -EILSEQ;
 	}
-	tail_off = fsl_lane_off(nl);
-	if ((size_t)(end - p) < size - tail_off)
-		return -EILSEQ;
-	memcpy(st->rec + tail_off, p, size - tail_off);
-	p += size - tail_off;
+	tail_off = st->tail_off;
+	if (size > tail_off) {
+		if ((size_t)(end - p) < size - tail_off)
+			return -EILSEQ;
+		memcpy(st->rec + tail_off, p, size - tail_off);
+		p += size - tail_off;
+	}
 	h = (struct fsl_hdr *)st->rec;
 	h->ts = r->prev_ts;
 	h->type = type;
-	/* A record shorter than its schema reads as zero-filled up to it. */
-	minsz = type < FSL_STATE_TYPES ? r->min_size[type] : 0;
-	if (size < minsz) {
-		memset(st->rec + size, 0, minsz - size);
-		size = minsz;
-	}
-	h->size = size;
+	h->size = st->out_size;
 	if (type == FSL_EV_DIROP) {
 		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)h;
-		size_t room = size - sizeof(*d);
+		size_t room = st->out_size - offsetof(struct fsl_ev_dirop, paths);
 
-		/* Path lengths must fit the record: consumers trust them. */
+		/*
+		 * Path lengths must fit the record: consumers trust them. (The
+		 * writer clamps them, so this only fires on a crafted file.)
+		 */
 		if (d->path_len > room) {
 			d->path_len = room;
 			d->pflags |= FSL_DIROP_TRUNC1;
@@ -1141,22 +1334,35 @@ const struct fsl_bitmap *fsl_reader__bitmap(const struct fsl_reader *r, unsigned
 
 const struct fsl_stack *fsl_reader__stack(const struct fsl_reader *r, int32_t id)
 {
-	size_t i;
+	size_t lo = 0, hi = r->nstacks;
 
-	/* Later definitions of an id win. */
-	for (i = r->nstacks; i-- > 0;)
-		if (r->stacks[i].id == id)
-			return &r->stacks[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->stacks[mid].id == id)
+			return &r->stacks[mid];
+		if (r->stacks[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
 const char *fsl_reader__sym(const struct fsl_reader *r, uint64_t addr)
 {
-	size_t i;
+	size_t lo = 0, hi = r->nsyms;
 
-	for (i = r->nsyms; i-- > 0;)
-		if (r->syms[i].addr == addr)
-			return r->syms[i].name;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->syms[mid].addr == addr)
+			return r->syms[mid].name;
+		if (r->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
@@ -1173,6 +1379,29 @@ const struct fsl_event_desc *fsl_reader__schema(const struct fsl_reader *r, unsi
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r)
 {
 	return &r->stats;
+}
+
+void fsl_reader__meta_counts(const struct fsl_reader *r, struct fsl_meta_counts *c)
+{
+	c->kv = r->nkv;
+	c->texts = r->ntexts;
+	c->bitmaps = r->nbitmaps;
+	c->stacks = r->nstacks;
+	c->syms = r->nsyms;
+	c->schema_types = r->nschema;
+}
+
+int fsl_reader__text_at(const struct fsl_reader *r, size_t idx, const char **name,
+			const char **data, size_t *len)
+{
+	if (idx >= r->ntexts)
+		return 0;
+	*name = r->texts[idx].name;
+	if (data)
+		*data = r->texts[idx].data;
+	if (len)
+		*len = r->texts[idx].len;
+	return 1;
 }
 
 size_t fsl_reader__nwarnings(const struct fsl_reader *r)

@@ -23,14 +23,26 @@
 #define DEF_REORDER_NS		2000000000ull
 #define DRAIN_BATCH		8192
 #define MAX_PENDING		(1u << 18)	/* events held for reordering */
-#define MAX_PENDING_BYTES	(32u << 20)
+#define RING_BYTES		(32u << 20)	/* their bytes */
 #define META_FLUSH_BYTES	(1u << 20)
 
+/*
+ * Events held for reordering: records sit in a byte ring in arrival order;
+ * items[] sorts them by (ts, arrival). arr[] has one word per arrival (the
+ * ring bytes it took, whether it wrapped, whether it was emitted), so the
+ * ring head advances over emitted records by reading a small dense array,
+ * and in-order input is never copied a second time.
+ */
 struct pend {
 	uint64_t ts;
-	uint32_t off;		/* in the arena; also arrival order among pending */
+	uint64_t seq;		/* arrival order: ties keep it */
+	uint32_t off;		/* in the ring */
 	uint32_t len;
 };
+
+#define ARR_CAP		(1u << 19)	/* arrivals not yet reclaimed */
+#define ARR_EMITTED	(1u << 31)
+#define ARR_WRAPPED	(1u << 30)
 
 struct lane_state {
 	uint32_t lanes[FSL_MAX_LANES];
@@ -47,11 +59,14 @@ struct fsl_writer {
 	struct fsl_file_hdr fh;
 
 	/* reorder window */
-	struct pend *items;
-	size_t n, head, cap, drain_at;
-	struct fsl_buf arena;
-	size_t live;		/* arena bytes of events not yet emitted */
-	int sorted;
+	struct pend *items, *tmp;
+	size_t n, head, cap, drain_at, sorted_end;
+	int new_sorted;
+	uint64_t seq;
+	unsigned char *ring;
+	size_t ring_head, ring_tail, ring_used;
+	uint32_t *arr;
+	uint64_t arr_head;	/* oldest arrival not reclaimed; seq is the next */
 	uint64_t max_ts, last_emit_ts;
 	int emitted_any;
 
@@ -125,7 +140,7 @@ static int write_block(struct fsl_writer *w, struct fsl_blk_hdr *b, const void *
 	if (raw_len > FSL_MAX_BLOCK)
 		return -EFBIG;
 	b->flags = 0;
-	if (compress && raw_len) {
+	if (compress && raw_len && !w->opts.no_compress) {
 		size_t bound = ZSTD_compressBound(raw_len), r;
 
 		if (fsl_buf_reserve(&w->zbuf, bound))
@@ -272,10 +287,10 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 	if (w->opts.chunk_events > 1u << 22)
 		w->opts.chunk_events = 1u << 22;
 	if (!w->opts.zstd_level)
-		w->opts.zstd_level = 3;
+		w->opts.zstd_level = 1;	/* fast; level 3 saves ~12% of size at ~25% more CPU */
 	if (!w->opts.reorder_ns)
 		w->opts.reorder_ns = DEF_REORDER_NS;
-	w->sorted = 1;
+	w->new_sorted = 1;
 	w->drain_at = DRAIN_BATCH;
 	for (t = 0; t < FSL_STATE_TYPES; t++) {
 		const struct fsl_event_desc *d = fsl_schema_builtin(t);
@@ -284,7 +299,12 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 		w->type_lanes[t] = d ? fsl_lanes_for(d->size) : FSL_MAX_LANES;
 	}
 	w->zc = ZSTD_createCCtx();
-	if (!w->zc) {
+	w->ring = malloc(RING_BYTES);
+	w->arr = malloc(ARR_CAP * sizeof(*w->arr));
+	if (!w->zc || !w->ring || !w->arr) {
+		ZSTD_freeCCtx(w->zc);
+		free(w->ring);
+		free(w->arr);
 		free(w);
 		*err = -ENOMEM;
 		return NULL;
@@ -294,6 +314,8 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 	if (w->fd < 0) {
 		*err = -errno;
 		ZSTD_freeCCtx(w->zc);
+		free(w->ring);
+		free(w->arr);
 		free(w);
 		return NULL;
 	}
@@ -487,7 +509,7 @@ int fsl_writer__lost(struct fsl_writer *w, unsigned int family, uint64_t count)
 
 static int write_chunk(struct fsl_writer *w)
 {
-	struct fsl_blk_hdr b = { .kind = FSL_BLK_CHUNK, .sub = FSL_CHUNK_ENC_V1 };
+	struct fsl_blk_hdr b = { .kind = FSL_BLK_CHUNK, .sub = FSL_CHUNK_ENC };
 	unsigned int f;
 	int err;
 
@@ -519,6 +541,19 @@ static int write_chunk(struct fsl_writer *w)
 	return 0;
 }
 
+static inline void store32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static inline uint64_t load64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 static inline uint32_t load32(const unsigned char *p)
 {
 	uint32_t v;
@@ -527,20 +562,20 @@ static inline uint32_t load32(const unsigned char *p)
 	return v;
 }
 
+static inline void store64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
 static int encode(struct fsl_writer *w, const unsigned char *rec)
 {
 	const struct fsl_hdr *h = (const struct fsl_hdr *)rec;
-	unsigned int type = h->type, size = h->size, slot, nl, i, maxl;
+	unsigned int type = h->type, size = h->size, slot, nl, i, maxl, tail_off;
 	struct lane_state *st;
 	unsigned char *p;
-	uint64_t mask = 0;
-	uint32_t deltas[FSL_MAX_LANES];
-	unsigned int nd = 0, tail_off;
 	int shape;
 
 	if (!w->ccount) {
-		for (i = 0; i <= FSL_STATE_TYPES; i++)
-			w->st[i].valid = 0;
 		memset(w->st, 0, sizeof(w->st));
 		w->cprev_ts = 0;
 		w->cfirst = h->ts;
@@ -554,7 +589,8 @@ static int encode(struct fsl_writer *w, const unsigned char *rec)
 	if (nl > maxl)
 		nl = maxl;
 	shape = !st->valid || st->size != size || st->nlanes != nl || slot == FSL_STATE_TYPES;
-	if (fsl_buf_reserve(&w->enc, 40 + FSL_MAX_LANES * 5 + size))
+	if (w->enc.cap - w->enc.len < 64 + FSL_MAX_LANES * 5 + size &&
+	    fsl_buf_reserve(&w->enc, 64 + FSL_MAX_LANES * 5 + size))
 		return -ENOMEM;
 	p = w->enc.p + w->enc.len;
 	p += varint_put(p, (uint64_t)type << 1 | shape);
@@ -565,21 +601,51 @@ static int encode(struct fsl_writer *w, const unsigned char *rec)
 		st->nlanes = nl;
 		st->valid = 1;
 	}
-	p += varint_put(p, zigzag64((int64_t)(h->ts - w->cprev_ts)));
-	w->cprev_ts = h->ts;
-	for (i = 0; i < nl; i++) {
-		uint32_t v = load32(rec + fsl_lane_off(i));
-		uint32_t d = v - st->lanes[i];
+	/* ts: a length byte, then that many bytes of the zigzag delta */
+	{
+		uint64_t zz = zigzag64((int64_t)(h->ts - w->cprev_ts));
+		unsigned int n = fsl_nbytes64(zz);
 
-		if (d) {
-			mask |= 1ull << i;
-			deltas[nd++] = zigzag32((int32_t)d);
-			st->lanes[i] = v;
-		}
+		*p++ = n;
+		store64(p, zz);
+		p += n;
 	}
-	p += varint_put(p, mask);
-	for (i = 0; i < nd; i++)
-		p += varint_put(p, deltas[i]);
+	w->cprev_ts = h->ts;
+	/*
+	 * lanes (pid, tid, cpu|pad, then the body from offset 24): a 2-bit
+	 * code per lane in (2 * nl + 7) / 8 bytes (0 unchanged, 1/2/3 = the
+	 * zigzag delta follows in 1/2/4 bytes), then the deltas in lane order.
+	 */
+	{
+		unsigned char *ctrl = p;
+		unsigned int cb = (2 * nl + 7) / 8, k;
+		uint64_t c[2] = { 0, 0 };
+
+		p += cb;
+		for (i = 0; i < nl; i++) {
+			uint32_t v, d, zz;
+			unsigned int code;
+
+			/* two unchanged body lanes at once: the common case */
+			if (i >= 3 && i + 1 < nl &&
+			    load64(rec + 12 + 4 * i) == load64((unsigned char *)&st->lanes[i])) {
+				i++;
+				continue;
+			}
+			v = load32(rec + (i < 2 ? 8 + 4 * i : i == 2 ? 20 : 12 + 4 * i));
+			d = v - st->lanes[i];
+			if (!d)
+				continue;
+			st->lanes[i] = v;
+			zz = zigzag32((int32_t)d);
+			code = zz < 0x100 ? 1 : zz < 0x10000 ? 2 : 3;
+			c[i >> 5] |= (uint64_t)code << (2 * (i & 31));
+			store32(p, zz);
+			p += code == 3 ? 4 : code;
+		}
+		for (k = 0; k < cb; k++)
+			ctrl[k] = c[k >> 3] >> (8 * (k & 7));
+	}
 	tail_off = fsl_lane_off(nl);
 	if (size > tail_off) {
 		memcpy(p, rec + tail_off, size - tail_off);
@@ -610,62 +676,148 @@ static int emit(struct fsl_writer *w, const unsigned char *rec)
 	return encode(w, rec);
 }
 
-static int pend_cmp(const void *a, const void *b)
+static inline int pend_cmp(const void *a, const void *b)
 {
 	const struct pend *x = a, *y = b;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Emit what left the reorder window (everything when final). */
-static int drain(struct fsl_writer *w, int final)
+/* Offset of room for a record of len bytes in the ring (recorded in arr[]), or -1. */
+static long ring_alloc(struct fsl_writer *w, size_t len)
+{
+	size_t need = (len + 7) & ~(size_t)7, pos;
+	uint32_t wrapped = 0;
+
+	if (w->seq - w->arr_head >= ARR_CAP)
+		return -1;
+	if (!w->ring_used)
+		w->ring_head = w->ring_tail = 0;
+	if (!w->ring_used || w->ring_tail > w->ring_head) {
+		if (RING_BYTES - w->ring_tail >= need) {
+			pos = w->ring_tail;
+		} else if (w->ring_head >= need) {
+			/* wrap: the end of the ring is left unused */
+			w->ring_used += RING_BYTES - w->ring_tail;
+			wrapped = ARR_WRAPPED;
+			pos = 0;
+		} else {
+			return -1;
+		}
+	} else if (w->ring_head - w->ring_tail >= need) {
+		pos = w->ring_tail;
+	} else {
+		return -1;
+	}
+	w->ring_tail = pos + need;
+	if (w->ring_tail == RING_BYTES)
+		w->ring_tail = 0;
+	w->ring_used += need;
+	w->arr[w->seq % ARR_CAP] = need | wrapped;
+	return (long)pos;
+}
+
+/* Reclaim ring space of emitted records, oldest arrival first. */
+static void ring_release(struct fsl_writer *w)
+{
+	while (w->arr_head < w->seq) {
+		uint32_t a = w->arr[w->arr_head % ARR_CAP], need = a & ~(ARR_EMITTED | ARR_WRAPPED);
+
+		if (!(a & ARR_EMITTED))
+			break;
+		if (a & ARR_WRAPPED) {
+			w->ring_used -= RING_BYTES - w->ring_head + need;
+			w->ring_head = need;
+		} else {
+			w->ring_used -= need;
+			w->ring_head += need;
+		}
+		if (w->ring_head == RING_BYTES)
+			w->ring_head = 0;
+		w->arr_head++;
+	}
+	if (!w->ring_used)
+		w->ring_head = w->ring_tail = 0;
+}
+
+/*
+ * Make items[head..n) sorted: the part added since the last drain is sorted
+ * on its own, then merged with only the suffix of the sorted part it
+ * overlaps (with a bounded disorder that suffix is short).
+ */
+static int sort_pending(struct fsl_writer *w)
+{
+	struct pend *nw = w->items + w->sorted_end;
+	size_t k = w->n - w->sorted_end, lo, hi, a, i, j, o;
+
+	if (!k)
+		return 0;
+	if (!w->new_sorted)
+		qsort(nw, k, sizeof(*nw), pend_cmp);
+	if (w->sorted_end > w->head && pend_cmp(&w->items[w->sorted_end - 1], nw) > 0) {
+		lo = w->head;
+		hi = w->sorted_end;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (pend_cmp(&w->items[mid], nw) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		a = w->sorted_end - lo;
+		for (i = lo, j = 0, o = 0; i < w->sorted_end && j < k;)
+			w->tmp[o++] = pend_cmp(&w->items[i], &nw[j]) <= 0 ? w->items[i++] : nw[j++];
+		while (i < w->sorted_end)
+			w->tmp[o++] = w->items[i++];
+		while (j < k)
+			w->tmp[o++] = nw[j++];
+		memcpy(w->items + lo, w->tmp, (a + k) * sizeof(*w->tmp));
+	}
+	w->sorted_end = w->n;
+	w->new_sorted = 1;
+	return 0;
+}
+
+static int emit_head(struct fsl_writer *w)
+{
+	const struct pend *p = &w->items[w->head++];
+
+	w->arr[p->seq % ARR_CAP] |= ARR_EMITTED;
+	return emit(w, w->ring + p->off);
+}
+
+/*
+ * Emit what left the reorder window (everything when final; at least
+ * `force` events when the ring is full), keeping at most MAX_PENDING.
+ */
+static int drain(struct fsl_writer *w, int final, size_t force)
 {
 	uint64_t wm;
-	int err = 0, forced;
+	int err = 0, over;
 
-	if (!w->sorted) {
-		qsort(w->items + w->head, w->n - w->head, sizeof(*w->items), pend_cmp);
-		w->sorted = 1;
-	}
+	sort_pending(w);
 	wm = final ? UINT64_MAX :
 	     w->max_ts > w->opts.reorder_ns ? w->max_ts - w->opts.reorder_ns : 0;
-	forced = w->n - w->head > MAX_PENDING || w->live > MAX_PENDING_BYTES;
+	over = w->n - w->head > MAX_PENDING;
 	while (w->head < w->n && !err) {
-		const struct pend *p = &w->items[w->head];
-
-		/* Over the memory bound: emit down to half, window or not. */
-		if (forced && w->n - w->head <= MAX_PENDING / 2 && w->live <= MAX_PENDING_BYTES / 2)
-			forced = 0;
-		if (!forced && p->ts > wm)
+		if (over && w->n - w->head <= MAX_PENDING / 2)
+			over = 0;
+		if (!force && !over && w->items[w->head].ts > wm)
 			break;
-		err = emit(w, w->arena.p + p->off);
-		w->live -= p->len;
-		w->head++;
+		err = emit_head(w);
+		if (force)
+			force--;
 	}
+	ring_release(w);
 	if (w->head == w->n) {
-		w->head = w->n = 0;
-		w->arena.len = 0;
-		w->live = 0;
-	} else if (w->head > w->n - w->head || w->arena.len > 2 * (size_t)MAX_PENDING_BYTES) {
-		/* Compact: copy the survivors, in order, to a fresh arena. */
-		struct fsl_buf na = { 0 };
-		size_t i, k = 0;
-
-		if (fsl_buf_reserve(&na, w->arena.cap))
-			return -ENOMEM;
-		for (i = w->head; i < w->n; i++) {
-			struct pend p = w->items[i];
-
-			memcpy(na.p + na.len, w->arena.p + p.off, p.len);
-			p.off = na.len;
-			na.len += p.len;
-			w->items[k++] = p;
-		}
-		fsl_buf_free(&w->arena);
-		w->arena = na;
-		w->n = k;
+		w->head = w->n = w->sorted_end = 0;
+	} else if (w->head >= w->n - w->head) {
+		memmove(w->items, w->items + w->head, (w->n - w->head) * sizeof(*w->items));
+		w->n -= w->head;
+		w->sorted_end -= w->head;
 		w->head = 0;
 	}
 	w->drain_at = (w->n - w->head) + DRAIN_BATCH;
@@ -675,6 +827,8 @@ static int drain(struct fsl_writer *w, int final)
 int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev)
 {
 	struct pend *p;
+	long off;
+	int err;
 
 	if (w->err)
 		return w->err;
@@ -683,29 +837,52 @@ int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev)
 	if (w->n == w->cap) {
 		size_t nc = w->cap ? w->cap * 2 : 4096;
 		struct pend *ni = realloc(w->items, nc * sizeof(*ni));
+		struct pend *nt;
 
 		if (!ni)
 			return -ENOMEM;
 		w->items = ni;
+		nt = realloc(w->tmp, nc * sizeof(*nt));
+		if (!nt)
+			return -ENOMEM;
+		w->tmp = nt;
 		w->cap = nc;
 	}
-	if (w->arena.cap - w->arena.len < ev->size &&
-	    fsl_buf_reserve(&w->arena, ev->size))
-		return -ENOMEM;
+	while ((off = ring_alloc(w, ev->size)) < 0) {
+		/* ring full: the oldest events go out, window or not */
+		if (w->head == w->n)
+			return -ENOBUFS;	/* cannot happen: an empty ring has room */
+		err = drain(w, 0, DRAIN_BATCH);
+		if (err)
+			return err;
+	}
+	memcpy(w->ring + off, ev, ev->size);
+	if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop)) {
+		/* path lengths that do not fit the record are cut to it */
+		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)(w->ring + off);
+		size_t room = ev->size - offsetof(struct fsl_ev_dirop, paths);
+
+		if (d->path_len > room) {
+			d->path_len = room;
+			d->pflags |= FSL_DIROP_TRUNC1;
+		}
+		if (d->path2_len > room - d->path_len) {
+			d->path2_len = room - d->path_len;
+			d->pflags |= FSL_DIROP_TRUNC2;
+		}
+	}
 	p = &w->items[w->n];
-	if (w->n > w->head && ev->ts < p[-1].ts)
-		w->sorted = 0;
+	if (w->n > w->sorted_end && ev->ts < p[-1].ts)
+		w->new_sorted = 0;
 	p->ts = ev->ts;
-	p->off = w->arena.len;
+	p->seq = w->seq++;
+	p->off = off;
 	p->len = ev->size;
-	memcpy(w->arena.p + w->arena.len, ev, ev->size);
-	w->arena.len += ev->size;
-	w->live += ev->size;
 	w->n++;
 	if (ev->ts > w->max_ts)
 		w->max_ts = ev->ts;
 	if (w->n - w->head >= w->drain_at)
-		return drain(w, 0);
+		return drain(w, 0, 0);
 	return 0;
 }
 
@@ -715,7 +892,7 @@ int fsl_writer__flush(struct fsl_writer *w)
 
 	if (w->err)
 		return w->err;
-	err = drain(w, 1);
+	err = drain(w, 1, 0);
 	if (!err)
 		err = write_chunk(w);
 	if (!err)
@@ -768,7 +945,9 @@ static int write_footer(struct fsl_writer *w)
 static void free_writer(struct fsl_writer *w)
 {
 	free(w->items);
-	fsl_buf_free(&w->arena);
+	free(w->tmp);
+	free(w->ring);
+	free(w->arr);
 	fsl_buf_free(&w->enc);
 	fsl_buf_free(&w->zbuf);
 	fsl_buf_free(&w->kv);

@@ -35,6 +35,7 @@ struct fsl_collector_opts {
 	int offcpu_all;		/* every sleep, not only uninterruptible */
 	uint64_t ring_bytes;	/* ring buffer size; 0 = FSL_COLLECTOR_RING_DEFAULT */
 	int force_raw_tp;	/* use raw_tp even where tp_btf is available */
+	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
@@ -71,8 +72,10 @@ int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX]);
  */
 int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int max);
 
-/* "tp_btf", "raw_tp" or "tp_btf+raw_tp": how the raw tracepoints were attached. */
+/* How the probes were attached: "tp_btf", "raw_tp", "tracepoint" joined by '+'. */
 const char *fsl_collector__mode(const struct fsl_collector *c);
+/* "tp_btf N, raw_tp N, tracepoint N": programs attached each way. */
+const char *fsl_collector__attach_counts(const struct fsl_collector *c);
 /* 1 if the kernel accepted an fentry program at start (used only as an extra). */
 int fsl_collector__fentry(const struct fsl_collector *c);
 /* Tracepoints this kernel does not have, comma separated ("" if none). */

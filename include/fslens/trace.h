@@ -87,6 +87,7 @@ struct fsl_writer_opts {
 	int zstd_level;			/* 0 = default */
 	size_t chunk_events;		/* events per chunk, 0 = default */
 	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s) */
+	int no_compress;		/* store blocks uncompressed (tests, fuzz seeds) */
 };
 
 /* Create path (mode 0600, O_EXCL unless force). "-" is not allowed. */
@@ -170,9 +171,22 @@ struct fsl_trace_stats {
 	uint64_t first_ts, last_ts;
 	struct fsl_family_counts counts;
 	uint64_t late_events;		/* arrived after the reorder window: stored out of ts order */
+	/* From the file header: clocks when the writer opened the file. */
+	uint64_t open_ns;		/* CLOCK_MONOTONIC */
+	int64_t realtime_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	int64_t boottime_offset_ns;	/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 };
 /* Stats from the footer (or, for a cut file, from a scan of the chunks). */
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r);
+
+/* How much metadata the file holds (each KV key counted once). */
+struct fsl_meta_counts {
+	size_t kv, texts, bitmaps, stacks, syms, schema_types;
+};
+void fsl_reader__meta_counts(const struct fsl_reader *r, struct fsl_meta_counts *c);
+/* Iterate text blobs: idx from 0; returns 0 past the end. */
+int fsl_reader__text_at(const struct fsl_reader *r, size_t idx, const char **name,
+			const char **data, size_t *len);
 
 /* Warnings collected so far (when opts.warn was NULL). */
 size_t fsl_reader__nwarnings(const struct fsl_reader *r);
@@ -196,5 +210,13 @@ const char *fsl_trace_strerror(int err);
 /* Bitmap helpers: test a bit by number (first..first+nbits-1). */
 int fsl_bitmap_test(const struct fsl_bitmap *bm, uint64_t bit);
 void fsl_bitmap_free(struct fsl_bitmap *bm);
+/*
+ * Runs from a plain bit array (bit i of words[i / 64] = bit number first + i;
+ * 1 = used), for the writer. Fills bm (runs allocated; fsl_bitmap_free).
+ */
+int fsl_bitmap_from_bits(struct fsl_bitmap *bm, const uint64_t *words, uint64_t nbits,
+			 uint64_t first, unsigned int kind, unsigned int when);
+/* Expand to a plain bit array of (nbits + 63) / 64 words (nwords must be >= that). */
+int fsl_bitmap_to_bits(const struct fsl_bitmap *bm, uint64_t *words, size_t nwords);
 
 #endif /* FSLENS_TRACE_H */

@@ -80,11 +80,30 @@ check_eq pid_not_child "$(grep -c 'path=/etc/hostname' pev)" 0
 others=$(grep -vc "pid=$tpid " pev)
 check_eq pid_only_target "$others" 0
 
+# not root: name what is needed
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+		"$FSLENS" record -e block -o /tmp/nobody.trace -- true 2>err; rc=$?
+	check_eq not_root_rc "$rc" 1
+	check_grep not_root_msg 'needs root, or CAP_BPF and CAP_PERFMON' err
+fi
+
+# SIGKILL: the file still opens, and every complete chunk reads
+"$FSLENS" record -e dirops,proc -o kill.trace -- \
+	sh -c 'i=0; while :; do test -e /nonexistent$i; i=$((i + 1)); done' 2>err &
+rpid=$!
+sleep 8
+kill -KILL $rpid
+pkill -KILL -P $rpid
+wait $rpid 2>/dev/null
+"$Q" kill.trace stats >kst 2>kerr
+check_grep sigkill_reads '^complete=0 read=[1-9][0-9]* read_error=0' kst
+
 # raw_tp fallback: forced, still records the raw-tracepoint families
 "$FSLENS" record --raw-tp -e block,dirops,offcpu,proc -o raw.trace -- \
 	sh -c "cat /etc/hostname > /dev/null" 2>err
 check_eq raw_rc $? 0
 check_grep raw_mode_said 'probes: raw_tp' err
-check_eq raw_mode_stored "$("$Q" raw.trace kv record.attach | cut -d';' -f1)" raw_tp
+check_eq raw_mode_stored "$("$Q" raw.trace kv record.attach | cut -d' ' -f1)" raw_tp
 check_grep raw_dirop 'path=/etc/hostname' <("$Q" raw.trace events dirop)
 exit $((T_FAILS > 0))

@@ -2,7 +2,9 @@
 /* Trace reader against damaged input: truncation, bit flips, bad headers, absurd sizes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "t.h"
@@ -18,7 +20,8 @@
  * footer. ends[k] = file offset just past chunk k (from the writer's byte
  * count at each flush); start = where chunk 0 begins.
  */
-static int make_small(const char *path, uint64_t *start, uint64_t ends[R_CHUNKS])
+static int make_small_opts(const char *path, uint64_t *start, uint64_t ends[R_CHUNKS],
+			   const struct fsl_writer_opts *o)
 {
 	const struct fsl_event_desc *all;
 	unsigned int n = fsl_schema_builtin_all(&all), k, i;
@@ -29,7 +32,7 @@ static int make_small(const char *path, uint64_t *start, uint64_t ends[R_CHUNKS]
 	struct fsl_stack st = { 1, 2, frames };
 	int err = 0;
 
-	w = fsl_writer__open(path, NULL, &err);
+	w = fsl_writer__open(path, o, &err);
 	if (!w)
 		return err;
 	fsl_writer__kv(w, FSL_KV_HOSTNAME, "small");
@@ -51,6 +54,11 @@ static int make_small(const char *path, uint64_t *start, uint64_t ends[R_CHUNKS]
 	fsl_writer__stack(w, &st);
 	fsl_writer__lost(w, FSL_FAM_BLOCK, 2);
 	return fsl_writer__close(w);
+}
+
+static int make_small(const char *path, uint64_t *start, uint64_t ends[R_CHUNKS])
+{
+	return make_small_opts(path, start, ends, NULL);
 }
 
 static unsigned char *slurp(const char *path, size_t *len)
@@ -442,4 +450,130 @@ TEST(trace_writer_disk_full)
 	CHECK_EQ(nwarn, 1);
 	snprintf(cmd, sizeof(cmd), "umount %s", dir);
 	CHECK_EQ(system(cmd), 0);
+}
+
+/*
+ * Seed corpus for `make fuzz` (build/tests/unit --make-corpus DIR): small
+ * valid traces exercising every block kind, plus damaged copies.
+ */
+int t_make_corpus(const char *dir);
+int t_make_corpus(const char *dir)
+{
+	char p[1024], q[1024];
+	uint64_t start, ends[R_CHUNKS];
+	unsigned char *buf;
+	size_t len;
+	struct fsl_writer *w;
+	int err = 0;
+
+	snprintf(p, sizeof(p), "%s/small.trace", dir);
+	unlink(p);
+	if (make_small(p, &start, ends))
+		return -1;
+	buf = slurp(p, &len);
+	if (!buf)
+		return -1;
+	snprintf(q, sizeof(q), "%s/cut.trace", dir);
+	spit(q, buf, ends[2] + 100);
+	snprintf(q, sizeof(q), "%s/nofooter.trace", dir);
+	spit(q, buf, ends[R_CHUNKS - 1]);
+	buf[ends[1] + 200] ^= 0x40;
+	snprintf(q, sizeof(q), "%s/flipped.trace", dir);
+	spit(q, buf, len);
+	free(buf);
+
+	/* uncompressed: with checksums off, mutations reach the record decoder */
+	snprintf(p, sizeof(p), "%s/raw.trace", dir);
+	unlink(p);
+	if (make_small_opts(p, &start, ends, &(struct fsl_writer_opts){ .no_compress = 1 }))
+		return -1;
+
+	/* every metadata kind and an unknown event type */
+	snprintf(p, sizeof(p), "%s/meta.trace", dir);
+	unlink(p);
+	w = fsl_writer__open(p, NULL, &err);
+	if (!w)
+		return -1;
+	{
+		uint64_t runs[] = { 3, 4, 5, 100 };
+		struct fsl_bitmap bm = { FSL_BITMAP_BLOCK, FSL_BITMAP_START, 1, 112, 4, runs };
+		char *frames[] = { "io_schedule", "jbd2_log_wait_commit" };
+		struct fsl_stack st = { 3, 2, frames };
+		struct fsl_ev_offcpu oc = { .hdr = { .ts = 10, .type = FSL_EV_OFFCPU,
+						     .size = sizeof(oc) }, .stack_id = 3 };
+		unsigned char rec[64] = { 0 };
+		struct fsl_hdr *h = (struct fsl_hdr *)rec;
+
+		fsl_writer__kv(w, FSL_KV_HOSTNAME, "fuzz");
+		fsl_writer__text(w, "t", "hello", 5);
+		fsl_writer__bitmap(w, &bm);
+		fsl_writer__stack(w, &st);
+		fsl_writer__sym(w, 0xffffffff81234567ull, "ext4_mkdir");
+		fsl_writer__event(w, &oc.hdr);
+		h->ts = 20;
+		h->type = 77;
+		h->size = 40;
+		fsl_writer__event(w, h);
+		fsl_writer__lost(w, FSL_FAM_OFFCPU, 1);
+	}
+	return fsl_writer__close(w) ? -1 : 0;
+}
+
+/* The checksum is the standard CRC32C (the check value of the Castagnoli CRC). */
+TEST(trace_crc32c_check_value)
+{
+	static const unsigned char zeros[32];
+	unsigned char buf[1000];
+	unsigned int i;
+
+	CHECK_U64(fsl_crc32c(0, "123456789", 9), 0xe3069283u);
+	CHECK_U64(fsl_crc32c(0, zeros, 32), 0x8a9136aau);	/* RFC 3720 B.4 */
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = i * 7;
+	/* incremental == one shot, at any split and alignment */
+	CHECK_U64(fsl_crc32c(fsl_crc32c(0, buf, 13), buf + 13, 987), fsl_crc32c(0, buf, 1000));
+	CHECK_U64(fsl_crc32c(fsl_crc32c(0, buf + 1, 500), buf + 501, 3),
+		  fsl_crc32c(0, buf + 1, 503));
+}
+
+/*
+ * A writer process killed with SIGKILL: everything before its last flush
+ * reads back, with one "cut short" warning. (The child flushes after 3000
+ * and 7000 events, adds 500 more and a stack, then kills itself.)
+ */
+TEST(trace_writer_sigkill)
+{
+	const char *path = t_path("k.trace");
+	pid_t pid;
+	size_t nwarn;
+	char w0[512];
+	int st = 0;
+
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct fsl_ev_block_rq e = { .hdr = { .type = FSL_EV_BLOCK_RQ_ISSUE,
+						      .size = sizeof(e) } };
+		struct fsl_writer *w;
+		int err = 0, i;
+
+		w = fsl_writer__open(path, NULL, &err);
+		if (!w)
+			_exit(3);
+		for (i = 0; i < 7500; i++) {
+			e.hdr.ts = 1000 + 10 * i;
+			e.sector = i;
+			if (fsl_writer__event(w, &e.hdr))
+				_exit(4);
+			if ((i == 2999 || i == 6999) && fsl_writer__flush(w))
+				_exit(5);
+		}
+		raise(SIGKILL);
+		_exit(6);
+	}
+	REQUIRE(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_EQ(read_all(path, &nwarn, w0, sizeof(w0)), 7000);
+	CHECK_EQ(nwarn, 1);
+	CHECK(strstr(w0, "cut short") != NULL);
 }

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Exporters (analyzer/export_*.c) and importers (analyzer/import_*.c): the
+ * bridges between fslens traces and the tools storage engineers already use
+ * (blkparse/btt/iowatcher, Perfetto, flamegraph.pl, spreadsheets).
+ *
+ * Every exporter is fed events in time order with fsl_*_export__event() and
+ * finished with __finish(); they never print, and return 0 or -errno. The
+ * blktrace importer reads files and hands fslens records to a callback.
+ */
+#ifndef FSLENS_EXPORT_H
+#define FSLENS_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "event.h"
+#include "session.h"
+
+/* ---- the blktrace v7 binary record (struct blk_io_trace, 48 bytes) ---- */
+
+#define FSL_BT_MAGIC		0x65617400u	/* "ea" + 't' << 8; low byte = version */
+#define FSL_BT_VERSION		0x07
+#define FSL_BT_REC_SIZE		48
+
+/* Action codes (low 16 bits of action). */
+enum fsl_bt_act {
+	FSL_BT_A_QUEUE = 1,
+	FSL_BT_A_BACKMERGE,
+	FSL_BT_A_FRONTMERGE,
+	FSL_BT_A_GETRQ,
+	FSL_BT_A_SLEEPRQ,
+	FSL_BT_A_REQUEUE,
+	FSL_BT_A_ISSUE,
+	FSL_BT_A_COMPLETE,
+	FSL_BT_A_PLUG,
+	FSL_BT_A_UNPLUG_IO,
+	FSL_BT_A_UNPLUG_TIMER,
+	FSL_BT_A_INSERT,
+	FSL_BT_A_SPLIT,
+	FSL_BT_A_BOUNCE,
+	FSL_BT_A_REMAP,
+	FSL_BT_A_ABORT,
+	FSL_BT_A_DRV_DATA,
+};
+#define FSL_BT_A_CGROUP		(1u << 8)	/* a cgroup id (8 bytes) leads the payload */
+
+/* Notify codes (action with the NOTIFY category). */
+enum fsl_bt_notify {
+	FSL_BT_N_PROCESS = 0,	/* payload: the task's comm */
+	FSL_BT_N_TIMESTAMP,	/* payload: u32 sec, u32 nsec of wall time at .time */
+	FSL_BT_N_MESSAGE,	/* payload: text */
+};
+
+/* Category bits (high 16 bits of action). */
+#define FSL_BT_C_READ		(1u << 0)
+#define FSL_BT_C_WRITE		(1u << 1)
+#define FSL_BT_C_FLUSH		(1u << 2)
+#define FSL_BT_C_SYNC		(1u << 3)
+#define FSL_BT_C_QUEUE		(1u << 4)
+#define FSL_BT_C_REQUEUE	(1u << 5)
+#define FSL_BT_C_ISSUE		(1u << 6)
+#define FSL_BT_C_COMPLETE	(1u << 7)
+#define FSL_BT_C_FS		(1u << 8)
+#define FSL_BT_C_PC		(1u << 9)
+#define FSL_BT_C_NOTIFY		(1u << 10)
+#define FSL_BT_C_AHEAD		(1u << 11)
+#define FSL_BT_C_META		(1u << 12)
+#define FSL_BT_C_DISCARD	(1u << 13)
+#define FSL_BT_C_DRV_DATA	(1u << 14)
+#define FSL_BT_C_FUA		(1u << 15)
+#define FSL_BT_ACTION(code, cats)	((uint32_t)(code) | ((uint32_t)(cats) << 16))
+#define FSL_BT_CODE(action)	((action) & 0xffffu)
+#define FSL_BT_CATS(action)	((action) >> 16)
+
+/* One record, host byte order. Field order is the file's. */
+struct fsl_bt_rec {
+	uint32_t magic;		/* FSL_BT_MAGIC | version */
+	uint32_t sequence;	/* per-CPU, from 1; notify records carry 0 */
+	uint64_t time;		/* ns, the kernel's monotonic clock */
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t action;
+	uint32_t pid;
+	uint32_t device;	/* kernel dev_t (MAJOR << 20 | MINOR) */
+	uint32_t cpu;
+	uint16_t error;
+	uint16_t pdu_len;	/* payload bytes following the record */
+};
+
+/* Write r as 48 bytes in little (big_endian = 0) or big endian order. */
+void fsl_bt_encode(const struct fsl_bt_rec *r, unsigned char out[FSL_BT_REC_SIZE],
+		   int big_endian);
+/*
+ * Decode 48 bytes. *big_endian < 0 on entry: detect from the magic and set
+ * it; otherwise the given order is used. Returns 0, -EBADMSG (bad magic) or
+ * -EPROTONOSUPPORT (a version other than 7).
+ */
+int fsl_bt_decode(const unsigned char in[FSL_BT_REC_SIZE], struct fsl_bt_rec *r,
+		  int *big_endian);
+/* fslens request flags (FSL_RQ_*) <-> blktrace category bits (direction part). */
+uint32_t fsl_bt_cats_from_flags(uint32_t fsl_flags);
+uint32_t fsl_bt_flags_from_cats(uint32_t cats);
+
+/* ---- blktrace export ---- */
+
+struct fsl_bt_export_opts {
+	const char *dir;		/* output directory (must exist) */
+	const char *name;		/* file base name; NULL: per device, see below */
+	uint32_t only_dev;		/* export only this dev_t (0 = every device) */
+	int big_endian;			/* write big-endian files (default: little) */
+	int have_realtime;		/* realtime_offset_ns is known */
+	int64_t realtime_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	/* dev_t -> base name (e.g. "sdb"); NULL or returning NULL: "MAJ:MIN" style */
+	const char *(*dev_name)(void *ctx, uint32_t dev);
+	void *dev_name_ctx;
+};
+
+/* What was written for one device. */
+struct fsl_bt_dev_stats {
+	uint32_t dev;
+	char name[64];
+	unsigned int ncpus;		/* files <name>.blktrace.0 .. ncpus-1 */
+	uint64_t q, i, m, d, c;		/* records per action */
+	uint64_t notify;
+	uint64_t bytes_written;
+};
+
+struct fsl_bt_export;
+struct fsl_bt_export *fsl_bt_export__new(const struct fsl_bt_export_opts *opts, int *err);
+/*
+ * Optional first pass over the whole trace (then rewind): learns which
+ * requests are merged into others, so those get an M and no Q/I.
+ */
+int fsl_bt_export__scan(struct fsl_bt_export *x, const struct fsl_hdr *ev);
+/* Feed every event (in time order); non-block, non-proc events are ignored. */
+int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev);
+/* Write the missing (empty) per-CPU files and close everything. */
+int fsl_bt_export__finish(struct fsl_bt_export *x);
+size_t fsl_bt_export__ndevs(const struct fsl_bt_export *x);
+const struct fsl_bt_dev_stats *fsl_bt_export__dev(const struct fsl_bt_export *x, size_t idx);
+void fsl_bt_export__free(struct fsl_bt_export *x);
+
+/* ---- blktrace import ---- */
+
+struct fsl_bt_import_stats {
+	uint64_t records;		/* trace records read (notify excluded) */
+	uint64_t notify;
+	uint64_t pdu_bytes_skipped;
+	uint64_t q, i, m, d, c;		/* by action as read */
+	uint64_t skipped;		/* actions with no fslens event (Q, G, P, U, bio merges...) */
+	uint64_t events;		/* fslens records emitted */
+	uint32_t ndevs;
+	uint32_t devs[16];
+	unsigned int max_cpu;
+	int big_endian;			/* of the (first) file */
+	int have_realtime;
+	int64_t realtime_offset_ns;
+	uint64_t first_ns, last_ns;
+};
+
+typedef int (*fsl_bt_emit_fn)(void *ctx, const struct fsl_hdr *ev);
+
+/*
+ * Read blktrace files (per-CPU files of one or more devices, either byte
+ * order), merge them by time and emit fslens records (block_rq_insert/issue/
+ * complete/merge, proc records for process notifies) in time order. Errors
+ * return -errno with a one-line description, naming the file and the byte
+ * offset, in errbuf.
+ */
+int fsl_bt_import(const char *const *files, size_t nfiles, fsl_bt_emit_fn emit, void *ctx,
+		  struct fsl_bt_import_stats *st, char *errbuf, size_t errlen);
+
+/* Maps a stack to a wait class name (NULL: unclassified). */
+typedef const char *(*fsl_classify_fn)(void *ctx, const struct fsl_stack *st);
+
+/* ---- Perfetto / Chrome trace JSON ---- */
+
+struct fsl_pf_export;
+struct fsl_pf_export *fsl_pf_export__new(FILE *out, const struct fsl_meta *meta, int *err);
+/* Name off-CPU slices by wait class instead of "off-CPU". */
+void fsl_pf_export__set_classifier(struct fsl_pf_export *x, fsl_classify_fn fn, void *ctx);
+int fsl_pf_export__event(struct fsl_pf_export *x, const struct fsl_hdr *ev);
+int fsl_pf_export__finish(struct fsl_pf_export *x);
+void fsl_pf_export__free(struct fsl_pf_export *x);
+
+/* ---- folded off-CPU stacks (flamegraph.pl) ---- */
+
+struct fsl_folded_export;
+struct fsl_folded_export *fsl_folded_export__new(const struct fsl_meta *meta,
+						 fsl_classify_fn classify, void *cctx,
+						 int *err);
+int fsl_folded_export__event(struct fsl_folded_export *x, const struct fsl_hdr *ev);
+/* Write "comm;outer;...;inner us" lines, sorted; class NULL = all classes. */
+int fsl_folded_export__write(struct fsl_folded_export *x, FILE *out, const char *class_name);
+/* Wait classes seen (for one file per class). */
+size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x);
+const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t idx);
+void fsl_folded_export__free(struct fsl_folded_export *x);
+
+/* ---- CSV tables ---- */
+
+enum fsl_csv_table {
+	FSL_CSV_OPS = 1,	/* path-based syscalls */
+	FSL_CSV_IO,		/* block requests, one row per completed request */
+	FSL_CSV_TXN,		/* jbd2 transactions (commit phases, run stats) */
+	FSL_CSV_WAITS,		/* off-CPU waits */
+	FSL_CSV_ALLOC,		/* ext4 block allocations */
+};
+/* "ops" -> FSL_CSV_OPS...; -EINVAL for an unknown name. */
+int fsl_csv_table_parse(const char *name);
+
+struct fsl_csv_export;
+struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fsl_meta *meta,
+					   int *err);
+/* Fill the waits table's class column. */
+void fsl_csv_export__set_classifier(struct fsl_csv_export *x, fsl_classify_fn fn, void *ctx);
+int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev);
+int fsl_csv_export__finish(struct fsl_csv_export *x);
+void fsl_csv_export__free(struct fsl_csv_export *x);
+
+/* ---- helpers shared by the exporters (analyzer/export_util.c) ---- */
+
+/* tid -> comm, learned from proc records. */
+struct fsl_comms;
+struct fsl_comms *fsl_comms__new(void);
+void fsl_comms__free(struct fsl_comms *c);
+/* Remember the comm (and tgid) of a proc record; other records are ignored. */
+int fsl_comms__event(struct fsl_comms *c, const struct fsl_hdr *ev);
+const char *fsl_comms__get(const struct fsl_comms *c, uint32_t tid);
+
+/* Write s (len bytes) as a JSON string with quotes; bytes >= 0x80 as \u00XX. */
+void fsl_json_str(FILE *f, const char *s, size_t len);
+/* Write s as one CSV field (quoted when it holds , " or a line break). */
+void fsl_csv_str(FILE *f, const char *s, size_t len);
+/* A kernel frame without its "+0x.../0x..." offset, into buf. */
+const char *fsl_frame_name(const char *frame, char *buf, size_t len);
+/*
+ * Innermost frames that belong to the tracing itself (the tracepoint's
+ * __traceiter_* caller, BPF glue): how many to skip when drawing a stack.
+ */
+unsigned int fsl_frames_skip_tracing(const struct fsl_stack *st);
+/* blkparse-style rwbs letters of FSL_RQ_* flags ("WS", "RA", "FWFS"...). */
+const char *fsl_rwbs(uint32_t flags, char buf[8]);
+
+#endif /* FSLENS_EXPORT_H */

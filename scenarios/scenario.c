@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Scenario table, parameters and the phase/timing helpers the workloads share. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "scenario.h"
+
+/* def[] = { small, medium, full }; NULL repeats the previous scale's value. */
+const struct fsl_param_def fsl_common_params[] = {
+	{ "fs_size",     { "1G" },        "size of the scratch image (sparse)" },
+	{ "blocksize",   { "4096" },      "mkfs.ext4 -b: 1024, 2048 or 4096" },
+	{ "journal",     { "" },          "journal size (mkfs.ext4 -J size=), e.g. 1M, 64M; empty = mkfs default" },
+	{ "inodes",      { "" },          "number of inodes (mkfs.ext4 -N); empty = mkfs default" },
+	{ "large_dir",   { "0" },         "mkfs.ext4 -O large_dir (3-level htree, >2 GiB directories)" },
+	{ "mkfs_opts",   { "" },          "extra mkfs.ext4 options, space separated" },
+	{ "atime",       { "relatime" },  "relatime, strictatime or noatime" },
+	{ "delalloc",    { "1" },         "0 mounts with nodelalloc" },
+	{ "mount_opts",  { "" },          "extra mount options, comma separated" },
+	{ "dio",         { "0" },         "1: the loop device does direct I/O to the image" },
+	{ "drop_caches", { "0" },         "1: write back and drop the page/dentry/inode caches between phases" },
+	{ "sync",        { "1" },         "1: every phase ends with syncfs() (its cost is part of the phase)" },
+	{ "dirty_bytes", { "" },          "set vm.dirty_bytes for the run (restored afterwards)" },
+	{ "dirty_background_bytes", { "" }, "set vm.dirty_background_bytes for the run (restored)" },
+	{ "tick_ms",     { "100" },       "rate sample interval" },
+	{ "seed",        { "1" },         "seed of the deterministic generator" },
+	{ NULL },
+};
+
+static const struct fsl_param_def htree_params[] = {
+	{ "n",         { "2000", "30000", "30000" }, "directories, one file in each" },
+	{ "blocksize", { "1024" }, NULL },
+	{ "journal",   { "1M" },   NULL },
+	{ NULL },
+};
+
+static const struct fsl_param_def createmany_params[] = {
+	{ "n",       { "20000", "200000", "1000000" }, "entries in one directory" },
+	{ "mode",    { "mknod" }, "mknod or create (open O_CREAT + close)" },
+	{ "lookups", { "1" }, "1: a lookup phase (stat each name, shuffled) before unlink" },
+	{ "fs_size", { "1G", "2G", "8G" }, NULL },
+	{ "inodes",  { "65536", "262144", "1100000" }, NULL },
+	{ NULL },
+};
+
+static const struct fsl_param_def bonnie_params[] = {
+	{ "n",     { "2000", "16384", "102400" }, "files per run (bonnie++ -n is in 1024s)" },
+	{ "dirs",  { "10", "64", "128" }, "directories the files are spread over" },
+	{ "min",   { "0" }, "smallest file size, bytes" },
+	{ "max",   { "4096" }, "largest file size, bytes" },
+	{ "runs",  { "1" }, "runs on the same filesystem (aging)" },
+	{ NULL },
+};
+
+static const struct fsl_param_def dbench_params[] = {
+	{ "clients", { "4", "8", "16" }, "client processes" },
+	{ "seconds", { "4", "30", "60" }, "run time" },
+	{ "files",   { "20", "50", "100" }, "working set of files per client" },
+	{ "max",     { "262144" }, "largest file written, bytes" },
+	{ "real",    { "0" }, "1: run Debian's dbench (if installed) instead" },
+	{ NULL },
+};
+
+static const struct fsl_param_def copytree_params[] = {
+	{ "files",   { "300", "2000", "10000" }, "files in the source tree" },
+	{ "dirs",    { "10", "40", "200" }, "directories in the source tree" },
+	{ "large",   { "20" }, "every Nth file is large" },
+	{ "large_max", { "4M", "16M", "64M" }, "largest large file" },
+	{ "small_max", { "64K" }, "largest small file" },
+	{ "src",     { "" }, "source tree directory (default: next to the image)" },
+	{ "fs_size", { "1G", "2G", "8G" }, NULL },
+	{ NULL },
+};
+
+const struct fsl_scenario fsl_scenarios[] = {
+	{ "htree", "N mkdir in one directory, a file in each, then stat the tree (du)",
+	  htree_params, fsl_scn_htree },
+	{ "createmany", "N entries in one directory with the create rate over time; lookups; unlink",
+	  createmany_params, fsl_scn_createmany },
+	{ "bonnie", "bonnie++-style small files: sequential and random create/stat/delete",
+	  bonnie_params, fsl_scn_bonnie },
+	{ "dbench", "N clients replaying a file-server mix for T seconds",
+	  dbench_params, fsl_scn_dbench },
+	{ "copytree", "copy a tree of small and large files file by file, then sync",
+	  copytree_params, fsl_scn_copytree },
+	{ NULL },
+};
+
+const struct fsl_scenario *fsl_scenario__find(const char *name)
+{
+	const struct fsl_scenario *sc;
+
+	for (sc = fsl_scenarios; sc->name; sc++)
+		if (!strcmp(sc->name, name))
+			return sc;
+	return NULL;
+}
+
+static const char *scale_names[FSL_SCALE__MAX] = { "small", "medium", "full" };
+
+int fsl_scale__parse(const char *s, enum fsl_scale *scale)
+{
+	int i;
+
+	for (i = 0; i < FSL_SCALE__MAX; i++)
+		if (!strcmp(s, scale_names[i])) {
+			*scale = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *fsl_scale__name(enum fsl_scale scale)
+{
+	return scale < FSL_SCALE__MAX ? scale_names[scale] : "?";
+}
+
+static int params_index(const struct fsl_params *p, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->key[i], key))
+			return i;
+	return -1;
+}
+
+static const char *def_at(const struct fsl_param_def *d, enum fsl_scale scale)
+{
+	int i;
+
+	for (i = scale; i >= 0; i--)
+		if (d->def[i])
+			return d->def[i];
+	return "";
+}
+
+static void add_defs(struct fsl_params *p, const struct fsl_param_def *d, enum fsl_scale scale)
+{
+	for (; d && d->key; d++) {
+		if (params_index(p, d->key) >= 0 || p->n >= FSL_PARAMS_MAX)
+			continue;
+		p->key[p->n] = d->key;
+		snprintf(p->value[p->n], sizeof(p->value[0]), "%s", def_at(d, scale));
+		p->set[p->n] = 0;
+		p->n++;
+	}
+}
+
+void fsl_params__init(struct fsl_params *p, const struct fsl_scenario *sc, enum fsl_scale scale)
+{
+	memset(p, 0, sizeof(*p));
+	add_defs(p, sc->params, scale);	/* the scenario's defaults win */
+	add_defs(p, fsl_common_params, scale);
+}
+
+static const struct fsl_param_def *def_in(const struct fsl_param_def *d, const char *key)
+{
+	for (; d && d->key; d++)
+		if (!strcmp(d->key, key))
+			return d;
+	return NULL;
+}
+
+/* The definition a key's default came from (any scenario's table will do). */
+static const struct fsl_param_def *def_of(const char *key)
+{
+	const struct fsl_scenario *sc;
+	const struct fsl_param_def *d;
+
+	for (sc = fsl_scenarios; sc->name; sc++)
+		if ((d = def_in(sc->params, key)))
+			return d;
+	return def_in(fsl_common_params, key);
+}
+
+int fsl_params__set(struct fsl_params *p, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	char key[64];
+	int i;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+		return -EINVAL;
+	memcpy(key, kv, eq - kv);
+	key[eq - kv] = 0;
+	/* the usual spellings of the atime choice */
+	if (!strcmp(key, "noatime") || !strcmp(key, "strictatime") || !strcmp(key, "relatime"))
+		return -EINVAL;
+	i = params_index(p, key);
+	if (i < 0)
+		return -ENOENT;
+	if (strlen(eq + 1) >= sizeof(p->value[0]))
+		return -EINVAL;
+	{
+		/* a number stays a number (or a yes/no where the default is 0/1) */
+		const struct fsl_param_def *d = def_of(p->key[i]);
+		uint64_t v;
+		int b;
+
+		if (d && *def_at(d, FSL_SCALE_SMALL) && !fsl_parse_size(def_at(d, FSL_SCALE_SMALL), &v) &&
+		    fsl_parse_size(eq + 1, &v) && fsl_parse_bool(eq + 1, &b))
+			return -EINVAL;
+	}
+	strcpy(p->value[i], eq + 1);
+	p->set[i] = 1;
+	return 0;
+}
+
+const char *fsl_params__get(const struct fsl_params *p, const char *key)
+{
+	int i = params_index(p, key);
+
+	return i < 0 ? NULL : p->value[i];
+}
+
+int fsl_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	case 't': case 'T': v <<= 40; end++; break;
+	}
+	if (*end == 'i' || *end == 'B')
+		end++;
+	if (*end == 'B')
+		end++;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int fsl_parse_bool(const char *s, int *out)
+{
+	static const char *yes[] = { "1", "yes", "on", "true", "y" };
+	static const char *no[] = { "0", "no", "off", "false", "n", "" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!strcasecmp(s, yes[i]))
+			return *out = 1, 0;
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (!strcasecmp(s, no[i]))
+			return *out = 0, 0;
+	return -EINVAL;
+}
+
+uint64_t fsl_params__size(const struct fsl_params *p, const char *key)
+{
+	uint64_t v = 0;
+	const char *s = fsl_params__get(p, key);
+
+	if (s && fsl_parse_size(s, &v))
+		v = 0;
+	return v;
+}
+
+int fsl_params__bool(const struct fsl_params *p, const char *key)
+{
+	int v = 0;
+	const char *s = fsl_params__get(p, key);
+
+	if (s && fsl_parse_bool(s, &v))
+		v = 0;
+	return v;
+}
+
+uint64_t fsl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void fsl_wl__begin(struct fsl_wl *wl, const char *phase)
+{
+	wl->cur = phase;
+	wl->cur_start = fsl_now_ns();
+	wl->next_tick = wl->cur_start;
+	if (wl->ops && wl->ops->tick)
+		wl->ops->tick(wl, phase, wl->cur_start, 0);
+	wl->next_tick += fsl_params__size(wl->p, "tick_ms") * 1000000ull;
+}
+
+void fsl_wl__end(struct fsl_wl *wl, uint64_t ops, uint64_t bytes)
+{
+	struct fsl_phase ph = {
+		.run = wl->run ? wl->run : 1,
+		.name = wl->cur,
+		.start_ns = wl->cur_start,
+		.end_ns = fsl_now_ns(),
+		.ops = ops,
+		.bytes = bytes,
+	};
+
+	if (wl->ops && wl->ops->tick)
+		wl->ops->tick(wl, wl->cur, ph.end_ns, ops);
+	if (wl->ops && wl->ops->phase)
+		wl->ops->phase(wl, &ph);
+	wl->cur = NULL;
+}
+
+void fsl_wl__progress(struct fsl_wl *wl, uint64_t ops)
+{
+	uint64_t now, step;
+
+	if (!wl->ops || !wl->ops->tick || (ops & 63))
+		return;
+	now = fsl_now_ns();
+	if (now < wl->next_tick)
+		return;
+	wl->ops->tick(wl, wl->cur, now, ops);
+	step = fsl_params__size(wl->p, "tick_ms") * 1000000ull;
+	if (!step)
+		step = 100000000ull;
+	while (wl->next_tick <= now)
+		wl->next_tick += step;
+}
+
+int fsl_wl__fail(struct fsl_wl *wl, int err, const char *fmt, ...)
+{
+	va_list ap;
+	size_t len;
+
+	if (err > 0)
+		err = -err;
+	if (!err)
+		err = -EIO;
+	va_start(ap, fmt);
+	vsnprintf(wl->errmsg, sizeof(wl->errmsg), fmt, ap);
+	va_end(ap);
+	len = strlen(wl->errmsg);
+	if (err != -EINTR)
+		snprintf(wl->errmsg + len, sizeof(wl->errmsg) - len, ": %s", strerror(-err));
+	return err;
+}
+
+int fsl_wl__sync(struct fsl_wl *wl)
+{
+	int fd, err = 0;
+
+	if (!fsl_params__bool(wl->p, "sync"))
+		return 0;
+	fd = open(wl->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fsl_wl__fail(wl, errno, "cannot open '%s'", wl->dir);
+	if (syncfs(fd))
+		err = fsl_wl__fail(wl, errno, "syncfs '%s'", wl->dir);
+	close(fd);
+	return err;
+}
+
+int fsl_wl__drop_caches(struct fsl_wl *wl)
+{
+	int fd;
+
+	if (!fsl_params__bool(wl->p, "drop_caches"))
+		return 0;
+	sync();
+	/*
+	 * Journaled metadata buffers stay pinned until checkpointed, and
+	 * drop_caches skips them: a freeze flushes and checkpoints the whole
+	 * journal, so the directory and inode blocks really go cold.
+	 */
+	fd = open(wl->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (!ioctl(fd, FIFREEZE, 0))
+			ioctl(fd, FITHAW, 0);
+		close(fd);
+	}
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fsl_wl__fail(wl, errno, "cannot open /proc/sys/vm/drop_caches");
+	if (write(fd, "3\n", 2) != 2) {
+		int e = errno;
+
+		close(fd);
+		return fsl_wl__fail(wl, e, "cannot write /proc/sys/vm/drop_caches");
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,330 @@
+#!/bin/bash
+# blktrace round trip, checked with the real tools:
+#   a Python generator writes blktrace captures of two disks on 4 CPUs (its own
+#   struct.pack encoder) and computes the expected figures from its events;
+#   fslens import -> trace -> fslens export --format blktrace;
+#   blkparse -i reads the exported files without errors or skips and counts the
+#   same Q, D, C per device; btt on blkparse -d output gives the same D2C and Q2C
+#   averages (within 1%) and seek count; fslens report's block I/O section and
+#   fslens's own CSV io table agree too.
+. "$(dirname "$0")/../lib.sh"
+
+for tool in blkparse btt python3; do
+	if ! command -v $tool >/dev/null; then
+		fail tools "$tool not installed (scripts/deps.sh installs blktrace)"
+		exit 1
+	fi
+done
+
+cd "$T_TMP" || exit 1
+mkdir -p orig out
+# the interpreter itself: a pyenv shim costs half a second a call
+PY=$(python3 -c 'import sys; print(sys.executable)')
+
+"$PY" - <<'EOF'
+import json, random, struct
+
+random.seed(8)
+MAGIC = 0x65617407
+C_READ, C_WRITE, C_SYNC, C_QUEUE, C_ISSUE, C_COMPLETE, C_FS, C_NOTIFY = \
+    1, 2, 8, 16, 64, 128, 256, 1024
+Q, M, D, C, I = 1, 2, 7, 8, 12
+NCPU = 4
+expect = {}
+
+
+def act(code, cats):
+    return code | (cats << 16)
+
+
+def gen(name, major, minor, nreq, t0):
+    dev = (major << 20) | minor
+    recs = []      # (time, cpu, sector, bytes, action, pid)
+    used = set()
+    t = t0
+    pos = 1 << 20
+    reqs = []      # per queued request: q (= insert or direct issue), d, c, sector, bytes
+    ds = []        # (d time, sector, bytes) for seeks
+    merges = 0
+    k = 0
+    while k < nreq:
+        t += random.randint(20000, 200000)
+        pid = random.choice([1000, 1001, 1002])
+        rw = C_WRITE if random.random() < 0.6 else C_READ
+        if random.random() < 0.5:
+            sector = pos                                  # sequential
+        else:
+            sector = random.randrange(0, 1 << 30) & ~7     # a seek
+        while any(s <= sector < e for s, e in used):
+            sector += 1 << 24
+        nsec = random.choice([8, 8, 16, 64, 256])
+        kind = random.random()
+        cpu = random.randrange(NCPU)
+        tq = t
+        if kind < 0.1 and k + 1 < nreq:
+            # two adjacent requests, the second merged into the first (request merge)
+            nsec2 = 8
+            tb = tq + 3000
+            recs += [(tq, cpu, sector, nsec * 512, act(Q, C_QUEUE | rw), pid),
+                     (tq + 1000, cpu, sector, nsec * 512, act(I, C_QUEUE | rw | C_FS), pid),
+                     (tb, cpu, sector + nsec, nsec2 * 512, act(Q, C_QUEUE | rw), pid),
+                     (tb + 1000, cpu, sector + nsec, nsec2 * 512, act(I, C_QUEUE | rw | C_FS), pid),
+                     (tb + 2000, cpu, sector + nsec, nsec2 * 512, act(M, C_QUEUE | rw | C_FS), pid)]
+            td = tb + random.randint(5000, 50000)
+            tc = td + random.randint(50000, 3000000)
+            total = (nsec + nsec2) * 512
+            recs += [(td, cpu, sector, total, act(D, C_ISSUE | rw | C_FS), pid),
+                     (tc, random.randrange(NCPU), sector, total, act(C, C_COMPLETE | rw | C_FS), 0)]
+            # fslens shows the merged-away request as its M alone
+            reqs.append((tq + 1000, td, tc))
+            merges += 1
+            ds.append((td, sector, total))
+            used.add((sector, sector + nsec + nsec2))
+            pos = sector + nsec + nsec2
+            k += 2
+            continue
+        if kind < 0.3:
+            # direct issue: Q then D, no insert
+            td = tq + random.randint(1000, 5000)
+            recs += [(tq, cpu, sector, nsec * 512, act(Q, C_QUEUE | rw | C_SYNC), pid)]
+            qt = td
+        else:
+            ti = tq + random.randint(500, 3000)
+            td = ti + random.randint(5000, 400000)
+            recs += [(tq, cpu, sector, nsec * 512, act(Q, C_QUEUE | rw), pid),
+                     (ti, cpu, sector, nsec * 512, act(I, C_QUEUE | rw | C_FS), pid)]
+            qt = ti
+        tc = td + random.randint(50000, 5000000)
+        recs += [(td, cpu, sector, nsec * 512, act(D, C_ISSUE | rw | C_FS), pid),
+                 (tc, random.randrange(NCPU), sector, nsec * 512, act(C, C_COMPLETE | rw | C_FS), 0)]
+        reqs.append((qt, td, tc))
+        ds.append((td, sector, nsec * 512))
+        used.add((sector, sector + nsec))
+        pos = sector + nsec
+        k += 1
+    # every time distinct, so the tools' orders are fixed
+    assert len({r[0] for r in recs}) == len(recs)
+    recs.sort()
+    for cpu in range(NCPU):
+        out = bytearray()
+        mine = [r for r in recs if r[1] == cpu]
+        # process notifies for the tasks, as the kernel writes them
+        for pid in (1000, 1001, 1002):
+            comm = b'fio-%d' % pid
+            out += struct.pack('<IIQQIIIIIHH', MAGIC, 0, mine[0][0] - 1, 0, 0,
+                               act(0, C_NOTIFY), pid, dev, cpu, 0, 16) + comm.ljust(16, b'\0')
+        for seq, (tt, c, sector, nbytes, action, pid) in enumerate(mine, 1):
+            out += struct.pack('<IIQQIIIIIHH', MAGIC, seq, tt, sector, nbytes, action, pid,
+                               dev, cpu, 0, 0)
+        open('orig/%s.blktrace.%d' % (name, cpu), 'wb').write(out)
+    # expected figures, from the events: Q = inserts + direct issues
+    q2c = [c - q for q, d, c in reqs]
+    d2c = [c - d for q, d, c in reqs]
+    # btt's seek distance: D events in time order, 0 when overlapping the previous one
+    seeks = 0
+    ls = le = 0
+    for td, s, b in sorted(ds):
+        e = s + (b >> 9)
+        if (ls <= s <= le) or (ls <= e <= le):
+            dist = 0
+        elif s > le:
+            dist = s - le
+        else:
+            dist = s - ls
+        if dist:
+            seeks += 1
+        ls, le = s, e
+    expect[name] = dict(dev='%d,%d' % (major, minor), Q=len(reqs), M=merges,
+                        D=sum(1 for r in recs if r[4] & 0xffff == D),
+                        C=sum(1 for r in recs if r[4] & 0xffff == C),
+                        q2c=sum(q2c) / len(q2c) / 1e9, d2c=sum(d2c) / len(d2c) / 1e9,
+                        nd=len(ds), seeks=seeks)
+    expect[name]['rq_n'] = len(reqs)
+
+
+gen('sdb', 8, 16, 300, 5_000_000_000)
+gen('sdc', 8, 32, 200, 5_000_100_000)
+json.dump(expect, open('expect.json', 'w'), indent=1)
+with open('expect.env', 'w') as f:
+    for d, e in expect.items():
+        for k, v in e.items():
+            f.write('%s_%s=%s\n' % (d, k, v))
+EOF
+[ -s expect.json ] || { fail generate "python generator failed"; exit 1; }
+
+exp() { awk -F= -v k="$1_$2" '$1 == k { print $2 }' expect.env; }
+# within1 GOT WANT: |got - want| <= 1% of want
+within1() { awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.01 * w) }'; }
+
+if "$FSLENS" import blktrace orig/sdb orig/sdc -o t.trace 2>import.err; then
+	pass import
+else
+	fail import "$(cat import.err)"; exit 1
+fi
+check_grep import_summary "Q 1?[0-9]+ I [0-9]+ M [0-9]+ D [0-9]+ C [0-9]+" import.err
+
+if "$FSLENS" export t.trace --format blktrace -o out 2>export.err; then
+	pass export
+else
+	fail export "$(cat export.err)"; exit 1
+fi
+check_eq files "$(cd out && ls | sort | tr '\n' ' ')" \
+	"8:16.blktrace.0 8:16.blktrace.1 8:16.blktrace.2 8:16.blktrace.3 8:32.blktrace.0 8:32.blktrace.1 8:32.blktrace.2 8:32.blktrace.3 "
+
+for d in sdb sdc; do
+	dev=$(exp $d dev)
+	name=${dev/,/:}
+	blkparse -i "out/$name" -f "%M,%m %a\n" -o bp.$d.txt >/dev/null 2>bp.$d.err
+	rc=$?
+	check_eq "blkparse_$d.rc" "$rc" 0
+	check_eq "blkparse_$d.stderr" "$(cat bp.$d.err)" ""
+	# per-device counts of Q, M, D, C
+	for a in Q M D C; do
+		got=$(grep -c "^$dev $a\$" bp.$d.txt)
+		check_eq "blkparse_$d.$a" "$got" "$(exp $d $a)"
+	done
+	# no sequence gaps, every event read
+	blkparse -i "out/$name" -o bp.$d.full >/dev/null 2>&1
+	check_grep "blkparse_$d.noskips" "^Skips: 0 forward" bp.$d.full
+	# task names from the process notifies
+	check_grep "blkparse_$d.comm" "\[fio-100[012]\]" bp.$d.full
+
+	blkparse -i "out/$name" -d bp.$d.bin -O >/dev/null 2>&1
+	btt -i bp.$d.bin -s seek.$d >btt.$d.txt 2>btt.$d.err
+	check_eq "btt_$d.rc" "$?" 0
+	want_q2c=$(exp $d q2c)
+	want_d2c=$(exp $d d2c)
+	got_d2c=$(awk '$1 == "D2C" { print $3; exit }' btt.$d.txt)
+	got_q2c=$(awk '$1 == "Q2C" { print $3; exit }' btt.$d.txt)
+	got_n=$(awk '$1 == "Q2C" { print $5; exit }' btt.$d.txt)
+	check_eq "btt_$d.q2c_n" "$got_n" "$(exp $d Q)"
+	if within1 "$got_d2c" "$want_d2c"; then
+		pass "btt_$d.d2c_avg"
+	else
+		fail "btt_$d.d2c_avg" "btt $got_d2c s, expected $want_d2c s"
+	fi
+	if within1 "$got_q2c" "$want_q2c"; then
+		pass "btt_$d.q2c_avg"
+	else
+		fail "btt_$d.q2c_avg" "btt $got_q2c s, expected $want_q2c s"
+	fi
+	# a blkparse -d dump (all CPUs in one file) imports too, same requests
+	"$FSLENS" import blktrace bp.$d.bin -o dump.$d.trace 2>dump.$d.err
+	check_grep "import_dump_$d" "Q $(exp $d Q) I [0-9]+ M $(exp $d M) D $(exp $d D) C $(exp $d C);" dump.$d.err
+	# btt's D2D seek table counts every D; its per-I/O file (-s) has the distances
+	got=$(sed -n '/Device D2D Seek Information/,/Overall/p' btt.$d.txt |
+		awk -v d="(  ${dev%,*}, ${dev#*,})" 'index($0, d) == 2 { print $5; exit }')
+	check_eq "btt_$d.nseeks" "$got" "$(exp $d nd)"
+	got=$(cat seek.${d}_*_d2d_c.dat 2>/dev/null | awk '$2 != 0' | wc -l)
+	check_eq "btt_$d.seeks" "$got" "$(exp $d seeks)"
+done
+
+# fslens report's block I/O section on the same trace: its requests are btt's
+# Qs, Ds and Cs, its merges blkparse's Ms, its D2C and Q2C averages btt's
+"$FSLENS" report t.trace --json --section blockio >rep.json 2>rep.err
+check_eq report.rc "$?" 0
+"$PY" -c "
+import json
+for x in json.load(open('rep.json'))['blockio']:
+    print(x['dev'], x['completed'], x['merges'], x['d2c_avg_us'], x['q2c_avg_us'])" >rep.txt
+for d in sdb sdc; do
+	dev=$(exp $d dev)
+	read -r _ r_done r_merges r_d2c r_q2c < <(grep "^${dev/,/:} " rep.txt)
+	for a in Q D C; do
+		check_eq "report_$d.$a" "$(grep -c "^$dev $a\$" bp.$d.txt)" "$r_done"
+	done
+	check_eq "report_$d.M" "$(grep -c "^$dev M\$" bp.$d.txt)" "$r_merges"
+	for k in d2c q2c; do
+		got=$(awk -v k=${k^^} '$1 == k { print $3 * 1e6; exit }' btt.$d.txt)
+		v=r_$k
+		if within1 "$got" "${!v}"; then
+			pass "report_$d.btt_$k"
+		else
+			fail "report_$d.btt_$k" "btt $got us, fslens report ${!v} us"
+		fi
+	done
+done
+
+# replay's disk model and top --replay read an imported trace (one disk, from
+# the blkparse -d dump): top's device row has btt's Q2C and D2C
+"$FSLENS" replay dump.sdb.trace --disk ssd >replay.txt 2>&1
+check_eq replay.rc "$?" 0
+check_grep replay.disk "device time on ssd: [0-9.]+ ms for $(exp sdb D) requests" replay.txt
+timeout 60 "$FSLENS" top --replay dump.sdb.trace -b -a --view devices -i 0.05 -w 100 >top.txt 2>&1
+check_eq top.rc "$?" 0
+read -r t_q2c t_d2c < <(awk '$1 == "8:16" { q = $5; d = $6 } END { print q, d }' top.txt)
+for k in q2c d2c; do
+	got=$(awk -v k=${k^^} '$1 == k { print $3 * 1e3; exit }' btt.sdb.txt)
+	v=t_$k
+	# top prints ms with two decimals
+	if awk -v g="$got" -v w="${!v}" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.005 + 1e-9) }'; then
+		pass "top.$k"
+	else
+		fail "top.$k" "btt $got ms, top ${!v} ms"
+	fi
+done
+
+# fslens's own view of the same requests: CSV io table d2c average
+"$FSLENS" export t.trace --format csv --table io -o io.csv 2>csv.err
+check_eq csv.rc "$?" 0
+for d in sdb sdc; do
+	dev=$(exp $d dev)
+	read -r n avg < <(awk -F, -v dev="${dev/,/:}" 'NR > 1 && $1 == dev { n++; s += $9 } END { printf "%d %.9f\n", n, s / n / 1e9 }' io.csv)
+	check_eq "csv_$d.rows" "$n" "$(exp $d rq_n)"
+	if awk -v g="$avg" -v w="$(exp $d d2c)" 'BEGIN { d = g - w; exit !(d < 1e-9 && d > -1e-9) }'; then
+		pass "csv_$d.d2c_avg"
+	else
+		fail "csv_$d.d2c_avg" "got $avg"
+	fi
+done
+
+# iowatcher draws the exported files
+if command -v iowatcher >/dev/null; then
+	timeout 60 iowatcher -t out/8:16 -o io.svg >/dev/null 2>iow.err
+	check_eq iowatcher.rc "$?" 0
+	check_grep iowatcher.svg "<svg" io.svg
+fi
+
+# Perfetto JSON of the same trace: valid JSON, one async slice per dispatched
+# request (ids distinct, every begin ended at its completion)
+"$FSLENS" export t.trace --format perfetto -o p.json
+check_eq perfetto.rc "$?" 0
+want=$(( $(exp sdb D) + $(exp sdc D) ))
+got=$("$PY" -c "
+import json
+ev = json.load(open('p.json'))['traceEvents']
+b = [e for e in ev if e['ph'] == 'b']
+e = {x['id']: x for x in ev if x['ph'] == 'e'}
+assert len({x['id'] for x in b}) == len(b) == len(e)
+assert all(e[x['id']]['ts'] > x['ts'] for x in b)
+print(len(b))" 2>&1)
+check_eq perfetto.io_slices "$got" "$want"
+
+# export of one device with a chosen name, big endian; blkparse still reads it
+mkdir -p out2
+"$FSLENS" export t.trace --format blktrace --dev 8:32 --name sdc --big-endian -o out2 2>/dev/null
+check_eq dev_name_files "$(cd out2 && ls | tr '\n' ' ')" "sdc.blktrace.0 sdc.blktrace.1 sdc.blktrace.2 sdc.blktrace.3 "
+got=$(blkparse -i out2/sdc -f "%a\n" 2>/dev/null | grep -c '^C$')
+check_eq big_endian_blkparse_C "$got" "$(exp sdc C)"
+# and import reads the big-endian export back, keeping the disk's name
+"$FSLENS" import blktrace out2/sdc -o be.trace 2>be.err
+check_grep big_endian_import "byte|D [0-9]+ C $(exp sdc C);" be.err
+mkdir -p out4
+"$FSLENS" export be.trace --format blktrace -o out4 -q
+check_eq name_round_trip "$(cd out4 && ls | tr '\n' ' ')" "sdc.blktrace.0 sdc.blktrace.1 sdc.blktrace.2 sdc.blktrace.3 "
+check_eq be_round_trip_same_bytes "$(cat out4/sdc.blktrace.* | md5sum)" \
+	"$("$FSLENS" export t.trace --format blktrace --dev 8:32 --name sdc -o out5 -q; cat out5/sdc.blktrace.* | md5sum)"
+
+# errors: a corrupt file names the offset; a missing one is a clear error
+"$FSLENS" import blktrace "$TOP/tests/data/blktrace/badmagic.blktrace.0" -o bad.trace 2>bad.err
+check_eq corrupt.rc "$?" 1
+check_grep corrupt.msg "badmagic.blktrace.0: bad magic 0xdeadbeef at offset 224" bad.err
+check_eq corrupt.no_output "$(ls bad.trace 2>/dev/null)" ""
+"$FSLENS" import blktrace nosuch -o x.trace 2>missing.err
+check_eq missing.rc "$?" 1
+check_grep missing.msg "cannot open 'nosuch'" missing.err
+"$FSLENS" export t.trace --format blktrace --name x -o out3 2>several.err
+check_eq several_devs.rc "$?" 1
+check_grep several_devs.msg "several disks" several.err
+
+[ $T_FAILS -eq 0 ]

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/* jbd2 model: commit triggers, checkpoint stalls, shadow waits (hand-computed). */
+#include "t.h"
+#include "fslens/model.h"
+
+#define S 1000000000ull
+#define MS 1000000ull
+#define US 1000ull
+
+static struct fsl_journal *mk(uint64_t commit_ns)
+{
+	struct fsl_journal_cfg c = {
+		.journal_blocks = 4096, .block_size = 4096, .commit_ns = commit_ns,
+		.write_block_ns = 100 * US, .flush_ns = 1 * MS,
+		.checkpoint_block_ns = 5 * MS, .locked_ns = 10 * US,
+		.max_txn_blocks = 1024,
+	};
+	int err = 0;
+
+	return fsl_journal__new(&c, 100, &err);
+}
+
+TEST(model_journal_timer_commits)
+{
+	struct fsl_journal *j = mk(5 * S);
+	const struct fsl_journal_stats *st;
+	const struct fsl_journal_commit *c;
+	uint64_t w;
+	uint32_t tid[13];
+	int i;
+
+	REQUIRE(j);
+	for (i = 1; i <= 12; i++)
+		tid[i] = fsl_journal__handle(j, i * S, 2, 1, 0, &w, NULL);
+	fsl_journal__finish(j, 20 * S);
+	st = fsl_journal__stats(j);
+	/*
+	 * txn 100 starts at 1 s and its timer commits it at 6 s; the handle at
+	 * 6 s waits 10 us for the lock and opens txn 101 at 6.00001 s, which
+	 * expires 5 s later, just after the handle at 11 s.
+	 */
+	CHECK_EQ(st->commits, 3);
+	CHECK_EQ(st->commits_by_reason[FSL_COMMIT_TIMER], 3);
+	CHECK_EQ(tid[5], 100);
+	CHECK_EQ(tid[6], 101);
+	CHECK_EQ(tid[11], 101);
+	CHECK_EQ(tid[12], 102);
+	c = fsl_journal__commit_at(j, 0);
+	REQUIRE(c);
+	CHECK_U64(c->start_ns, 6 * S);
+	CHECK_EQ(c->handles, 5);
+	CHECK_EQ(c->blocks, 5);
+	/* 5 blocks + 1 descriptor + 1 commit block at 100 us, +1 ms flush, +10 us locked */
+	CHECK_U64(c->end_ns, 6 * S + 10 * US + 7 * 100 * US + 1 * MS);
+	CHECK_U64(fsl_journal__commit_at(j, 1)->start_ns, 11 * S + 10 * US);
+	CHECK_U64(fsl_journal__commit_at(j, 2)->start_ns, 17 * S);
+	fsl_journal__free(j);
+}
+
+TEST(model_journal_size_commit_and_checkpoint_stall)
+{
+	struct fsl_journal *j = mk(100 * S);
+	const struct fsl_journal_stats *st;
+	uint64_t w = 0, w41 = 0, w42 = 0;
+	int i, cls = -1;
+
+	REQUIRE(j);
+	/*
+	 * max transaction 1024 blocks; a transaction starts with 5 credits for
+	 * its descriptor blocks (1024 / 255 tags per 4 KiB block); handles of
+	 * 100 blocks, 1 s apart: the 11th does not fit (5 + 1000 + 100 > 1024)
+	 */
+	for (i = 0; i <= 42; i++) {
+		fsl_journal__handle(j, (uint64_t)(i + 1) * S, 100, 100, 0, &w, &cls);
+		if (i == 10)
+			CHECK_U64(w, 10 * US);	/* waits for the full transaction to lock */
+		if (i == 41) {
+			w41 = w;
+			CHECK_EQ(cls, FSL_JWAIT_LOG_SPACE);
+		}
+		if (i == 42)
+			w42 = w;
+	}
+	st = fsl_journal__stats(j);
+	CHECK_EQ(st->commits_by_reason[FSL_COMMIT_SIZE], 4);
+	CHECK_EQ(fsl_journal__commit_at(j, 0)->blocks, 1000);
+	/*
+	 * 4 commits of 1000 blocks use 4 * 1005 log blocks: 76 free, less 32
+	 * reserved, < 1024, so the next handle checkpoints the oldest transaction:
+	 * 1000 blocks at 5 ms = 5 s, and the one after waits for that checkpoint.
+	 */
+	CHECK_EQ(st->checkpoints, 1);
+	CHECK_EQ(st->checkpoint_blocks, 1000);
+	CHECK_U64(w41, 5 * S);
+	CHECK_U64(w42, 4 * S);
+	CHECK_EQ(st->stalls[FSL_JWAIT_LOG_SPACE], 2);
+	CHECK_U64(st->stall_ns[FSL_JWAIT_LOG_SPACE], 9 * S);
+	fsl_journal__free(j);
+}
+
+TEST(model_journal_bigger_journal_fewer_checkpoints)
+{
+	struct fsl_journal_cfg c = {
+		.journal_blocks = 4096, .block_size = 4096, .commit_ns = 100 * S,
+		.write_block_ns = 100 * US, .flush_ns = 1 * MS,
+		.checkpoint_block_ns = 5 * MS, .locked_ns = 10 * US,
+	};
+	struct fsl_journal *small, *big;
+	uint64_t w;
+	int i, err = 0;
+
+	small = fsl_journal__new(&c, 1, &err);
+	c.journal_blocks *= 4;
+	big = fsl_journal__new(&c, 1, &err);
+	REQUIRE(small && big);
+	for (i = 0; i < 200; i++) {
+		fsl_journal__handle(small, (uint64_t)(i + 1) * S / 10, 100, 100, 0, &w, NULL);
+		fsl_journal__handle(big, (uint64_t)(i + 1) * S / 10, 100, 100, 0, &w, NULL);
+	}
+	CHECK(fsl_journal__stats(small)->checkpoints > 0);
+	CHECK(fsl_journal__stats(big)->checkpoints <= fsl_journal__stats(small)->checkpoints);
+	CHECK(fsl_journal__stats(big)->stall_ns[FSL_JWAIT_LOG_SPACE] <=
+	      fsl_journal__stats(small)->stall_ns[FSL_JWAIT_LOG_SPACE]);
+	fsl_journal__free(small);
+	fsl_journal__free(big);
+}
+
+TEST(model_journal_fsync_and_shadow)
+{
+	struct fsl_journal *j = mk(5 * S);
+	uint64_t w;
+	int cls = -1;
+
+	REQUIRE(j);
+	fsl_journal__handle(j, 1 * S, 2, 1, 0, &w, NULL);
+	fsl_journal__handle(j, 1 * S, 2, 1, 0, &w, NULL);
+	fsl_journal__handle(j, 1 * S, 2, 1, 0xabc, &w, NULL);
+	fsl_journal__force(j, 1 * S + 500 * MS, FSL_COMMIT_FSYNC, &w);
+	/* 3 blocks -> 5 log blocks: 10 us + 500 us + 1 ms */
+	CHECK_U64(w, 10 * US + 500 * US + 1 * MS);
+	fsl_journal__advance(j, 1600 * MS);
+	CHECK_EQ(fsl_journal__stats(j)->commits_by_reason[FSL_COMMIT_FSYNC], 1);
+	/* next transaction dirties 0xabc, committed at 2 s: a handle touching it during logging waits */
+	fsl_journal__handle(j, 1800 * MS, 2, 1, 0xabc, &w, NULL);
+	fsl_journal__force(j, 2 * S, FSL_COMMIT_FSYNC, &w);
+	fsl_journal__handle(j, 2 * S + 100 * US, 2, 1, 0x123, &w, &cls);
+	CHECK_U64(w, 0);
+	fsl_journal__handle(j, 2 * S + 100 * US, 2, 1, 0xabc, &w, &cls);
+	/* commit of 1 block: end = 2 s + 10 us + 3 * 100 us + 1 ms */
+	CHECK_U64(w, 10 * US + 300 * US + 1 * MS - 100 * US);
+	CHECK_EQ(cls, FSL_JWAIT_SHADOW);
+	fsl_journal__free(j);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A trace file as fslens top's event source (--replay). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fslens/trace.h"
+#include "source.h"
+
+struct replay {
+	struct top_source src;
+	struct fsl_reader *r;
+	/* The first event past the last pump's limit, kept for the next pump. */
+	union {
+		struct fsl_hdr hdr;
+		uint64_t align;
+		char bytes[65536];
+	} pending;
+	int have_pending;
+	int eof;
+};
+
+static int replay_pump(struct top_source *s, uint64_t until, unsigned int max, top_event_fn fn,
+		       void *ctx)
+{
+	struct replay *rp = (struct replay *)s;
+	const struct fsl_hdr *ev;
+	unsigned int n = 0;
+	int rc;
+
+	if (rp->have_pending) {
+		if (rp->pending.hdr.ts >= until)
+			return 0;
+		rp->have_pending = 0;
+		rc = fn(ctx, &rp->pending.hdr);
+		if (rc < 0)
+			return rc;
+		n++;
+	}
+	while (!rp->eof) {
+		if (max && n >= max)
+			return 0;
+		rc = fsl_reader__next(rp->r, &ev);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			rp->eof = 1;
+			break;
+		}
+		if (ev->ts >= until) {
+			/* hdr.size is a u16: the buffer always holds the record. */
+			memcpy(rp->pending.bytes, ev, ev->size);
+			rp->have_pending = 1;
+			return 0;
+		}
+		rc = fn(ctx, ev);
+		if (rc < 0)
+			return rc;
+		n++;
+	}
+	return TOP_SRC_END;
+}
+
+static uint64_t replay_lost(struct top_source *s)
+{
+	struct replay *rp = (struct replay *)s;
+	const struct fsl_trace_stats *st = fsl_reader__stats(rp->r);
+	uint64_t lost = 0;
+	unsigned int i;
+
+	if (!st)
+		return 0;
+	for (i = 0; i < FSL_FAM__MAX; i++)
+		lost += st->counts.lost[i];
+	return lost;
+}
+
+static const char *replay_warning(struct top_source *s, size_t idx)
+{
+	struct replay *rp = (struct replay *)s;
+
+	return idx < fsl_reader__nwarnings(rp->r) ? fsl_reader__warning(rp->r, idx) : NULL;
+}
+
+static void replay_free(struct top_source *s)
+{
+	struct replay *rp = (struct replay *)s;
+
+	fsl_reader__close(rp->r);
+	free(rp);
+}
+
+static const struct top_source_ops replay_ops = {
+	.pump = replay_pump,
+	.lost = replay_lost,
+	.warning = replay_warning,
+	.free = replay_free,
+};
+
+static int kv_u64(struct fsl_reader *r, const char *key, uint64_t *v)
+{
+	const char *s = fsl_reader__kv(r, key);
+	char *end;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+struct top_source *top_source__replay(const char *path, double speed, int *err)
+{
+	struct fsl_reader_opts ro = { 0 };
+	const struct fsl_trace_stats *st;
+	struct replay *rp;
+	const char *base;
+	uint64_t v;
+
+	rp = calloc(1, sizeof(*rp));
+	if (!rp) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	rp->r = fsl_reader__open(path, &ro, err);
+	if (!rp->r) {
+		free(rp);
+		return NULL;
+	}
+	rp->src.ops = &replay_ops;
+	fsl_meta_from_reader(&rp->src.meta, rp->r);
+	st = fsl_reader__stats(rp->r);
+	if (st) {
+		rp->src.start_ns = st->first_ts;
+		rp->src.end_ns = st->last_ts;
+	}
+	/* The recording's own start and end bound the trace when it has them. */
+	if (kv_u64(rp->r, FSL_KV_START_NS, &v) && (!st || !st->first_ts || v <= st->first_ts))
+		rp->src.start_ns = v;
+	if (kv_u64(rp->r, FSL_KV_END_NS, &v) && v >= rp->src.end_ns)
+		rp->src.end_ns = v;
+	base = strrchr(path, '/');
+	snprintf(rp->src.desc, sizeof(rp->src.desc), "replay %s x%g", base ? base + 1 : path,
+		 speed);
+	return &rp->src;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Processes view: who does filesystem work and what they wait on. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "view.h"
+
+#define DARR(i, p) (uint8_t)(((i) << 4) | (p))
+
+static const struct top_col cols[] = {
+	{ "PID", 7, TOP_COL_U32, 0, offsetof(struct top_proc, pid), "process id (tgid)" },
+	{ "COMM", -15, TOP_COL_STR, 0, offsetof(struct top_proc, comm), "command name" },
+	{ "OPS/s", 6, TOP_COL_DBL, 0, offsetof(struct top_proc, ops_s),
+	  "path-based filesystem calls per second (open, create, mkdir, stat, unlink, ...)" },
+	{ "AVGms", 6, TOP_COL_DBL, 2, offsetof(struct top_proc, avg_ms),
+	  "average latency of those calls, ms (p99 needs a per-process histogram)" },
+	{ "JRNL", 5, TOP_COL_DBL_ARR, DARR(TOP_WG_JOURNAL, 0), offsetof(struct top_proc, blocked_ms_s),
+	  "ms/s blocked on the journal (log space, locked transaction, shadow buffer, commit)" },
+	{ "DIRRD", 5, TOP_COL_DBL_ARR, DARR(TOP_WG_DIRREAD, 0), offsetof(struct top_proc, blocked_ms_s),
+	  "ms/s blocked reading directory blocks" },
+	{ "THRTL", 5, TOP_COL_DBL_ARR, DARR(TOP_WG_THROTTLE, 0), offsetof(struct top_proc, blocked_ms_s),
+	  "ms/s paused by dirty-page throttling (balance_dirty_pages)" },
+	{ "IO", 5, TOP_COL_DBL_ARR, DARR(TOP_WG_IO, 0), offsetof(struct top_proc, blocked_ms_s),
+	  "ms/s blocked on other I/O (page, inode table, bitmap, queue, flush)" },
+	{ "RDMB/s", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, read_mbs), "MB/s read by requests it issued" },
+	{ "WRMB/s", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, write_mbs), "MB/s written by requests it issued" },
+};
+
+static const void *rows(const struct top_snap *s, size_t *n, size_t *stride)
+{
+	*n = s->nprocs;
+	*stride = sizeof(struct top_proc);
+	return s->procs;
+}
+
+static uint64_t ident(const void *row)
+{
+	return ((const struct top_proc *)row)->pid;
+}
+
+/* All digits: a pid, matched exactly; otherwise a substring of the command name. */
+int top_filter_pid_or_name(uint32_t pid, const char *name, const char *filter);
+int top_filter_pid_or_name(uint32_t pid, const char *name, const char *filter)
+{
+	const char *p;
+	char *end;
+	unsigned long v;
+
+	for (p = filter; *p >= '0' && *p <= '9'; p++)
+		;
+	if (!*p) {
+		v = strtoul(filter, &end, 10);
+		return v == pid;
+	}
+	return strstr(name, filter) != NULL;
+}
+
+static int match(const void *row, const char *filter)
+{
+	const struct top_proc *p = row;
+
+	return top_filter_pid_or_name(p->pid, p->comm, filter);
+}
+
+static int details(struct top_view *v, const struct top_snap *s, const void *row,
+		   struct top_lines *out)
+{
+	const struct top_proc *p = row;
+
+	top_lines__add(out, "process %u (%s)", p->pid, p->comm);
+	top_lines__add(out, "%s", "");
+	top_lines__add(out, "filesystem calls       %10.1f /s", p->ops_s);
+	top_lines__add(out, "average call latency   %10.3f ms", p->avg_ms);
+	top_lines__add(out, "blocked, all classes   %10.1f ms/s", p->blocked_total_ms_s);
+	top_lines__add(out, "  journal              %10.1f ms/s", p->blocked_ms_s[TOP_WG_JOURNAL]);
+	top_lines__add(out, "  directory reads      %10.1f ms/s", p->blocked_ms_s[TOP_WG_DIRREAD]);
+	top_lines__add(out, "  writeback throttle   %10.1f ms/s", p->blocked_ms_s[TOP_WG_THROTTLE]);
+	top_lines__add(out, "  other I/O            %10.1f ms/s", p->blocked_ms_s[TOP_WG_IO]);
+	top_lines__add(out, "read                   %10.2f MB/s", p->read_mbs);
+	top_lines__add(out, "written                %10.2f MB/s", p->write_mbs);
+	return 0;
+}
+
+static const struct top_view_ops ops = {
+	.rows = rows,
+	.ident = ident,
+	.match = match,
+	.details = details,
+	.subtitle = "blocked ms/s by cause",
+	.empty = "no process did filesystem work in this interval",
+};
+
+struct top_view top_view_processes = {
+	.name = "processes",
+	.tab = "procs",
+	.hotkey = '1',
+	.cols = cols,
+	.ncols = sizeof(cols) / sizeof(cols[0]),
+	.ops = &ops,
+	.default_sort = 2,
+	.sort_col = 2,
+};
