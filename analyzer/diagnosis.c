@@ -191,6 +191,11 @@ static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_caus
 			   "mkfs.ext4 -J size=; 128-1024 MiB for metadata-heavy work.");
 		break;
 	case FSL_WC_TXN_LOCKED:
+		/* A transaction may use about a quarter of the journal: small journal, full fast. */
+		if (jb && jb < 64ull << 20)
+			sb_add(&b, "The journal is small (%.1f MiB) and a transaction may use only a "
+				   "fraction of it, so transactions fill after a few hundred blocks: grow "
+				   "the journal size. ", jb / 1048576.0);
 		sb_add(&b, "Make commits shorter: the running transaction stays locked while "
 			   "the commit waits for open handles and ordered data");
 		if (j && j->phase_txns)

@@ -526,7 +526,7 @@ const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a)
 
 #define FSL_MAX_CAUSES		FSL_WC__MAX
 #define FSL_EVIDENCE_LEN	512
-#define FSL_SUGGESTION_LEN	320
+#define FSL_SUGGESTION_LEN	640
 
 struct fsl_cause {
 	unsigned int cls;		/* enum fsl_wclass */
