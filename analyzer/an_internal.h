@@ -18,6 +18,7 @@ struct an_map {
 	uint8_t *used;
 	char *vals;
 	size_t vsize, cap, n;
+	size_t last;		/* slot of the last hit: runs of one key are common */
 };
 
 void an_map_init(struct an_map *m, size_t vsize);
@@ -86,6 +87,8 @@ struct an_ctx {
 	uint64_t last_wait_start[FSL_WC__MAX];
 	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
 	struct an_stalls *stalls;	/* for the class of a stack (ops' lookup waits) */
+	const struct fsl_hdr *cur_wait;	/* the off-CPU event stalls just classified... */
+	unsigned int cur_cls;		/* ...and its class */
 	const char *mount;		/* target.mount, or NULL */
 	size_t mount_len;
 };

@@ -11,13 +11,13 @@
 struct an_health {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
+	int8_t fam[FSL_EV__MAX];	/* family of each known type, -1 unknown */
 	struct fsl_health res;
 };
 
 static int on_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_health *s = cons->priv;
-	const struct fsl_event_desc *d;
 
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
@@ -25,22 +25,27 @@ static int on_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		s->res.first_ts = h->ts;
 	if (h->ts > s->res.last_ts)
 		s->res.last_ts = h->ts;
-	d = fsl_schema_builtin(h->type);
-	if (!d) {
+	if (h->type >= FSL_EV__MAX || s->fam[h->type] < 0) {
 		s->res.unknown_events++;
 		return 0;
 	}
-	s->res.events[d->family]++;
+	s->res.events[s->fam[h->type]]++;
 	return 0;
 }
 
 struct an_health *an_health_new(struct an_ctx *c)
 {
 	struct an_health *s = calloc(1, sizeof(*s));
+	unsigned int i;
 
 	if (!s)
 		return NULL;
 	s->c = c;
+	for (i = 0; i < FSL_EV__MAX; i++) {
+		const struct fsl_event_desc *d = fsl_schema_builtin(i);
+
+		s->fam[i] = d ? d->family : -1;
+	}
 	s->cons.name = "health";
 	s->cons.priv = s;
 	s->cons.any = on_any;

@@ -647,3 +647,39 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16])
 		out[j < 15 ? j : 15]++;
 	}
 }
+
+uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean)
+{
+	const struct an_layout *s = (const void *)l;
+	const struct fsl_meta *m = s->c->meta;
+	const char *ipg_s = fsl_meta_kv(m, "ext4.inodes_per_group");
+	const char *bpg_s = fsl_meta_kv(m, "ext4.blocks_per_group");
+	const char *fdb_s = fsl_meta_kv(m, "ext4.first_data_block");
+	uint64_t ipg = ipg_s ? strtoull(ipg_s, NULL, 10) : 0;
+	uint64_t bpg = bpg_s ? strtoull(bpg_s, NULL, 10) : 0;
+	uint64_t fdb = fdb_s ? strtoull(fdb_s, NULL, 10) : 0, n = 0, sum = 0;
+	struct an_file *f;
+	uint64_t ino;
+	size_t it = 0;
+
+	memset(out, 0, 16 * sizeof(out[0]));
+	*mean = 0;
+	if (!ipg || !bpg)
+		return 0;
+	while ((f = an_map_next(&s->files, &it, &ino))) {
+		uint64_t gi, gd, d;
+		unsigned int row;
+
+		if (!f->n || !ino || f->ext[0].pblk < fdb)
+			continue;
+		gi = (ino - 1) / ipg;
+		gd = (f->ext[0].pblk - fdb) / bpg;
+		d = gi > gd ? gi - gd : gd - gi;
+		row = d ? 64 - __builtin_clzll(d) : 0;
+		out[row < 15 ? row : 15]++;
+		sum += d;
+		n++;
+	}
+	*mean = n ? (double)sum / n : 0;
+	return n;
+}

@@ -34,15 +34,19 @@ struct an_ops {
 	struct fsl_ops res;
 };
 
+/* 8 bytes at a time; the map mixes the bits again. */
 static uint64_t str_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 1469598103934665603ull ^ n, w;
 
-	while (n--) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ull;
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
 	}
-	return h;
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h ? h : 1;	/* 0 means "no directory" */
 }
 
 static int is_create(unsigned int op)
@@ -199,7 +203,8 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_tstate *t;
 
 	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) ||
-	    an_stalls_class(s->c->stalls, ev->stack_id) != FSL_WC_DIR_BLOCK_READ)
+	    (s->c->cur_wait == h ? s->c->cur_cls : an_stalls_class(s->c->stalls, ev->stack_id)) !=
+	    FSL_WC_DIR_BLOCK_READ)
 		return 0;
 	t = an_map_put(&s->threads, h->tid, NULL);
 	if (!t)

@@ -83,6 +83,8 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) || (ev->state & AN_TASK_NOLOAD))
 		return 0;
 	stack_class(s, ev->stack_id, &sc);
+	s->c->cur_wait = h;
+	s->c->cur_cls = sc.cls;
 	if (!an_in_window(&s->c->win, end))
 		return 0;
 	role = an_tasks_role(&s->c->tasks, h->pid, sc.kthread);

@@ -7,6 +7,8 @@
  *                                off-CPU waits, with bounded in-flight state)
  *   report_speed feed N          feed N synthetic events from memory straight
  *                                into fsl_analysis (the analyses alone)
+ *   report_speed read FILE       read FILE with the reader alone, then through
+ *                                the analyses: splits reader and analysis cost
  * Prints events/s and the peak RSS (getrusage), so runs at N and 10 N show
  * that memory follows live objects, not trace length.
  */
@@ -259,12 +261,55 @@ static int feed(uint64_t n)
 	return 0;
 }
 
+/* Read FILE twice: events only, then events through every analysis. */
+static int read_file(const char *path)
+{
+	struct fsl_analysis *a;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	struct fsl_meta m;
+	double c0, c1, c2;
+	uint64_t n = 0, sum = 0;
+	int err = 0;
+
+	r = fsl_reader__open(path, NULL, &err);
+	if (!r) {
+		fprintf(stderr, "report_speed: cannot open '%s': %s\n", path, strerror(-err));
+		return 1;
+	}
+	c0 = cpu();
+	while (fsl_reader__next(r, &ev) > 0) {
+		sum += ev->ts;
+		n++;
+	}
+	c1 = cpu();
+	fsl_reader__rewind(r);
+	fsl_meta_from_reader(&m, r);
+	a = fsl_analysis__new(NULL, &err);
+	if (!a || fsl_analysis__begin(a, &m))
+		return 1;
+	while (fsl_reader__next(r, &ev) > 0)
+		if (fsl_analysis__feed(a, ev))
+			return 1;
+	fsl_analysis__stalls(a);
+	c2 = cpu();
+	printf("read: %" PRIu64 " events: reader alone %.2f s CPU (%.1f M/s); reader + analyses "
+	       "%.2f s CPU (%.1f M/s); analyses alone %.1f M events/s; peak RSS %ld KiB (%" PRIu64 ")\n",
+	       n, c1 - c0, n / (c1 - c0) / 1e6, c2 - c1, n / (c2 - c1) / 1e6,
+	       n / ((c2 - c1) - (c1 - c0)) / 1e6, peak_rss_kb(), sum & 1);
+	fsl_analysis__free(a);
+	fsl_reader__close(r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "read"))
+		return read_file(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "gen"))
 		return gen_file(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "feed"))
 		return feed(strtoull(argv[2], NULL, 10));
-	fprintf(stderr, "usage: report_speed gen FILE N | feed N\n");
+	fprintf(stderr, "usage: report_speed gen FILE N | feed N | read FILE\n");
 	return 2;
 }

@@ -23,10 +23,13 @@
  *  - No file I/O, no printing, no exit: renderers (analyzer/render_*.c) read
  *    the result structs below and write text, JSON or HTML.
  *  - Bounded memory: proportional to live objects (tasks, in-flight I/Os,
- *    open transactions, inodes whose extents are tracked, distinct stacks),
- *    not to the number of events. Percentiles come from log-linear
- *    histograms, time series from a fixed number of bins whose width doubles
- *    as the window grows.
+ *    open transactions, distinct stacks, directories up to a cap), not to
+ *    the number of events. Percentiles come from log-linear histograms,
+ *    time series from a fixed number of bins whose width doubles as the
+ *    window grows. The layout analysis keeps the state it reports: the
+ *    extents of the files the trace touched and the allocation runs
+ *    (contiguous allocations of one inode merged), which grow with the
+ *    filesystem's fragmentation, not with the event count.
  *
  * Times are CLOCK_MONOTONIC ns as in the events.
  */
@@ -252,6 +255,10 @@ struct fsl_journal {
 	uint64_t stats_txns;
 	uint64_t sum_running_ns, sum_locked_ns, sum_flushing_ns, sum_logging_ns;
 	uint64_t sum_handles, sum_blocks, sum_blocks_logged;
+	/* Sums over committed transactions of the phase times (ns, from the
+	 * phase events): locked = locking..flushing, flushing = ..logging,
+	 * logging = ..end. */
+	uint64_t phase_txns, sum_locked_phase_ns, sum_flushing_phase_ns, sum_logging_phase_ns;
 	/* Last FSL_TXN_RING committed transactions, oldest first at index 0. */
 	unsigned int ntxns;
 	struct fsl_txn txns[FSL_TXN_RING];
@@ -484,6 +491,14 @@ unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_fil
 			       unsigned int max);
 /* Extents-per-file histogram (log2 rows: 1, 2-3, 4-7, ...). */
 void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
+/*
+ * Inode-to-data distance in block groups: |group of the inode - group of
+ * its first data block| per file, as a histogram (row 0: same group, row i:
+ * 2^(i-1) .. 2^i - 1 groups apart). Needs ext4.inodes_per_group,
+ * ext4.blocks_per_group (trace metadata); returns the files counted (0 if
+ * the geometry is unknown) and their mean distance in *mean.
+ */
+uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean);
 
 /* ------------------------------------------------- /proc/fs/jbd2/<dev>/info */
 
@@ -511,7 +526,7 @@ const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a)
 
 #define FSL_MAX_CAUSES		FSL_WC__MAX
 #define FSL_EVIDENCE_LEN	512
-#define FSL_SUGGESTION_LEN	320
+#define FSL_SUGGESTION_LEN	640
 
 struct fsl_cause {
 	unsigned int cls;		/* enum fsl_wclass */

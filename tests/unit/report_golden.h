@@ -286,6 +286,9 @@ static int g_write_golden(const char *path)
 	err |= fsl_writer__kv(w, FSL_KV_START_NS, "%llu", (unsigned long long)G_S0);
 	err |= fsl_writer__kv(w, FSL_KV_END_NS, "%llu", (unsigned long long)(G_S0 + 10000 * G_MS));
 	err |= fsl_writer__kv(w, "ext4.journal_bytes", "%u", 1048576);
+	err |= fsl_writer__kv(w, "ext4.inodes_per_group", "%u", 8);
+	err |= fsl_writer__kv(w, "ext4.blocks_per_group", "%u", 1024);
+	err |= fsl_writer__kv(w, "ext4.first_data_block", "%u", 0);
 	err |= fsl_writer__text(w, "jbd2.info.start", g_jbd2_start, sizeof(g_jbd2_start) - 1);
 	err |= fsl_writer__text(w, "jbd2.info.end", g_jbd2_end, sizeof(g_jbd2_end) - 1);
 	st = (struct fsl_stack){ 1, sizeof(st1) / sizeof(st1[0]), (char **)st1 };

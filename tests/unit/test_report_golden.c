@@ -152,6 +152,9 @@ TEST(golden_all_sections)
 	CHECK_U64(j->txns[0].running_ns, 5000 * MS);	/* 1250 jiffies at HZ 250 */
 	CHECK_U64(j->txns[3].t_end - j->txns[3].t_logging, 7500 * US);
 	CHECK_U64(j->stats_txns, 4);
+	CHECK_U64(j->phase_txns, 4);
+	CHECK_U64(j->sum_locked_phase_ns, 400 * US);	/* 0.1 ms each */
+	CHECK_U64(j->sum_logging_phase_ns, (1500 + 3500 + 5500 + 7500) * US);
 	CHECK_U64(j->sum_handles, 85);
 	CHECK_U64(j->sum_blocks, 328);
 	CHECK_U64(j->handles, 3);
@@ -238,6 +241,16 @@ TEST(golden_all_sections)
 	fsl_layout__extent_hist(l, hist);
 	CHECK_U64(hist[0], 1);	/* dir 14: one extent */
 	CHECK_U64(hist[1], 2);	/* 12 and 13: two */
+	{
+		double mean;
+
+		/* 8 inodes, 1024 blocks per group: inodes 12-14 in group 1; data of
+		 * 12, 13 at 5000.. (group 4), of 14 at 9000 (group 8): 3, 3, 7 */
+		CHECK_U64(fsl_layout__inode_distance(l, hist, &mean), 3);
+		CHECK_NEAR(mean, 13.0 / 3, 1e-9);
+		CHECK_U64(hist[2], 2);	/* 2..3 groups apart */
+		CHECK_U64(hist[3], 1);	/* 4..7 */
+	}
 
 	/* health */
 	h = fsl_analysis__health(g.a);
@@ -269,7 +282,7 @@ TEST(golden_text_and_json)
 	CHECK(strstr(buf, "    12(f): expecting   5008 actual extent phys   5016 log 8 len 8\n") != NULL);
 	CHECK(strstr(buf, "    13(f): expecting   5016 actual extent phys   5024 log 8 len 4\n") != NULL);
 	CHECK(strstr(buf, "block 5008 went to inode 13 (writeback) at +6.060 s") != NULL);
-	CHECK(strstr(buf, "4 transactions (delta) vs 4 commits here; avg commit 4531 us vs 4531 us here") != NULL);
+	CHECK(strstr(buf, "4 transactions (delta) vs 4 here; avg commit 4531 us vs 4531 us here") != NULL);
 	CHECK(strstr(buf, "3 lost") != NULL);
 	CHECK(strstr(buf, "seeks (D2D): 2 of 3 dispatches") != NULL);
 	for (line = buf; *line;) {
