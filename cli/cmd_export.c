@@ -267,8 +267,6 @@ static int write_per_class(struct fsl_folded_export *x, const struct export_args
 		if (!a->quiet)
 			fprintf(stderr, "%s\n", path);
 	}
-	if (!fsl_folded_export__nclasses(x))
-		fprintf(stderr, "fslens export: no off-CPU waits in '%s'\n", a->trace);
 	return 0;
 }
 
@@ -287,6 +285,9 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 		fsl_folded_export__free(x);
 		return 1;
 	}
+	if (!fsl_folded_export__nstacks(x) && !a->quiet)
+		fprintf(stderr, "fslens export: no off-CPU waits in '%s' (recorded without -e offcpu?)\n",
+			a->trace);
 	if (a->per_class) {
 		err = write_per_class(x, a);
 		fsl_folded_export__free(x);

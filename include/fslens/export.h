@@ -193,6 +193,8 @@ struct fsl_folded_export *fsl_folded_export__new(const struct fsl_meta *meta,
 int fsl_folded_export__event(struct fsl_folded_export *x, const struct fsl_hdr *ev);
 /* Write "comm;outer;...;inner us" lines, sorted; class NULL = all classes. */
 int fsl_folded_export__write(struct fsl_folded_export *x, FILE *out, const char *class_name);
+/* Distinct (class, line) entries so far. */
+size_t fsl_folded_export__nstacks(const struct fsl_folded_export *x);
 /* Wait classes seen (for one file per class). */
 size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x);
 const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t idx);
