@@ -84,6 +84,10 @@ struct an_ctx {
 	/* Start of the latest wait of each class, any task, any window: the
 	 * journal reads it to tell why a commit started. */
 	uint64_t last_wait_start[FSL_WC__MAX];
+	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
+	struct an_stalls *stalls;	/* for the class of a stack (ops' lookup waits) */
+	const char *mount;		/* target.mount, or NULL */
+	size_t mount_len;
 };
 
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
@@ -112,6 +116,8 @@ void an_stalls_free(struct an_stalls *s);
 void an_stalls_reset(struct an_stalls *s);
 struct fsl_consumer *an_stalls_consumer(struct an_stalls *s);
 const struct fsl_stalls *an_stalls_result(struct an_stalls *s);
+/* Wait class of a stack id (cached). */
+unsigned int an_stalls_class(struct an_stalls *s, int32_t stack_id);
 /* A wait was fed (its effect comes at its end): note when it began. */
 void an_stalls_note_start(struct an_stalls *s, const struct fsl_hdr *ev);
 

@@ -31,10 +31,6 @@ static int on_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	}
 	s->res.events[d->family]++;
-	if (h->type == FSL_EV_OFFCPU && ((const struct fsl_ev_offcpu *)h)->stack_id >= 0 &&
-	    s->c->meta && s->c->meta->stack &&
-	    !s->c->meta->stack(s->c->meta, ((const struct fsl_ev_offcpu *)h)->stack_id))
-		s->res.unknown_stacks++;
 	return 0;
 }
 
@@ -79,5 +75,6 @@ const struct fsl_health *an_health_result(struct an_health *s)
 	s->res.min_wait_us = v ? strtoull(v, NULL, 10) : 0;
 	s->res.probe_mode = fsl_meta_kv(m, FSL_KV_PROBE_MODE);
 	s->res.missing = fsl_meta_kv(m, FSL_KV_MISSING_TP);
+	s->res.unknown_stacks = s->c->waits_without_stack;
 	return &s->res;
 }

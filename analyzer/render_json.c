@@ -188,6 +188,7 @@ static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
 	}
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "total", o->total);
+	fsl_json__kv_u64(j, "outside_mount", o->outside);
 	fsl_json__key(j, "types");
 	fsl_json__obj_begin(j);
 	for (i = 0; i < FSL_OP__MAX; i++) {
@@ -232,6 +233,7 @@ static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_str(j, "path", o->dirs[i].path);
 		fsl_json__kv_u64(j, "ops", o->dirs[i].ops);
 		kv_us(j, "latency_us", o->dirs[i].lat_ns);
+		kv_us(j, "lookup_wait_us", o->dirs[i].lookup_wait_ns);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
@@ -584,6 +586,7 @@ static void procs_arr(struct fsl_json *j, struct fsl_analysis *a)
 				fsl_json__kv_u64(j, fsl_wclass_id(k), ps[i].ns[k]);
 		fsl_json__obj_end(j);
 		fsl_json__kv_u64(j, "ops", ps[i].ops);
+		kv_us(j, "op_p99_us", fsl_hist_quantile(&ps[i].op_lat, 0.99));
 		fsl_json__kv_u64(j, "read_bytes", ps[i].read_bytes);
 		fsl_json__kv_u64(j, "write_bytes", ps[i].write_bytes);
 		fsl_json__kv_u64(j, "throttle_ns", ps[i].throttle_ns);

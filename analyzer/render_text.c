@@ -243,10 +243,15 @@ static void sec_ops(FILE *f, struct fsl_analysis *a)
 	}
 	if (o->ndirs) {
 		fprintf(f, "  hottest directories:%s\n", o->dirs_other_ops ? " (more not tracked)" : "");
+		fprintf(f, "    %9s %12s %12s  %s\n", "ops", "call time", "dir reads", "directory");
 		for (i = 0; i < o->ndirs; i++)
-			fprintf(f, "    %9" PRIu64 " ops  %10s total  %.70s\n", o->dirs[i].ops,
-				fsl_fmt_ns(b[0], 32, o->dirs[i].lat_ns), o->dirs[i].path);
+			fprintf(f, "    %9" PRIu64 " %12s %12s  %.60s\n", o->dirs[i].ops,
+				fsl_fmt_ns(b[0], 32, o->dirs[i].lat_ns),
+				fsl_fmt_ns(b[1], 32, o->dirs[i].lookup_wait_ns), o->dirs[i].path);
 	}
+	if (o->outside)
+		fprintf(f, "  (%" PRIu64 " calls on paths outside %s not counted)\n", o->outside,
+			rn_kv(a, FSL_KV_MOUNT));
 }
 
 static uint64_t span(uint64_t a, uint64_t b)

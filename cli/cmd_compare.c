@@ -269,6 +269,9 @@ struct cell {
 	int have_cause;
 	char cause[40];
 	double share, blocked_s;
+	unsigned int nmore;		/* the causes after the top one (JSON only) */
+	char more[3][40];
+	double more_share[3];
 };
 
 struct column {
@@ -484,6 +487,16 @@ static void report_causes(struct cmp *c, const char *trace, uint64_t origin, uin
 		cell->share = v && v->type == J_NUM ? (v->num > 1.0 ? v->num / 100 : v->num) : NAN;
 		v = jget(top, "seconds");
 		cell->blocked_s = v && v->type == J_NUM ? v->num : NAN;
+		for (cell->nmore = 0; cell->nmore < 3; cell->nmore++) {
+			const struct jv *o = jidx(causes, cell->nmore + 1);
+			const struct jv *cls = jget(o, "class"), *sh = jget(o, "share");
+
+			if (!cls || cls->type != J_STR)
+				break;
+			snprintf(cell->more[cell->nmore], sizeof(cell->more[0]), "%s", cls->str);
+			cell->more_share[cell->nmore] = sh && sh->type == J_NUM ?
+				(sh->num > 1.0 ? sh->num / 100 : sh->num) : NAN;
+		}
 	} else if (causes && causes->type == J_ARR) {
 		cell->have_cause = 1;
 		snprintf(cell->cause, sizeof(cell->cause), "none");
@@ -620,7 +633,7 @@ static void print_text(struct cmp *c)
 static void print_json(struct cmp *c)
 {
 	struct fsl_json j;
-	unsigned int r, i;
+	unsigned int r, i, k;
 
 	fsl_json__init(&j, stdout, 1);
 	fsl_json__obj_begin(&j);
@@ -668,6 +681,23 @@ static void print_json(struct cmp *c)
 				fsl_json__double(&j, cl->share);
 			else
 				fsl_json__null(&j);
+			fsl_json__key(&j, "causes");
+			fsl_json__arr_begin(&j);
+			for (k = 0; cl->have_cause && strcmp(cl->cause, "none") && k <= cl->nmore;
+			     k++) {
+				double sh = k ? cl->more_share[k - 1] : cl->share;
+
+				fsl_json__obj_begin(&j);
+				fsl_json__key(&j, "class");
+				fsl_json__str(&j, k ? cl->more[k - 1] : cl->cause);
+				fsl_json__key(&j, "share");
+				if (isnan(sh))
+					fsl_json__null(&j);
+				else
+					fsl_json__double(&j, sh);
+				fsl_json__obj_end(&j);
+			}
+			fsl_json__arr_end(&j);
 			fsl_json__key(&j, "journal_commits");
 			fsl_json__u64(&j, cl->commits);
 			fsl_json__key(&j, "journal_blocks_logged");

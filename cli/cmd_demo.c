@@ -37,7 +37,7 @@ static const char demo_usage[] =
 "usage: fslens demo [SCENARIO] [options]\n"
 "  Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
 "  'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
-"  --scale S          small (seconds), medium (default, about a minute), full (classic size)\n"
+"  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
 "  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
 "  -o DIR             output directory (default fslens-demo)\n"
@@ -442,9 +442,12 @@ static int reap(struct child *ch)
 	int status, waited = 0;
 
 	for (;;) {
-		pid_t r = waitpid(ch->pid, &status, got_signal ? WNOHANG : 0);
+		siginfo_t si = { 0 };
+		int r;
 
-		if (r == ch->pid)
+		/* WNOWAIT: the exited leader keeps its process group id reserved */
+		r = waitid(P_PID, ch->pid, &si, WEXITED | WNOWAIT | (got_signal ? WNOHANG : 0));
+		if (r == 0 && si.si_pid == ch->pid)
 			break;
 		if (r < 0 && errno != EINTR)
 			return -errno;
@@ -461,6 +464,9 @@ static int reap(struct child *ch)
 	}
 	/* what the group left behind (a workload's forked clients) goes too */
 	kill(-ch->pid, SIGKILL);
+	while (waitpid(ch->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
@@ -519,6 +525,15 @@ static int apply_vm(struct demo *d, const struct fsl_params *p)
 			continue;
 		if (fsl_parse_size(s, &v))
 			return derr(-EINVAL, "bad %s '%s'", keys[i], s);
+		err = fsl_vm__lock(&d->vm, 0);
+		if (err == -EWOULDBLOCK) {
+			printf("waiting for another fslens demo to restore vm.dirty_* (%s)\n",
+			       FSL_VM_LOCK);
+			fflush(stdout);
+			err = fsl_vm__lock(&d->vm, 1);
+		}
+		if (err)
+			return derr(err, "cannot lock %s", FSL_VM_LOCK);
 		snprintf(num, sizeof(num), "%" PRIu64, v);
 		if ((err = fsl_vm__set(&d->vm, keys[i], num)))
 			return derr(err, "cannot set vm.%s=%s", keys[i], num);
@@ -576,6 +591,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 
 	snprintf(trace, sizeof(trace), "%s/%s.trace", d->outdir, label);
 	snprintf(phases, sizeof(phases), "%s/%s.phases", d->outdir, label);
+	unlink(phases);		/* a stale one would pass for this run's */
 	snprintf(html, sizeof(html), "%s/%s.html", d->outdir, label);
 	snprintf(json, sizeof(json), "%s/%s.json", d->outdir, label);
 
@@ -651,9 +667,12 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	if (status) {
 		if (got_signal)
 			derr(0, "interrupted; cleaning up");
-		else if (d->record)
+		else if (d->record && access(phases, F_OK))
 			derr(0, "fslens record exited with status %d (a build without BPF "
 			     "support can still run 'fslens demo --no-record')", status);
+		else if (d->record)
+			derr(0, "the recorded workload failed (status %d); the partial trace is "
+			     "%s", status, trace);
 		else
 			derr(0, "the workload exited with status %d", status);
 		goto out;
@@ -869,6 +888,7 @@ int cmd_demo(int argc, char **argv)
 		goto out;
 	}
 	catch_signals();
+	fsl_vm_stop = &got_signal;
 	rc = run_matrix(d);
 	/* per phase: time, rate and top cause; with a matrix, side by side */
 	if (!rc && d->ntraces && (d->ntraces > 1 || d->report)) {

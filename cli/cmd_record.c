@@ -137,6 +137,7 @@ struct rec {
 	uint64_t nevents;
 	int werr;
 	struct u64set tids, stacks, ips;
+	struct fsl_reorder *ro;
 	int verbose;
 };
 
@@ -163,8 +164,24 @@ static int64_t mono_ns(void)
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+static int write_event(void *ctx, const struct fsl_hdr *ev)
+{
+	struct rec *r = ctx;
+	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
+	int e = fsl_writer__event(r->w, ev);
+
+	if (e) {
+		r->werr = e;
+		return e;	/* stops the poll: the main loop reports it */
+	}
+	if (d && d->family < FSL_FAM__MAX)
+		r->events[d->family]++;
+	r->nevents++;
+	return 0;
+}
+
 /* Name a task on first sight (it existed before recording, or its fork was not seen). */
-static void proc_seen(struct rec *r, const struct fsl_hdr *ev)
+static int proc_seen(struct rec *r, const struct fsl_hdr *ev)
 {
 	struct fsl_ev_proc p;
 	char path[64], buf[512], *open, *close;
@@ -176,14 +193,14 @@ static void proc_seen(struct rec *r, const struct fsl_hdr *ev)
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", ev->pid, ev->tid);
 	f = fopen(path, "re");
 	if (!f)
-		return;		/* gone already; its exit event (if any) names it */
+		return 0;	/* gone already; its exit event (if any) names it */
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
 	open = strchr(buf, '(');
 	close = strrchr(buf, ')');
 	if (!open || !close || close < open)
-		return;
+		return 0;
 	snprintf(p.comm, sizeof(p.comm), "%.*s", (int)(close - open - 1), open + 1);
 	sscanf(close + 1, " %*c %d", &ppid);
 	p.hdr.ts = ev->ts;
@@ -196,37 +213,29 @@ static void proc_seen(struct rec *r, const struct fsl_hdr *ev)
 	p.kind = FSL_PROC_SEEN;
 	/* kernel threads are children of kthreadd (pid 2) */
 	p.flags = (ppid == 2 || ev->pid == 2) ? FSL_PROC_KTHREAD : 0;
-	if (fsl_writer__event(r->w, &p.hdr) == 0) {
-		r->events[FSL_FAM_PROC]++;
-		r->nevents++;
-	}
+	return fsl_reorder__push(r->ro, &p.hdr, write_event, r);
 }
 
+/* Every record from the ring: note what must be resolved at the end, order it. */
 static int on_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct rec *r = ctx;
-	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
 	int e;
 
 	if (ev->type == FSL_EV_PROC)
 		u64set_add(&r->tids, ev->tid);
 	else if (ev->tid && (r->families & (1u << FSL_FAM_PROC)) &&
-		 u64set_add(&r->tids, ev->tid) == 1)
-		proc_seen(r, ev);
+		 u64set_add(&r->tids, ev->tid) == 1 && (e = proc_seen(r, ev)))
+		return r->werr ? r->werr : e;
 	if (ev->type == FSL_EV_OFFCPU)
 		u64set_add(&r->stacks, (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id);
 	else if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
 		 ev->type == FSL_EV_EXT4_JOURNAL_START_SB)
 		u64set_add(&r->ips, ((const struct fsl_ev_ext4_journal_start *)ev)->ip);
-	e = fsl_writer__event(r->w, ev);
-	if (e) {
+	e = fsl_reorder__push(r->ro, ev, write_event, r);
+	if (e && !r->werr)
 		r->werr = e;
-		return e;	/* stops the poll: the main loop reports it */
-	}
-	if (d && d->family < FSL_FAM__MAX)
-		r->events[d->family]++;
-	r->nevents++;
-	return 0;
+	return e;
 }
 
 /* Symbolize every stack and caller address that events referred to. */
@@ -545,13 +554,17 @@ int cmd_record(int argc, char **argv)
 		setrlimit(RLIMIT_MEMLOCK, &rl);
 	}
 
-	wo.reorder_ns = 5000000000ull;	/* dirops and off-CPU records carry their start time */
+	/* dirops and off-CPU records carry their start time: order them here */
+	r.ro = fsl_reorder__new(2000000000ull);
+	if (!r.ro)
+		return rec_err(-ENOMEM, "cannot start");
 	r.w = fsl_writer__open(out, &wo, &e);
 	if (!r.w) {
 		if (e == -EEXIST)
 			fprintf(stderr, "fslens record: '%s' exists; use -f to overwrite it\n", out);
 		else
 			rec_err(e, "cannot create '%s'", out);
+		fsl_reorder__free(r.ro);
 		return 1;
 	}
 
@@ -592,6 +605,7 @@ int cmd_record(int argc, char **argv)
 			rec_err(e, "cannot load the probes%s", r.verbose ? "" :
 				" (-v shows libbpf's messages)");
 		fsl_writer__abort(r.w);
+		fsl_reorder__free(r.ro);
 		unlink(out);
 		return 1;
 	}
@@ -724,6 +738,9 @@ int cmd_record(int argc, char **argv)
 	e = fsl_collector__stop(r.c, on_event, &r);
 	if (e && !r.werr)
 		rec_err(e, "draining the ring buffer");
+	if (!r.werr)
+		fsl_reorder__flush(r.ro, write_event, &r);
+	fsl_writer__kv(r.w, "record.late", "%llu", (unsigned long long)fsl_reorder__late(r.ro));
 	fsl_writer__kv(r.w, FSL_KV_END_NS, "%" PRId64, mono_ns());
 	if (r.werr)
 		goto werr;
@@ -791,6 +808,7 @@ out:
 	fsl_collector__free(r.c);
 	if (r.w)
 		fsl_writer__abort(r.w);
+	fsl_reorder__free(r.ro);
 	free(r.tids.v);
 	free(r.stacks.v);
 	free(r.ips.v);

@@ -23,12 +23,22 @@ struct fsl_dirop_sc_entry {
 /* The path-based syscalls of this architecture; returns the count. */
 unsigned int fsl_dirop_table(const struct fsl_dirop_sc_entry **out);
 
-/* Kernel symbols from /proc/kallsyms (or another file in that format). */
-struct fsl_ksyms;
-struct fsl_ksyms *fsl_ksyms__load(const char *path, int *err);
-void fsl_ksyms__free(struct fsl_ksyms *k);
-/* "func+0xoff" for addr into buf; returns buf, or NULL if below every symbol. */
-const char *fsl_ksyms__name(const struct fsl_ksyms *k, uint64_t addr, char *buf, size_t len);
-size_t fsl_ksyms__count(const struct fsl_ksyms *k);
+#include "fslens/ksyms.h"
+#include "fslens/collector.h"
+
+/*
+ * Puts the ring's records in time order (collector/reorder.c): each record
+ * is held until a record window_ns newer has arrived, then passed to fn in
+ * (ts, arrival) order. Records older than one already passed on are "late"
+ * (still passed on, counted).
+ */
+struct fsl_reorder;
+struct fsl_reorder *fsl_reorder__new(uint64_t window_ns);
+int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
+		      fsl_collector_event_fn fn, void *ctx);
+int fsl_reorder__flush(struct fsl_reorder *r, fsl_collector_event_fn fn, void *ctx);
+size_t fsl_reorder__pending(const struct fsl_reorder *r);
+uint64_t fsl_reorder__late(const struct fsl_reorder *r);
+void fsl_reorder__free(struct fsl_reorder *r);
 
 #endif

@@ -108,7 +108,9 @@ static void draw_title(struct top_screen *s, const struct top_snap *snap)
 	int cols = tui_term__cols(t);
 
 	fmt_elapsed(el, sizeof(el), h->elapsed_s);
-	if (h->accumulated)
+	if (h->accumulated && h->totals_from_s > 0)
+		snprintf(win, sizeof(win), "totals from %.1fs", h->totals_from_s);
+	else if (h->accumulated)
 		snprintf(win, sizeof(win), "totals");
 	else
 		snprintf(win, sizeof(win), "interval %.1fs", h->window_s);

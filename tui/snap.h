@@ -46,7 +46,8 @@ struct top_header {
 	uint64_t lost;
 	int paused;
 	int ended;		/* replay reached the end of the trace */
-	int accumulated;	/* rates over everything since the start */
+	int accumulated;	/* rates over everything since totals_from_s */
+	double totals_from_s;	/* elapsed time when the totals began (0: the start) */
 };
 
 struct top_proc {

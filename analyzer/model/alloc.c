@@ -688,20 +688,20 @@ uint64_t fsl_alloc__first_block(const struct fsl_alloc *a, uint64_t ino)
 	return in && in->next ? in->ext[0].pblk : 0;
 }
 
-int fsl_alloc__inode_at(const struct fsl_alloc *a, size_t idx, uint64_t *ino,
-			unsigned int *extents)
+int fsl_alloc__inode_next(const struct fsl_alloc *a, size_t *cursor, uint64_t *ino,
+			  unsigned int *extents)
 {
-	uint32_t i;
+	size_t i;
 
-	for (i = 0; i < a->ino_cap; i++) {
+	for (i = *cursor; i < a->ino_cap; i++) {
 		if (!a->ino[i].ino || !a->ino[i].next)
 			continue;
-		if (idx-- == 0) {
-			*ino = a->ino[i].ino;
-			*extents = a->ino[i].next;
-			return 1;
-		}
+		*ino = a->ino[i].ino;
+		*extents = a->ino[i].next;
+		*cursor = i + 1;
+		return 1;
 	}
+	*cursor = i;
 	return 0;
 }
 
@@ -1562,6 +1562,25 @@ static int pa_holding(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64
 	return -1;
 }
 
+int fsl_alloc__pa_holds(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64_t pblk)
+{
+	int id = pa_holding(a, r, pblk);
+
+	return id < 0 ? 0 : a->pa[id].group_pa ? 2 : 1;
+}
+
+uint32_t fsl_alloc__free_run(const struct fsl_alloc *a, uint64_t blk, uint32_t max)
+{
+	uint32_t g, off, end;
+
+	if (blk < a->g.first_data_block || blk >= a->g.blocks_count)
+		return 0;
+	g = blk_group(a, blk);
+	off = blk_off(a, blk);
+	end = off + max < a->g.blocks_per_group ? off + max : a->g.blocks_per_group;
+	return bit_next(gw(a, a->core, g), end, off, 1) - off;
+}
+
 /* Consume res from PA id (ext4_mb_release_context bookkeeping). */
 static void pa_consume(struct fsl_alloc *a, int id, uint32_t len)
 {
@@ -1600,12 +1619,16 @@ void fsl_alloc__apply(struct fsl_alloc *a, const struct fsl_alloc_req *r,
 				  res->pa_len, res->pa_group);
 	if (!res->len || !res->pblk)
 		return;
-	id = pa_holding(a, r, res->pblk);
-	if (id >= 0)
-		pa_consume(a, id, res->len);
+	/* only PA paths (or a PA made by this very allocation) take blocks from one */
+	if (res->path <= FSL_PATH_GROUP_PA || res->pa_len || res->consume_pa) {
+		id = pa_holding(a, r, res->pblk);
+		if (id >= 0)
+			pa_consume(a, id, res->len);
+	}
 	disk_set(a, res->pblk, res->len, 1);
 	core_set(a, res->pblk, res->len, 1);
-	if (r->flags & FSL_MB_HINT_DATA || r->is_reg)
+	/* data blocks only: extent-tree blocks have no logical position */
+	if (r->flags & FSL_MB_HINT_DATA)
 		fsl_alloc__map(a, r->ino, r->logical, res->pblk, res->len);
 	if (res->flags & FSL_MB_STREAM_ALLOC && res->path > FSL_PATH_GROUP_PA) {
 		uint64_t s = res->pa_len ? res->pa_pstart : res->pblk;

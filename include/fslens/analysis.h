@@ -17,7 +17,9 @@
  *    (in-flight I/Os, open transactions, the task table), so a window gets the
  *    same numbers whether the stream started at t0 or long before.
  *    fsl_analysis__reset() starts a new window, keeping live state; this is
- *    how `top` steps from one refresh to the next.
+ *    how `top` steps from one refresh to the next. Live events arrive at
+ *    their end; when replaying a trace file (start-time order) with reset(),
+ *    set opts.hold (see there).
  *  - No file I/O, no printing, no exit: renderers (analyzer/render_*.c) read
  *    the result structs below and write text, JSON or HTML.
  *  - Bounded memory: proportional to live objects (tasks, in-flight I/Os,
@@ -154,6 +156,7 @@ struct fsl_proc_stat {
 	uint64_t ops, op_lat_ns;	/* dirops completed and their summed latency */
 	uint64_t read_bytes, write_bytes;	/* block I/O issued by it */
 	uint64_t throttle_ns;		/* balance_dirty_pages pauses */
+	struct fsl_hist op_lat;		/* ns of the dirops counted in ops */
 };
 
 struct fsl_stalls {
@@ -180,6 +183,9 @@ struct fsl_dir_stat {
 	char path[128];			/* directory as the calls named it */
 	uint64_t ops;
 	uint64_t lat_ns;
+	/* dir_block_read waits inside a path call of the same thread on an
+	 * entry of this directory (counted when the wait ends in the window) */
+	uint64_t lookup_wait_ns;
 };
 
 struct fsl_ops {
@@ -194,6 +200,7 @@ struct fsl_ops {
 	unsigned int ndirs;
 	struct fsl_dir_stat dirs[FSL_TOP_DIRS];	/* hottest, most ops first */
 	uint64_t dirs_other_ops;		/* ops in directories beyond the tracked set */
+	uint64_t outside;	/* absolute paths outside target.mount: not counted above */
 };
 
 /* --------------------------------------------------------------- journal */
@@ -423,6 +430,14 @@ struct fsl_analysis_opts {
 	uint64_t t0, t1;	/* window; t1 = 0: open ended */
 	int64_t root_pid;	/* -1: take record.root_pid from the metadata; 0: none */
 	uint32_t dev;		/* target dev_t; 0: target.dev from the metadata */
+	/*
+	 * Replaying a trace file (sorted by start time) and stepping windows
+	 * with reset(): waits and path operations are held until the stream
+	 * passes their end, so each lands in the window where it ended, as in a
+	 * live stream (where they arrive at their end). Costs a copy per held
+	 * event; not needed for a fixed window or a live source.
+	 */
+	int hold;
 };
 
 struct fsl_analysis;
@@ -454,8 +469,9 @@ const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a);
 const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
 
-/* Processes seen in the window (blocked, ops, I/O), most blocked first.
- * Returns the count; *out is an array owned by a (valid until next feed). */
+/* Processes seen in the window (blocked, ops, I/O), most blocked first, with
+ * their current names. Returns the count; *out is an array owned by a
+ * (valid until next feed). */
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out);
 
 /* Layout queries. */

@@ -118,7 +118,12 @@ case " $(causes "$O/many/createmany.json") " in
 *) fail createmany-dir-block-read-cause "causes: $(causes "$O/many/createmany.json")" ;;
 esac
 "$FSLENS" compare --json "$O/many/createmany.trace" >"$T_TMP/many.json"
-check_eq createmany-lookup-top-cause "$(cell "$T_TMP/many.json" lookup 0 top_cause)" dir_block_read
+# a cold lookup reads the directory block, then the inode's table block: either leads
+top=$(cell "$T_TMP/many.json" lookup 0 top_cause)
+case $top in
+dir_block_read|inode_table_read) pass createmany-lookup-top-cause ;;
+*) fail createmany-lookup-top-cause "lookup phase top cause '$top'" ;;
+esac
 check_ge createmany-lookup-reads "$(cell "$T_TMP/many.json" lookup 0 read_bytes)" 4096
 check_ge createmany-ticks "$(grep -c '^tick 1 create ' "$O/many/createmany.phases")" 3
 

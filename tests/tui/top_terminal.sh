@@ -37,6 +37,14 @@ d=$(awk -v a="$s1" -v b="$s2" 'BEGIN { printf "%d", (b - a) * 10 + 0.5 }')
 check_ge speed-1-lower "$d" 6
 check_le speed-1-upper "$d" 14
 
+# totals asked for mid-run (no -a) begin then, and say so
+tm_keys p a
+tm_wait p 'totals from [0-9]+\.[0-9]s' 5 && pass totals-from-now ||
+	fail totals-from-now "$(tm_screen p | head -1)"
+tm_keys p a
+tm_wait p 'elapsed [0-9.]+s  interval 0\.2s' 5 && pass totals-back-to-interval ||
+	fail totals-back-to-interval "$(tm_screen p | head -1)"
+
 # ---- Ctrl-C ----
 tm_keys p C-c
 tm_check_restored p ctrl-c

@@ -97,7 +97,9 @@ TEST(golden_all_sections)
 	/* ops: mkdir 100/200/300 us and 10 ms; p50 = the 2nd value's bucket */
 	ops = fsl_analysis__ops(g.a);
 	REQUIRE(ops);
-	CHECK_U64(ops->total, 5);
+	CHECK_U64(ops->total, 6);
+	CHECK_U64(ops->outside, 1);
+	CHECK_U64(ops->op[FSL_OP_STAT].count, 2);
 	CHECK_U64(ops->op[FSL_OP_MKDIR].count, 4);
 	CHECK_U64(ops->op[FSL_OP_MKDIR].errors, 0);
 	CHECK_NEAR(fsl_hist_quantile(&ops->op[FSL_OP_MKDIR].lat, 0.5), 200 * US, 200 * US / 64.0);
@@ -105,14 +107,31 @@ TEST(golden_all_sections)
 	CHECK_U64(ops->op[FSL_OP_MKDIR].lat.max, 10 * MS);
 	CHECK_U64(ops->op[FSL_OP_MKDIR].lat.sum, 10600 * US);
 	CHECK_U64(ops->op[FSL_OP_STAT].errors, 1);
-	CHECK_EQ(ops->ndirs, 2);
+	CHECK_EQ(ops->ndirs, 3);
 	CHECK_STR(ops->dirs[0].path, "/mnt/golden/d");
 	CHECK_U64(ops->dirs[0].ops, 4);
-	CHECK_STR(ops->dirs[1].path, "/mnt/golden");
-	/* creates per 10 ms bin from 1 s: mkdirs end at 0.1001, 0.2002, 0.3003, 0.41 s */
+	CHECK_U64(ops->dirs[0].lookup_wait_ns, 0);
+	CHECK_STR(ops->dirs[1].path, "/mnt/golden/big");	/* 1 op, 70 ms */
+	CHECK_U64(ops->dirs[1].lookup_wait_ns, 50 * MS);
+	CHECK_STR(ops->dirs[2].path, "/mnt/golden");
+	/* bins from 1 s: the last call ends at 5.06 s, so 10 ms bins folded twice
+	 * to 40 ms; mkdirs end at 0.1001, 0.2002, 0.3003, 0.41 s, the stat at 0.45005 */
+	CHECK_U64(ops->tb.width_ns, 40 * MS);
+	CHECK_U64(ops->series_create[2], 1);
 	CHECK_U64(ops->series_create[10], 1);
-	CHECK_U64(ops->series_create[41], 1);
-	CHECK_U64(ops->series_all[45], 1);
+	CHECK_U64(ops->series_all[11], 1);
+	CHECK_U64(ops->series_all[126], 1);
+	{
+		const struct fsl_proc_stat *ps;
+		unsigned int np = fsl_analysis__procs(g.a, &ps), k;
+
+		for (k = 0; k < np && ps[k].pid != 101; k++)
+			;
+		REQUIRE(k < np);
+		CHECK_U64(ps[k].ops, 5);	/* 4 mkdir + 1 stat; the outside one is not ours */
+		CHECK_U64(fsl_hist_quantile(&ps[k].op_lat, 0.99), 10 * MS);
+		CHECK_STR(ps[k].comm, "mkdir");
+	}
 
 	/* journal */
 	j = fsl_analysis__journal(g.a);

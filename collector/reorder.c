@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time-ordering of the ring buffer's stream before it reaches the writer.
+ * Records come nearly in time order; the exceptions are the ones stamped
+ * with their start (a system call or an off-CPU wait that ended just now).
+ * Every record is held until the newest time seen is a window past it, then
+ * passed on in (ts, arrival) order, so the writer receives a sorted stream
+ * and never re-sorts its own buffer. Records that arrive in order (nearly
+ * all) wait in a FIFO, O(1); the others in a min-heap, O(log n); the next
+ * record out is the older of the two heads.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "collector_int.h"
+
+struct slot {
+	uint64_t ts;
+	uint64_t seq;
+	struct fsl_hdr *ev;
+};
+
+struct fsl_reorder {
+	struct slot *h;		/* heap of the out-of-order ones */
+	size_t n, cap;
+	struct slot *q;		/* FIFO ring of the in-order ones */
+	size_t qhead, qlen, qcap;
+	uint64_t qtail_ts;
+	uint64_t window, max_ts, seq, last_out, late;
+	int emitted;
+};
+
+struct fsl_reorder *fsl_reorder__new(uint64_t window_ns)
+{
+	struct fsl_reorder *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->window = window_ns;
+	return r;
+}
+
+static int before(const struct slot *a, const struct slot *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static void sift_up(struct slot *h, size_t i)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+		struct slot t;
+
+		if (!before(&h[i], &h[p]))
+			break;
+		t = h[i];
+		h[i] = h[p];
+		h[p] = t;
+		i = p;
+	}
+}
+
+static void sift_down(struct slot *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct slot t;
+
+		if (l < n && before(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && before(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* The oldest held record: 1 from the FIFO, 0 from the heap, -1 none. */
+static int oldest(const struct fsl_reorder *r, const struct slot **s)
+{
+	const struct slot *f = r->qlen ? &r->q[r->qhead] : NULL;
+
+	if (f && (!r->n || before(f, &r->h[0]))) {
+		*s = f;
+		return 1;
+	}
+	if (r->n) {
+		*s = &r->h[0];
+		return 0;
+	}
+	return -1;
+}
+
+/* Pass the oldest record to fn; the callback's error is returned. */
+static int pop(struct fsl_reorder *r, int from_fifo, fsl_collector_event_fn fn, void *ctx)
+{
+	struct fsl_hdr *ev;
+	int e;
+
+	if (from_fifo) {
+		ev = r->q[r->qhead].ev;
+		r->qhead = (r->qhead + 1) & (r->qcap - 1);
+		r->qlen--;
+	} else {
+		ev = r->h[0].ev;
+		r->h[0] = r->h[--r->n];
+		sift_down(r->h, r->n, 0);
+	}
+	if (r->emitted && ev->ts < r->last_out)
+		r->late++;
+	else
+		r->last_out = ev->ts;
+	r->emitted = 1;
+	e = fn(ctx, ev);
+	free(ev);
+	return e;
+}
+
+static int fifo_push(struct fsl_reorder *r, struct slot s)
+{
+	if (r->qlen == r->qcap) {
+		size_t nc = r->qcap ? r->qcap * 2 : 4096, i;
+		struct slot *nq = malloc(nc * sizeof(*nq));
+
+		if (!nq)
+			return -ENOMEM;
+		for (i = 0; i < r->qlen; i++)
+			nq[i] = r->q[(r->qhead + i) & (r->qcap - 1)];
+		free(r->q);
+		r->q = nq;
+		r->qcap = nc;
+		r->qhead = 0;
+	}
+	r->q[(r->qhead + r->qlen) & (r->qcap - 1)] = s;
+	r->qlen++;
+	r->qtail_ts = s.ts;
+	return 0;
+}
+
+static int heap_push(struct fsl_reorder *r, struct slot s)
+{
+	if (r->n == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 1024;
+		struct slot *nh = realloc(r->h, nc * sizeof(*nh));
+
+		if (!nh)
+			return -ENOMEM;
+		r->h = nh;
+		r->cap = nc;
+	}
+	r->h[r->n] = s;
+	sift_up(r->h, r->n++);
+	return 0;
+}
+
+int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
+		      fsl_collector_event_fn fn, void *ctx)
+{
+	const struct slot *o;
+	struct fsl_hdr *copy;
+	struct slot s;
+	int e, which;
+
+	copy = malloc(ev->size);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, ev, ev->size);
+	s = (struct slot){ ev->ts, r->seq++, copy };
+	e = (!r->qlen || ev->ts >= r->qtail_ts) ? fifo_push(r, s) : heap_push(r, s);
+	if (e) {
+		free(copy);
+		return e;
+	}
+	if (ev->ts > r->max_ts)
+		r->max_ts = ev->ts;
+	while ((which = oldest(r, &o)) >= 0 && o->ts + r->window <= r->max_ts)
+		if ((e = pop(r, which, fn, ctx)))
+			return e;
+	return 0;
+}
+
+int fsl_reorder__flush(struct fsl_reorder *r, fsl_collector_event_fn fn, void *ctx)
+{
+	const struct slot *o;
+	int e, which;
+
+	while ((which = oldest(r, &o)) >= 0)
+		if ((e = pop(r, which, fn, ctx)))
+			return e;
+	return 0;
+}
+
+size_t fsl_reorder__pending(const struct fsl_reorder *r)
+{
+	return r->n + r->qlen;
+}
+
+uint64_t fsl_reorder__late(const struct fsl_reorder *r)
+{
+	return r->late;
+}
+
+void fsl_reorder__free(struct fsl_reorder *r)
+{
+	if (!r)
+		return;
+	while (r->n)
+		free(r->h[--r->n].ev);
+	while (r->qlen) {
+		free(r->q[r->qhead].ev);
+		r->qhead = (r->qhead + 1) & (r->qcap - 1);
+		r->qlen--;
+	}
+	free(r->h);
+	free(r->q);
+	free(r);
+}

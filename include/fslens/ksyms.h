@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel symbols from /proc/kallsyms (collector/ksyms.c): what `fslens
+ * record` uses to symbolize off-CPU stacks at the end of a recording, and
+ * what a live view can use to symbolize fsl_collector__stack() frames.
+ */
+#ifndef FSLENS_KSYMS_H
+#define FSLENS_KSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fsl_ksyms;
+
+/* Load text symbols of path (NULL = /proc/kallsyms). -EPERM if addresses are hidden. */
+struct fsl_ksyms *fsl_ksyms__load(const char *path, int *err);
+void fsl_ksyms__free(struct fsl_ksyms *k);
+/* "func+0xoff" (or "func") for addr into buf; returns buf, or NULL below every symbol. */
+const char *fsl_ksyms__name(const struct fsl_ksyms *k, uint64_t addr, char *buf, size_t len);
+size_t fsl_ksyms__count(const struct fsl_ksyms *k);
+
+#endif /* FSLENS_KSYMS_H */
