@@ -304,8 +304,8 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 		return 1;
 	}
 	if (!fsl_folded_export__nstacks(x) && !a->quiet)
-		fprintf(stderr, "fslens export: no off-CPU waits in '%s' (recorded without -e offcpu?)\n",
-			a->trace);
+		fprintf(stderr, "fslens export: no off-CPU waits in '%s' "
+			"(recorded without -e offcpu?)\n", a->trace);
 	if (a->per_class) {
 		err = write_per_class(x, a);
 		fsl_folded_export__free(x);

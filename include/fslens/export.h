@@ -43,7 +43,8 @@ enum fsl_bt_act {
 	FSL_BT_A_ABORT,
 	FSL_BT_A_DRV_DATA,
 };
-#define FSL_BT_A_CGROUP		(1u << 8)	/* a cgroup id (8 bytes) leads the payload */
+/* A cgroup id (8 bytes) leads the payload. */
+#define FSL_BT_A_CGROUP		(1u << 8)
 
 /* Notify codes (action with the NOTIFY category). */
 enum fsl_bt_notify {
@@ -148,7 +149,8 @@ struct fsl_bt_import_stats {
 	uint64_t notify;
 	uint64_t pdu_bytes_skipped;
 	uint64_t q, i, m, d, c;		/* by action as read */
-	uint64_t skipped;		/* actions with no fslens event (Q, G, P, U, bio merges...) */
+	uint64_t skipped;		/* actions with no fslens event (Q, G, P, U,
+					 * bio merges...) */
 	uint64_t events;		/* fslens records emitted */
 	uint32_t ndevs;
 	uint32_t devs[16];
