@@ -106,6 +106,7 @@ struct thr {
 	int has_req;
 	struct fsl_alloc_req req;
 	uint64_t req_goal_k;
+	uint64_t req_im;		/* imeta of req.ino when the request came */
 	int has_mb, mb_prealloc;
 	struct fsl_ev_ext4_mballoc_alloc mb;
 	struct pa_ev pa[16];
@@ -809,7 +810,7 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	int pa_kind;
 
 	end = (uint64_t)q.logical + q.len;
-	im = imeta(r, q.ino);
+	im = t->req_im;		/* looked up when the request came */
 	isz = im & IM_SIZE_MASK;
 	if (isz > end)
 		q.isize_blocks = isz;
@@ -928,12 +929,15 @@ static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		uint64_t im = imeta(r, e->ino), ty = (im & IM_TYPE_MASK) >> IM_TYPE_SHIFT;
 
 		/* metadata blocks of a regular file still take a regular file's goal */
-		if (ty)
+		if (ty) {
 			t->req.is_reg = ty == 1;
-		else if (e->flags & FSL_MB_HINT_DATA)
-			map_put(&r->imeta, e->ino, im | (1ull << IM_TYPE_SHIFT));
-		else
+		} else if (e->flags & FSL_MB_HINT_DATA) {
+			im |= 1ull << IM_TYPE_SHIFT;
+			map_put(&r->imeta, e->ino, im);
+		} else {
 			t->req.is_reg = 1;	/* unknown: most inodes are files */
+		}
+		t->req_im = im;
 	}
 	t->req.closed = -1;
 	t->req_goal_k = e->goal;
@@ -1019,6 +1023,7 @@ static int h_allocate_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		t->req.flags = e->flags;
 		t->req.cpu = ev->cpu;
 		t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
+		t->req_im = imeta(r, e->ino);
 		t->has_mb = 0;
 		if (e->block && e->len) {
 			struct fsl_alloc_res k = { .pblk = e->block, .len = e->len,
@@ -1262,7 +1267,7 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		j->rec_wait = ev->ts - t->js_ts;
 		j->has_wait = 1;
 		j->ts = t->js_ts;	/* the handle asked at journal-start time */
-		if (t->js_ino && r->g.inode_size)
+		if (t->js_ino && r->g.inode_size && r->g.block_size >= r->g.inode_size)
 			j->key = 1 + (t->js_ino - 1) / (r->g.block_size / r->g.inode_size);
 	}
 	/* an inode-dirtying handle (EXT4_HT_INODE) of a task reading (atime) */

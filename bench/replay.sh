@@ -23,16 +23,18 @@ nall=$(echo "$out" | awk '{print $1}')
 # measures the neighbours
 cpus=() walls=()
 for ((r = 0; r < RUNS; r++)); do
-	/usr/bin/time -f "%U %S %e" -o "$W/time" "$FSLENS" replay "$W/t.trace" >"$W/out.txt" 2>&1 ||
+	TIMEFORMAT='%U %S %R'
+	{ time "$FSLENS" replay "$W/t.trace" >"$W/out.txt" 2>&1; } 2>"$W/time" ||
 		{ cat "$W/out.txt"; exit 1; }
 	read -r u s e <"$W/time"
-	cpus+=("$(echo "$u + $s" | bc)")
+	cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')")
 	walls+=("$e")
 done
 cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
 wall=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
 echo "replay: $nall allocations, $nev alloc-family events"
 echo "replay: median of $RUNS: cpu ${cpu}s, wall ${wall}s"
-echo "replay: $(echo "$nev / $cpu" | bc) alloc events/s of CPU, $(echo "$nall / $cpu" | bc) allocations/s" \
-     "($(echo "$nev / $wall" | bc) events/s of wall time)"
+awk -v e="$nev" -v a="$nall" -v c="$cpu" -v w="$wall" 'BEGIN {
+	printf "replay: %.0f alloc events/s of CPU, %.0f allocations/s (%.0f events/s of wall time)\n",
+	       e / c, a / c, e / w }'
 grep -m1 "Block placement" "$W/out.txt"

@@ -204,6 +204,7 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		snprintf(o->comm, sizeof(o->comm), "%.15s", p[i].comm);
 		o->ops_s = per_s(p[i].ops, w);
 		o->avg_ms = p[i].ops ? (double)p[i].op_lat_ns / p[i].ops / 1e6 : 0.0;
+		o->p99_ms = fsl_hist_quantile(&p[i].op_lat, 0.99) / 1e6;
 		for (c = 0; c < FSL_WC__MAX; c++)
 			if (wclass_group[c] < TOP_WG__MAX)
 				o->blocked_ms_s[wclass_group[c]] += ms_per_s(p[i].ns[c], w);
@@ -359,6 +360,7 @@ static int fill_dirs(struct top_snap *s, struct fsl_analysis *a, double w)
 		o->ops = d->ops;
 		o->ops_s = per_s(d->ops, w);
 		o->call_ms_s = ms_per_s(d->lat_ns, w);
+		o->lookup_wait_ms_s = ms_per_s(d->lookup_wait_ns, w);
 	}
 	s->ndirs = ops->ndirs;
 	return 0;

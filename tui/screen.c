@@ -243,7 +243,10 @@ static void open_help(struct top_screen *s)
 	top_lines__add(l, "header: rates per second over the interval shown in the title bar;");
 	top_lines__add(l, "  lost = events the kernel dropped (ring buffer full), red if any");
 	top_lines__add(l, "%s", "");
-	top_lines__add(l, "%s view columns:", v->name);
+	if (v->ops->subtitle)
+		top_lines__add(l, "%s view columns (%s):", v->name, v->ops->subtitle);
+	else
+		top_lines__add(l, "%s view columns:", v->name);
 	for (i = 0; i < v->ncols; i++)
 		top_lines__add(l, "  %-12s %s", v->cols[i].title, v->cols[i].help ? v->cols[i].help : "");
 	s->lines_top = 0;

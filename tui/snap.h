@@ -54,7 +54,8 @@ struct top_proc {
 	uint32_t pid;
 	char comm[TOP_COMM_LEN];
 	double ops_s;
-	double avg_ms;		/* of its path-based calls */
+	double p99_ms;		/* of its path-based calls */
+	double avg_ms;
 	double blocked_ms_s[TOP_WG__MAX];
 	double blocked_total_ms_s;
 	double read_mbs, write_mbs;
@@ -100,6 +101,7 @@ struct top_dir {
 	char path[256];
 	double ops_s;
 	uint64_t ops;
+	double lookup_wait_ms_s; /* directory-block reads inside those calls */
 	double call_ms_s;	/* summed latency of those calls per second */
 };
 

@@ -2,6 +2,7 @@
 /* fslens top's main loop: pump the source, cut windows, draw, read keys. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "feed.h"
@@ -136,9 +137,14 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 	if (!term) {
 		tui_signals__restore();
 		loop_fini(&l);
-		snprintf(errbuf, errlen, "cannot drive the terminal: %s",
-			 err == -ENOTTY ? "standard input/output is not a terminal (try -b)"
-					: strerror(-err));
+		if (err == -ENOTTY)
+			snprintf(errbuf, errlen, "cannot drive the terminal: standard input/output "
+				 "is not a terminal (try -b)");
+		else if (err == -EIO)
+			snprintf(errbuf, errlen, "cannot drive the terminal: curses does not know "
+				 "TERM='%s' (try -b)", getenv("TERM") ? getenv("TERM") : "");
+		else
+			snprintf(errbuf, errlen, "cannot drive the terminal: %s", strerror(-err));
 		return err;
 	}
 	top_screen__init(&scr, term);

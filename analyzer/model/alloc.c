@@ -48,6 +48,7 @@ struct inode {
 struct lg {
 	uint32_t *list[LG_ORDERS];	/* PA indices, ordered by free ascending */
 	uint32_t n[LG_ORDERS], cap[LG_ORDERS];
+	uint32_t last;			/* PA used last (a lookup hint), NO_GROUP none */
 };
 
 struct grp {
@@ -88,6 +89,7 @@ struct fsl_alloc {
 	uint32_t npend, cpend;
 	uint32_t last_group, last_start;	/* stream goal */
 	uint64_t lru_clock;
+	uint32_t hint;		/* slot of the inode looked up last (a cache) */
 };
 
 /* ---- small helpers ---- */
@@ -480,11 +482,17 @@ static uint32_t ino_hash(uint64_t ino, uint32_t cap)
 
 static struct inode *ino_find(const struct fsl_alloc *a, uint64_t ino)
 {
-	uint32_t h = ino_hash(ino, a->ino_cap);
+	uint32_t h;
 
+	/* one allocation looks its inode up several times: remember the slot */
+	if (a->hint < a->ino_cap && a->ino[a->hint].ino == ino)
+		return &a->ino[a->hint];
+	h = ino_hash(ino, a->ino_cap);
 	while (a->ino[h].ino) {
-		if (a->ino[h].ino == ino)
+		if (a->ino[h].ino == ino) {
+			((struct fsl_alloc *)a)->hint = h;
 			return &a->ino[h];
+		}
 		h = (h + 1) & (a->ino_cap - 1);
 	}
 	return NULL;
@@ -1545,6 +1553,10 @@ static int pa_holding(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64
 		if (!p->deleted && pblk >= p->pstart && pblk < p->pstart + p->len)
 			return (int)in->pas[i];
 	}
+	/* consecutive small files on one CPU take from the same group PA */
+	if (l->last < a->npa && !a->pa[l->last].deleted && a->pa[l->last].group_pa &&
+	    a->pa[l->last].pstart == pblk)
+		return (int)l->last;
 	for (k = 0; k < LG_ORDERS; k++)
 		for (i = 0; i < l->n[k]; i++) {
 			struct pa *p = &a->pa[l->list[k][i]];
@@ -1587,6 +1599,7 @@ static void pa_consume(struct fsl_alloc *a, int id, uint32_t len)
 	struct pa *p = &a->pa[id];
 
 	if (p->group_pa) {
+		a->lg[p->cpu % a->nlg].last = (uint32_t)id;
 		p->pstart += len;
 		p->lstart += len;
 		p->free = p->free > len ? p->free - len : 0;

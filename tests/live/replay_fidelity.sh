@@ -57,6 +57,11 @@ rec() {	# NAME COMMAND: record COMMAND, replay to $T_TMP/NAME.json
 		fail "$name-replay" "$(cat "$T_TMP/$name.err")"
 		return 1
 	fi
+	# the measured figures, for VERBOSE=1 runs
+	echo "$name: block $(jget "$T_TMP/$name.json" fidelity.block.exact)/$(jget \
+		"$T_TMP/$name.json" fidelity.block.requests) exact, inode $(jget "$T_TMP/$name.json" \
+		fidelity.inode.exact)/$(jget "$T_TMP/$name.json" fidelity.inode.requests)," \
+		"free-run same block $(jget "$T_TMP/$name.json" fidelity.free_run.abs_block_diff.0)" >&2
 }
 
 if rec seq "dd if=/dev/zero of=$M/big bs=1M count=96 status=none; sync"; then

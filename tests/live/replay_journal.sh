@@ -41,6 +41,9 @@ if "$FSLENS" record -m "$M" -e alloc,journal,block,dirops -o "$T_TMP/storm.trace
 	"$FSLENS" replay --json "$T_TMP/storm.trace" >"$T_TMP/storm.json" 2>"$T_TMP/storm.err" ||
 		fail storm-replay "$(cat "$T_TMP/storm.err")"
 	rec=$(jget "$T_TMP/storm.json" journal.commits_recorded)
+	echo "storm: commits $rec recorded, $(jget "$T_TMP/storm.json" journal.commits_predicted)" \
+	     "predicted; checkpoints $(jget "$T_TMP/storm.json" journal.checkpoints_recorded)" \
+	     "recorded, $(jget "$T_TMP/storm.json" journal.checkpoints_predicted) predicted" >&2
 	check_eq storm-commits-vs-proc "$rec" $((tx1 - tx0))
 	check_ge storm-size-commits "$(jget "$T_TMP/storm.json" journal.commits_by_reason_recorded.size)" 10
 	within storm-commits-predicted "$(jget "$T_TMP/storm.json" journal.commits_predicted)" "$rec" 5
@@ -76,6 +79,8 @@ if "$FSLENS" record -m "$M" -e alloc,journal,dirops -o "$T_TMP/timer.trace" -f \
 	"$FSLENS" replay --json "$T_TMP/timer.trace" >"$T_TMP/timer.json" 2>"$T_TMP/timer.err" ||
 		fail timer-replay "$(cat "$T_TMP/timer.err")"
 	rec=$(jget "$T_TMP/timer.json" journal.commits_recorded)
+	echo "timer: commits $rec recorded, $(jget "$T_TMP/timer.json" journal.commits_predicted)" \
+	     "predicted" >&2
 	check_ge timer-commits-recorded "$rec" 8
 	within timer-commits-predicted "$(jget "$T_TMP/timer.json" journal.commits_predicted)" "$rec" 20
 	check_ge timer-commits-timer "$(jget "$T_TMP/timer.json" journal.commits_by_reason_predicted.timer)" 8

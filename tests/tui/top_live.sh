@@ -47,6 +47,8 @@ if [ -n "$row" ]; then
 	pass storm-row
 	# 2000 creates over the seconds top has been up: a non-zero rate
 	check_eq storm-ops-nonzero "$(awk '{ print ($3 > 0) }' <<< "$row")" 1
+	# the name after the exec, not the shell's
+	check_eq storm-comm "$(awk '{ print $2 }' <<< "$row")" fslstorm
 else
 	fail storm-row "no row for the storm's pid $spid: $(tm_screen l | sed -n 5,9p)"
 fi

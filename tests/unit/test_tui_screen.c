@@ -43,7 +43,7 @@ static void make_snap(struct top_snap *s)
 		s->procs[i].pid = p[i].pid;
 		snprintf(s->procs[i].comm, sizeof(s->procs[i].comm), "%s", p[i].comm);
 		s->procs[i].ops_s = p[i].ops;
-		s->procs[i].avg_ms = p[i].p99;
+		s->procs[i].p99_ms = p[i].p99;
 		s->procs[i].blocked_ms_s[TOP_WG_JOURNAL] = p[i].jrnl;
 		s->procs[i].read_mbs = p[i].rd;
 	}
@@ -339,8 +339,14 @@ TEST(tui_help_and_resize)
 	top_screen__key(&s, &snap, 'h');
 	top_screen__draw(&s, &snap);
 	CHECK_EQ(s.overlay, TOP_OV_HELP);
-	CHECK(find_row(t, "processes view columns:") >= 0);
+	CHECK(find_row(t, "processes view columns (blocked ms/s by cause):") >= 0);
 	CHECK(find_row(t, "space       pause") >= 0);
+	/* the column lines are further down: PgDn scrolls the help */
+	CHECK(find_row(t, "P99ms        99th percentile latency") < 0);
+	top_screen__key(&s, &snap, TUI_KEY_PGDN);
+	top_screen__draw(&s, &snap);
+	CHECK_EQ(s.overlay, TOP_OV_HELP);
+	CHECK(find_row(t, "P99ms        99th percentile latency") >= 0);
 	/* q in help goes back, it does not quit */
 	top_screen__key(&s, &snap, 'q');
 	CHECK_EQ(s.overlay, TOP_OV_NONE);
