@@ -34,6 +34,8 @@ static const char usage[] =
 	"      --big-endian      blktrace: write big-endian records\n"
 	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
 	"                        (OUT a directory; classes as in fslens report)\n"
+	"      --from SEC, --to SEC  only events in this window, seconds from the start\n"
+	"                        (as fslens report counts them)\n"
 	"  -q, --quiet           no summary on stderr\n";
 
 enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV };
@@ -42,7 +44,20 @@ struct export_args {
 	const char *trace, *out, *name, *table;
 	int format, big_endian, per_class, quiet;
 	uint32_t only_dev;
+	uint64_t from, to;		/* window, ns from the start (to 0: the end) */
+	uint64_t t0, t1;		/* the same, absolute (t1 0: no end) */
 };
+
+static int parse_sec(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v < 0)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9);
+	return 0;
+}
 
 static int parse_dev(const char *s, uint32_t *dev)
 {
@@ -94,24 +109,27 @@ static const char *wait_class(void *ctx, const struct fsl_stack *st)
 						   NULL));
 }
 
-/* Feed every event of r to fn(x, ev). */
+/* Feed every event of r in the window to fn(x, ev); task names always. */
 static int run(struct fsl_reader *r, int (*fn)(void *, const struct fsl_hdr *), void *x,
-	       const char *trace)
+	       const struct export_args *a)
 {
 	const struct fsl_hdr *ev;
 	int ret;
 
 	while ((ret = fsl_reader__next(r, &ev)) == 1) {
+		if (ev->type != FSL_EV_PROC &&
+		    (ev->ts < a->t0 || (a->t1 && ev->ts >= a->t1)))
+			continue;
 		ret = fn(x, ev);
 		if (ret < 0) {
 			if (ret != -EXDEV)
-				fsl_err(ret, "export of '%s' failed at ts %llu", trace,
+				fsl_err(ret, "export of '%s' failed at ts %llu", a->trace,
 					(unsigned long long)ev->ts);
 			return ret;
 		}
 	}
 	if (ret < 0)
-		fsl_err(ret, "cannot read '%s'", trace);
+		fsl_err(ret, "cannot read '%s'", a->trace);
 	return ret;
 }
 
@@ -147,14 +165,14 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 	if (!x)
 		return fsl_err(err, "blktrace export");
 	/* a first pass finds the requests that get merged away */
-	err = run(r, bt_scan, x, a->trace);
+	err = run(r, bt_scan, x, a);
 	if (!err) {
 		err = fsl_reader__rewind(r);
 		if (err)
 			fsl_err(err, "cannot rewind '%s'", a->trace);
 	}
 	if (!err)
-		err = run(r, bt_ev, x, a->trace);
+		err = run(r, bt_ev, x, a);
 	if (err == -EXDEV) {
 		fsl_bt_export__free(x);
 		fprintf(stderr, "fslens export: the trace has several disks; --name needs --dev\n");
@@ -229,7 +247,7 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 	if (!x)
 		return fsl_err(err, "perfetto export");
 	fsl_pf_export__set_classifier(x, wait_class, NULL);
-	err = run(r, pf_ev, x, a->trace);
+	err = run(r, pf_ev, x, a);
 	if (!err)
 		err = fsl_pf_export__finish(x);
 	fsl_pf_export__free(x);
@@ -267,8 +285,6 @@ static int write_per_class(struct fsl_folded_export *x, const struct export_args
 		if (!a->quiet)
 			fprintf(stderr, "%s\n", path);
 	}
-	if (!fsl_folded_export__nclasses(x))
-		fprintf(stderr, "fslens export: no off-CPU waits in '%s'\n", a->trace);
 	return 0;
 }
 
@@ -282,11 +298,14 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 	x = fsl_folded_export__new(m, a->per_class ? wait_class : NULL, NULL, &err);
 	if (!x)
 		return fsl_err(err, "folded export");
-	err = run(r, fo_ev, x, a->trace);
+	err = run(r, fo_ev, x, a);
 	if (err) {
 		fsl_folded_export__free(x);
 		return 1;
 	}
+	if (!fsl_folded_export__nstacks(x) && !a->quiet)
+		fprintf(stderr, "fslens export: no off-CPU waits in '%s' "
+			"(recorded without -e offcpu?)\n", a->trace);
 	if (a->per_class) {
 		err = write_per_class(x, a);
 		fsl_folded_export__free(x);
@@ -325,7 +344,7 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 		return fsl_err(err, "csv export");
 	}
 	fsl_csv_export__set_classifier(x, wait_class, NULL);
-	err = run(r, csv_ev, x, a->trace);
+	err = run(r, csv_ev, x, a);
 	if (!err)
 		err = fsl_csv_export__finish(x);
 	fsl_csv_export__free(x);
@@ -347,10 +366,14 @@ int cmd_export(int argc, char **argv)
 		{ "big-endian", no_argument, NULL, 'B' },
 		{ "per-class", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct export_args a = { 0 };
+	const char *v;
+	uint64_t origin;
 	struct fsl_reader_opts ro = { 0 };
 	struct fsl_reader *r;
 	struct fsl_meta m;
@@ -372,6 +395,14 @@ int cmd_export(int argc, char **argv)
 		case 'B': a.big_endian = 1; break;
 		case 'P': a.per_class = 1; break;
 		case 'q': a.quiet = 1; break;
+		case 'F':
+			if (parse_sec(optarg, &a.from))
+				return fsl_usage_error("export", usage, "bad --from '%s'", optarg);
+			break;
+		case 'T':
+			if (parse_sec(optarg, &a.to) || !a.to)
+				return fsl_usage_error("export", usage, "bad --to '%s'", optarg);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -404,11 +435,20 @@ int cmd_export(int argc, char **argv)
 				       "--name, --dev and --big-endian are for --format blktrace");
 	if (a.per_class && a.format != FMT_FOLDED)
 		return fsl_usage_error("export", usage, "--per-class is for --format folded");
+	if (a.to && a.to <= a.from)
+		return fsl_usage_error("export", usage, "--to must be after --from");
 
 	r = fsl_reader__open(a.trace, &ro, &err);
 	if (!r)
 		return fsl_err(err, "cannot open '%s'", a.trace);
 	fsl_meta_from_reader(&m, r);
+	/* the window counts from the recording's start, as in fslens report */
+	v = fsl_reader__kv(r, FSL_KV_START_NS);
+	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	if (a.from)
+		a.t0 = origin + a.from;
+	if (a.to)
+		a.t1 = origin + a.to;
 	switch (a.format) {
 	case FMT_BLKTRACE: rc = export_blktrace(r, &a); break;
 	case FMT_PERFETTO: rc = export_perfetto(r, &m, &a); break;

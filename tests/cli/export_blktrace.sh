@@ -300,6 +300,20 @@ assert all(e[x['id']]['ts'] > x['ts'] for x in b)
 print(len(b))" 2>&1)
 check_eq perfetto.io_slices "$got" "$want"
 
+# a window: only requests issued and completed in [10 ms, 25 ms) of the start
+case ${BUILD:-build} in /*) tq=$BUILD ;; *) tq=$TOP/${BUILD:-build} ;; esac
+origin=$("$tq/tests/trace_query" t.trace kv record.start_ns 2>/dev/null)
+lo=$((origin + 10000000)); hi=$((origin + 25000000))
+want=$(awk -F, -v lo=$lo -v hi=$hi 'NR > 1 && $6 >= lo && $7 < hi' io.csv | sort)
+"$FSLENS" export t.trace --format csv --table io --from 0.010 --to 0.025 -o win.csv
+check_eq window.rc "$?" 0
+check_ge window.rows "$(echo "$want" | wc -l)" 20
+# rows whose insert fell before the window lose their insert time
+check_eq window.same_requests "$(tail -n +2 win.csv | cut -d, -f1-4,6,7 | sort)" \
+	"$(echo "$want" | cut -d, -f1-4,6,7 | sort)"
+"$FSLENS" export t.trace --format csv --table io --from 0.02 --to 0.01 -o x.csv 2>/dev/null
+check_eq window.bad_order "$?" 2
+
 # export of one device with a chosen name, big endian; blkparse still reads it
 mkdir -p out2
 "$FSLENS" export t.trace --format blktrace --dev 8:32 --name sdc --big-endian -o out2 2>/dev/null

@@ -134,6 +134,28 @@ for x in fs:
             break
 print(len(b), len(fs), ok)")
 check_eq perfetto.slices "$got" "$want_b 24 24"
+# complete slices on every thread track nest (waits inside syscalls, commit
+# phases inside commits): none starts inside another and ends after it
+got=$("$PY" -c "
+import json, collections
+by = collections.defaultdict(list)
+for e in json.load(open('p.json'))['traceEvents']:
+    if e['ph'] == 'X':
+        ts = round(e['ts'] * 1000)
+        by[(e['pid'], e['tid'])].append((ts, -(ts + round(e['dur'] * 1000))))
+bad = n = 0
+for v in by.values():
+    v.sort()
+    ends = []
+    for ts, nend in v:
+        n += 1
+        while ends and ends[-1] <= ts:
+            ends.pop()
+        if ends and -nend > ends[-1]:
+            bad += 1
+        ends.append(-nend)
+print(n > 100, bad)")
+check_eq perfetto.nesting "$got" "True 0"
 
 # folded per wait class: the classes fslens report uses, same total time
 "$FSLENS" export r.trace --format folded -o all.folded -q
