@@ -41,21 +41,6 @@ static const char compare_usage[] =
 "  --no-causes   do not run 'fslens report' per phase (faster; no cause line)\n";
 
 /* Local error helpers: the unit binary links cmd_*.c without main.c. */
-static int cerr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int cerr(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-	return 1;
-}
-
 /* ------------------------------------------------------------ tiny JSON reader */
 
 enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
@@ -364,7 +349,7 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 
 	r = fsl_reader__open(path, NULL, &err);
 	if (!r) {
-		cerr(err, "cannot read '%s'", path);
+		fsl_err(err, "cannot read '%s'", path);
 		return err;
 	}
 	devs = fsl_reader__kv(r, FSL_KV_DEV);
@@ -376,7 +361,7 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 				count_event(&c->cells[sl[i].row][sl[i].col], h, dev);
 	if (rc < 0) {
 		err = rc;
-		cerr(err, "cannot read '%s'", path);
+		fsl_err(err, "cannot read '%s'", path);
 	}
 	/* skipped chunks make the counts short: say so */
 	for (i = 0; i < fsl_reader__nwarnings(r); i++)
@@ -767,7 +752,7 @@ static int do_trace(struct cmp *c, const char *trace, struct fsl_phase_log *log,
 	/* the report counts windows from record.start_ns (else the first event) */
 	r = fsl_reader__open(trace, NULL, &err);
 	if (!r) {
-		cerr(err, "cannot read '%s'", trace);
+		fsl_err(err, "cannot read '%s'", trace);
 		return err;
 	}
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
@@ -794,7 +779,7 @@ int cmd_compare(int argc, char **argv)
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return cerr(-ENOMEM, "compare");
+		return fsl_err(-ENOMEM, "compare");
 	c->causes = 1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
@@ -814,13 +799,13 @@ int cmd_compare(int argc, char **argv)
 	}
 	len = readlink("/proc/self/exe", c->self, sizeof(c->self) - 1);
 	if (len <= 0) {
-		rc = cerr(errno, "cannot read /proc/self/exe");
+		rc = fsl_err(errno, "cannot read /proc/self/exe");
 		goto out;
 	}
 	c->self[len] = 0;
 	logs = calloc(ntraces, sizeof(*logs));
 	if (!logs) {
-		rc = cerr(-ENOMEM, "compare");
+		rc = fsl_err(-ENOMEM, "compare");
 		goto out;
 	}
 	for (t = 0; t < ntraces; t++) {
@@ -829,7 +814,7 @@ int cmd_compare(int argc, char **argv)
 		unsigned int runs = 1, i;
 
 		if (access(trace, R_OK)) {
-			rc = cerr(errno, "cannot open '%s'", trace);
+			rc = fsl_err(errno, "cannot open '%s'", trace);
 			goto out;
 		}
 		fsl_phases_path(ppath, sizeof(ppath), trace);
@@ -840,14 +825,14 @@ int cmd_compare(int argc, char **argv)
 			const struct fsl_trace_stats *st;
 
 			if (!rd) {
-				rc = cerr(err, "cannot read '%s'", trace);
+				rc = fsl_err(err, "cannot read '%s'", trace);
 				goto out;
 			}
 			st = fsl_reader__stats(rd);
 			logs[t].phases = calloc(1, sizeof(*logs[t].phases));
 			if (!logs[t].phases) {
 				fsl_reader__close(rd);
-				rc = cerr(-ENOMEM, "compare");
+				rc = fsl_err(-ENOMEM, "compare");
 				goto out;
 			}
 			logs[t].nphases = 1;
@@ -857,7 +842,7 @@ int cmd_compare(int argc, char **argv)
 			logs[t].phases[0].end_ns = st->last_ts + 1;
 			fsl_reader__close(rd);
 		} else if (err) {
-			rc = cerr(err, "cannot read phase file '%s'", ppath);
+			rc = fsl_err(err, "cannot read phase file '%s'", ppath);
 			goto out;
 		}
 		for (i = 0; i < logs[t].nphases; i++)
@@ -866,7 +851,7 @@ int cmd_compare(int argc, char **argv)
 		firstcol[t] = c->ncols;
 		for (r = 1; r <= runs; r++) {
 			if (c->ncols >= 64) {
-				rc = cerr(-E2BIG, "more than 64 columns");
+				rc = fsl_err(-E2BIG, "more than 64 columns");
 				goto out;
 			}
 			snprintf(c->cols[c->ncols].trace, sizeof(c->cols[0].trace), "%s", trace);

@@ -39,36 +39,6 @@ static const char usage_text[] =
  * Local twins of fsl_err/fsl_usage_error (cli/main.c): the unit-test binary
  * links cli/ without main.c, so commands cannot call those yet.
  */
-static int report_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int report_err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-	return 1;
-}
-
-static int report_usage(const char *cmd, const char *usage, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int report_usage(const char *cmd, const char *usage, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fslens %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fputs(usage, stderr);
-	return EXIT_USAGE;
-}
-
 /* Names the recorder may store /proc/fs/jbd2/<dev>/info under. */
 static const char *jbd2_text(struct fsl_reader *r, const char *when)
 {
@@ -286,22 +256,22 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 's':
 			if (fsl_section_parse(optarg, &info.sections, &bad))
-				return report_usage("report", usage_text, "unknown section '%s'", bad);
+				return fsl_usage_error("report", usage_text, "unknown section '%s'", bad);
 			break;
 		case 'f':
 			if (parse_sec(optarg, &from))
-				return report_usage("report", usage_text, "bad --from '%s'", optarg);
+				return fsl_usage_error("report", usage_text, "bad --from '%s'", optarg);
 			have_from = 1;
 			break;
 		case 't':
 			if (parse_sec(optarg, &to))
-				return report_usage("report", usage_text, "bad --to '%s'", optarg);
+				return fsl_usage_error("report", usage_text, "bad --to '%s'", optarg);
 			have_to = 1;
 			break;
 		case 'p':
 			aopts.root_pid = strtoll(optarg, NULL, 10);
 			if (aopts.root_pid <= 0)
-				return report_usage("report", usage_text, "bad --root-pid '%s'", optarg);
+				return fsl_usage_error("report", usage_text, "bad --root-pid '%s'", optarg);
 			break;
 		case 'a':
 			aopts.root_pid = 0;
@@ -316,21 +286,21 @@ int cmd_report(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return report_usage("report", usage_text, "bad option");
+			return fsl_usage_error("report", usage_text, "bad option");
 		}
 	}
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc)
-		return report_usage("report", usage_text, "one trace at a time ('%s')", argv[optind]);
+		return fsl_usage_error("report", usage_text, "one trace at a time ('%s')", argv[optind]);
 	if (have_from && have_to && to <= from)
-		return report_usage("report", usage_text, "--to must be after --from");
+		return fsl_usage_error("report", usage_text, "--to must be after --from");
 
 	ropts.warn = warn_cb;
 	ropts.warn_ctx = (void *)path;
 	r = fsl_reader__open(path, &ropts, &err);
 	if (!r)
-		return report_err(err, "cannot open '%s'", path);
+		return fsl_err(err, "cannot open '%s'", path);
 	fsl_meta_from_reader(&m, r);
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
@@ -345,38 +315,38 @@ int cmd_report(int argc, char **argv)
 	info.trace_path = path;
 	a = fsl_analysis__new(&aopts, &err);
 	if (!a) {
-		report_err(err, "cannot set up the analyses");
+		fsl_err(err, "cannot set up the analyses");
 		goto out;
 	}
 	if ((err = fsl_analysis__begin(a, &m)) < 0) {
-		report_err(err, "cannot start the analyses of '%s'", path);
+		fsl_err(err, "cannot start the analyses of '%s'", path);
 		goto out;
 	}
 	fsl_analysis__jbd2_info(a, jbd2_text(r, "start"), jbd2_text(r, "end"));
 	if ((err = feed_all(r, a, &from_reader)) < 0) {
 		if (from_reader)
-			report_err(err, "cannot read '%s'", path);
+			fsl_err(err, "cannot read '%s'", path);
 		else
-			report_err(err, "analysing '%s'", path);
+			fsl_err(err, "analysing '%s'", path);
 		goto out;
 	}
 	err = json ? fsl_report__json(stdout, a, &info) : fsl_report__text(stdout, a, &info);
 	if (err < 0) {
-		report_err(err, "cannot write the report");
+		fsl_err(err, "cannot write the report");
 		goto out;
 	}
 	if (html) {
 		FILE *f = fopen(html, "w");
 
 		if (!f) {
-			report_err(-errno, "cannot create '%s'", html);
+			fsl_err(-errno, "cannot create '%s'", html);
 			goto out;
 		}
 		err = fsl_report__html(f, a, &info);
 		if (fclose(f) && !err)
 			err = -errno;
 		if (err < 0) {
-			report_err(err, "cannot write '%s'", html);
+			fsl_err(err, "cannot write '%s'", html);
 			goto out;
 		}
 	}
