@@ -18,6 +18,7 @@ struct an_map {
 	uint8_t *used;
 	char *vals;
 	size_t vsize, cap, n;
+	size_t last;		/* slot of the last hit: runs of one key are common */
 };
 
 void an_map_init(struct an_map *m, size_t vsize);
@@ -84,6 +85,12 @@ struct an_ctx {
 	/* Start of the latest wait of each class, any task, any window: the
 	 * journal reads it to tell why a commit started. */
 	uint64_t last_wait_start[FSL_WC__MAX];
+	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
+	struct an_stalls *stalls;	/* for the class of a stack (ops' lookup waits) */
+	const struct fsl_hdr *cur_wait;	/* the off-CPU event stalls just classified... */
+	unsigned int cur_cls;		/* ...and its class */
+	const char *mount;		/* target.mount, or NULL */
+	size_t mount_len;
 };
 
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
@@ -112,6 +119,8 @@ void an_stalls_free(struct an_stalls *s);
 void an_stalls_reset(struct an_stalls *s);
 struct fsl_consumer *an_stalls_consumer(struct an_stalls *s);
 const struct fsl_stalls *an_stalls_result(struct an_stalls *s);
+/* Wait class of a stack id (cached). */
+unsigned int an_stalls_class(struct an_stalls *s, int32_t stack_id);
 /* A wait was fed (its effect comes at its end): note when it began. */
 void an_stalls_note_start(struct an_stalls *s, const struct fsl_hdr *ev);
 

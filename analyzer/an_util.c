@@ -198,7 +198,7 @@ void an_map_free(struct an_map *m)
 	m->keys = NULL;
 	m->used = NULL;
 	m->vals = NULL;
-	m->cap = m->n = 0;
+	m->cap = m->n = m->last = 0;
 }
 
 void an_map_clear(struct an_map *m)
@@ -222,9 +222,13 @@ void *an_map_get(const struct an_map *m, uint64_t key)
 
 	if (!m->cap)
 		return NULL;
+	if (m->used[m->last] && m->keys[m->last] == key)
+		return m->vals + m->last * m->vsize;
 	for (i = map_hash(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
+		if (m->keys[i] == key) {
+			((struct an_map *)m)->last = i;
 			return m->vals + i * m->vsize;
+		}
 	return NULL;
 }
 
@@ -254,6 +258,7 @@ static int map_grow(struct an_map *m)
 		memcpy(n.vals + j * n.vsize, m->vals + i * m->vsize, m->vsize);
 	}
 	n.n = m->n;
+	n.last = 0;
 	an_map_free(m);
 	*m = n;
 	return 0;

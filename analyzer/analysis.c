@@ -23,6 +23,13 @@ struct fsl_analysis {
 	struct an_health *health;
 	struct fsl_consumer *cons[8];
 	unsigned int ncons;
+	/* per event type: the handlers to call, in consumer order (built once) */
+	struct route {
+		unsigned char n;
+		struct fsl_consumer *c[8];
+	} route[FSL_EV__MAX];
+	struct fsl_consumer *any[8];
+	unsigned int nany;
 	struct fsl_consumer self;
 	struct fsl_proc_stat *procs;
 	size_t procs_cap;
@@ -39,6 +46,8 @@ struct fsl_analysis {
 	struct pending *pend;
 	size_t npend, cap_pend;
 };
+
+static void build_routes(struct fsl_analysis *a);
 
 struct pending {
 	uint64_t end;
@@ -220,6 +229,7 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	/* The task table is fed by stalls, so it comes first and always runs. */
 	if (!(a->stalls = an_stalls_new(&a->c)))
 		goto nomem;
+	a->c.stalls = a->stalls;
 	a->cons[a->ncons++] = an_stalls_consumer(a->stalls);
 	if (sec & (FSL_SEC_OPS | FSL_SEC_DIAGNOSIS)) {
 		if (!(a->ops = an_ops_new(&a->c)))
@@ -250,6 +260,7 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 		goto nomem;
 	a->cons[a->ncons++] = an_health_consumer(a->health);
 
+	build_routes(a);
 	a->self.name = "analysis";
 	a->self.priv = a;
 	a->self.begin = self_begin;
@@ -309,6 +320,12 @@ int fsl_analysis__begin(struct fsl_analysis *a, const struct fsl_meta *m)
 		a->c.tasks.root_pid = kv_u64(m, FSL_KV_ROOT_PID, 0);
 	if (!a->c.origin)
 		a->c.origin = kv_u64(m, FSL_KV_START_NS, 0);
+	a->c.mount = fsl_meta_kv(m, FSL_KV_MOUNT);
+	if (a->c.mount && a->c.mount[0] != '/')
+		a->c.mount = NULL;
+	a->c.mount_len = a->c.mount ? strlen(a->c.mount) : 0;
+	while (a->c.mount_len > 1 && a->c.mount[a->c.mount_len - 1] == '/')
+		a->c.mount_len--;
 	for (i = 0; i < a->ncons; i++)
 		if (a->cons[i]->begin && (err = a->cons[i]->begin(a->cons[i], m)) < 0)
 			return err;
@@ -316,20 +333,37 @@ int fsl_analysis__begin(struct fsl_analysis *a, const struct fsl_meta *m)
 	return 0;
 }
 
+static void build_routes(struct fsl_analysis *a)
+{
+	unsigned int i, t;
+
+	memset(a->route, 0, sizeof(a->route));
+	a->nany = 0;
+	for (i = 0; i < a->ncons; i++) {
+		for (t = 0; t < FSL_EV__MAX; t++)
+			if (a->cons[i]->handlers[t])
+				a->route[t].c[a->route[t].n++] = a->cons[i];
+		if (a->cons[i]->any)
+			a->any[a->nany++] = a->cons[i];
+	}
+}
+
+/* Handlers of the event's type (consumer order), then every any(). */
 static int dispatch(struct fsl_analysis *a, const struct fsl_hdr *ev)
 {
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < a->ncons; i++) {
-		struct fsl_consumer *c = a->cons[i];
+	if (ev->type < FSL_EV__MAX) {
+		const struct route *r = &a->route[ev->type];
 
-		if (ev->type < FSL_EV__MAX && c->handlers[ev->type] &&
-		    (err = c->handlers[ev->type](c, ev)) < 0)
-			return err;
-		if (c->any && (err = c->any(c, ev)) < 0)
-			return err;
+		for (i = 0; i < r->n; i++)
+			if ((err = r->c[i]->handlers[ev->type](r->c[i], ev)) < 0)
+				return err;
 	}
+	for (i = 0; i < a->nany; i++)
+		if ((err = a->any[i]->any(a->any[i], ev)) < 0)
+			return err;
 	return 0;
 }
 
@@ -359,13 +393,15 @@ int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev)
 		a->c.now = ev->ts;
 	if (a->npend && (err = release(a, ev->ts + 1)) < 0)
 		return err;
-	end = item_end(ev);
+	end = a->opts.hold ? item_end(ev) : ev->ts;
 	if (end > ev->ts) {
 		/* the journal needs to know a wait began (see journal.c) */
 		if (ev->type == FSL_EV_OFFCPU)
 			an_stalls_note_start(a->stalls, ev);
 		return pend_push(a, ev, end);
 	}
+	if (ev->type == FSL_EV_OFFCPU)
+		an_stalls_note_start(a->stalls, ev);
 	return dispatch(a, ev);
 }
 
@@ -382,6 +418,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	a->c.win.t1 = t1;
 	a->c.origin = t0;
 	an_map_clear(&a->c.procs);
+	a->c.waits_without_stack = 0;
 	an_stalls_reset(a->stalls);
 	if (a->ops)
 		an_ops_reset(a->ops);
@@ -508,9 +545,11 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 		a->procs_cap = a->c.procs.n;
 	}
 	while ((p = an_map_next(&a->c.procs, &it, NULL))) {
-		/* comm may have arrived after the first event of the process */
-		if (!p->comm[0])
-			an_comm_copy(p->comm, an_tasks_comm(&a->c.tasks, p->pid));
+		/* the current name: exec and comm changes come after the first event */
+		const char *comm = an_tasks_comm(&a->c.tasks, p->pid);
+
+		if (comm)
+			an_comm_copy(p->comm, comm);
 		a->procs[n++] = *p;
 	}
 	if (n)

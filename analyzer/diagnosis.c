@@ -117,9 +117,11 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 			sb_add(&b, "; %" PRIu64 " commits forced by log space", j->trig[FSL_TRIG_LOG_SPACE]);
 		if (j && j->trig[FSL_TRIG_FSYNC] && cls == FSL_WC_COMMIT_WAIT)
 			sb_add(&b, "; %" PRIu64 " commits forced by fsync", j->trig[FSL_TRIG_FSYNC]);
-		if (j && j->stats_txns && cls == FSL_WC_TXN_LOCKED)
-			sb_add(&b, "; locked %.1f ms + flushing %.1f ms per commit",
-			       ms(j->sum_locked_ns / j->stats_txns), ms(j->sum_flushing_ns / j->stats_txns));
+		if (j && j->phase_txns && cls == FSL_WC_TXN_LOCKED)
+			sb_add(&b, "; per commit: locked %.2f ms, flushing %.2f ms, logging %.2f ms",
+			       ms(j->sum_locked_phase_ns / j->phase_txns),
+			       ms(j->sum_flushing_phase_ns / j->phase_txns),
+			       ms(j->sum_logging_phase_ns / j->phase_txns));
 		break;
 	case FSL_WC_DIR_BLOCK_READ:
 	case FSL_WC_INODE_TABLE_READ:
@@ -189,11 +191,17 @@ static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_caus
 			   "mkfs.ext4 -J size=; 128-1024 MiB for metadata-heavy work.");
 		break;
 	case FSL_WC_TXN_LOCKED:
+		/* A transaction may use about a quarter of the journal: small journal, full fast. */
+		if (jb && jb < 64ull << 20)
+			sb_add(&b, "The journal is small (%.1f MiB) and a transaction may use only a "
+				   "fraction of it, so transactions fill after a few hundred blocks: grow "
+				   "the journal size. ", jb / 1048576.0);
 		sb_add(&b, "Make commits shorter: the running transaction stays locked while "
 			   "the commit waits for open handles and ordered data");
-		if (j && j->stats_txns)
-			sb_add(&b, " (%.1f ms locked+flushing per commit)",
-			       ms((j->sum_locked_ns + j->sum_flushing_ns) / j->stats_txns));
+		if (j && j->phase_txns)
+			sb_add(&b, " (%.2f ms locked+flushing+logging per commit)",
+			       ms((j->sum_locked_phase_ns + j->sum_flushing_phase_ns +
+				   j->sum_logging_phase_ns) / j->phase_txns));
 		sb_add(&b, "; faster or external journal device (mkfs.ext4 -J device=), fewer fsyncs.");
 		break;
 	case FSL_WC_BUFFER_UNDER_COMMIT:

@@ -249,7 +249,8 @@ static void u64map_del(struct u64map *m, uint64_t key)
 	uint64_t *v = u64map_get(m, key);
 
 	if (v)
-		m->keys[v - m->vals] = UINT64_MAX;	/* n stays: tombstones count toward load */
+		/* a tombstone; n stays, so tombstones count toward the load */
+		m->keys[v - m->vals] = UINT64_MAX;
 }
 
 static void u64map_free(struct u64map *m)

@@ -311,8 +311,8 @@ int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev)
 		put_comm(x, ev->tid);
 		fprintf(f, ",%u:%u,%llu,%u,%u,%llu,%llu,%u,%u,%llu"
 			",%llu,0x%x\n", FSL_MAJOR(a->dev), FSL_MINOR(a->dev), U(a->ino),
-			a->logical, a->len, U(a->goal), U(a->block), a->lleft, a->lright, U(a->pleft),
-			U(a->pright), a->flags);
+			a->logical, a->len, U(a->goal), U(a->block), a->lleft, a->lright,
+			U(a->pleft), U(a->pright), a->flags);
 		return 0;
 	}
 	}

@@ -219,6 +219,11 @@ int fsl_folded_export__write(struct fsl_folded_export *x, FILE *out, const char 
 	return 0;
 }
 
+size_t fsl_folded_export__nstacks(const struct fsl_folded_export *x)
+{
+	return x->n;
+}
+
 size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x)
 {
 	return x->nclasses;

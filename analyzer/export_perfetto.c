@@ -525,7 +525,8 @@ static void write_ops(struct fsl_pf_export *x)
 	for (i = 0; i < x->n_ops; i++) {
 		const struct pf_op *op = &x->ops[i];
 
-		fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"syscall\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,",
+		fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"syscall\",\"name\":\"%s\","
+			"\"pid\":%u,\"tid\":%u,",
 			fsl_dirop_name(op->op) ? fsl_dirop_name(op->op) : "op", op->pid, op->tid);
 		put_ts(f, "ts", op->ts);
 		fputc(',', f);

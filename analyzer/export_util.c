@@ -66,8 +66,9 @@ int fsl_comms__event(struct fsl_comms *c, const struct fsl_hdr *ev)
 		return 0;
 	if ((c->n + 1) * 2 > c->cap && grow(c))
 		return -ENOMEM;
-	for (j = slot(tid, c->cap); c->tab[j].tid && c->tab[j].tid != tid; j = (j + 1) & (c->cap - 1))
-		;
+	j = slot(tid, c->cap);
+	while (c->tab[j].tid && c->tab[j].tid != tid)
+		j = (j + 1) & (c->cap - 1);
 	if (!c->tab[j].tid)
 		c->n++;
 	c->tab[j].tid = tid;
@@ -103,7 +104,8 @@ void fsl_json_str(FILE *f, const char *s, size_t len)
 		else if (ch == '\t')
 			fputs("\\t", f);
 		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(f, "\\u%04x", ch);	/* raw bytes as Latin-1: always valid JSON */
+			/* raw bytes as Latin-1: always valid JSON */
+			fprintf(f, "\\u%04x", ch);
 		else
 			fputc(ch, f);
 	}

@@ -11,13 +11,13 @@
 struct an_health {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
+	int8_t fam[FSL_EV__MAX];	/* family of each known type, -1 unknown */
 	struct fsl_health res;
 };
 
 static int on_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_health *s = cons->priv;
-	const struct fsl_event_desc *d;
 
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
@@ -25,26 +25,27 @@ static int on_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		s->res.first_ts = h->ts;
 	if (h->ts > s->res.last_ts)
 		s->res.last_ts = h->ts;
-	d = fsl_schema_builtin(h->type);
-	if (!d) {
+	if (h->type >= FSL_EV__MAX || s->fam[h->type] < 0) {
 		s->res.unknown_events++;
 		return 0;
 	}
-	s->res.events[d->family]++;
-	if (h->type == FSL_EV_OFFCPU && ((const struct fsl_ev_offcpu *)h)->stack_id >= 0 &&
-	    s->c->meta && s->c->meta->stack &&
-	    !s->c->meta->stack(s->c->meta, ((const struct fsl_ev_offcpu *)h)->stack_id))
-		s->res.unknown_stacks++;
+	s->res.events[s->fam[h->type]]++;
 	return 0;
 }
 
 struct an_health *an_health_new(struct an_ctx *c)
 {
 	struct an_health *s = calloc(1, sizeof(*s));
+	unsigned int i;
 
 	if (!s)
 		return NULL;
 	s->c = c;
+	for (i = 0; i < FSL_EV__MAX; i++) {
+		const struct fsl_event_desc *d = fsl_schema_builtin(i);
+
+		s->fam[i] = d ? d->family : -1;
+	}
 	s->cons.name = "health";
 	s->cons.priv = s;
 	s->cons.any = on_any;
@@ -79,5 +80,6 @@ const struct fsl_health *an_health_result(struct an_health *s)
 	s->res.min_wait_us = v ? strtoull(v, NULL, 10) : 0;
 	s->res.probe_mode = fsl_meta_kv(m, FSL_KV_PROBE_MODE);
 	s->res.missing = fsl_meta_kv(m, FSL_KV_MISSING_TP);
+	s->res.unknown_stacks = s->c->waits_without_stack;
 	return &s->res;
 }

@@ -171,6 +171,13 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			s->res.trig[o->t.trigger]++;
 			if (o->t.have_stats)
 				add_stats_sums(s, &o->t);
+			if (o->t.t_locking && o->t.t_flushing >= o->t.t_locking &&
+			    o->t.t_logging >= o->t.t_flushing && h->ts >= o->t.t_logging) {
+				s->res.phase_txns++;
+				s->res.sum_locked_phase_ns += o->t.t_flushing - o->t.t_locking;
+				s->res.sum_flushing_phase_ns += o->t.t_logging - o->t.t_flushing;
+				s->res.sum_logging_phase_ns += h->ts - o->t.t_logging;
+			}
 			s->res.txns[s->ring_head] = o->t;
 			s->ring_head = (s->ring_head + 1) % FSL_TXN_RING;
 			if (s->res.ntxns < FSL_TXN_RING)

@@ -53,6 +53,7 @@ struct an_layout {
 	struct an_map pa_hint;		/* tid -> how of the last prealloc use */
 	struct an_alloc *allocs;	/* every allocation seen, append order */
 	size_t nallocs, cap_allocs;
+	uint64_t max_alloc_len;		/* longest allocation: bounds the search back */
 	/* query results */
 	struct fsl_frag_break *breaks;
 	size_t nbreaks, cap_breaks;
@@ -105,17 +106,35 @@ static int ext_reserve(struct an_file *f, uint32_t more)
 	return 0;
 }
 
+/* Index of the last extent starting at or before l (0 if none). */
+static uint32_t ext_find(const struct an_file *f, uint64_t l)
+{
+	uint32_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (f->ext[mid].lblk <= l)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : 0;
+}
+
 /* Remove logical range [l, l+len) from f (splitting extents as needed). */
 static int ext_punch_logical(struct an_file *f, uint64_t l, uint64_t len)
 {
 	uint32_t i;
 	uint64_t e = l + len;
 
-	for (i = 0; i < f->n; i++) {
+	for (i = ext_find(f, l); i < f->n; i++) {
 		struct an_ext *x = &f->ext[i];
 		uint64_t xe = x->lblk + x->len;
 
-		if (xe <= l || x->lblk >= e)
+		if (x->lblk >= e)
+			break;
+		if (xe <= l)
 			continue;
 		if (x->lblk < l && xe > e) {	/* split in two */
 			if (ext_reserve(f, 1))
@@ -151,15 +170,22 @@ static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint
 	uint32_t i;
 
 	/* Already known exactly (a lookup of an existing mapping)? */
-	for (i = 0; i < f->n; i++) {
+	i = ext_find(f, l);
+	if (i < f->n) {
 		struct an_ext *x = &f->ext[i];
 
 		if (l >= x->lblk && l + len <= x->lblk + x->len && p == x->pblk + (l - x->lblk))
 			return 0;
 	}
+	/* The common case: the file grows at its end, contiguously. */
+	if (f->n && l == f->ext[f->n - 1].lblk + f->ext[f->n - 1].len &&
+	    p == f->ext[f->n - 1].pblk + f->ext[f->n - 1].len) {
+		f->ext[f->n - 1].len += len;
+		return 0;
+	}
 	if (ext_punch_logical(f, l, len) || ext_reserve(f, 1))
 		return -ENOMEM;
-	for (i = 0; i < f->n && f->ext[i].lblk < l; i++)
+	for (i = ext_find(f, l); i < f->n && f->ext[i].lblk < l; i++)
 		;
 	memmove(&f->ext[i + 1], &f->ext[i], (f->n - i) * sizeof(f->ext[0]));
 	f->ext[i] = (struct an_ext){ l, p, len, ts };
@@ -240,17 +266,19 @@ static int on_prealloc(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
-static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
+static int add_alloc(struct an_layout *s, uint64_t pblk, uint64_t len, uint64_t ino, uint64_t ts,
+		     uint8_t how)
 {
-	struct an_layout *s = cons->priv;
-	const struct fsl_ev_ext4_alloc_blocks *ev = (const void *)h;
-	uint8_t *pa = an_map_get(&s->pa_hint, h->tid);
-	struct an_alloc *a;
+	struct an_alloc *a = s->nallocs ? &s->allocs[s->nallocs - 1] : NULL;
 
-	if (!in_window_end(s, h->ts) || !ev->len || !ev->block)
+	/* A file growing block after block stays one record. */
+	if (a && a->ino == ino && a->how == how && a->pblk + a->len == pblk) {
+		a->len += len;
+		if (a->len > s->max_alloc_len)
+			s->max_alloc_len = a->len;
+		s->dirty = 1;
 		return 0;
-	if (s->c->target_dev && ev->dev != s->c->target_dev)
-		return 0;
+	}
 	if (s->nallocs == s->cap_allocs) {
 		size_t cap = s->cap_allocs ? s->cap_allocs * 2 : 256;
 		struct an_alloc *n = realloc(s->allocs, cap * sizeof(*n));
@@ -261,20 +289,40 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		s->cap_allocs = cap;
 	}
 	a = &s->allocs[s->nallocs++];
-	a->pblk = ev->block;
-	a->len = ev->len;
-	a->ino = ev->ino;
-	a->ts = h->ts;
+	if (len > s->max_alloc_len)
+		s->max_alloc_len = len;
+	a->pblk = pblk;
+	a->len = len;
+	a->ino = ino;
+	a->ts = ts;
+	a->how = how;
+	s->dirty = 1;
+	return 0;
+}
+
+static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_alloc_blocks *ev = (const void *)h;
+	uint8_t *pa = an_map_get(&s->pa_hint, h->tid);
+	uint8_t how;
+
+	if (!in_window_end(s, h->ts) || !ev->len || !ev->block)
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
 	if (ev->flags & AN_MB_HINT_METADATA)
-		a->how = FSL_HOW_METADATA;
+		how = FSL_HOW_METADATA;
 	else if (pa)
-		a->how = (ev->flags & AN_MB_HINT_GROUP_ALLOC) ? FSL_HOW_GROUP_PA : FSL_HOW_INODE_PA;
+		how = (ev->flags & AN_MB_HINT_GROUP_ALLOC) ? FSL_HOW_GROUP_PA : FSL_HOW_INODE_PA;
 	else if (ev->flags & AN_MB_HINT_GROUP_ALLOC)
-		a->how = FSL_HOW_GROUP_PA;
+		how = FSL_HOW_GROUP_PA;
 	else if (ev->flags & AN_MB_DELALLOC_RESERVED)
-		a->how = FSL_HOW_WRITEBACK;
+		how = FSL_HOW_WRITEBACK;
 	else
-		a->how = FSL_HOW_DIRECT;
+		how = FSL_HOW_DIRECT;
+	if (add_alloc(s, ev->block, ev->len, ev->ino, h->ts, how))
+		return -ENOMEM;
 	if (pa)
 		an_map_del(&s->pa_hint, h->tid);
 	if (!(ev->flags & (AN_MB_HINT_DATA | AN_MB_HINT_METADATA))) {
@@ -284,30 +332,6 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			return -ENOMEM;
 		f->nodata_pblk = ev->block;
 	}
-	s->dirty = 1;
-	return 0;
-}
-
-static int add_alloc(struct an_layout *s, uint64_t pblk, uint64_t len, uint64_t ino, uint64_t ts,
-		     uint8_t how)
-{
-	struct an_alloc *a;
-
-	if (s->nallocs == s->cap_allocs) {
-		size_t cap = s->cap_allocs ? s->cap_allocs * 2 : 256;
-		struct an_alloc *n = realloc(s->allocs, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->allocs = n;
-		s->cap_allocs = cap;
-	}
-	a = &s->allocs[s->nallocs++];
-	a->pblk = pblk;
-	a->len = len;
-	a->ino = ino;
-	a->ts = ts;
-	a->how = how;
 	s->dirty = 1;
 	return 0;
 }
@@ -469,7 +493,7 @@ static const struct an_alloc *taker_of(const struct an_layout *s, uint64_t ino, 
 		if (a->ino != ino && a->pblk + a->len > blk && a->ts <= before &&
 		    (!best || a->ts > best->ts))
 			best = a;
-		if (blk - a->pblk > (1u << 20))	/* allocations are < 2^15 blocks */
+		if (blk - a->pblk >= s->max_alloc_len)
 			break;
 	}
 	if (best)
@@ -622,4 +646,40 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16])
 		j = 31 - __builtin_clz(runs);
 		out[j < 15 ? j : 15]++;
 	}
+}
+
+uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean)
+{
+	const struct an_layout *s = (const void *)l;
+	const struct fsl_meta *m = s->c->meta;
+	const char *ipg_s = fsl_meta_kv(m, "ext4.inodes_per_group");
+	const char *bpg_s = fsl_meta_kv(m, "ext4.blocks_per_group");
+	const char *fdb_s = fsl_meta_kv(m, "ext4.first_data_block");
+	uint64_t ipg = ipg_s ? strtoull(ipg_s, NULL, 10) : 0;
+	uint64_t bpg = bpg_s ? strtoull(bpg_s, NULL, 10) : 0;
+	uint64_t fdb = fdb_s ? strtoull(fdb_s, NULL, 10) : 0, n = 0, sum = 0;
+	struct an_file *f;
+	uint64_t ino;
+	size_t it = 0;
+
+	memset(out, 0, 16 * sizeof(out[0]));
+	*mean = 0;
+	if (!ipg || !bpg)
+		return 0;
+	while ((f = an_map_next(&s->files, &it, &ino))) {
+		uint64_t gi, gd, d;
+		unsigned int row;
+
+		if (!f->n || !ino || f->ext[0].pblk < fdb)
+			continue;
+		gi = (ino - 1) / ipg;
+		gd = (f->ext[0].pblk - fdb) / bpg;
+		d = gi > gd ? gi - gd : gd - gi;
+		row = d ? 64 - __builtin_clzll(d) : 0;
+		out[row < 15 ? row : 15]++;
+		sum += d;
+		n++;
+	}
+	*mean = n ? (double)sum / n : 0;
+	return n;
 }

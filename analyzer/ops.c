@@ -13,25 +13,40 @@
 
 struct an_dir {
 	char path[128];
-	uint64_t ops, lat_ns;
+	uint64_t ops, lat_ns, lookup_wait_ns;
+};
+
+#define AN_RING	8
+
+/* Per thread: its latest path call and the directory-read waits not yet
+ * matched to a call (a live stream delivers the waits before the call). */
+struct an_tstate {
+	uint64_t op_ts, op_end, op_dir;		/* op_dir: hash of the directory, 0 none */
+	uint32_t nring;
+	struct { uint64_t ts, dur; } ring[AN_RING];
 };
 
 struct an_ops {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
 	struct an_map dirs;	/* hash(path) -> an_dir */
+	struct an_map threads;	/* tid -> an_tstate */
 	struct fsl_ops res;
 };
 
+/* 8 bytes at a time; the map mixes the bits again. */
 static uint64_t str_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 1469598103934665603ull ^ n, w;
 
-	while (n--) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ull;
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
 	}
-	return h;
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h ? h : 1;	/* 0 means "no directory" */
 }
 
 static int is_create(unsigned int op)
@@ -66,6 +81,52 @@ static size_t op_dir(const struct fsl_ev_dirop *ev, char *buf, size_t len)
 	return i;
 }
 
+static struct an_dir *dir_get(struct an_ops *s, uint64_t key, const char *dir, size_t n)
+{
+	struct an_dir *d = an_map_get(&s->dirs, key);
+
+	if (!d && s->dirs.n < AN_MAX_DIRS) {
+		d = an_map_put(&s->dirs, key, NULL);
+		if (d && dir)
+			memcpy(d->path, dir, n + 1);
+	}
+	return d;
+}
+
+static void lookup_wait(struct an_ops *s, uint64_t key, uint64_t ts, uint64_t dur)
+{
+	struct an_dir *d;
+
+	if (!an_in_window(&s->c->win, ts + dur))
+		return;
+	d = an_map_get(&s->dirs, key);
+	if (d)
+		d->lookup_wait_ns += dur;
+}
+
+/* Remember the thread's call; give its directory the waits that happened inside it. */
+static int track_thread(struct an_ops *s, const struct fsl_hdr *h, uint64_t key, uint64_t end)
+{
+	struct an_tstate *t = an_map_put(&s->threads, h->tid, NULL);
+	uint32_t i, k;
+
+	if (!t)
+		return -ENOMEM;
+	t->op_ts = h->ts;
+	t->op_end = end;
+	t->op_dir = key;
+	if (!key || !t->nring)
+		return 0;
+	for (i = 0, k = 0; i < t->nring; i++) {
+		if (t->ring[i].ts >= h->ts && t->ring[i].ts < end)
+			lookup_wait(s, key, t->ring[i].ts, t->ring[i].dur);
+		else if (t->ring[i].ts >= h->ts)
+			t->ring[k++] = t->ring[i];	/* a later call may own it */
+	}
+	t->nring = k;
+	return 0;
+}
+
 static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_ops *s = cons->priv;
@@ -80,8 +141,18 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (ev->op >= FSL_OP__MAX || h->size < sizeof(*ev) ||
 	    sizeof(*ev) + ev->path_len + ev->path2_len > h->size)
 		return 0;
-	if (!an_in_window(&s->c->win, end))
+	/* Calls on other filesystems (absolute paths outside the mount) are not ours. */
+	if (s->c->mount && ev->path_len && ev->paths[0] == '/' &&
+	    !(ev->path_len >= s->c->mount_len && !memcmp(ev->paths, s->c->mount, s->c->mount_len) &&
+	      (ev->path_len == s->c->mount_len || ev->paths[s->c->mount_len] == '/' ||
+	       s->c->mount_len == 1))) {
+		if (an_in_window(&s->c->win, end))
+			s->res.outside++;
 		return 0;
+	}
+	n = op_dir(ev, dir, sizeof(dir));
+	if (!an_in_window(&s->c->win, end))
+		return track_thread(s, h, n ? str_hash(dir, n) : 0, end);
 	os = &s->res.op[ev->op];
 	os->count++;
 	if (ev->ret < 0)
@@ -108,19 +179,12 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (ps) {
 		ps->ops++;
 		ps->op_lat_ns += ev->lat_ns;
+		fsl_hist_add(&ps->op_lat, ev->lat_ns);
 	}
 
-	n = op_dir(ev, dir, sizeof(dir));
 	if (n) {
-		uint64_t key = str_hash(dir, n);
-		struct an_dir *d = an_map_get(&s->dirs, key);
+		struct an_dir *d = dir_get(s, str_hash(dir, n), dir, n);
 
-		if (!d && s->dirs.n < AN_MAX_DIRS) {
-			d = an_map_put(&s->dirs, key, NULL);
-			if (!d)
-				return -ENOMEM;
-			memcpy(d->path, dir, n + 1);
-		}
 		if (d) {
 			d->ops++;
 			d->lat_ns += ev->lat_ns;
@@ -128,6 +192,34 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			s->res.dirs_other_ops++;
 		}
 	}
+	return track_thread(s, h, n ? str_hash(dir, n) : 0, end);
+}
+
+/* A directory-read wait of a thread: inside its current call, or kept until the call arrives. */
+static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_ops *s = cons->priv;
+	const struct fsl_ev_offcpu *ev = (const void *)h;
+	struct an_tstate *t;
+
+	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) ||
+	    (s->c->cur_wait == h ? s->c->cur_cls : an_stalls_class(s->c->stalls, ev->stack_id)) !=
+	    FSL_WC_DIR_BLOCK_READ)
+		return 0;
+	t = an_map_put(&s->threads, h->tid, NULL);
+	if (!t)
+		return -ENOMEM;
+	if (t->op_dir && h->ts >= t->op_ts && h->ts < t->op_end) {
+		lookup_wait(s, t->op_dir, h->ts, ev->dur_ns);
+		return 0;
+	}
+	if (t->nring == AN_RING) {
+		memmove(&t->ring[0], &t->ring[1], (AN_RING - 1) * sizeof(t->ring[0]));
+		t->nring--;
+	}
+	t->ring[t->nring].ts = h->ts;
+	t->ring[t->nring].dur = ev->dur_ns;
+	t->nring++;
 	return 0;
 }
 
@@ -139,9 +231,11 @@ struct an_ops *an_ops_new(struct an_ctx *c)
 		return NULL;
 	s->c = c;
 	an_map_init(&s->dirs, sizeof(struct an_dir));
+	an_map_init(&s->threads, sizeof(struct an_tstate));
 	s->cons.name = "ops";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_DIROP] = on_dirop;
+	s->cons.handlers[FSL_EV_OFFCPU] = on_offcpu;
 	return s;
 }
 
@@ -150,6 +244,7 @@ void an_ops_free(struct an_ops *s)
 	if (!s)
 		return;
 	an_map_free(&s->dirs);
+	an_map_free(&s->threads);
 	free(s);
 }
 
@@ -190,6 +285,7 @@ const struct fsl_ops *an_ops_result(struct an_ops *s)
 		memcpy(s->res.dirs[i].path, d->path, sizeof(d->path));
 		s->res.dirs[i].ops = d->ops;
 		s->res.dirs[i].lat_ns = d->lat_ns;
+		s->res.dirs[i].lookup_wait_ns = d->lookup_wait_ns;
 	}
 	s->res.ndirs = n;
 	return &s->res;

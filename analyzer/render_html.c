@@ -57,30 +57,33 @@ static void axes(FILE *f, int y0, int ph, double xmax, const char *xlab, double 
 	for (i = 0; i <= 4; i++) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n",
 			ML + PW * i / 4, y0 + ph + 13, xmax * i / 4);
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.3g</text>\n", ML - 4,
-			y0 + ph - ph * i / 4 + 4, ymax * i / 4);
+		if (ymax > 0)	/* 0: the caller labels the rows itself */
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.3g</text>\n", ML - 4,
+				y0 + ph - ph * i / 4 + 4, ymax * i / 4);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", ML + PW, y0 + ph + 26, xlab);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", ML + PW, y0 + ph + 25, xlab);
 	fprintf(f, "<text x=\"4\" y=\"%d\">%s</text>\n", y0 - 4, ylab);
 }
 
-/* A line chart of one series (values per bin scaled by `scale`). */
-static void line(FILE *f, int y0, int ph, const uint64_t *s, unsigned int n, double scale,
-		 const char *color, double *ymax_out)
+/* A line chart of one series (values per bin scaled by `scale`) on the report's time axis. */
+static void line(FILE *f, int y0, int ph, const struct fsl_timebase *tb, const uint64_t *s,
+		 uint64_t t0, double secs, double scale, const char *color, double *ymax_out)
 {
-	double ymax = 0;
-	unsigned int i;
+	double ymax = 0, w = tb->width_ns / 1e9, off;
+	unsigned int i, n = tb->nbins;
 
 	for (i = 0; i < n; i++)
 		if (s[i] * scale > ymax)
 			ymax = s[i] * scale;
 	if (ymax_out)
 		*ymax_out = ymax;
-	if (!n || ymax <= 0)
+	if (!n || ymax <= 0 || secs <= 0)
 		return;
+	off = tb->t0 > t0 ? (tb->t0 - t0) / 1e9 : 0;
 	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" points=\"", color);
 	for (i = 0; i < n; i++)
-		fprintf(f, "%.1f,%.1f ", ML + PW * (i + 0.5) / n, y0 + ph - ph * (s[i] * scale) / ymax);
+		fprintf(f, "%.1f,%.1f ", ML + PW * (off + (i + 0.5) * w) / secs,
+			y0 + ph - ph * (s[i] * scale) / ymax);
 	fputs("\"/>\n", f);
 }
 
@@ -112,7 +115,7 @@ static void chart_io(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 			secs = 1;
 		snprintf(title, sizeof(title), "Block I/O on %s: offset vs time, seeks/s, MB/s",
 			 rn_dev(b, sizeof(b), d->dev));
-		svg_begin(f, 560, title);
+		svg_begin(f, 580, title);
 		axes(f, 20, 280, secs, "seconds", (smax - smin) * 512.0 / 1048576, "offset (MiB from lowest)");
 		for (k = 0; k < d->npoints; k++) {
 			const struct fsl_io_point *p = &d->points[k];
@@ -125,10 +128,10 @@ static void chart_io(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 		fprintf(f, "<text x=\"%d\" y=\"12\" fill=\"#1f77b4\">reads</text><text x=\"%d\" y=\"12\" "
 			"fill=\"#d62728\">writes</text>\n", ML + PW - 80, ML + PW - 40);
 		w = d->tb.width_ns ? d->tb.width_ns / 1e9 : 1;
-		line(f, 340, 80, d->series_seeks, d->tb.nbins, 1 / w, "#9467bd", &ymax);
-		axes(f, 340, 80, d->tb.nbins * w, "seconds", ymax, "seeks/s");
-		line(f, 460, 80, d->series_bytes, d->tb.nbins, 1 / w / 1e6, "#2ca02c", &ymax);
-		axes(f, 460, 80, d->tb.nbins * w, "seconds", ymax, "MB/s");
+		line(f, 340, 80, &d->tb, d->series_seeks, t0, secs, 1 / w, "#9467bd", &ymax);
+		axes(f, 340, 80, secs, "seconds", ymax, "seeks/s");
+		line(f, 460, 80, &d->tb, d->series_bytes, t0, secs, 1 / w / 1e6, "#2ca02c", &ymax);
+		axes(f, 460, 80, secs, "seconds", ymax, "MB/s");
 		fputs("</svg>\n", f);
 	}
 }

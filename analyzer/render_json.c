@@ -188,6 +188,7 @@ static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
 	}
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "total", o->total);
+	fsl_json__kv_u64(j, "outside_mount", o->outside);
 	fsl_json__key(j, "types");
 	fsl_json__obj_begin(j);
 	for (i = 0; i < FSL_OP__MAX; i++) {
@@ -232,6 +233,7 @@ static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_str(j, "path", o->dirs[i].path);
 		fsl_json__kv_u64(j, "ops", o->dirs[i].ops);
 		kv_us(j, "latency_us", o->dirs[i].lat_ns);
+		kv_us(j, "lookup_wait_us", o->dirs[i].lookup_wait_ns);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
@@ -288,6 +290,9 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 	for (i = 0; i < FSL_TRIG__MAX; i++)
 		fsl_json__kv_u64(j, fsl_trigger_name(i), jr->trig[i]);
 	fsl_json__obj_end(j);
+	kv_us(j, "avg_locked_us", jr->phase_txns ? jr->sum_locked_phase_ns / jr->phase_txns : 0);
+	kv_us(j, "avg_flushing_us", jr->phase_txns ? jr->sum_flushing_phase_ns / jr->phase_txns : 0);
+	kv_us(j, "avg_logging_us", jr->phase_txns ? jr->sum_logging_phase_ns / jr->phase_txns : 0);
 	fsl_json__kv_u64(j, "handles", jr->handles);
 	fsl_json__kv_u64(j, "checkpoints", jr->checkpoints);
 	kv_us(j, "checkpoint_us", jr->chp_time_ns);
@@ -528,6 +533,29 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, b, hist[i]);
 		}
 	fsl_json__obj_end(j);
+	{
+		uint64_t dh[16];
+		double mean;
+		uint64_t cnt = fsl_layout__inode_distance(l, dh, &mean);
+
+		fsl_json__key(j, "inode_distance");
+		if (!cnt) {
+			fsl_json__null(j);
+		} else {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "files", cnt);
+			fsl_json__kv_double(j, "mean_groups", r3(mean));
+			fsl_json__key(j, "groups_log2");
+			fsl_json__obj_begin(j);
+			for (i = 0; i < 16; i++)
+				if (dh[i]) {
+					snprintf(b, sizeof(b), "%u", i ? 1u << (i - 1) : 0);
+					fsl_json__kv_u64(j, b, dh[i]);
+				}
+			fsl_json__obj_end(j);
+			fsl_json__obj_end(j);
+		}
+	}
 	n = fsl_layout__breaks(l, &br);
 	fsl_json__key(j, "fragcheck");
 	fsl_json__arr_begin(j);
@@ -584,6 +612,7 @@ static void procs_arr(struct fsl_json *j, struct fsl_analysis *a)
 				fsl_json__kv_u64(j, fsl_wclass_id(k), ps[i].ns[k]);
 		fsl_json__obj_end(j);
 		fsl_json__kv_u64(j, "ops", ps[i].ops);
+		kv_us(j, "op_p99_us", fsl_hist_quantile(&ps[i].op_lat, 0.99));
 		fsl_json__kv_u64(j, "read_bytes", ps[i].read_bytes);
 		fsl_json__kv_u64(j, "write_bytes", ps[i].write_bytes);
 		fsl_json__kv_u64(j, "throttle_ns", ps[i].throttle_ns);

@@ -110,7 +110,7 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 	const struct fsl_proc_stat *ps;
 	unsigned int i, n, np;
 	uint64_t t0, t1, waits;
-	char b1[32], lead[16];
+	char b1[32], lead[32];
 
 	if (!d)
 		return;
@@ -141,24 +141,25 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 	}
 	/* Kernel threads: evidence beside the causes, never ranked with them. */
 	if (st->ns[FSL_ROLE_KTHREAD]) {
-		int first = 1;
+		char line[512];
+		size_t used = 0;
 
-		fprintf(f, "  kernel threads (evidence, not causes): %.2f s blocked:",
-			rn_sec(st->ns[FSL_ROLE_KTHREAD]));
-		for (i = 0, n = 0; i < np && n < 4; i++) {
+		line[0] = 0;
+		for (i = 0, n = 0; i < np && n < 5 && used < sizeof(line); i++) {
 			if (ps[i].role != FSL_ROLE_KTHREAD || !ps[i].blocked_ns)
 				continue;
-			fprintf(f, "%s %s %s", first ? "" : ",", ps[i].comm[0] ? ps[i].comm : "?",
-				fsl_fmt_ns(b1, sizeof(b1), ps[i].blocked_ns));
-			first = 0;
+			used += snprintf(line + used, sizeof(line) - used, "%s%s %s", n ? ", " : "",
+					 ps[i].comm[0] ? ps[i].comm : "?",
+					 fsl_fmt_ns(b1, sizeof(b1), ps[i].blocked_ns));
 			n++;
 		}
-		fputc('\n', f);
+		snprintf(lead, sizeof(lead), "%.2f s: ", rn_sec(st->ns[FSL_ROLE_KTHREAD]));
+		fprintf(f, "  kernel threads blocked (evidence beside the causes, not ranked):\n");
+		wrap(f, lead, 4, line);
 	}
 	if (st->ns[FSL_ROLE_OTHER])
 		fprintf(f, "  other tasks (not the recorded command): %.2f s blocked\n",
 			rn_sec(st->ns[FSL_ROLE_OTHER]));
-	(void)lead;
 	free(d);
 }
 
@@ -243,10 +244,15 @@ static void sec_ops(FILE *f, struct fsl_analysis *a)
 	}
 	if (o->ndirs) {
 		fprintf(f, "  hottest directories:%s\n", o->dirs_other_ops ? " (more not tracked)" : "");
+		fprintf(f, "    %9s %12s %12s  %s\n", "ops", "call time", "dir reads", "directory");
 		for (i = 0; i < o->ndirs; i++)
-			fprintf(f, "    %9" PRIu64 " ops  %10s total  %.70s\n", o->dirs[i].ops,
-				fsl_fmt_ns(b[0], 32, o->dirs[i].lat_ns), o->dirs[i].path);
+			fprintf(f, "    %9" PRIu64 " %12s %12s  %.60s\n", o->dirs[i].ops,
+				fsl_fmt_ns(b[0], 32, o->dirs[i].lat_ns),
+				fsl_fmt_ns(b[1], 32, o->dirs[i].lookup_wait_ns), o->dirs[i].path);
 	}
+	if (o->outside)
+		fprintf(f, "  (%" PRIu64 " calls on paths outside %s not counted)\n", o->outside,
+			rn_kv(a, FSL_KV_MOUNT));
 }
 
 static uint64_t span(uint64_t a, uint64_t b)
@@ -274,18 +280,19 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	fputc('\n', f);
 	if (s && e)
 		fprintf(f, "  /proc/fs/jbd2 info: %" PRIu64 " transactions (delta) vs %" PRIu64
-			" commits here; avg commit %" PRIu64 " us vs %.0f us here\n",
+			" here; avg commit %" PRIu64 " us vs %.0f us here\n",
 			e->transactions - s->transactions, j->commits, e->avg_commit_us,
 			j->ewma_commit_ns / 1e3);
 	if (j->stats_txns)
-		fprintf(f, "  per transaction: %.1f handles, %.1f blocks, %.1f logged; running %s,\n"
-			"    locked %s, flushing %s, logging %s (run stats, jiffies)\n",
-			(double)j->sum_handles / j->stats_txns, (double)j->sum_blocks / j->stats_txns,
-			(double)j->sum_blocks_logged / j->stats_txns,
-			fsl_fmt_ns(b[0], 32, j->sum_running_ns / j->stats_txns),
-			fsl_fmt_ns(b[1], 32, j->sum_locked_ns / j->stats_txns),
-			fsl_fmt_ns(b[2], 32, j->sum_flushing_ns / j->stats_txns),
-			fsl_fmt_ns(b[3], 32, j->sum_logging_ns / j->stats_txns));
+		fprintf(f, "  per transaction: %.1f handles, %.1f blocks, %.1f logged, running %s"
+			" (run stats)\n", (double)j->sum_handles / j->stats_txns,
+			(double)j->sum_blocks / j->stats_txns, (double)j->sum_blocks_logged / j->stats_txns,
+			fsl_fmt_ns(b[0], 32, j->sum_running_ns / j->stats_txns));
+	if (j->phase_txns)
+		fprintf(f, "  per commit: locked %s, flushing %s, logging %s (phase events)\n",
+			fsl_fmt_ns(b[1], 32, j->sum_locked_phase_ns / j->phase_txns),
+			fsl_fmt_ns(b[2], 32, j->sum_flushing_phase_ns / j->phase_txns),
+			fsl_fmt_ns(b[3], 32, j->sum_logging_phase_ns / j->phase_txns));
 	if (j->ntxns) {
 		first = j->ntxns > max ? j->ntxns - max : 0;
 		fprintf(f, "  %s transactions (phase times from the phase events):\n",
@@ -320,7 +327,7 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 		}
 	}
 	fprintf(f, "  checkpoints: %" PRIu64 " (%s, %" PRIu64 " buffers written, %" PRIu64
-		" dropped); log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
+		" dropped)\n  log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
 		j->checkpoints, fsl_fmt_ns(b[0], 32, j->chp_time_ns), j->chp_written, j->chp_dropped,
 		j->log_tail_updates, j->log_tail_freed);
 	if (j->lock_buffer_stalls)
@@ -430,20 +437,27 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    distance (sectors): mean %" PRIu64 ", median %" PRIu64 ", mode %" PRIu64
 				" (%" PRIu64 "x)\n", fsl_hist_avg(&d->seek_dist),
 				fsl_hist_quantile(&d->seek_dist, 0.5), d->seek_mode, d->seek_mode_count);
+			char line[1024];
+			size_t used = 0;
+
 			fsl_hist_log2(&d->seek_dist, l2);
-			fprintf(f, "    log2:");
-			for (k = 0; k < 64; k++)
+			line[0] = 0;
+			for (k = 0; k < 64 && used < sizeof(line); k++)
 				if (l2[k])
-					fprintf(f, " %" PRIu64 ":%" PRIu64, (uint64_t)(k ? 1ull << k : 0), l2[k]);
-			fputc('\n', f);
+					used += snprintf(line + used, sizeof(line) - used, "%s%" PRIu64 ":%" PRIu64,
+							 used ? " " : "", (uint64_t)(k ? 1ull << k : 0), l2[k]);
+			wrap(f, "log2: ", 4, line);
 		}
 		if (d->nissuers) {
-			fprintf(f, "    issuers:");
-			for (k = 0; k < d->nissuers && k < 5; k++)
-				fprintf(f, "%s %s %" PRIu64 " ios %s", k ? "," : "",
-					d->issuers[k].comm[0] ? d->issuers[k].comm : "?", d->issuers[k].ios,
-					fsl_fmt_bytes(b[0], 32, d->issuers[k].bytes));
-			fputc('\n', f);
+			char line[1024];
+			size_t used = 0;
+
+			line[0] = 0;
+			for (k = 0; k < d->nissuers && k < 6 && used < sizeof(line); k++)
+				used += snprintf(line + used, sizeof(line) - used, "%s%s %" PRIu64 " ios %s",
+						 k ? ", " : "", d->issuers[k].comm[0] ? d->issuers[k].comm : "?",
+						 d->issuers[k].ios, fsl_fmt_bytes(b[0], 32, d->issuers[k].bytes));
+			wrap(f, "issuers: ", 4, line);
 		}
 	}
 }
@@ -497,8 +511,26 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 				worst[i].extents, fsl_fmt_count(b, sizeof(b), worst[i].blocks));
 		fputc('\n', f);
 	}
-	fprintf(f, "  readdir-vs-inode order, inode-to-data distance: need per-entry lookup events "
-		"(fentry)\n");
+	{
+		uint64_t dh[16], cnt;
+		double mean;
+		char line[512];
+		size_t used = 0;
+
+		cnt = fsl_layout__inode_distance(l, dh, &mean);
+		if (cnt) {
+			line[0] = 0;
+			for (i = 0; i < 16 && used < sizeof(line); i++)
+				if (dh[i])
+					used += snprintf(line + used, sizeof(line) - used, "%s%s%u: %" PRIu64,
+							 used ? ", " : "", i ? "" : "same group ",
+							 i ? 1u << (i - 1) : 0, dh[i]);
+			fprintf(f, "  inode-to-data distance (block groups, %" PRIu64 " files): mean %.1f\n",
+				cnt, mean);
+			wrap(f, "groups apart: ", 4, line);
+		}
+	}
+	fprintf(f, "  readdir-vs-inode order: needs per-entry lookup events (fentry), not in this trace\n");
 }
 
 static void sec_health(FILE *f, struct fsl_analysis *a)

@@ -106,6 +106,7 @@ struct thr {
 	int has_req;
 	struct fsl_alloc_req req;
 	uint64_t req_goal_k;
+	uint64_t req_im;		/* imeta of req.ino when the request came */
 	int has_mb, mb_prealloc;
 	struct fsl_ev_ext4_mballoc_alloc mb;
 	struct pa_ev pa[16];
@@ -184,9 +185,7 @@ struct fsl_replay {
 	struct fsl_tunables t;
 	struct fsl_alloc *ks;		/* kernel state */
 	struct fsl_ialloc *ia;		/* kernel state */
-	struct u64map isize;		/* ino -> known size in blocks */
-	struct u64map created;		/* inodes allocated during the trace */
-	struct u64map itype;		/* ino -> 1 regular, 2 directory (when known) */
+	struct u64map imeta;		/* ino -> IM_* bits: size, type, created */
 	struct thr *thr;
 	uint32_t nthr, cthr;
 	struct jin *jin;
@@ -225,6 +224,20 @@ void fsl_replay__set_text(struct fsl_replay *r, const char *name, const char *te
 	p = strstr(buf, "each up to ");
 	if (p)
 		r->max_txn = strtoull(p + 11, NULL, 10);
+}
+
+/* What the replay knows of an inode, packed in one map value. */
+#define IM_SIZE_MASK	((1ull << 40) - 1)	/* known size in blocks */
+#define IM_TYPE_SHIFT	40			/* 1 regular, 2 directory, 3 other */
+#define IM_TYPE_MASK	(3ull << IM_TYPE_SHIFT)
+#define IM_CREATED	(1ull << 42)		/* allocated during the trace */
+
+static uint64_t imeta(const struct fsl_replay *r, uint64_t ino)
+{
+	uint64_t v = 0;
+
+	map_get(&r->imeta, ino, &v);
+	return v;
 }
 
 static void note(struct fsl_replay *r, const char *fmt, const char *arg)
@@ -589,7 +602,8 @@ static int scen_init(struct fsl_replay *r, struct scen *s, int whatif)
 	s->dir_bs = r->g.block_size;
 	if (whatif)
 		apply_whatif(r, s);
-	if (r->have_geom) {
+	/* the open-loop allocators cost as much as the one-step check: only when asked */
+	if (r->have_geom && (r->o.free_run || r->whatif)) {
 		s->fr = fsl_alloc__clone(r->ks);
 		s->fia = fsl_ialloc__clone(r->ia);
 		if (!s->fr || !s->fia)
@@ -613,6 +627,8 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 	int err = 0, i;
 
 	read_geometry(r, m);
+	r->whatif = r->o.nset || r->o.disk || r->o.ialloc_set;
+	r->nscen = r->whatif ? 2 : 1;
 	if (r->have_geom) {
 		r->ks = fsl_alloc__new(&r->g, &r->t, &err);
 		if (!r->ks)
@@ -623,8 +639,7 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 		load_bitmaps(r, m);
 		sync_free_blocks(r->ks, r->ia, r->g.ngroups);
 	}
-	r->whatif = r->o.nset || r->o.disk || r->o.ialloc_set;
-	r->nscen = r->whatif ? 2 : 1;
+
 	for (i = 0; i < r->nscen; i++) {
 		err = scen_init(r, &r->sc[i], i == 1);
 		if (err)
@@ -635,7 +650,12 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 
 /* ---- block allocation ---- */
 
-static int kernel_path(const struct fsl_replay *r, const struct thr *t, uint64_t pblk)
+/*
+ * The kernel's path for a recorded allocation. ext4_mballoc_prealloc carries
+ * no flags: which preallocation served it is found from the kernel state.
+ */
+static int kernel_path(struct fsl_replay *r, const struct thr *t,
+		       const struct fsl_alloc_req *q, int kind)
 {
 	const struct fsl_ev_ext4_mballoc_alloc *mb = &t->mb;
 	int cr = mb->cr;
@@ -643,9 +663,12 @@ static int kernel_path(const struct fsl_replay *r, const struct thr *t, uint64_t
 	if (!t->has_mb)
 		return -1;
 	if (t->mb_prealloc) {
-		/* a group PA if the request went to the locality group */
-		return (mb->flags & FSL_MB_HINT_GROUP_ALLOC) ? FSL_PATH_GROUP_PA
-							      : FSL_PATH_INODE_PA;
+		if (kind)
+			return kind == 2 ? FSL_PATH_GROUP_PA : FSL_PATH_INODE_PA;
+		/* unknown: a small file goes to its locality group */
+		return (uint64_t)q->logical + q->len <= r->t.mb_stream_req &&
+		       q->isize_blocks <= r->t.mb_stream_req ? FSL_PATH_GROUP_PA
+							     : FSL_PATH_INODE_PA;
 	}
 	if (!mb->groups && mb->found)
 		return FSL_PATH_GOAL;
@@ -655,7 +678,6 @@ static int kernel_path(const struct fsl_replay *r, const struct thr *t, uint64_t
 
 		return cr < 5 ? map6[cr] : -1;
 	}
-	(void)pblk;
 	return cr < 4 ? FSL_PATH_CR0 + (cr >= 2 ? cr + 1 : cr) : -1;
 }
 
@@ -716,9 +738,12 @@ static void scen_alloc(struct fsl_replay *r, struct scen *s, const struct fsl_al
 		}
 		return;
 	}
-	while (done < kq->len) {
+	/* cover what the kernel allocated: its next request starts after that */
+	while (done < (kl ? kl : kq->len)) {
 		q.logical = kq->logical + done;
-		q.len = kq->len - done;
+		q.len = (kl ? kl : kq->len) - done;
+		if (done == 0)
+			q.len = kq->len;
 		fsl_alloc__neighbours(s->fr, &q);
 		if (fsl_alloc__allocate(s->fr, &q, &res)) {
 			s->alloc_fail++;
@@ -781,10 +806,13 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	struct fsl_alloc_req q = t->req;
 	struct fsl_alloc_res m, k;
 	int kpath, i, exact;
-	uint64_t end, isz = 0;
+	uint64_t end, isz = 0, im;
+	int pa_kind;
 
 	end = (uint64_t)q.logical + q.len;
-	if (map_get(&r->isize, q.ino, &isz) && isz > end)
+	im = t->req_im;		/* looked up when the request came */
+	isz = im & IM_SIZE_MASK;
+	if (isz > end)
 		q.isize_blocks = isz;
 	else
 		q.isize_blocks = end;
@@ -813,9 +841,32 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 	/* open-for-write / busy: the kernel's NOPREALLOC decision is the input */
 	q.closed = t->has_mb && (t->mb.flags & FSL_MB_HINT_NOPREALLOC) &&
 		   !(q.flags & FSL_MB_HINT_NOPREALLOC);
-	kpath = kernel_path(r, t, kp);
+	pa_kind = t->mb_prealloc && kp ? fsl_alloc__pa_holds(r->ks, &q, kp) : 0;
+	kpath = kernel_path(r, t, &q, pa_kind);
 	if (!kp || !kl) {
 		r->res.blk_skipped++;
+		goto apply;
+	}
+	/*
+	 * Served from a preallocation the kernel made before the trace started
+	 * (they live only in memory, the start bitmap cannot show them): learn
+	 * it, as far as the free space around the result says, and do not count
+	 * this decision.
+	 */
+	if (t->mb_prealloc && !t->npa && !pa_kind) {
+		int grp = kpath == FSL_PATH_GROUP_PA;
+		uint32_t len = fsl_alloc__free_run(r->ks, kp, grp ? r->t.mb_group_prealloc : 2048);
+
+
+		if (len) {
+			fsl_alloc__pa_new(r->ks, q.ino, q.cpu, kp, grp ? (uint32_t)kp : q.logical,
+					  len, grp);
+			for (i = 0; i < r->nscen; i++)
+				if (r->sc[i].fr)
+					fsl_alloc__pa_new(r->sc[i].fr, q.ino, q.cpu, kp,
+							  grp ? (uint32_t)kp : q.logical, len, grp);
+		}
+		r->res.blk_unknown_pa++;
 		goto apply;
 	}
 	q.goal = 0;
@@ -838,6 +889,7 @@ apply:
 	k.len = kl;
 	k.flags = t->has_mb ? t->mb.flags : q.flags;
 	k.path = kpath >= 0 ? kpath : FSL_PATH_CR1;
+	k.consume_pa = t->npa > 0 || kpath < 0;
 	fsl_alloc__apply(r->ks, &q, &k);
 	if (t->has_mb && (t->mb.flags & FSL_MB_STREAM_ALLOC) && !t->mb_prealloc &&
 	    t->mb.result_len > 0)
@@ -847,7 +899,7 @@ apply:
 	for (i = 0; i < r->nscen; i++)
 		scen_alloc(r, &r->sc[i], &q, kp, kl, i == 0);
 	if (end > isz)
-		map_put(&r->isize, q.ino, end);
+		map_put(&r->imeta, q.ino, (im & ~IM_SIZE_MASK) | (end & IM_SIZE_MASK));
 }
 
 static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
@@ -874,15 +926,18 @@ static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	t->req.pid = ev->pid;
 	t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
 	{
-		uint64_t ty;
+		uint64_t im = imeta(r, e->ino), ty = (im & IM_TYPE_MASK) >> IM_TYPE_SHIFT;
 
 		/* metadata blocks of a regular file still take a regular file's goal */
-		if (map_get(&r->itype, e->ino, &ty))
+		if (ty) {
 			t->req.is_reg = ty == 1;
-		else if (!t->req.is_reg)
+		} else if (e->flags & FSL_MB_HINT_DATA) {
+			im |= 1ull << IM_TYPE_SHIFT;
+			map_put(&r->imeta, e->ino, im);
+		} else {
 			t->req.is_reg = 1;	/* unknown: most inodes are files */
-		if (e->flags & FSL_MB_HINT_DATA)
-			map_put(&r->itype, e->ino, 1);
+		}
+		t->req_im = im;
 	}
 	t->req.closed = -1;
 	t->req_goal_k = e->goal;
@@ -968,9 +1023,11 @@ static int h_allocate_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		t->req.flags = e->flags;
 		t->req.cpu = ev->cpu;
 		t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
+		t->req_im = imeta(r, e->ino);
 		t->has_mb = 0;
 		if (e->block && e->len) {
-			struct fsl_alloc_res k = { .pblk = e->block, .len = e->len };
+			struct fsl_alloc_res k = { .pblk = e->block, .len = e->len,
+						   .path = FSL_PATH_CR1, .consume_pa = 1 };
 
 			apply_pa_events(r, t, 0);
 			fsl_alloc__apply(r->ks, &t->req, &k);
@@ -1070,7 +1127,7 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	struct fsl_ialloc_req q = { 0 };
 	struct fsl_ialloc_res m;
 	struct thr *t;
-	uint64_t dummy, mdir;
+	uint64_t mdir;
 	int is_dir = S_ISDIR(e->mode), exact, i, existing;
 
 	if (!r->have_geom)
@@ -1084,7 +1141,7 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	    (t->path_op == FSL_OP_MKDIR || t->path_op == FSL_OP_CREATE ||
 	     t->path_op == FSL_OP_MKNOD || t->path_op == FSL_OP_SYMLINK))
 		q.name = last_component(t->path, t->path_len, &q.name_len);
-	existing = !map_get(&r->created, e->dir, &dummy);
+	existing = !(imeta(r, e->dir) & IM_CREATED);
 	sync_free_blocks(r->ks, r->ia, r->g.ngroups);
 	if (!fsl_ialloc__decide(r->ia, &q, &m)) {
 		exact = m.ino == e->ino;
@@ -1113,8 +1170,8 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		}
 	}
 	fsl_ialloc__apply(r->ia, e->dir, e->ino, is_dir);
-	map_put(&r->created, e->ino, 1);
-	map_put(&r->itype, e->ino, is_dir ? 2 : S_ISREG(e->mode) ? 1 : 3);
+	map_put(&r->imeta, e->ino, IM_CREATED |
+		((uint64_t)(is_dir ? 2 : S_ISREG(e->mode) ? 1 : 3) << IM_TYPE_SHIFT));
 	/* free-running inode allocators */
 	for (i = 0; i < r->nscen; i++) {
 		struct scen *s = &r->sc[i];
@@ -1210,7 +1267,7 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		j->rec_wait = ev->ts - t->js_ts;
 		j->has_wait = 1;
 		j->ts = t->js_ts;	/* the handle asked at journal-start time */
-		if (t->js_ino && r->g.inode_size)
+		if (t->js_ino && r->g.inode_size && r->g.block_size >= r->g.inode_size)
 			j->key = 1 + (t->js_ino - 1) / (r->g.block_size / r->g.inode_size);
 	}
 	/* an inode-dirtying handle (EXT4_HT_INODE) of a task reading (atime) */
@@ -1609,7 +1666,9 @@ static void journal_summary(struct fsl_replay *r)
 		jr->commits_recorded++;
 		if (c->sync)
 			reason = FSL_COMMIT_FSYNC;
-		else if (c->have_stats && max_txn && c->blocks >= max_txn * 9 / 10)
+		else if (c->have_stats && max_txn &&
+			 (c->blocks * 5 >= max_txn * 4 || c->blocks + 128 >= max_txn))
+			/* full: the next handle's credits would not have fitted */
 			reason = FSL_COMMIT_SIZE;
 		else if (c->have_stats && r->hz &&
 			 c->running_j * 1000000000ull / r->hz >= r->t.commit_ns * 9 / 10)
@@ -1657,11 +1716,10 @@ static void freerun_summary(struct fsl_replay *r)
 
 	if (!r->ks || !r->sc[0].fr)
 		return;
-	while (fsl_alloc__inode_at(r->ks, idx++, &ino, &kext)) {
+	while (fsl_alloc__inode_next(r->ks, &idx, &ino, &kext)) {
 		unsigned int mext = fsl_alloc__extents(r->sc[0].fr, ino);
-		uint64_t dummy;
 
-		if (!map_get(&r->created, ino, &dummy) && !map_get(&r->isize, ino, &dummy))
+		if (!imeta(r, ino))
 			continue;
 		err += mext > kext ? mext - kext : kext - mext;
 		me += mext;
@@ -1679,7 +1737,7 @@ static void freerun_summary(struct fsl_replay *r)
 		idx = 0;
 		if (!s->fr)
 			continue;
-		while (fsl_alloc__inode_at(s->fr, idx++, &ino, &kext)) {
+		while (fsl_alloc__inode_next(s->fr, &idx, &ino, &kext)) {
 			uint64_t mino = ino, first = fsl_alloc__first_block(s->fr, ino), dg, ig;
 
 			map_get(&s->ino_map, ino, &mino);
@@ -1820,9 +1878,7 @@ void fsl_replay__free(struct fsl_replay *r)
 		fsl_disk__free(r->sc[i].disk);
 		map_free(&r->sc[i].ino_map);
 	}
-	map_free(&r->isize);
-	map_free(&r->created);
-	map_free(&r->itype);
+	map_free(&r->imeta);
 	map_free(&r->inflight);
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
@@ -1863,7 +1919,7 @@ static double scen_extents(const struct scen *s, uint64_t *files)
 
 	if (!s->fr)
 		return 0;
-	while (fsl_alloc__inode_at(s->fr, idx++, &ino, &e)) {
+	while (fsl_alloc__inode_next(s->fr, &idx, &ino, &e)) {
 		sum += e;
 		n++;
 	}
@@ -1983,6 +2039,7 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	fsl_json__kv_double(&j, "exact_pct", pct(s->blk_exact, s->blk_requests));
 	fsl_json__kv_double(&j, "goal_match_pct", pct(s->blk_goal_match, s->blk_requests));
 	fsl_json__kv_u64(&j, "skipped", s->blk_skipped);
+	fsl_json__kv_u64(&j, "from_unknown_prealloc", s->blk_unknown_pa);
 	if (s->end_checked)
 		fsl_json__kv_u64(&j, "end_state_mismatch_blocks", s->end_mismatch);
 	else
@@ -2177,6 +2234,9 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 		"goal computed as the kernel did: %.1f%%\n",
 		(unsigned long long)s->blk_exact, (unsigned long long)s->blk_requests,
 		pct(s->blk_exact, s->blk_requests), pct(s->blk_goal_match, s->blk_requests));
+	if (s->blk_unknown_pa)
+		fprintf(f, "  %llu allocations came from preallocations made before the trace "
+			"(learnt, not counted)\n", (unsigned long long)s->blk_unknown_pa);
 	if (s->end_checked)
 		fprintf(f, "  state check: %llu of %llu blocks differ from the bitmap read after the run\n",
 			(unsigned long long)s->end_mismatch, (unsigned long long)s->end_blocks);

@@ -14,6 +14,7 @@
 struct an_stack_cls {		/* persistent: stack id -> class */
 	uint8_t cls;
 	uint8_t kthread;	/* the stack runs from kthread() */
+	uint8_t missing;	/* the id is not in the trace's stack table */
 };
 
 struct an_stack_agg {		/* window: per stack */
@@ -41,6 +42,7 @@ static void stack_class(struct an_stalls *s, int32_t id, struct an_stack_cls *ou
 	if (id < 0) {
 		out->cls = FSL_WC_OTHER;
 		out->kthread = 0;
+		out->missing = 0;
 		return;
 	}
 	k = an_map_put(&s->cls_cache, (uint64_t)(uint32_t)id, &fresh);
@@ -53,6 +55,7 @@ static void stack_class(struct an_stalls *s, int32_t id, struct an_stack_cls *ou
 	out->cls = st ? fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, NULL)
 		      : FSL_WC_OTHER;
 	out->kthread = 0;
+	out->missing = !st;
 	for (i = 0; st && i < st->nframes; i++) {
 		char f[64];
 
@@ -80,9 +83,12 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) || (ev->state & AN_TASK_NOLOAD))
 		return 0;
 	stack_class(s, ev->stack_id, &sc);
+	s->c->cur_wait = h;
+	s->c->cur_cls = sc.cls;
 	if (!an_in_window(&s->c->win, end))
 		return 0;
 	role = an_tasks_role(&s->c->tasks, h->pid, sc.kthread);
+	s->c->waits_without_stack += sc.missing;
 	s->res.waits++;
 	s->res.ns[role] += ev->dur_ns;
 	cs = &s->res.cls[sc.cls];
@@ -116,6 +122,14 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		s->res.series[sc.cls][bin] += ev->dur_ns;
 	}
 	return 0;
+}
+
+unsigned int an_stalls_class(struct an_stalls *s, int32_t stack_id)
+{
+	struct an_stack_cls sc;
+
+	stack_class(s, stack_id, &sc);
+	return sc.cls;
 }
 
 void an_stalls_note_start(struct an_stalls *s, const struct fsl_hdr *h)

@@ -2,6 +2,7 @@
 # Cost of fslens top itself: CPU time of the top process (utime + stime from
 # /proc/PID/stat) over a fixed wall time, at a 1 s refresh, on an 80x24
 # screen inside tmux.
+#   0. replay of a nearly idle synthetic trace (the loop's own cost)
 #   1. replay of a synthetic trace at ~100 k events/s (no root needed)
 #   2. live on an idle scratch ext4 (root, BPF build)
 #   3. live under a stat storm on that ext4 paced to ~100 k calls/s
@@ -45,6 +46,11 @@ run_case() {
 }
 
 echo "fslens top cost, 1 s refresh, 80x24, ${SECS} s per case"
+
+# 0. the loop itself: a replay of a nearly idle trace (307 events/s), no
+#    other activity of the machine in it
+"$BUILD/tests/top_trace" "$TMP/idle.trace" $((SECS + 5)) 1 || exit 1
+run_case replay-idle "$SECS" --replay "$TMP/idle.trace" -i 1
 
 # 1. replay: top_trace's steady mix is 300*SCALE + 7 events per second
 "$BUILD/tests/top_trace" "$TMP/100k.trace" $((SECS + 5)) 333 || exit 1

@@ -41,21 +41,6 @@ static const char compare_usage[] =
 "  --no-causes   do not run 'fslens report' per phase (faster; no cause line)\n";
 
 /* Local error helpers: the unit binary links cmd_*.c without main.c. */
-static int cerr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int cerr(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-	return 1;
-}
-
 /* ------------------------------------------------------------ tiny JSON reader */
 
 enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
@@ -269,6 +254,9 @@ struct cell {
 	int have_cause;
 	char cause[40];
 	double share, blocked_s;
+	unsigned int nmore;		/* the causes after the top one (JSON only) */
+	char more[3][40];
+	double more_share[3];
 };
 
 struct column {
@@ -361,7 +349,7 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 
 	r = fsl_reader__open(path, NULL, &err);
 	if (!r) {
-		cerr(err, "cannot read '%s'", path);
+		fsl_err(err, "cannot read '%s'", path);
 		return err;
 	}
 	devs = fsl_reader__kv(r, FSL_KV_DEV);
@@ -373,8 +361,11 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 				count_event(&c->cells[sl[i].row][sl[i].col], h, dev);
 	if (rc < 0) {
 		err = rc;
-		cerr(err, "cannot read '%s'", path);
+		fsl_err(err, "cannot read '%s'", path);
 	}
+	/* skipped chunks make the counts short: say so */
+	for (i = 0; i < fsl_reader__nwarnings(r); i++)
+		fprintf(stderr, "fslens compare: %s: %s\n", path, fsl_reader__warning(r, i));
 	fsl_reader__close(r);
 	return err;
 }
@@ -484,6 +475,16 @@ static void report_causes(struct cmp *c, const char *trace, uint64_t origin, uin
 		cell->share = v && v->type == J_NUM ? (v->num > 1.0 ? v->num / 100 : v->num) : NAN;
 		v = jget(top, "seconds");
 		cell->blocked_s = v && v->type == J_NUM ? v->num : NAN;
+		for (cell->nmore = 0; cell->nmore < 3; cell->nmore++) {
+			const struct jv *o = jidx(causes, cell->nmore + 1);
+			const struct jv *cls = jget(o, "class"), *sh = jget(o, "share");
+
+			if (!cls || cls->type != J_STR)
+				break;
+			snprintf(cell->more[cell->nmore], sizeof(cell->more[0]), "%s", cls->str);
+			cell->more_share[cell->nmore] = sh && sh->type == J_NUM ?
+				(sh->num > 1.0 ? sh->num / 100 : sh->num) : NAN;
+		}
 	} else if (causes && causes->type == J_ARR) {
 		cell->have_cause = 1;
 		snprintf(cell->cause, sizeof(cell->cause), "none");
@@ -590,6 +591,11 @@ static void print_text(struct cmp *c)
 
 				if (!cl->present) {
 					snprintf(buf, sizeof(buf), line ? "" : "-");
+				} else if (line == 0 && cl->bytes) {
+					/* data phases: throughput too, as dbench and bonnie++ print */
+					snprintf(buf, sizeof(buf), "%7.2f s %6.0f/s %6.1fMB/s", cl->secs,
+						 cl->secs > 0 ? cl->ops / cl->secs : 0,
+						 cl->secs > 0 ? cl->bytes / 1e6 / cl->secs : 0);
 				} else if (line == 0) {
 					snprintf(buf, sizeof(buf), "%8.3f s %10.0f ops/s", cl->secs,
 						 cl->secs > 0 ? cl->ops / cl->secs : 0);
@@ -613,14 +619,14 @@ static void print_text(struct cmp *c)
 			printf("\n");
 		}
 	}
-	printf("\ncells: time, ops/s; top cause of the workload's blocked time and its share; "
+	printf("\ncells: time, ops/s (MB/s where data moved); top cause of the workload's blocked time and its share; "
 	       "journal commits (c) and blocks logged (b), bytes read/written on the device\n");
 }
 
 static void print_json(struct cmp *c)
 {
 	struct fsl_json j;
-	unsigned int r, i;
+	unsigned int r, i, k;
 
 	fsl_json__init(&j, stdout, 1);
 	fsl_json__obj_begin(&j);
@@ -668,6 +674,23 @@ static void print_json(struct cmp *c)
 				fsl_json__double(&j, cl->share);
 			else
 				fsl_json__null(&j);
+			fsl_json__key(&j, "causes");
+			fsl_json__arr_begin(&j);
+			for (k = 0; cl->have_cause && strcmp(cl->cause, "none") && k <= cl->nmore;
+			     k++) {
+				double sh = k ? cl->more_share[k - 1] : cl->share;
+
+				fsl_json__obj_begin(&j);
+				fsl_json__key(&j, "class");
+				fsl_json__str(&j, k ? cl->more[k - 1] : cl->cause);
+				fsl_json__key(&j, "share");
+				if (isnan(sh))
+					fsl_json__null(&j);
+				else
+					fsl_json__double(&j, sh);
+				fsl_json__obj_end(&j);
+			}
+			fsl_json__arr_end(&j);
 			fsl_json__key(&j, "journal_commits");
 			fsl_json__u64(&j, cl->commits);
 			fsl_json__key(&j, "journal_blocks_logged");
@@ -728,8 +751,10 @@ static int do_trace(struct cmp *c, const char *trace, struct fsl_phase_log *log,
 		return 0;
 	/* the report counts windows from record.start_ns (else the first event) */
 	r = fsl_reader__open(trace, NULL, &err);
-	if (!r)
-		return cerr(err, "cannot read '%s'", trace), err;
+	if (!r) {
+		fsl_err(err, "cannot read '%s'", trace);
+		return err;
+	}
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
 	fsl_reader__close(r);
@@ -754,7 +779,7 @@ int cmd_compare(int argc, char **argv)
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return cerr(-ENOMEM, "compare");
+		return fsl_err(-ENOMEM, "compare");
 	c->causes = 1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
@@ -774,13 +799,13 @@ int cmd_compare(int argc, char **argv)
 	}
 	len = readlink("/proc/self/exe", c->self, sizeof(c->self) - 1);
 	if (len <= 0) {
-		rc = cerr(errno, "cannot read /proc/self/exe");
+		rc = fsl_err(errno, "cannot read /proc/self/exe");
 		goto out;
 	}
 	c->self[len] = 0;
 	logs = calloc(ntraces, sizeof(*logs));
 	if (!logs) {
-		rc = cerr(-ENOMEM, "compare");
+		rc = fsl_err(-ENOMEM, "compare");
 		goto out;
 	}
 	for (t = 0; t < ntraces; t++) {
@@ -789,7 +814,7 @@ int cmd_compare(int argc, char **argv)
 		unsigned int runs = 1, i;
 
 		if (access(trace, R_OK)) {
-			rc = cerr(errno, "cannot open '%s'", trace);
+			rc = fsl_err(errno, "cannot open '%s'", trace);
 			goto out;
 		}
 		fsl_phases_path(ppath, sizeof(ppath), trace);
@@ -800,14 +825,14 @@ int cmd_compare(int argc, char **argv)
 			const struct fsl_trace_stats *st;
 
 			if (!rd) {
-				rc = cerr(err, "cannot read '%s'", trace);
+				rc = fsl_err(err, "cannot read '%s'", trace);
 				goto out;
 			}
 			st = fsl_reader__stats(rd);
 			logs[t].phases = calloc(1, sizeof(*logs[t].phases));
 			if (!logs[t].phases) {
 				fsl_reader__close(rd);
-				rc = cerr(-ENOMEM, "compare");
+				rc = fsl_err(-ENOMEM, "compare");
 				goto out;
 			}
 			logs[t].nphases = 1;
@@ -817,7 +842,7 @@ int cmd_compare(int argc, char **argv)
 			logs[t].phases[0].end_ns = st->last_ts + 1;
 			fsl_reader__close(rd);
 		} else if (err) {
-			rc = cerr(err, "cannot read phase file '%s'", ppath);
+			rc = fsl_err(err, "cannot read phase file '%s'", ppath);
 			goto out;
 		}
 		for (i = 0; i < logs[t].nphases; i++)
@@ -826,7 +851,7 @@ int cmd_compare(int argc, char **argv)
 		firstcol[t] = c->ncols;
 		for (r = 1; r <= runs; r++) {
 			if (c->ncols >= 64) {
-				rc = cerr(-E2BIG, "more than 64 columns");
+				rc = fsl_err(-E2BIG, "more than 64 columns");
 				goto out;
 			}
 			snprintf(c->cols[c->ncols].trace, sizeof(c->cols[0].trace), "%s", trace);

@@ -37,7 +37,7 @@ static const char demo_usage[] =
 "usage: fslens demo [SCENARIO] [options]\n"
 "  Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
 "  'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
-"  --scale S          small (seconds), medium (default, about a minute), full (classic size)\n"
+"  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
 "  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
 "  -o DIR             output directory (default fslens-demo)\n"
@@ -53,37 +53,6 @@ static const char demo_usage[] =
  * Local copies of cli.h's fsl_err/fsl_usage_error: the unit-test binary
  * links the cmd_*.c objects without main.c, where those live.
  */
-static int derr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int derr(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-	return 1;
-}
-
-static int dusage(const char *cmd, const char *usage, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int dusage(const char *cmd, const char *usage, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fslens %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (usage)
-		fputs(usage, stderr);
-	return EXIT_USAGE;
-}
-
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -292,11 +261,11 @@ static int run_workload(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'S':
 			if (fsl_scale__parse(optarg, &scale))
-				return dusage("demo", NULL, "unknown scale '%s'", optarg);
+				return fsl_usage_error("demo", NULL, "unknown scale '%s'", optarg);
 			break;
 		case 's':
 			if (nsets >= FSL_PARAMS_MAX)
-				return dusage("demo", NULL, "too many --set");
+				return fsl_usage_error("demo", NULL, "too many --set");
 			sets[nsets++] = optarg;
 			break;
 		default:
@@ -304,22 +273,22 @@ static int run_workload(int argc, char **argv)
 		}
 	}
 	if (!name || !dir)
-		return dusage("demo", NULL, "--run-workload needs SCENARIO and --dir DIR");
+		return fsl_usage_error("demo", NULL, "--run-workload needs SCENARIO and --dir DIR");
 	sc = fsl_scenario__find(name);
 	if (!sc)
-		return dusage("demo", NULL, "unknown scenario '%s'", name);
+		return fsl_usage_error("demo", NULL, "unknown scenario '%s'", name);
 	fsl_params__init(&p, sc, scale);
 	for (i = 0; i < nsets; i++)
 		if ((err = fsl_params__set(&p, sets[i])))
-			return dusage("demo", NULL, "%s parameter '%s' for %s",
+			return fsl_usage_error("demo", NULL, "%s parameter '%s' for %s",
 					       err == -ENOENT ? "unknown" : "malformed", sets[i],
 					       sc->name);
 	if (phases) {
 		out.phases = fopen(phases, "we");
 		if (!out.phases)
-			return derr(errno, "cannot create '%s'", phases);
+			return fsl_err(errno, "cannot create '%s'", phases);
 		if (fsl_phases__write_header(out.phases, sc->name, fsl_scale__name(scale), &p))
-			return derr(errno, "cannot write '%s'", phases);
+			return fsl_err(errno, "cannot write '%s'", phases);
 	}
 	catch_signals();
 	memset(&wl, 0, sizeof(wl));
@@ -331,17 +300,19 @@ static int run_workload(int argc, char **argv)
 	wl.stop = &got_signal;
 	err = sc->run(&wl);
 	if (out.phases && fclose(out.phases) && !err)
-		err = derr(errno, "cannot write '%s'", phases);
+		err = fsl_err(errno, "cannot write '%s'", phases);
 	if (!quiet && out.nph) {
 		printf("\n%s (%s):\n", sc->name, fsl_scale__name(scale));
 		print_phase_table(stdout, out.ph, out.nph);
 		print_timelines(stdout, &out);
 		fflush(stdout);
 	}
-	if (err)
-		return derr(0, "%s: %s", sc->name, wl.errmsg), err == -EINTR ? 130 : 1;
+	if (err) {
+		fsl_err(0, "%s: %s", sc->name, wl.errmsg);
+		return err == -EINTR ? 130 : 1;
+	}
 	if (out.err)
-		return derr(out.err, "cannot write '%s'", phases);
+		return fsl_err(out.err, "cannot write '%s'", phases);
 	return 0;
 }
 
@@ -354,7 +325,14 @@ static void list_params(const struct fsl_param_def *d)
 		const char *m = d->def[1] ? d->def[1] : s;
 		const char *f = d->def[2] ? d->def[2] : m;
 
-		printf("    %-24s %-10s %s\n", d->key, *s ? s : "''", d->help ? d->help : "");
+		const char *help = d->help;
+		const struct fsl_param_def *c;
+
+		/* a scenario's own default of a common parameter: the common help */
+		for (c = fsl_common_params; !help && c->key; c++)
+			if (!strcmp(c->key, d->key))
+				help = c->help;
+		printf("    %-24s %-10s %s\n", d->key, *s ? s : "''", help ? help : "");
 		if (strcmp(s, m) || strcmp(m, f))
 			printf("    %-24s %-10s (medium %s, full %s)\n", "", "", m, f);
 	}
@@ -442,9 +420,12 @@ static int reap(struct child *ch)
 	int status, waited = 0;
 
 	for (;;) {
-		pid_t r = waitpid(ch->pid, &status, got_signal ? WNOHANG : 0);
+		siginfo_t si = { 0 };
+		int r;
 
-		if (r == ch->pid)
+		/* WNOWAIT: the exited leader keeps its process group id reserved */
+		r = waitid(P_PID, ch->pid, &si, WEXITED | WNOWAIT | (got_signal ? WNOHANG : 0));
+		if (r == 0 && si.si_pid == ch->pid)
 			break;
 		if (r < 0 && errno != EINTR)
 			return -errno;
@@ -461,6 +442,9 @@ static int reap(struct child *ch)
 	}
 	/* what the group left behind (a workload's forked clients) goes too */
 	kill(-ch->pid, SIGKILL);
+	while (waitpid(ch->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
@@ -518,10 +502,19 @@ static int apply_vm(struct demo *d, const struct fsl_params *p)
 		if (!s || !*s)
 			continue;
 		if (fsl_parse_size(s, &v))
-			return derr(-EINVAL, "bad %s '%s'", keys[i], s);
+			return fsl_err(-EINVAL, "bad %s '%s'", keys[i], s);
+		err = fsl_vm__lock(&d->vm, 0);
+		if (err == -EWOULDBLOCK) {
+			printf("waiting for another fslens demo to restore vm.dirty_* (%s)\n",
+			       FSL_VM_LOCK);
+			fflush(stdout);
+			err = fsl_vm__lock(&d->vm, 1);
+		}
+		if (err)
+			return fsl_err(err, "cannot lock %s", FSL_VM_LOCK);
 		snprintf(num, sizeof(num), "%" PRIu64, v);
 		if ((err = fsl_vm__set(&d->vm, keys[i], num)))
-			return derr(err, "cannot set vm.%s=%s", keys[i], num);
+			return fsl_err(err, "cannot set vm.%s=%s", keys[i], num);
 		printf("vm.%s=%s for this run (restored afterwards)\n", keys[i], num);
 	}
 	return 0;
@@ -532,7 +525,7 @@ static int restore_vm(struct demo *d)
 	int err = fsl_vm__restore(&d->vm);
 
 	if (err)
-		return derr(err, "cannot restore vm.dirty_* settings (were bytes %s/%s, "
+		return fsl_err(err, "cannot restore vm.dirty_* settings (were bytes %s/%s, "
 			       "ratio %s/%s)", d->vm.dirty_bytes, d->vm.bg_bytes, d->vm.dirty_ratio,
 			       d->vm.bg_ratio);
 	return 0;
@@ -556,7 +549,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		const char *kv = i < d->nsets ? d->sets[i] : extra[i - d->nsets];
 
 		if ((err = fsl_params__set(&p, kv)))
-			return dusage("demo", NULL, "%s parameter '%s' for %s (see "
+			return fsl_usage_error("demo", NULL, "%s parameter '%s' for %s (see "
 					       "'fslens demo --list')", err == -ENOENT ? "unknown" :
 					       "malformed", kv, d->sc->name);
 		snprintf(setbuf[ns++], sizeof(setbuf[0]), "%s", kv);
@@ -564,7 +557,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	memset(&so, 0, sizeof(so));
 	err = fsl_scratch_opts__from_params(&so, &p, notes, sizeof(notes));
 	if (err)
-		return dusage("demo", NULL, "bad filesystem parameters (fs_size >= 16M, "
+		return fsl_usage_error("demo", NULL, "bad filesystem parameters (fs_size >= 16M, "
 				       "blocksize 1024/2048/4096, atime relatime/strictatime/noatime)");
 	if (*notes && so.journal_mib && ns < sizeof(setbuf) / sizeof(setbuf[0]))
 		/* the phase file (and compare's labels) say what mkfs made */
@@ -576,6 +569,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 
 	snprintf(trace, sizeof(trace), "%s/%s.trace", d->outdir, label);
 	snprintf(phases, sizeof(phases), "%s/%s.phases", d->outdir, label);
+	unlink(phases);		/* a stale one would pass for this run's */
 	snprintf(html, sizeof(html), "%s/%s.html", d->outdir, label);
 	snprintf(json, sizeof(json), "%s/%s.json", d->outdir, label);
 
@@ -593,7 +587,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 
 	err = fsl_scratch__new(&so, &s);
 	if (err) {
-		derr(0, "scratch filesystem: %s", s ? s->errmsg : strerror(-err));
+		fsl_err(0, "scratch filesystem: %s", s ? s->errmsg : strerror(-err));
 		goto out;
 	}
 	printf("scratch: %s on %s%s\n", s->dev, s->mnt, d->keep ? " (image kept)" : "");
@@ -605,7 +599,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		/* the source tree lives off the fs under test, built before recording */
 		snprintf(srcdir, sizeof(srcdir), "%s.src", s->dir);
 		if ((err = fsl_copytree_prepare(&wl, srcdir))) {
-			derr(0, "copytree: %s", wl.errmsg);
+			fsl_err(0, "copytree: %s", wl.errmsg);
 			goto out;
 		}
 	}
@@ -644,18 +638,21 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	argv[n] = NULL;
 	fflush(stdout);
 	if ((err = spawn(&ch, (char *const *)argv, -1))) {
-		derr(err, "cannot start %s", d->record ? "fslens record" : "the workload");
+		fsl_err(err, "cannot start %s", d->record ? "fslens record" : "the workload");
 		goto out;
 	}
 	status = reap(&ch);
 	if (status) {
 		if (got_signal)
-			derr(0, "interrupted; cleaning up");
-		else if (d->record)
-			derr(0, "fslens record exited with status %d (a build without BPF "
+			fsl_err(0, "interrupted; cleaning up");
+		else if (d->record && access(phases, F_OK))
+			fsl_err(0, "fslens record exited with status %d (a build without BPF "
 			     "support can still run 'fslens demo --no-record')", status);
+		else if (d->record)
+			fsl_err(0, "the recorded workload failed (status %d); the partial trace is "
+			     "%s", status, trace);
 		else
-			derr(0, "the workload exited with status %d", status);
+			fsl_err(0, "the workload exited with status %d", status);
 		goto out;
 	}
 	if (d->record)
@@ -668,7 +665,7 @@ out:
 		printf("kept image: %s\n", s->img);
 	if (fsl_scratch__free(s)) {
 		/* s is freed; the message went with it, say the essentials */
-		derr(0, "cleanup of the scratch filesystem was incomplete (see losetup -a, "
+		fsl_err(0, "cleanup of the scratch filesystem was incomplete (see losetup -a, "
 			"findmnt)");
 		rc = 1;
 	}
@@ -687,14 +684,14 @@ out:
 	argv[n] = NULL;
 	fflush(stdout);
 	if (spawn(&ch, (char *const *)argv, -1) || (status = reap(&ch))) {
-		derr(0, "fslens report %s failed", trace);
+		fsl_err(0, "fslens report %s failed", trace);
 		return 1;
 	}
 	{
 		int fd = open(json, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
 		if (fd < 0)
-			return derr(errno, "cannot create '%s'", json);
+			return fsl_err(errno, "cannot create '%s'", json);
 		n = 0;
 		argv[n++] = d->self;
 		argv[n++] = "report";
@@ -704,7 +701,7 @@ out:
 		err = spawn(&ch, (char *const *)argv, fd);
 		close(fd);
 		if (err || (status = reap(&ch)))
-			return derr(0, "fslens report --json %s failed", trace);
+			return fsl_err(0, "fslens report --json %s failed", trace);
 	}
 	printf("\nwritten: %s %s %s %s\n", trace, phases, html, json);
 	return 0;
@@ -774,7 +771,7 @@ int cmd_demo(int argc, char **argv)
 
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return derr(-ENOMEM, "demo");
+		return fsl_err(-ENOMEM, "demo");
 	d->scale = FSL_SCALE_MEDIUM;
 	d->outdir = "fslens-demo";
 	d->record = 1;
@@ -784,20 +781,20 @@ int cmd_demo(int argc, char **argv)
 		switch (c) {
 		case 'S':
 			if (fsl_scale__parse(optarg, &d->scale)) {
-				rc = dusage("demo", demo_usage, "unknown scale '%s'", optarg);
+				rc = fsl_usage_error("demo", demo_usage, "unknown scale '%s'", optarg);
 				goto out;
 			}
 			break;
 		case 's':
 			if (d->nsets >= FSL_PARAMS_MAX) {
-				rc = dusage("demo", demo_usage, "too many --set");
+				rc = fsl_usage_error("demo", demo_usage, "too many --set");
 				goto out;
 			}
 			d->sets[d->nsets++] = optarg;
 			break;
 		case 'M':
 			if (matrix_add(&d->m, optarg)) {
-				rc = dusage("demo", demo_usage, "bad --matrix '%s' (KEY=V1,V2; "
+				rc = fsl_usage_error("demo", demo_usage, "bad --matrix '%s' (KEY=V1,V2; "
 						     "at most %d keys of %d values)", optarg,
 						     MATRIX_MAX, VALUES_MAX);
 				goto out;
@@ -811,7 +808,7 @@ int cmd_demo(int argc, char **argv)
 		case 'R': d->report = 0; break;
 		case 'L': rc = list_scenarios(); goto out;
 		case 'h': fputs(demo_usage, stdout); rc = 0; goto out;
-		default: rc = dusage("demo", demo_usage, "bad option"); goto out;
+		default: rc = fsl_usage_error("demo", demo_usage, "bad option"); goto out;
 		}
 	}
 	/* "--matrix blocksize=1024,4096 journal=1M,64M": more matrix keys may follow */
@@ -820,14 +817,14 @@ int cmd_demo(int argc, char **argv)
 
 		if (strchr(a, '=') && d->m.n) {
 			if (matrix_add(&d->m, a)) {
-				rc = dusage("demo", demo_usage, "bad --matrix '%s'", a);
+				rc = fsl_usage_error("demo", demo_usage, "bad --matrix '%s'", a);
 				goto out;
 			}
 		} else if (!strchr(a, '=') && !name_given) {
 			name = a;
 			name_given = 1;
 		} else {
-			rc = dusage("demo", demo_usage, "unexpected argument '%s'%s", a,
+			rc = fsl_usage_error("demo", demo_usage, "unexpected argument '%s'%s", a,
 				    strchr(a, '=') ? " (a parameter is given with --set)" : "");
 			goto out;
 		}
@@ -838,37 +835,38 @@ int cmd_demo(int argc, char **argv)
 		for (i = 0; i < (int)d->m.n; i++)
 			combos *= d->m.nval[i];
 		if (combos > sizeof(d->traces) / sizeof(d->traces[0])) {
-			rc = dusage("demo", demo_usage, "--matrix makes %lu configurations; at most "
+			rc = fsl_usage_error("demo", demo_usage, "--matrix makes %lu configurations; at most "
 				    "%zu", combos, sizeof(d->traces) / sizeof(d->traces[0]));
 			goto out;
 		}
 	}
 	d->sc = fsl_scenario__find(name);
 	if (!d->sc) {
-		rc = dusage("demo", demo_usage, "unknown scenario '%s'", name);
+		rc = fsl_usage_error("demo", demo_usage, "unknown scenario '%s'", name);
 		goto out;
 	}
 	if (d->device && !d->force) {
-		rc = dusage("demo", demo_usage, "--device %s would be wiped: add --force "
+		rc = fsl_usage_error("demo", demo_usage, "--device %s would be wiped: add --force "
 				     "if that is what you want", d->device);
 		goto out;
 	}
 	if (geteuid() != 0) {
-		rc = derr(-EPERM, "demo needs root (loop devices, mount%s)",
+		rc = fsl_err(-EPERM, "demo needs root (loop devices, mount%s)",
 			     d->record ? ", BPF" : "");
 		goto out;
 	}
 	len = readlink("/proc/self/exe", d->self, sizeof(d->self) - 1);
 	if (len <= 0) {
-		rc = derr(errno, "cannot read /proc/self/exe");
+		rc = fsl_err(errno, "cannot read /proc/self/exe");
 		goto out;
 	}
 	d->self[len] = 0;
 	if ((err = mkdir_p(d->outdir))) {
-		rc = derr(err, "cannot create '%s'", d->outdir);
+		rc = fsl_err(err, "cannot create '%s'", d->outdir);
 		goto out;
 	}
 	catch_signals();
+	fsl_vm_stop = &got_signal;
 	rc = run_matrix(d);
 	/* per phase: time, rate and top cause; with a matrix, side by side */
 	if (!rc && d->ntraces && (d->ntraces > 1 || d->report)) {
@@ -886,7 +884,7 @@ int cmd_demo(int argc, char **argv)
 		printf("\nper phase (fslens compare%s):\n", d->ntraces > 1 ? "" : " on one trace");
 		fflush(stdout);
 		if (spawn(&ch, (char *const *)cargv, -1) || reap(&ch))
-			rc = derr(0, "fslens compare failed");
+			rc = fsl_err(0, "fslens compare failed");
 	}
 out:
 	free(d);

@@ -82,6 +82,13 @@ static const char *comm_get(struct comm_map *m, uint32_t tid, uint32_t pid)
 	return s->tid ? s->comm : NULL;
 }
 
+static const char *proc_kind(uint32_t k)
+{
+	static const char *const names[] = { "seen", "fork", "exec", "exit", "comm" };
+
+	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "unknown";
+}
+
 static void rwbs(char *out, uint32_t fl)
 {
 	char *p = out;
@@ -272,6 +279,8 @@ static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		printf(" rq=0x%" PRIx64 "\n", (uint64_t)b->rq);
 		return;
 	}
+	if (ev->type == FSL_EV_PROC)
+		printf(" %s", proc_kind(((const struct fsl_ev_proc *)ev)->kind));
 	for (k = 0; k < e->nfields; k++) {
 		const struct fsl_field *f = &e->fields[k];
 
@@ -339,6 +348,8 @@ static void print_json(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		rwbs(rw, ((const struct fsl_ev_block_rq *)ev)->flags);
 		fsl_json__kv_str(j, "rwbs", rw);
 	}
+	if (e && ev->type == FSL_EV_PROC)
+		fsl_json__kv_str(j, "kind_name", proc_kind(((const struct fsl_ev_proc *)ev)->kind));
 	if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE || ev->type == FSL_EV_EXT4_JOURNAL_START_SB) {
 		const char *sym = fsl_reader__sym(d->r,
 			((const struct fsl_ev_ext4_journal_start *)ev)->ip);

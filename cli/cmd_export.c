@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "fslens/analysis.h"
 #include "fslens/export.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
@@ -32,6 +33,9 @@ static const char usage[] =
 	"      --dev MAJ:MIN     blktrace: only this device\n"
 	"      --big-endian      blktrace: write big-endian records\n"
 	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
+	"                        (OUT a directory; classes as in fslens report)\n"
+	"      --from SEC, --to SEC  only events in this window, seconds from the start\n"
+	"                        (as fslens report counts them)\n"
 	"  -q, --quiet           no summary on stderr\n";
 
 enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV };
@@ -40,7 +44,20 @@ struct export_args {
 	const char *trace, *out, *name, *table;
 	int format, big_endian, per_class, quiet;
 	uint32_t only_dev;
+	uint64_t from, to;		/* window, ns from the start (to 0: the end) */
+	uint64_t t0, t1;		/* the same, absolute (t1 0: no end) */
 };
+
+static int parse_sec(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v < 0)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9);
+	return 0;
+}
 
 static int parse_dev(const char *s, uint32_t *dev)
 {
@@ -85,24 +102,34 @@ static const char *trace_dev_name(void *ctx, uint32_t dev)
 	return NULL;
 }
 
-/* Feed every event of r to fn(x, ev). */
+/* Wait class of an off-CPU stack, by the report's rule table. */
+static const char *wait_class(void *ctx, const struct fsl_stack *st)
+{
+	return fsl_wclass_id(fsl_wclass_of_frames((const char *const *)st->frames, st->nframes,
+						   NULL));
+}
+
+/* Feed every event of r in the window to fn(x, ev); task names always. */
 static int run(struct fsl_reader *r, int (*fn)(void *, const struct fsl_hdr *), void *x,
-	       const char *trace)
+	       const struct export_args *a)
 {
 	const struct fsl_hdr *ev;
 	int ret;
 
 	while ((ret = fsl_reader__next(r, &ev)) == 1) {
+		if (ev->type != FSL_EV_PROC &&
+		    (ev->ts < a->t0 || (a->t1 && ev->ts >= a->t1)))
+			continue;
 		ret = fn(x, ev);
 		if (ret < 0) {
 			if (ret != -EXDEV)
-				fsl_err(ret, "export of '%s' failed at ts %llu", trace,
+				fsl_err(ret, "export of '%s' failed at ts %llu", a->trace,
 					(unsigned long long)ev->ts);
 			return ret;
 		}
 	}
 	if (ret < 0)
-		fsl_err(ret, "cannot read '%s'", trace);
+		fsl_err(ret, "cannot read '%s'", a->trace);
 	return ret;
 }
 
@@ -138,14 +165,14 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 	if (!x)
 		return fsl_err(err, "blktrace export");
 	/* a first pass finds the requests that get merged away */
-	err = run(r, bt_scan, x, a->trace);
+	err = run(r, bt_scan, x, a);
 	if (!err) {
 		err = fsl_reader__rewind(r);
 		if (err)
 			fsl_err(err, "cannot rewind '%s'", a->trace);
 	}
 	if (!err)
-		err = run(r, bt_ev, x, a->trace);
+		err = run(r, bt_ev, x, a);
 	if (err == -EXDEV) {
 		fsl_bt_export__free(x);
 		fprintf(stderr, "fslens export: the trace has several disks; --name needs --dev\n");
@@ -219,7 +246,8 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 	x = fsl_pf_export__new(f, m, &err);
 	if (!x)
 		return fsl_err(err, "perfetto export");
-	err = run(r, pf_ev, x, a->trace);
+	fsl_pf_export__set_classifier(x, wait_class, NULL);
+	err = run(r, pf_ev, x, a);
 	if (!err)
 		err = fsl_pf_export__finish(x);
 	fsl_pf_export__free(x);
@@ -230,6 +258,36 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 	return 0;
 }
 
+/* One file per wait class: DIR/<class>.folded. */
+static int write_per_class(struct fsl_folded_export *x, const struct export_args *a)
+{
+	const char *dir = a->out ? a->out : ".";
+	char path[4096];
+	size_t i;
+	int err;
+	FILE *f;
+
+	err = mkdir_p(dir);
+	if (err)
+		return fsl_err(err, "cannot create directory '%s'", dir);
+	for (i = 0; i < fsl_folded_export__nclasses(x); i++) {
+		const char *cls = fsl_folded_export__class(x, i);
+
+		snprintf(path, sizeof(path), "%s/%s.folded", dir, cls);
+		f = fopen(path, "w");
+		if (!f)
+			return fsl_err(-errno, "cannot create '%s'", path);
+		err = fsl_folded_export__write(x, f, cls);
+		if (fclose(f) && !err)
+			err = -errno;
+		if (err)
+			return fsl_err(err, "cannot write '%s'", path);
+		if (!a->quiet)
+			fprintf(stderr, "%s\n", path);
+	}
+	return 0;
+}
+
 static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 			 const struct export_args *a)
 {
@@ -237,18 +295,21 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 	int err;
 	FILE *f;
 
-	if (a->per_class) {
-		fprintf(stderr, "fslens export: --per-class needs the wait-class table, "
-			"which this build does not have yet\n");
-		return 1;
-	}
-	x = fsl_folded_export__new(m, NULL, NULL, &err);
+	x = fsl_folded_export__new(m, a->per_class ? wait_class : NULL, NULL, &err);
 	if (!x)
 		return fsl_err(err, "folded export");
-	err = run(r, fo_ev, x, a->trace);
+	err = run(r, fo_ev, x, a);
 	if (err) {
 		fsl_folded_export__free(x);
 		return 1;
+	}
+	if (!fsl_folded_export__nstacks(x) && !a->quiet)
+		fprintf(stderr, "fslens export: no off-CPU waits in '%s' "
+			"(recorded without -e offcpu?)\n", a->trace);
+	if (a->per_class) {
+		err = write_per_class(x, a);
+		fsl_folded_export__free(x);
+		return err;
 	}
 	f = open_out(a->out);
 	if (!f) {
@@ -282,7 +343,8 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 		close_out(f, a->out);
 		return fsl_err(err, "csv export");
 	}
-	err = run(r, csv_ev, x, a->trace);
+	fsl_csv_export__set_classifier(x, wait_class, NULL);
+	err = run(r, csv_ev, x, a);
 	if (!err)
 		err = fsl_csv_export__finish(x);
 	fsl_csv_export__free(x);
@@ -304,10 +366,14 @@ int cmd_export(int argc, char **argv)
 		{ "big-endian", no_argument, NULL, 'B' },
 		{ "per-class", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct export_args a = { 0 };
+	const char *v;
+	uint64_t origin;
 	struct fsl_reader_opts ro = { 0 };
 	struct fsl_reader *r;
 	struct fsl_meta m;
@@ -329,6 +395,14 @@ int cmd_export(int argc, char **argv)
 		case 'B': a.big_endian = 1; break;
 		case 'P': a.per_class = 1; break;
 		case 'q': a.quiet = 1; break;
+		case 'F':
+			if (parse_sec(optarg, &a.from))
+				return fsl_usage_error("export", usage, "bad --from '%s'", optarg);
+			break;
+		case 'T':
+			if (parse_sec(optarg, &a.to) || !a.to)
+				return fsl_usage_error("export", usage, "bad --to '%s'", optarg);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -361,11 +435,20 @@ int cmd_export(int argc, char **argv)
 				       "--name, --dev and --big-endian are for --format blktrace");
 	if (a.per_class && a.format != FMT_FOLDED)
 		return fsl_usage_error("export", usage, "--per-class is for --format folded");
+	if (a.to && a.to <= a.from)
+		return fsl_usage_error("export", usage, "--to must be after --from");
 
 	r = fsl_reader__open(a.trace, &ro, &err);
 	if (!r)
 		return fsl_err(err, "cannot open '%s'", a.trace);
 	fsl_meta_from_reader(&m, r);
+	/* the window counts from the recording's start, as in fslens report */
+	v = fsl_reader__kv(r, FSL_KV_START_NS);
+	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	if (a.from)
+		a.t0 = origin + a.from;
+	if (a.to)
+		a.t1 = origin + a.to;
 	switch (a.format) {
 	case FMT_BLKTRACE: rc = export_blktrace(r, &a); break;
 	case FMT_PERFETTO: rc = export_perfetto(r, &m, &a); break;

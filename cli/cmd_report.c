@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,36 +39,6 @@ static const char usage_text[] =
  * Local twins of fsl_err/fsl_usage_error (cli/main.c): the unit-test binary
  * links cli/ without main.c, so commands cannot call those yet.
  */
-static int report_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int report_err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fslens: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
-	fputc('\n', stderr);
-	return 1;
-}
-
-static int report_usage(const char *cmd, const char *usage, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int report_usage(const char *cmd, const char *usage, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fslens %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fputs(usage, stderr);
-	return EXIT_USAGE;
-}
-
 /* Names the recorder may store /proc/fs/jbd2/<dev>/info under. */
 static const char *jbd2_text(struct fsl_reader *r, const char *when)
 {
@@ -97,6 +68,152 @@ static int parse_sec(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/*
+ * Reading (zstd, decoding) and analysing cost about the same per event, so
+ * they run on two threads: the reader copies events into batches, the
+ * analyses take them in order. One producer, one consumer, a small ring.
+ */
+#define NBATCH		4
+#define BATCH_BYTES	(1u << 20)
+
+struct batch {
+	size_t len;
+	char *data;
+};
+
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch b[NBATCH];
+	unsigned int head, tail, count;	/* filled batches: tail..head */
+	int done, err;			/* reader finished (err: its result) */
+	int stop;			/* consumer gave up */
+	struct fsl_reader *r;
+};
+
+static void *reader_main(void *arg)
+{
+	struct pipe *p = arg;
+	const struct fsl_hdr *ev;
+	struct batch *cur = NULL;
+	int rc;
+
+	for (;;) {
+		if (!cur) {
+			pthread_mutex_lock(&p->mu);
+			while (p->count == NBATCH && !p->stop)
+				pthread_cond_wait(&p->cv, &p->mu);
+			if (p->stop) {
+				pthread_mutex_unlock(&p->mu);
+				return NULL;
+			}
+			cur = &p->b[p->head];
+			cur->len = 0;
+			pthread_mutex_unlock(&p->mu);
+		}
+		rc = fsl_reader__next(p->r, &ev);
+		if (rc > 0 && cur->len + ev->size <= BATCH_BYTES) {
+			memcpy(cur->data + cur->len, ev, ev->size);
+			cur->len += ev->size;
+			continue;
+		}
+		/* full, or the end: publish this batch */
+		pthread_mutex_lock(&p->mu);
+		p->head = (p->head + 1) % NBATCH;
+		p->count++;
+		if (rc <= 0) {
+			p->done = 1;
+			p->err = rc;
+		}
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		cur = NULL;
+		if (rc <= 0)
+			return NULL;
+		/* the event that did not fit starts the next batch */
+		pthread_mutex_lock(&p->mu);
+		while (p->count == NBATCH && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		cur = &p->b[p->head];
+		pthread_mutex_unlock(&p->mu);
+		memcpy(cur->data, ev, ev->size);
+		cur->len = ev->size;
+	}
+}
+
+/* Feed every event of r to a; 0 or -errno (reader or analysis). */
+static int feed_all(struct fsl_reader *r, struct fsl_analysis *a, int *from_reader)
+{
+	struct pipe p = { .r = r };
+	pthread_t th;
+	unsigned int i;
+	int err = 0;
+
+	*from_reader = 0;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	for (i = 0; i < NBATCH; i++)
+		if (!(p.b[i].data = malloc(BATCH_BYTES)))
+			err = -ENOMEM;
+	if (!err && getenv("FSLENS_REPORT_NO_THREAD"))
+		err = -EAGAIN;	/* for comparison (bench/report.sh) */
+	if (!err && pthread_create(&th, NULL, reader_main, &p))
+		err = -EAGAIN;
+	if (err) {
+		/* no thread: read and feed in turn */
+		const struct fsl_hdr *ev;
+
+		err = 0;
+		while ((err = fsl_reader__next(r, &ev)) > 0)
+			if ((err = fsl_analysis__feed(a, ev)) < 0)
+				break;
+		*from_reader = err < 0 && !fsl_analysis__now(a);
+		goto out;
+	}
+	for (;;) {
+		struct batch *b;
+		size_t off;
+		int last;
+
+		pthread_mutex_lock(&p.mu);
+		while (!p.count)
+			pthread_cond_wait(&p.cv, &p.mu);
+		b = &p.b[p.tail];
+		last = p.done && p.count == 1;
+		pthread_mutex_unlock(&p.mu);
+		for (off = 0; off < b->len && !err;) {
+			const struct fsl_hdr *ev = (const void *)(b->data + off);
+
+			err = fsl_analysis__feed(a, ev);
+			off += ev->size;
+		}
+		pthread_mutex_lock(&p.mu);
+		p.tail = (p.tail + 1) % NBATCH;
+		p.count--;
+		if (err)
+			p.stop = 1;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+		if (err || last)
+			break;
+	}
+	pthread_join(th, NULL);
+	if (!err && p.err < 0) {
+		err = p.err;
+		*from_reader = 1;
+	}
+out:
+	for (i = 0; i < NBATCH; i++)
+		free(p.b[i].data);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	return err < 0 ? err : 0;
+}
+
 static void warn_cb(void *ctx, const char *msg)
 {
 	fprintf(stderr, "fslens report: %s: %s\n", (const char *)ctx, msg);
@@ -122,10 +239,9 @@ int cmd_report(int argc, char **argv)
 	struct fsl_reader_opts ropts = { 0 };
 	const char *path = "fslens.trace", *html = NULL, *bad = NULL;
 	uint64_t from = 0, to = 0, origin;
-	int json = 0, have_from = 0, have_to = 0, c, err = 0, rc = 1;
+	int json = 0, have_from = 0, have_to = 0, c, err = 0, rc = 1, from_reader = 0;
 	struct fsl_analysis *a = NULL;
 	struct fsl_reader *r = NULL;
-	const struct fsl_hdr *ev;
 	struct fsl_meta m;
 	const char *v;
 
@@ -140,22 +256,22 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 's':
 			if (fsl_section_parse(optarg, &info.sections, &bad))
-				return report_usage("report", usage_text, "unknown section '%s'", bad);
+				return fsl_usage_error("report", usage_text, "unknown section '%s'", bad);
 			break;
 		case 'f':
 			if (parse_sec(optarg, &from))
-				return report_usage("report", usage_text, "bad --from '%s'", optarg);
+				return fsl_usage_error("report", usage_text, "bad --from '%s'", optarg);
 			have_from = 1;
 			break;
 		case 't':
 			if (parse_sec(optarg, &to))
-				return report_usage("report", usage_text, "bad --to '%s'", optarg);
+				return fsl_usage_error("report", usage_text, "bad --to '%s'", optarg);
 			have_to = 1;
 			break;
 		case 'p':
 			aopts.root_pid = strtoll(optarg, NULL, 10);
 			if (aopts.root_pid <= 0)
-				return report_usage("report", usage_text, "bad --root-pid '%s'", optarg);
+				return fsl_usage_error("report", usage_text, "bad --root-pid '%s'", optarg);
 			break;
 		case 'a':
 			aopts.root_pid = 0;
@@ -170,21 +286,21 @@ int cmd_report(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return report_usage("report", usage_text, "bad option");
+			return fsl_usage_error("report", usage_text, "bad option");
 		}
 	}
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc)
-		return report_usage("report", usage_text, "one trace at a time ('%s')", argv[optind]);
+		return fsl_usage_error("report", usage_text, "one trace at a time ('%s')", argv[optind]);
 	if (have_from && have_to && to <= from)
-		return report_usage("report", usage_text, "--to must be after --from");
+		return fsl_usage_error("report", usage_text, "--to must be after --from");
 
 	ropts.warn = warn_cb;
 	ropts.warn_ctx = (void *)path;
 	r = fsl_reader__open(path, &ropts, &err);
 	if (!r)
-		return report_err(err, "cannot open '%s'", path);
+		return fsl_err(err, "cannot open '%s'", path);
 	fsl_meta_from_reader(&m, r);
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
@@ -199,41 +315,38 @@ int cmd_report(int argc, char **argv)
 	info.trace_path = path;
 	a = fsl_analysis__new(&aopts, &err);
 	if (!a) {
-		report_err(err, "cannot set up the analyses");
+		fsl_err(err, "cannot set up the analyses");
 		goto out;
 	}
 	if ((err = fsl_analysis__begin(a, &m)) < 0) {
-		report_err(err, "cannot start the analyses of '%s'", path);
+		fsl_err(err, "cannot start the analyses of '%s'", path);
 		goto out;
 	}
 	fsl_analysis__jbd2_info(a, jbd2_text(r, "start"), jbd2_text(r, "end"));
-	while ((err = fsl_reader__next(r, &ev)) > 0) {
-		if ((err = fsl_analysis__feed(a, ev)) < 0) {
-			report_err(err, "analysing '%s'", path);
-			goto out;
-		}
-	}
-	if (err < 0) {
-		report_err(err, "cannot read '%s'", path);
+	if ((err = feed_all(r, a, &from_reader)) < 0) {
+		if (from_reader)
+			fsl_err(err, "cannot read '%s'", path);
+		else
+			fsl_err(err, "analysing '%s'", path);
 		goto out;
 	}
 	err = json ? fsl_report__json(stdout, a, &info) : fsl_report__text(stdout, a, &info);
 	if (err < 0) {
-		report_err(err, "cannot write the report");
+		fsl_err(err, "cannot write the report");
 		goto out;
 	}
 	if (html) {
 		FILE *f = fopen(html, "w");
 
 		if (!f) {
-			report_err(-errno, "cannot create '%s'", html);
+			fsl_err(-errno, "cannot create '%s'", html);
 			goto out;
 		}
 		err = fsl_report__html(f, a, &info);
 		if (fclose(f) && !err)
 			err = -errno;
 		if (err < 0) {
-			report_err(err, "cannot write '%s'", html);
+			fsl_err(err, "cannot write '%s'", html);
 			goto out;
 		}
 	}

@@ -227,10 +227,17 @@ void fsl_json__double(struct fsl_json *j, double v)
 	}
 	if (before_value(j))
 		return;
-	if (v == (double)(int64_t)v && fabs(v) < 1e15)
+	if (fabs(v) < 1e15 && v == (double)(int64_t)v) {
 		fprintf(j->f, "%" PRId64, (int64_t)v);
-	else
-		fprintf(j->f, "%.6g", v);
+	} else {
+		/* the shortest of %.15g / %.17g that reads back as the same double */
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%.15g", v);
+		if (strtod(buf, NULL) != v)
+			snprintf(buf, sizeof(buf), "%.17g", v);
+		fputs(buf, j->f);
+	}
 	check(j);
 }
 

@@ -256,6 +256,73 @@ void fsl_bitmap_free(struct fsl_bitmap *bm)
 	bm->nruns = 0;
 }
 
+int fsl_bitmap_from_bits(struct fsl_bitmap *bm, const uint64_t *words, uint64_t nbits,
+			 uint64_t first, unsigned int kind, unsigned int when)
+{
+	uint64_t i = 0, cap = 64, n = 0;
+	uint64_t *runs = malloc(cap * sizeof(*runs));
+	int val = 0;
+
+	if (!runs)
+		return -ENOMEM;
+	while (i < nbits) {
+		uint64_t start = i;
+
+		/* skip whole words that continue the run */
+		while (i < nbits) {
+			uint64_t w = words[i / 64] >> (i % 64);
+			uint64_t left = 64 - i % 64;
+			uint64_t same = val ? (~w ? (uint64_t)__builtin_ctzll(~w) : 64) :
+					      (w ? (uint64_t)__builtin_ctzll(w) : 64);
+
+			if (same > left)
+				same = left;
+			i += same;
+			if (same < left)
+				break;
+		}
+		if (i > nbits)
+			i = nbits;
+		if (n == cap) {
+			uint64_t *nr = realloc(runs, 2 * cap * sizeof(*runs));
+
+			if (!nr) {
+				free(runs);
+				return -ENOMEM;
+			}
+			runs = nr;
+			cap *= 2;
+		}
+		runs[n++] = i - start;
+		val = !val;
+	}
+	bm->kind = kind;
+	bm->when = when;
+	bm->first = first;
+	bm->nbits = nbits;
+	bm->nruns = n;
+	bm->runs = runs;
+	return 0;
+}
+
+int fsl_bitmap_to_bits(const struct fsl_bitmap *bm, uint64_t *words, size_t nwords)
+{
+	uint64_t pos = 0, i, b;
+
+	if ((bm->nbits + 63) / 64 > nwords)
+		return -ENOSPC;
+	memset(words, 0, ((bm->nbits + 63) / 64) * sizeof(*words));
+	for (i = 0; i < bm->nruns; i++) {
+		if (bm->runs[i] > bm->nbits - pos)
+			return -EINVAL;
+		if (i & 1)
+			for (b = pos; b < pos + bm->runs[i]; b++)
+				words[b / 64] |= 1ull << (b % 64);
+		pos += bm->runs[i];
+	}
+	return pos == bm->nbits ? 0 : -EINVAL;
+}
+
 const char *fsl_trace_strerror(int err)
 {
 	switch (err < 0 ? -err : err) {

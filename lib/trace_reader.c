@@ -29,10 +29,14 @@ struct blk_ent {
 struct rstate {
 	unsigned char *rec;
 	size_t cap;
-	uint32_t lanes[FSL_MAX_LANES];
-	uint16_t size;
+	uint16_t size;		/* as encoded */
+	uint16_t out_size;	/* as returned: zero-filled up to the schema size */
+	uint16_t tail_off;	/* end of the lanes */
 	uint8_t nlanes;
+	uint8_t cb;		/* bytes of lane codes */
 	uint8_t valid;
+	uint64_t cmask;		/* the low cb bytes (cb <= 8) */
+	uint32_t lanes[FSL_MAX_LANES];
 };
 
 struct kv_ent { char *key, *val; };
@@ -997,6 +1001,20 @@ static int next_chunk(struct fsl_reader *r)
 
 		if (e->kind != FSL_BLK_CHUNK)
 			continue;
+		if (r->opts.families) {
+			/* a chunk with none of the wanted families is not even read */
+			unsigned char hb[FSL_BLK_HDR_SIZE];
+			unsigned int f, any = 0;
+
+			if (!read_at(r, hb, sizeof(hb), e->off) && !fsl_blk_hdr_decode(hb, &b) &&
+			    b.kind == FSL_BLK_CHUNK) {
+				for (f = 0; f < FSL_BLK_NFAM; f++)
+					if (b.fam[f] && (r->opts.families & (1u << f)))
+						any = 1;
+				if (!any)
+					continue;
+			}
+		}
 		err = load_block(r, e->off, &b, &p, &why);
 		if (err == -ENOMEM)
 			return err;
@@ -1103,7 +1121,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 {
 	const unsigned char *p = r->rp, *end = r->rend;
 	uint64_t tag, v;
-	unsigned int type, slot, i, size, nl, tail_off, minsz, k;
+	unsigned int type, slot, i, size, tail_off, k;
 	struct rstate *st;
 	struct fsl_hdr *h;
 
@@ -1140,15 +1158,21 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 			st->cap = nc;
 		}
 		st->size = sz;
+		st->out_size = need;
 		st->nlanes = n;
+		st->tail_off = fsl_lane_off(n);
+		st->cb = (2 * n + 7) / 8;
+		st->cmask = fsl_bytemask(st->cb);
 		st->valid = 1;
 		for (i = 0; i < n; i++)
 			store32(st->rec + lane_off_tab[i], st->lanes[i]);
+		/* A record shorter than its schema reads as zero-filled up to it. */
+		if (need > sz)
+			memset(st->rec + sz, 0, need - sz);
 	} else if (!st->valid || slot == FSL_STATE_TYPES) {
 		return -EILSEQ;
 	}
 	size = st->size;
-	nl = st->nlanes;
 	/*
 	 * ts length byte + delta, lane mask, 2-bit length codes, deltas. The
 	 * buffer has 16 zero bytes past end, so 8-byte loads at p < end are
@@ -1162,7 +1186,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 	r->prev_ts += (uint64_t)unzigzag64(v);
 	/* 2-bit code per lane (0 same, 1/2/3: a 1/2/4-byte zigzag delta follows) */
 	{
-		unsigned int cb = (2 * nl + 7) / 8;
+		unsigned int cb = st->cb;
 		uint64_t c0, c1 = 0, m0, m1;
 
 		if (p > end || (size_t)(end - p) < cb)
@@ -1171,7 +1195,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 		if (cb > 8)
 			c1 = load64(p + 8) & fsl_bytemask(cb - 8);
 		else
-			c0 &= fsl_bytemask(cb);
+			c0 &= st->cmask;
 		p += cb;
 		m0 = (c0 | c0 >> 1) & 0x5555555555555555ull;
 		m1 = (c1 | c1 >> 1) & 0x5555555555555555ull;
@@ -1200,7 +1224,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 		if (p > end)
 			return -EILSEQ;
 	}
-	tail_off = fsl_lane_off(nl);
+	tail_off = st->tail_off;
 	if (size > tail_off) {
 		if ((size_t)(end - p) < size - tail_off)
 			return -EILSEQ;
@@ -1210,16 +1234,10 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 	h = (struct fsl_hdr *)st->rec;
 	h->ts = r->prev_ts;
 	h->type = type;
-	/* A record shorter than its schema reads as zero-filled up to it. */
-	minsz = type < FSL_STATE_TYPES ? r->min_size[type] : 0;
-	if (size < minsz) {
-		memset(st->rec + size, 0, minsz - size);
-		size = minsz;
-	}
-	h->size = size;
+	h->size = st->out_size;
 	if (type == FSL_EV_DIROP) {
 		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)h;
-		size_t room = size - sizeof(*d);
+		size_t room = st->out_size - offsetof(struct fsl_ev_dirop, paths);
 
 		/*
 		 * Path lengths must fit the record: consumers trust them. (The
@@ -1262,7 +1280,11 @@ int fsl_reader__next(struct fsl_reader *r, const struct fsl_hdr **ev)
 			r->left = 0;
 			continue;
 		}
-		r->left--;
+		if (!--r->left && r->rp != r->rend) {
+			warn(r, "chunk at offset %llu: %zu bytes after its %u records, ignored",
+			     (unsigned long long)r->coff, (size_t)(r->rend - r->rp), r->ccount);
+			r->stats.bad_chunks++;
+		}
 		if (r->opts.families) {
 			unsigned int fam = h->type < FSL_STATE_TYPES ? r->fam_of[h->type] :
 					   FSL_BLK_NFAM - 1;

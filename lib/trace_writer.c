@@ -860,7 +860,7 @@ int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev)
 	if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop)) {
 		/* path lengths that do not fit the record are cut to it */
 		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)(w->ring + off);
-		size_t room = ev->size - sizeof(*d);
+		size_t room = ev->size - offsetof(struct fsl_ev_dirop, paths);
 
 		if (d->path_len > room) {
 			d->path_len = room;

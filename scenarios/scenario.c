@@ -160,6 +160,26 @@ void fsl_params__init(struct fsl_params *p, const struct fsl_scenario *sc, enum 
 	add_defs(p, fsl_common_params, scale);
 }
 
+static const struct fsl_param_def *def_in(const struct fsl_param_def *d, const char *key)
+{
+	for (; d && d->key; d++)
+		if (!strcmp(d->key, key))
+			return d;
+	return NULL;
+}
+
+/* The definition a key's default came from (any scenario's table will do). */
+static const struct fsl_param_def *def_of(const char *key)
+{
+	const struct fsl_scenario *sc;
+	const struct fsl_param_def *d;
+
+	for (sc = fsl_scenarios; sc->name; sc++)
+		if ((d = def_in(sc->params, key)))
+			return d;
+	return def_in(fsl_common_params, key);
+}
+
 int fsl_params__set(struct fsl_params *p, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
@@ -178,6 +198,16 @@ int fsl_params__set(struct fsl_params *p, const char *kv)
 		return -ENOENT;
 	if (strlen(eq + 1) >= sizeof(p->value[0]))
 		return -EINVAL;
+	{
+		/* a number stays a number (or a yes/no where the default is 0/1) */
+		const struct fsl_param_def *d = def_of(p->key[i]);
+		uint64_t v;
+		int b;
+
+		if (d && *def_at(d, FSL_SCALE_SMALL) && !fsl_parse_size(def_at(d, FSL_SCALE_SMALL), &v) &&
+		    fsl_parse_size(eq + 1, &v) && fsl_parse_bool(eq + 1, &b))
+			return -EINVAL;
+	}
 	strcpy(p->value[i], eq + 1);
 	p->set[i] = 1;
 	return 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -476,6 +477,31 @@ static int write_sysctl(const char *name, const char *value)
 	return err;
 }
 
+static volatile sig_atomic_t fsl_vm_no_stop;
+volatile sig_atomic_t *fsl_vm_stop = &fsl_vm_no_stop;
+
+int fsl_vm__lock(struct fsl_vm_saved *s, int wait)
+{
+	int fd, err;
+
+	if (s->lock_fd)
+		return 0;
+	fd = open(FSL_VM_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fd = open("/tmp/fslens-vm.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
+		err = -errno;
+		if (err == -EINTR && !*fsl_vm_stop)
+			continue;
+		close(fd);
+		return err;
+	}
+	s->lock_fd = fd;
+	return 0;
+}
+
 int fsl_vm__set(struct fsl_vm_saved *s, const char *name, const char *value)
 {
 	int err;
@@ -484,6 +510,8 @@ int fsl_vm__set(struct fsl_vm_saved *s, const char *name, const char *value)
 	    strcmp(name, "dirty_ratio") && strcmp(name, "dirty_background_ratio"))
 		return -EINVAL;
 	if (!s->saved) {
+		if (!s->lock_fd && (err = fsl_vm__lock(s, 1)))
+			return err;
 		if ((err = read_sysctl("dirty_bytes", s->dirty_bytes, sizeof(s->dirty_bytes))) ||
 		    (err = read_sysctl("dirty_ratio", s->dirty_ratio, sizeof(s->dirty_ratio))) ||
 		    (err = read_sysctl("dirty_background_bytes", s->bg_bytes, sizeof(s->bg_bytes))) ||
@@ -509,7 +537,11 @@ int fsl_vm__restore(struct fsl_vm_saved *s)
 				     : write_sysctl("dirty_background_ratio", s->bg_ratio);
 	if (e && !err)
 		err = e;
-	if (!err)
+	if (!err) {
 		s->saved = 0;
+		if (s->lock_fd > 0)
+			close(s->lock_fd);
+		s->lock_fd = 0;
+	}
 	return err;
 }

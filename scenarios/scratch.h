@@ -12,6 +12,7 @@
 #define FSL_SCRATCH_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include "scenario.h"
 
@@ -62,13 +63,23 @@ int fsl_scratch_opts__from_params(struct fsl_scratch_opts *o, const struct fsl_p
 /*
  * Temporary vm.* tunables. fsl_vm__set() saves the originals the first time;
  * fsl_vm__restore() puts them back (each bytes/ratio pair as it was).
+ * Between the two an exclusive flock on FSL_VM_LOCK is held, so two runs
+ * never take each other's lowered values for the originals (the second
+ * waits; -EINTR if a signal comes meanwhile).
  */
+#define FSL_VM_LOCK "/run/lock/fslens-vm.lock"
+
 struct fsl_vm_saved {
 	int saved;
+	int lock_fd;			/* 0: not taken (fd 0 is never the lock) */
 	char dirty_bytes[32], dirty_ratio[32];
 	char bg_bytes[32], bg_ratio[32];
 };
+/* Take the lock now: -EWOULDBLOCK without wait when another run holds it. */
+int fsl_vm__lock(struct fsl_vm_saved *s, int wait);
 int fsl_vm__set(struct fsl_vm_saved *s, const char *name, const char *value);
+/* Set by the caller to its signal flag: a wait for the lock gives up when it is set. */
+extern volatile sig_atomic_t *fsl_vm_stop;
 int fsl_vm__restore(struct fsl_vm_saved *s);
 
 #endif

@@ -3,12 +3,17 @@
  * The feed: runs the shared analyses (include/fslens/analysis.h, the ones
  * `fslens report` prints) and turns their results into top snapshots.
  *
- * Two analysis instances see every event: `win` is reset at every cut and
- * holds the last interval, `tot` is never reset and holds everything since
- * the start, which is exactly what `fslens report` computes over the same
- * events. The feed adds no analysis of its own: it divides by the window
- * length, groups wait classes for the processes view, and keeps the
- * per-class history the sparklines draw.
+ * Analysis instances, each seeing every event:
+ *  - `win`, reset at every cut: the last interval;
+ *  - `since`, only the journal and writeback sections, never reset: the
+ *    recent transactions and the dirty state (cheap: most events reach no
+ *    handler of those sections);
+ *  - `acc`, everything, never reset, made when totals are first asked for
+ *    (at the start with -a): what `fslens report` computes over the same
+ *    events. Made later, it holds the totals since that moment.
+ * The feed adds no analysis of its own: it divides by the window length,
+ * groups wait classes for the processes view, and keeps the per-class
+ * history the sparklines draw.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,8 +27,10 @@
 
 struct top_feed {
 	const struct fsl_meta *meta;
-	struct fsl_analysis *win, *tot;
+	struct fsl_analysis *win, *since, *acc;
 	uint64_t start_ns;
+	uint64_t acc_t0;		/* when acc started */
+	uint64_t last_ts;		/* of the last event fed */
 	uint64_t win_t0, win_t1;	/* the last closed window */
 	uint64_t cur_t0;		/* start of the open window */
 	int have_window;
@@ -52,9 +59,13 @@ static const uint8_t wclass_group[FSL_WC__MAX] = {
 	[FSL_WC_OTHER] = TOP_WG__MAX,	/* counted in the total only */
 };
 
-static struct fsl_analysis *analysis_new(const struct fsl_meta *m, int *err)
+/* Everything top shows; the layout (extent tracking) it does not show. */
+#define TOP_SECTIONS (FSL_SEC_OPS | FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK | FSL_SEC_BLOCKIO | \
+		      FSL_SEC_HEALTH)
+
+static struct fsl_analysis *analysis_new(const struct fsl_meta *m, uint32_t sections, int *err)
 {
-	struct fsl_analysis_opts ao = { .sections = 0, .root_pid = -1 };
+	struct fsl_analysis_opts ao = { .sections = sections, .root_pid = -1 };
 	struct fsl_analysis *a = fsl_analysis__new(&ao, err);
 
 	if (!a)
@@ -67,7 +78,8 @@ static struct fsl_analysis *analysis_new(const struct fsl_meta *m, int *err)
 	return a;
 }
 
-struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, int *err)
+struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, int totals,
+			       int *err)
 {
 	struct top_feed *f = calloc(1, sizeof(*f));
 	const char *s;
@@ -77,10 +89,12 @@ struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, i
 		return NULL;
 	}
 	f->meta = meta;
-	f->start_ns = f->cur_t0 = f->win_t0 = f->win_t1 = start_ns;
-	f->win = analysis_new(meta, err);
-	f->tot = f->win ? analysis_new(meta, err) : NULL;
-	if (!f->tot) {
+	f->start_ns = f->cur_t0 = f->win_t0 = f->win_t1 = f->acc_t0 = start_ns;
+	f->win = analysis_new(meta, TOP_SECTIONS, err);
+	f->since = f->win ? analysis_new(meta, FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK, err) : NULL;
+	if (f->since && totals)
+		f->acc = analysis_new(meta, TOP_SECTIONS, err);
+	if (!f->since || (totals && !f->acc)) {
 		top_feed__free(f);
 		return NULL;
 	}
@@ -103,7 +117,8 @@ void top_feed__free(struct top_feed *f)
 	if (!f)
 		return;
 	fsl_analysis__free(f->win);
-	fsl_analysis__free(f->tot);
+	fsl_analysis__free(f->since);
+	fsl_analysis__free(f->acc);
 	top_snap__clear(&f->win_snap);
 	free(f);
 }
@@ -112,7 +127,12 @@ int top_feed__event(struct top_feed *f, const struct fsl_hdr *ev)
 {
 	int rc = fsl_analysis__feed(f->win, ev);
 
-	return rc ? rc : fsl_analysis__feed(f->tot, ev);
+	if (!rc)
+		rc = fsl_analysis__feed(f->since, ev);
+	if (!rc && f->acc)
+		rc = fsl_analysis__feed(f->acc, ev);
+	f->last_ts = ev->ts;
+	return rc;
 }
 
 static double per_s(uint64_t v, double window_s)
@@ -125,13 +145,13 @@ static double ms_per_s(uint64_t ns, double window_s)
 	return window_s > 0 ? (double)ns / 1e6 / window_s : 0.0;
 }
 
-static void fill_header(struct top_snap *s, struct fsl_analysis *a, struct fsl_analysis *tot,
+static void fill_header(struct top_snap *s, struct fsl_analysis *a, struct fsl_analysis *since,
 			double w)
 {
 	const struct fsl_ops *ops = fsl_analysis__ops(a);
 	const struct fsl_blockio *bio = fsl_analysis__blockio(a);
 	const struct fsl_journal *j = fsl_analysis__journal(a);
-	const struct fsl_writeback *wb = fsl_analysis__writeback(tot);
+	const struct fsl_writeback *wb = fsl_analysis__writeback(since);
 	struct top_header *h = &s->hdr;
 	uint64_t rd = 0, wr = 0, ios = 0, seeks = 0;
 	unsigned int i;
@@ -184,6 +204,7 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		snprintf(o->comm, sizeof(o->comm), "%.15s", p[i].comm);
 		o->ops_s = per_s(p[i].ops, w);
 		o->avg_ms = p[i].ops ? (double)p[i].op_lat_ns / p[i].ops / 1e6 : 0.0;
+		o->p99_ms = fsl_hist_quantile(&p[i].op_lat, 0.99) / 1e6;
 		for (c = 0; c < FSL_WC__MAX; c++)
 			if (wclass_group[c] < TOP_WG__MAX)
 				o->blocked_ms_s[wclass_group[c]] += ms_per_s(p[i].ns[c], w);
@@ -246,9 +267,9 @@ static int fill_stalls(struct top_feed *f, struct top_snap *s, struct fsl_analys
 	return 0;
 }
 
-static int fill_txns(struct top_snap *s, struct fsl_analysis *tot)
+static int fill_txns(struct top_snap *s, struct fsl_analysis *since)
 {
-	const struct fsl_journal *j = fsl_analysis__journal(tot);
+	const struct fsl_journal *j = fsl_analysis__journal(since);
 	unsigned int i;
 
 	if (!j || !j->ntxns)
@@ -339,6 +360,7 @@ static int fill_dirs(struct top_snap *s, struct fsl_analysis *a, double w)
 		o->ops = d->ops;
 		o->ops_s = per_s(d->ops, w);
 		o->call_ms_s = ms_per_s(d->lat_ns, w);
+		o->lookup_wait_ms_s = ms_per_s(d->lookup_wait_ns, w);
 	}
 	s->ndirs = ops->ndirs;
 	return 0;
@@ -355,12 +377,12 @@ static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64
 	snprintf(s->hdr.dev, sizeof(s->hdr.dev), "%s", f->dev);
 	s->hdr.elapsed_s = (t1 - f->start_ns) / 1e9;
 	s->hdr.window_s = w;
-	fill_header(s, a, f->tot, w);
+	fill_header(s, a, f->since, w);
 	rc = fill_procs(s, a, w);
 	if (!rc)
 		rc = fill_stalls(f, s, a, w, with_hist);
 	if (!rc)
-		rc = fill_txns(s, f->tot);
+		rc = fill_txns(s, f->since);
 	if (!rc)
 		rc = fill_devs(s, a, w);
 	if (!rc)
@@ -417,8 +439,23 @@ int top_feed__snapshot(struct top_feed *f, int accumulated, struct top_snap *out
 	int rc = 0;
 
 	if (accumulated) {
-		rc = build(f, f->tot, f->start_ns, f->win_t1, 1, out);
+		uint64_t t1;
+
+		/* First asked for now: totals from here on (everything, with -a). */
+		if (!f->acc) {
+			int err = 0;
+
+			f->acc = analysis_new(f->meta, TOP_SECTIONS, &err);
+			if (!f->acc)
+				return err;
+			f->acc_t0 = f->last_ts > f->win_t1 ? f->last_ts : f->win_t1;
+			fsl_analysis__reset(f->acc, f->acc_t0, 0);
+		}
+		t1 = f->win_t1 > f->acc_t0 ? f->win_t1 : f->acc_t0;
+		rc = build(f, f->acc, f->acc_t0, t1, 1, out);
+		out->hdr.elapsed_s = (t1 - f->start_ns) / 1e9;
 		out->hdr.accumulated = 1;
+		out->hdr.totals_from_s = (f->acc_t0 - f->start_ns) / 1e9;
 		return rc;
 	}
 	top_snap__clear(out);

@@ -16,8 +16,12 @@
 
 struct top_feed;
 
-/* meta must outlive the feed. start_ns is the trace clock at the start. */
-struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, int *err);
+/*
+ * meta must outlive the feed. start_ns is the trace clock at the start.
+ * totals: keep totals since the start (else they begin when first asked for).
+ */
+struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, int totals,
+			       int *err);
 void top_feed__free(struct top_feed *f);
 
 /* One event, in time order. Returns 0 or -errno. */
@@ -27,8 +31,8 @@ int top_feed__event(struct top_feed *f, const struct fsl_hdr *ev);
 int top_feed__cut(struct top_feed *f, uint64_t t);
 
 /*
- * Fill out (cleared first) from the last closed window, or from everything
- * since the start when accumulated. Header fields the feed does not own
+ * Fill out (cleared first) from the last closed window, or, accumulated,
+ * from everything since the start (or since totals were first asked for). Header fields the feed does not own
  * (source, paused, ended, lost) are left for the caller.
  */
 int top_feed__snapshot(struct top_feed *f, int accumulated, struct top_snap *out);

@@ -108,7 +108,9 @@ static void draw_title(struct top_screen *s, const struct top_snap *snap)
 	int cols = tui_term__cols(t);
 
 	fmt_elapsed(el, sizeof(el), h->elapsed_s);
-	if (h->accumulated)
+	if (h->accumulated && h->totals_from_s > 0)
+		snprintf(win, sizeof(win), "totals from %.1fs", h->totals_from_s);
+	else if (h->accumulated)
 		snprintf(win, sizeof(win), "totals");
 	else
 		snprintf(win, sizeof(win), "interval %.1fs", h->window_s);
@@ -241,7 +243,10 @@ static void open_help(struct top_screen *s)
 	top_lines__add(l, "header: rates per second over the interval shown in the title bar;");
 	top_lines__add(l, "  lost = events the kernel dropped (ring buffer full), red if any");
 	top_lines__add(l, "%s", "");
-	top_lines__add(l, "%s view columns:", v->name);
+	if (v->ops->subtitle)
+		top_lines__add(l, "%s view columns (%s):", v->name, v->ops->subtitle);
+	else
+		top_lines__add(l, "%s view columns:", v->name);
 	for (i = 0; i < v->ncols; i++)
 		top_lines__add(l, "  %-12s %s", v->cols[i].title, v->cols[i].help ? v->cols[i].help : "");
 	s->lines_top = 0;

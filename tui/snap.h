@@ -46,14 +46,16 @@ struct top_header {
 	uint64_t lost;
 	int paused;
 	int ended;		/* replay reached the end of the trace */
-	int accumulated;	/* rates over everything since the start */
+	int accumulated;	/* rates over everything since totals_from_s */
+	double totals_from_s;	/* elapsed time when the totals began (0: the start) */
 };
 
 struct top_proc {
 	uint32_t pid;
 	char comm[TOP_COMM_LEN];
 	double ops_s;
-	double avg_ms;		/* of its path-based calls */
+	double p99_ms;		/* of its path-based calls */
+	double avg_ms;
 	double blocked_ms_s[TOP_WG__MAX];
 	double blocked_total_ms_s;
 	double read_mbs, write_mbs;
@@ -99,6 +101,7 @@ struct top_dir {
 	char path[256];
 	double ops_s;
 	uint64_t ops;
+	double lookup_wait_ms_s; /* directory-block reads inside those calls */
 	double call_ms_s;	/* summed latency of those calls per second */
 };
 

@@ -20,7 +20,8 @@
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
 #include "fslens/trace.h"
-#include "../collector/collector_int.h"
+#include "fslens/ksyms.h"
+#include "reorder.h"
 #include "source.h"
 
 struct kv_pair {
@@ -36,15 +37,7 @@ struct live {
 	size_t nkv, kv_cap;
 	struct fsl_stack **stacks;	/* by id, symbolized on first use */
 	size_t nstacks;
-	/* events waiting for the clock: a byte arena and sorted offsets */
-	char *buf;
-	size_t used, cap;
-	struct pend {
-		uint64_t ts;
-		size_t off;
-	} *pend;
-	size_t npend, pend_cap;
-	size_t first;			/* pend[first..] not yet delivered */
+	struct top_reorder rb;		/* events waiting for the clock */
 	int err;
 };
 
@@ -187,103 +180,27 @@ static const char *meta_sym(const struct fsl_meta *m, uint64_t addr)
 static int stash(void *ctx, const struct fsl_hdr *ev)
 {
 	struct live *l = ctx;
-	size_t size = ev->size;
 
-	if (size < sizeof(*ev))
-		return 0;
-	if (l->used + size > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 1 << 20;
-		char *b;
-
-		while (cap < l->used + size)
-			cap *= 2;
-		b = realloc(l->buf, cap);
-		if (!b) {
-			l->err = -ENOMEM;
-			return 1;
-		}
-		l->buf = b;
-		l->cap = cap;
-	}
-	if (l->npend == l->pend_cap) {
-		size_t cap = l->pend_cap ? l->pend_cap * 2 : 4096;
-		struct pend *p = realloc(l->pend, cap * sizeof(*p));
-
-		if (!p) {
-			l->err = -ENOMEM;
-			return 1;
-		}
-		l->pend = p;
-		l->pend_cap = cap;
-	}
-	memcpy(l->buf + l->used, ev, size);
-	l->pend[l->npend].ts = ev->ts;
-	l->pend[l->npend].off = l->used;
-	l->npend++;
-	l->used += size;
-	return 0;
-}
-
-static int pend_cmp(const void *a, const void *b)
-{
-	const struct pend *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;	/* arrival order among equals */
-}
-
-/* Drop what was delivered: keep the arena and the index compact. */
-static void compact(struct live *l)
-{
-	size_t i, used = 0;
-
-	if (!l->first)
-		return;
-	for (i = l->first; i < l->npend; i++) {
-		const struct fsl_hdr *h = (const void *)(l->buf + l->pend[i].off);
-		size_t size = h->size;
-
-		memmove(l->buf + used, h, size);
-		l->pend[i - l->first].ts = l->pend[i].ts;
-		l->pend[i - l->first].off = used;
-		used += size;
-	}
-	l->npend -= l->first;
-	l->first = 0;
-	l->used = used;
+	l->err = top_reorder__push(&l->rb, ev);
+	return l->err ? 1 : 0;
 }
 
 static int live_pump(struct top_source *s, uint64_t until, unsigned int max, top_event_fn fn,
 		     void *ctx)
 {
 	struct live *l = (struct live *)s;
-	unsigned int n = 0;
 	int rc;
 
-	if (l->first == l->npend || !max || l->npend - l->first < max) {
-		compact(l);
+	/* Drain the ring unless a backlog is already waiting. */
+	if (!max || top_reorder__pending(&l->rb) < max) {
 		rc = fsl_collector__poll(l->c, 0, stash, l);
 		if (l->err)
 			return l->err;
 		if (rc < 0 && rc != -EINTR)
 			return rc;
-		/*
-		 * Records align to 8 bytes, so moving them in the arena keeps
-		 * them aligned; sort the new and the waiting ones together.
-		 */
-		qsort(l->pend, l->npend, sizeof(*l->pend), pend_cmp);
 	}
-	while (l->first < l->npend && l->pend[l->first].ts < until) {
-		if (max && n >= max)
-			break;
-		rc = fn(ctx, (const void *)(l->buf + l->pend[l->first].off));
-		l->first++;
-		if (rc < 0)
-			return rc;
-		n++;
-	}
-	return 0;
+	rc = top_reorder__pop(&l->rb, until, max, fn, ctx);
+	return rc < 0 ? rc : 0;
 }
 
 static uint64_t live_lost(struct top_source *s)
@@ -340,8 +257,7 @@ static void live_free(struct top_source *s)
 	for (i = 0; i < l->nstacks; i++)
 		stack_free(l->stacks[i]);
 	free(l->stacks);
-	free(l->buf);
-	free(l->pend);
+	top_reorder__fini(&l->rb);
 	free(l);
 }
 
@@ -374,6 +290,7 @@ struct top_source *top_source__live(const struct top_live_opts *o, int *err)
 	}
 	l->src.ops = &live_ops;
 	l->src.live = 1;
+	top_reorder__init(&l->rb);
 	l->src.meta.priv = l;
 	l->src.meta.kv = meta_kv;
 	l->src.meta.stack = meta_stack;

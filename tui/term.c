@@ -289,6 +289,12 @@ int tui_term__utf8(const struct tui_term *t)
 	return t->utf8;
 }
 
+void tui_term__set_utf8(struct tui_term *t, int on)
+{
+	if (!t->curses)
+		t->utf8 = on;
+}
+
 void tui_term__resize(struct tui_term *t, int rows, int cols)
 {
 	if (t->curses) {

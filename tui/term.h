@@ -72,6 +72,8 @@ int tui_term__cols(const struct tui_term *t);
 int tui_term__has_color(const struct tui_term *t);
 /* Whether multibyte (UTF-8) glyphs can be drawn; else ASCII fallbacks. */
 int tui_term__utf8(const struct tui_term *t);
+/* Memory backend: draw as a terminal without UTF-8 would (tests). */
+void tui_term__set_utf8(struct tui_term *t, int on);
 /* Resize the memory grid (tests); the curses backend follows the terminal. */
 void tui_term__resize(struct tui_term *t, int rows, int cols);
 

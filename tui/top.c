@@ -2,6 +2,7 @@
 /* fslens top's main loop: pump the source, cut windows, draw, read keys. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "feed.h"
@@ -23,6 +24,7 @@ struct loop {
 	int src_eof;
 	int ended;
 	unsigned int delivered;
+	uint64_t last_ts;	/* of the last event handed to the feed */
 };
 
 static uint64_t mono_ns(void)
@@ -38,6 +40,7 @@ static int on_event(void *ctx, const struct fsl_hdr *ev)
 	struct loop *l = ctx;
 
 	l->delivered++;
+	l->last_ts = ev->ts;
 	return top_feed__event(l->feed, ev);
 }
 
@@ -50,7 +53,7 @@ static int loop_init(struct loop *l, struct top_source *src, const struct top_op
 	l->src = src;
 	l->o = o;
 	l->tclock = src->start_ns;
-	l->feed = top_feed__new(&src->meta, src->start_ns, &err);
+	l->feed = top_feed__new(&src->meta, src->start_ns, o->accumulated, &err);
 	if (!l->feed) {
 		snprintf(errbuf, errlen, "cannot set up the analyses: %s", strerror(-err));
 		return err;
@@ -134,9 +137,14 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 	if (!term) {
 		tui_signals__restore();
 		loop_fini(&l);
-		snprintf(errbuf, errlen, "cannot drive the terminal: %s",
-			 err == -ENOTTY ? "standard input/output is not a terminal (try -b)"
-					: strerror(-err));
+		if (err == -ENOTTY)
+			snprintf(errbuf, errlen, "cannot drive the terminal: standard input/output "
+				 "is not a terminal (try -b)");
+		else if (err == -EIO)
+			snprintf(errbuf, errlen, "cannot drive the terminal: curses does not know "
+				 "TERM='%s' (try -b)", getenv("TERM") ? getenv("TERM") : "");
+		else
+			snprintf(errbuf, errlen, "cannot drive the terminal: %s", strerror(-err));
 		return err;
 	}
 	top_screen__init(&scr, term);
@@ -168,6 +176,12 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 			if (err)
 				break;
 			busy = l.delivered >= PUMP_BATCH;
+			/*
+			 * More events than one pump takes: the clock waits for
+			 * the feed, so a window never claims events not yet read.
+			 */
+			if (busy && l.last_ts < l.tclock)
+				l.tclock = l.last_ts;
 			if (!was_ended && l.ended)
 				next = now;	/* show the end at once */
 		}
@@ -178,7 +192,9 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 				next = now + interval_ns;
 		}
 		/* After the end of a replay one last window closes, then the screen stays. */
-		if (!scr.paused && now >= next && !busy && !final_cut) {
+		/* Busy, the screen still refreshes once it is an interval late. */
+		if (!scr.paused && now >= next && (!busy || now >= next + interval_ns) &&
+		    !final_cut) {
 			final_cut = l.ended;
 			top_feed__cut(l.feed, l.tclock);
 			loop_snapshot(&l, &scr);

@@ -63,7 +63,7 @@ struct top_view_ops {
 	/* Lines for the Enter details overlay. */
 	int (*details)(struct top_view *v, const struct top_snap *s, const void *row,
 		       struct top_lines *out);
-	/* Text below the table title (e.g. what a unit means); may be NULL. */
+	/* What the view lists, for the help screen; may be NULL. */
 	const char *subtitle;
 	/* Text when there are no rows. */
 	const char *empty;

@@ -7,6 +7,8 @@
 static const struct top_col cols[] = {
 	{ "OPS/s", 8, TOP_COL_DBL, 1, offsetof(struct top_dir, ops_s),
 	  "path-based calls per second on entries of the directory" },
+	{ "LOOKms/s", 9, TOP_COL_DBL, 1, offsetof(struct top_dir, lookup_wait_ms_s),
+	  "ms/s blocked reading its directory blocks inside those calls (lookups)" },
 	{ "CALLms/s", 9, TOP_COL_DBL, 1, offsetof(struct top_dir, call_ms_s),
 	  "ms/s spent inside those calls (summed latency)" },
 	{ "DIRECTORY", 0, TOP_COL_STR, 0, offsetof(struct top_dir, path), "directory path" },
@@ -43,6 +45,7 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 	top_lines__add(out, "%s", "");
 	top_lines__add(out, "operations    %10llu in the interval", (unsigned long long)d->ops);
 	top_lines__add(out, "rate          %10.1f /s", d->ops_s);
+	top_lines__add(out, "lookup wait   %10.1f ms/s", d->lookup_wait_ms_s);
 	top_lines__add(out, "time in calls %10.1f ms/s", d->call_ms_s);
 	return 0;
 }

@@ -12,8 +12,8 @@ static const struct top_col cols[] = {
 	{ "COMM", -15, TOP_COL_STR, 0, offsetof(struct top_proc, comm), "command name" },
 	{ "OPS/s", 6, TOP_COL_DBL, 0, offsetof(struct top_proc, ops_s),
 	  "path-based filesystem calls per second (open, create, mkdir, stat, unlink, ...)" },
-	{ "AVGms", 6, TOP_COL_DBL, 2, offsetof(struct top_proc, avg_ms),
-	  "average latency of those calls, ms (p99 needs a per-process histogram)" },
+	{ "P99ms", 6, TOP_COL_DBL, 2, offsetof(struct top_proc, p99_ms),
+	  "99th percentile latency of those calls, ms (within 1.6%)" },
 	{ "JRNL", 5, TOP_COL_DBL_ARR, DARR(TOP_WG_JOURNAL, 0), offsetof(struct top_proc, blocked_ms_s),
 	  "ms/s blocked on the journal (log space, locked transaction, shadow buffer, commit)" },
 	{ "DIRRD", 5, TOP_COL_DBL_ARR, DARR(TOP_WG_DIRREAD, 0), offsetof(struct top_proc, blocked_ms_s),
@@ -70,7 +70,8 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 	top_lines__add(out, "process %u (%s)", p->pid, p->comm);
 	top_lines__add(out, "%s", "");
 	top_lines__add(out, "filesystem calls       %10.1f /s", p->ops_s);
-	top_lines__add(out, "average call latency   %10.3f ms", p->avg_ms);
+	top_lines__add(out, "call latency p99       %10.3f ms", p->p99_ms);
+	top_lines__add(out, "call latency average   %10.3f ms", p->avg_ms);
 	top_lines__add(out, "blocked, all classes   %10.1f ms/s", p->blocked_total_ms_s);
 	top_lines__add(out, "  journal              %10.1f ms/s", p->blocked_ms_s[TOP_WG_JOURNAL]);
 	top_lines__add(out, "  directory reads      %10.1f ms/s", p->blocked_ms_s[TOP_WG_DIRREAD]);

@@ -48,6 +48,7 @@ struct inode {
 struct lg {
 	uint32_t *list[LG_ORDERS];	/* PA indices, ordered by free ascending */
 	uint32_t n[LG_ORDERS], cap[LG_ORDERS];
+	uint32_t last;			/* PA used last (a lookup hint), NO_GROUP none */
 };
 
 struct grp {
@@ -88,6 +89,7 @@ struct fsl_alloc {
 	uint32_t npend, cpend;
 	uint32_t last_group, last_start;	/* stream goal */
 	uint64_t lru_clock;
+	uint32_t hint;		/* slot of the inode looked up last (a cache) */
 };
 
 /* ---- small helpers ---- */
@@ -480,11 +482,17 @@ static uint32_t ino_hash(uint64_t ino, uint32_t cap)
 
 static struct inode *ino_find(const struct fsl_alloc *a, uint64_t ino)
 {
-	uint32_t h = ino_hash(ino, a->ino_cap);
+	uint32_t h;
 
+	/* one allocation looks its inode up several times: remember the slot */
+	if (a->hint < a->ino_cap && a->ino[a->hint].ino == ino)
+		return &a->ino[a->hint];
+	h = ino_hash(ino, a->ino_cap);
 	while (a->ino[h].ino) {
-		if (a->ino[h].ino == ino)
+		if (a->ino[h].ino == ino) {
+			((struct fsl_alloc *)a)->hint = h;
 			return &a->ino[h];
+		}
 		h = (h + 1) & (a->ino_cap - 1);
 	}
 	return NULL;
@@ -688,20 +696,20 @@ uint64_t fsl_alloc__first_block(const struct fsl_alloc *a, uint64_t ino)
 	return in && in->next ? in->ext[0].pblk : 0;
 }
 
-int fsl_alloc__inode_at(const struct fsl_alloc *a, size_t idx, uint64_t *ino,
-			unsigned int *extents)
+int fsl_alloc__inode_next(const struct fsl_alloc *a, size_t *cursor, uint64_t *ino,
+			  unsigned int *extents)
 {
-	uint32_t i;
+	size_t i;
 
-	for (i = 0; i < a->ino_cap; i++) {
+	for (i = *cursor; i < a->ino_cap; i++) {
 		if (!a->ino[i].ino || !a->ino[i].next)
 			continue;
-		if (idx-- == 0) {
-			*ino = a->ino[i].ino;
-			*extents = a->ino[i].next;
-			return 1;
-		}
+		*ino = a->ino[i].ino;
+		*extents = a->ino[i].next;
+		*cursor = i + 1;
+		return 1;
 	}
+	*cursor = i;
 	return 0;
 }
 
@@ -1545,6 +1553,10 @@ static int pa_holding(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64
 		if (!p->deleted && pblk >= p->pstart && pblk < p->pstart + p->len)
 			return (int)in->pas[i];
 	}
+	/* consecutive small files on one CPU take from the same group PA */
+	if (l->last < a->npa && !a->pa[l->last].deleted && a->pa[l->last].group_pa &&
+	    a->pa[l->last].pstart == pblk)
+		return (int)l->last;
 	for (k = 0; k < LG_ORDERS; k++)
 		for (i = 0; i < l->n[k]; i++) {
 			struct pa *p = &a->pa[l->list[k][i]];
@@ -1562,12 +1574,32 @@ static int pa_holding(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64
 	return -1;
 }
 
+int fsl_alloc__pa_holds(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64_t pblk)
+{
+	int id = pa_holding(a, r, pblk);
+
+	return id < 0 ? 0 : a->pa[id].group_pa ? 2 : 1;
+}
+
+uint32_t fsl_alloc__free_run(const struct fsl_alloc *a, uint64_t blk, uint32_t max)
+{
+	uint32_t g, off, end;
+
+	if (blk < a->g.first_data_block || blk >= a->g.blocks_count)
+		return 0;
+	g = blk_group(a, blk);
+	off = blk_off(a, blk);
+	end = off + max < a->g.blocks_per_group ? off + max : a->g.blocks_per_group;
+	return bit_next(gw(a, a->core, g), end, off, 1) - off;
+}
+
 /* Consume res from PA id (ext4_mb_release_context bookkeeping). */
 static void pa_consume(struct fsl_alloc *a, int id, uint32_t len)
 {
 	struct pa *p = &a->pa[id];
 
 	if (p->group_pa) {
+		a->lg[p->cpu % a->nlg].last = (uint32_t)id;
 		p->pstart += len;
 		p->lstart += len;
 		p->free = p->free > len ? p->free - len : 0;
@@ -1600,12 +1632,16 @@ void fsl_alloc__apply(struct fsl_alloc *a, const struct fsl_alloc_req *r,
 				  res->pa_len, res->pa_group);
 	if (!res->len || !res->pblk)
 		return;
-	id = pa_holding(a, r, res->pblk);
-	if (id >= 0)
-		pa_consume(a, id, res->len);
+	/* only PA paths (or a PA made by this very allocation) take blocks from one */
+	if (res->path <= FSL_PATH_GROUP_PA || res->pa_len || res->consume_pa) {
+		id = pa_holding(a, r, res->pblk);
+		if (id >= 0)
+			pa_consume(a, id, res->len);
+	}
 	disk_set(a, res->pblk, res->len, 1);
 	core_set(a, res->pblk, res->len, 1);
-	if (r->flags & FSL_MB_HINT_DATA || r->is_reg)
+	/* data blocks only: extent-tree blocks have no logical position */
+	if (r->flags & FSL_MB_HINT_DATA)
 		fsl_alloc__map(a, r->ino, r->logical, res->pblk, res->len);
 	if (res->flags & FSL_MB_STREAM_ALLOC && res->path > FSL_PATH_GROUP_PA) {
 		uint64_t s = res->pa_len ? res->pa_pstart : res->pblk;

@@ -426,18 +426,25 @@ again:
 /* First free inode from group on, wrapping (the loop in __ext4_new_inode). */
 static uint64_t first_free(const struct fsl_ialloc *ia, uint32_t group)
 {
-	uint32_t ipg = ia->g.inodes_per_group, n, b;
+	uint32_t ipg = ia->g.inodes_per_group, n;
 
 	for (n = 0; n < ia->g.ngroups; n++, group = group + 1 >= ia->g.ngroups ? 0 : group + 1) {
+		uint64_t b = (uint64_t)group * ipg, end = b + ipg;
+
 		if (!ia->free_inodes[group])
 			continue;
-		for (b = 0; b < ipg; b++) {
-			uint64_t ino = (uint64_t)group * ipg + b + 1;
+		if (b + 1 < ia->g.first_ino)
+			b = ia->g.first_ino - 1;
+		while (b < end) {
+			uint64_t w = ~ia->bits[b >> 6] & (~0ull << (b & 63));
 
-			if (ino < ia->g.first_ino)
-				continue;
-			if (!test_bit64(ia->bits, ino - 1))
-				return ino;
+			if (w) {
+				b = (b & ~63ull) + (uint64_t)__builtin_ctzll(w);
+				if (b < end)
+					return b + 1;
+				break;
+			}
+			b = (b & ~63ull) + 64;
 		}
 	}
 	return 0;

@@ -17,14 +17,19 @@
  *    (in-flight I/Os, open transactions, the task table), so a window gets the
  *    same numbers whether the stream started at t0 or long before.
  *    fsl_analysis__reset() starts a new window, keeping live state; this is
- *    how `top` steps from one refresh to the next.
+ *    how `top` steps from one refresh to the next. Live events arrive at
+ *    their end; when replaying a trace file (start-time order) with reset(),
+ *    set opts.hold (see there).
  *  - No file I/O, no printing, no exit: renderers (analyzer/render_*.c) read
  *    the result structs below and write text, JSON or HTML.
  *  - Bounded memory: proportional to live objects (tasks, in-flight I/Os,
- *    open transactions, inodes whose extents are tracked, distinct stacks),
- *    not to the number of events. Percentiles come from log-linear
- *    histograms, time series from a fixed number of bins whose width doubles
- *    as the window grows.
+ *    open transactions, distinct stacks, directories up to a cap), not to
+ *    the number of events. Percentiles come from log-linear histograms,
+ *    time series from a fixed number of bins whose width doubles as the
+ *    window grows. The layout analysis keeps the state it reports: the
+ *    extents of the files the trace touched and the allocation runs
+ *    (contiguous allocations of one inode merged), which grow with the
+ *    filesystem's fragmentation, not with the event count.
  *
  * Times are CLOCK_MONOTONIC ns as in the events.
  */
@@ -154,6 +159,7 @@ struct fsl_proc_stat {
 	uint64_t ops, op_lat_ns;	/* dirops completed and their summed latency */
 	uint64_t read_bytes, write_bytes;	/* block I/O issued by it */
 	uint64_t throttle_ns;		/* balance_dirty_pages pauses */
+	struct fsl_hist op_lat;		/* ns of the dirops counted in ops */
 };
 
 struct fsl_stalls {
@@ -180,6 +186,9 @@ struct fsl_dir_stat {
 	char path[128];			/* directory as the calls named it */
 	uint64_t ops;
 	uint64_t lat_ns;
+	/* dir_block_read waits inside a path call of the same thread on an
+	 * entry of this directory (counted when the wait ends in the window) */
+	uint64_t lookup_wait_ns;
 };
 
 struct fsl_ops {
@@ -194,6 +203,7 @@ struct fsl_ops {
 	unsigned int ndirs;
 	struct fsl_dir_stat dirs[FSL_TOP_DIRS];	/* hottest, most ops first */
 	uint64_t dirs_other_ops;		/* ops in directories beyond the tracked set */
+	uint64_t outside;	/* absolute paths outside target.mount: not counted above */
 };
 
 /* --------------------------------------------------------------- journal */
@@ -245,6 +255,10 @@ struct fsl_journal {
 	uint64_t stats_txns;
 	uint64_t sum_running_ns, sum_locked_ns, sum_flushing_ns, sum_logging_ns;
 	uint64_t sum_handles, sum_blocks, sum_blocks_logged;
+	/* Sums over committed transactions of the phase times (ns, from the
+	 * phase events): locked = locking..flushing, flushing = ..logging,
+	 * logging = ..end. */
+	uint64_t phase_txns, sum_locked_phase_ns, sum_flushing_phase_ns, sum_logging_phase_ns;
 	/* Last FSL_TXN_RING committed transactions, oldest first at index 0. */
 	unsigned int ntxns;
 	struct fsl_txn txns[FSL_TXN_RING];
@@ -423,6 +437,14 @@ struct fsl_analysis_opts {
 	uint64_t t0, t1;	/* window; t1 = 0: open ended */
 	int64_t root_pid;	/* -1: take record.root_pid from the metadata; 0: none */
 	uint32_t dev;		/* target dev_t; 0: target.dev from the metadata */
+	/*
+	 * Replaying a trace file (sorted by start time) and stepping windows
+	 * with reset(): waits and path operations are held until the stream
+	 * passes their end, so each lands in the window where it ended, as in a
+	 * live stream (where they arrive at their end). Costs a copy per held
+	 * event; not needed for a fixed window or a live source.
+	 */
+	int hold;
 };
 
 struct fsl_analysis;
@@ -454,8 +476,9 @@ const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a);
 const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
 
-/* Processes seen in the window (blocked, ops, I/O), most blocked first.
- * Returns the count; *out is an array owned by a (valid until next feed). */
+/* Processes seen in the window (blocked, ops, I/O), most blocked first, with
+ * their current names. Returns the count; *out is an array owned by a
+ * (valid until next feed). */
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out);
 
 /* Layout queries. */
@@ -468,6 +491,14 @@ unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_fil
 			       unsigned int max);
 /* Extents-per-file histogram (log2 rows: 1, 2-3, 4-7, ...). */
 void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
+/*
+ * Inode-to-data distance in block groups: |group of the inode - group of
+ * its first data block| per file, as a histogram (row 0: same group, row i:
+ * 2^(i-1) .. 2^i - 1 groups apart). Needs ext4.inodes_per_group,
+ * ext4.blocks_per_group (trace metadata); returns the files counted (0 if
+ * the geometry is unknown) and their mean distance in *mean.
+ */
+uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean);
 
 /* ------------------------------------------------- /proc/fs/jbd2/<dev>/info */
 
@@ -495,7 +526,7 @@ const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a)
 
 #define FSL_MAX_CAUSES		FSL_WC__MAX
 #define FSL_EVIDENCE_LEN	512
-#define FSL_SUGGESTION_LEN	320
+#define FSL_SUGGESTION_LEN	640
 
 struct fsl_cause {
 	unsigned int cls;		/* enum fsl_wclass */

@@ -43,7 +43,8 @@ enum fsl_bt_act {
 	FSL_BT_A_ABORT,
 	FSL_BT_A_DRV_DATA,
 };
-#define FSL_BT_A_CGROUP		(1u << 8)	/* a cgroup id (8 bytes) leads the payload */
+/* A cgroup id (8 bytes) leads the payload. */
+#define FSL_BT_A_CGROUP		(1u << 8)
 
 /* Notify codes (action with the NOTIFY category). */
 enum fsl_bt_notify {
@@ -148,7 +149,8 @@ struct fsl_bt_import_stats {
 	uint64_t notify;
 	uint64_t pdu_bytes_skipped;
 	uint64_t q, i, m, d, c;		/* by action as read */
-	uint64_t skipped;		/* actions with no fslens event (Q, G, P, U, bio merges...) */
+	uint64_t skipped;		/* actions with no fslens event (Q, G, P, U,
+					 * bio merges...) */
 	uint64_t events;		/* fslens records emitted */
 	uint32_t ndevs;
 	uint32_t devs[16];
@@ -193,6 +195,8 @@ struct fsl_folded_export *fsl_folded_export__new(const struct fsl_meta *meta,
 int fsl_folded_export__event(struct fsl_folded_export *x, const struct fsl_hdr *ev);
 /* Write "comm;outer;...;inner us" lines, sorted; class NULL = all classes. */
 int fsl_folded_export__write(struct fsl_folded_export *x, FILE *out, const char *class_name);
+/* Distinct (class, line) entries so far. */
+size_t fsl_folded_export__nstacks(const struct fsl_folded_export *x);
 /* Wait classes seen (for one file per class). */
 size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x);
 const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t idx);

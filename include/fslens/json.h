@@ -48,7 +48,7 @@ void fsl_json__str(struct fsl_json *j, const char *s);		/* NULL -> null */
 void fsl_json__strn(struct fsl_json *j, const char *s, size_t n);
 void fsl_json__u64(struct fsl_json *j, uint64_t v);
 void fsl_json__s64(struct fsl_json *j, int64_t v);
-void fsl_json__double(struct fsl_json *j, double v);		/* %.6g-ish, exact for integers */
+void fsl_json__double(struct fsl_json *j, double v);		/* shortest that reads back exactly */
 void fsl_json__bool(struct fsl_json *j, int v);
 void fsl_json__null(struct fsl_json *j);
 /* A value already formatted as JSON by the caller (inserted as is). */

@@ -113,6 +113,7 @@ struct fsl_alloc_res {
 	uint64_t pa_pstart;
 	uint32_t pa_lstart, pa_len;
 	int pa_group;		/* 1 = locality group PA */
+	int consume_pa;		/* apply: the blocks come out of an existing PA */
 };
 
 struct fsl_alloc;
@@ -164,6 +165,10 @@ void fsl_alloc__pa_new(struct fsl_alloc *a, uint64_t ino, uint32_t cpu, uint64_t
 /* Release [pstart, pstart+len) of PAs: unused blocks become free in core. */
 void fsl_alloc__pa_release(struct fsl_alloc *a, uint64_t ino, uint64_t pstart, uint32_t len,
 			   int group_pa);
+/* Is pblk inside a live PA of r's inode (1) or of a locality group (2)? 0 = no. */
+int fsl_alloc__pa_holds(struct fsl_alloc *a, const struct fsl_alloc_req *r, uint64_t pblk);
+/* Free blocks (in core) from blk on, at most max, within its group. */
+uint32_t fsl_alloc__free_run(const struct fsl_alloc *a, uint64_t blk, uint32_t max);
 /* Discard all PAs of an inode (truncate/close/evict). */
 void fsl_alloc__discard_inode_pa(struct fsl_alloc *a, uint64_t ino);
 unsigned int fsl_alloc__npa(const struct fsl_alloc *a, uint64_t ino);	/* 0 = group PAs */
@@ -182,9 +187,9 @@ void fsl_alloc__neighbours(const struct fsl_alloc *a, struct fsl_alloc_req *r);
 unsigned int fsl_alloc__extents(const struct fsl_alloc *a, uint64_t ino);
 /* First physical block of ino (0 if none). */
 uint64_t fsl_alloc__first_block(const struct fsl_alloc *a, uint64_t ino);
-/* Iterate mapped inodes: idx from 0, returns 0 past the end. */
-int fsl_alloc__inode_at(const struct fsl_alloc *a, size_t idx, uint64_t *ino,
-			unsigned int *extents);
+/* Iterate mapped inodes: *cursor = 0 to start; returns 0 past the end. */
+int fsl_alloc__inode_next(const struct fsl_alloc *a, size_t *cursor, uint64_t *ino,
+			  unsigned int *extents);
 
 /* Pure helpers, exposed for tests. */
 /* Normalized [start, start+size) for a request of an inode (no PAs, no neighbours). */

@@ -47,6 +47,7 @@ struct fsl_replay_pathstat {
 struct fsl_replay_result {
 	/* block placement, one step at a time */
 	uint64_t blk_requests, blk_exact, blk_goal_match, blk_skipped;
+	uint64_t blk_unknown_pa;	/* served from a preallocation made before the trace */
 	struct fsl_replay_pathstat blk_by_path[FSL_PATH__MAX];
 	struct fsl_replay_div blk_div[FSL_REPLAY_MAX_DIV];
 	unsigned int nblk_div;

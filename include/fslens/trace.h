@@ -210,5 +210,13 @@ const char *fsl_trace_strerror(int err);
 /* Bitmap helpers: test a bit by number (first..first+nbits-1). */
 int fsl_bitmap_test(const struct fsl_bitmap *bm, uint64_t bit);
 void fsl_bitmap_free(struct fsl_bitmap *bm);
+/*
+ * Runs from a plain bit array (bit i of words[i / 64] = bit number first + i;
+ * 1 = used), for the writer. Fills bm (runs allocated; fsl_bitmap_free).
+ */
+int fsl_bitmap_from_bits(struct fsl_bitmap *bm, const uint64_t *words, uint64_t nbits,
+			 uint64_t first, unsigned int kind, unsigned int when);
+/* Expand to a plain bit array of (nbits + 63) / 64 words (nwords must be >= that). */
+int fsl_bitmap_to_bits(const struct fsl_bitmap *bm, uint64_t *words, size_t nwords);
 
 #endif /* FSLENS_TRACE_H */

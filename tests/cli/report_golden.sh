@@ -11,11 +11,11 @@ check_eq text-exit $? 0
 check_grep text-first-cause '^  1  journal_log_space +900\.0 ms +90\.0% +3 ' "$out"
 check_grep text-second-cause '^  2  txn_locked +100\.0 ms +10\.0% +1 ' "$out"
 check_grep text-suggestion-journal-size 'Grow the journal size \(now 1\.0 MiB\)' "$out"
-check_grep text-kthread-evidence 'kernel threads \(evidence, not causes\): 0\.40 s blocked: jbd2/loop0-8' "$out"
+check_grep text-kthread-evidence '^    0\.40 s: jbd2/loop0-8 400\.0 ms$' "$out"
 check_grep text-lost '3 lost' "$out"
 check_grep text-fragcheck '^    12\(f\): expecting   5008 actual extent phys   5016 log 8 len 8$' "$out"
 check_grep text-taker 'block 5008 went to inode 13 \(writeback\)' "$out"
-check_grep text-jbd2-info '4 transactions \(delta\) vs 4 commits here; avg commit 4531 us vs 4531 us' "$out"
+check_grep text-jbd2-info '4 transactions \(delta\) vs 4 here; avg commit 4531 us vs 4531 us' "$out"
 check_grep text-q2c '^    Q2C +1\.0 ms +2\.0 ms +4\.0 ms +4\.0 ms' "$out"
 check_eq text-width "$(awk '{ if (length($0) > m) m = length($0) } END { print m <= 100 }' "$out")" 1
 check_eq text-no-stderr "$(wc -c <"$T_TMP/err")" 0

@@ -19,6 +19,7 @@ check_grep dirop_line '^0\.000100 +0 +100/100 +mkdir +dirop mkdir "/mnt/scratch/
 check_grep block_line '^0\.000300 +1 +100/100 +mkdir +block_rq_insert 7,0 WS 2048 \+ 8 rq=0xffff888100001000$' "$T_TMP/out"
 check_grep offcpu_stack 'offcpu dur_ns=350000 stack_id=1 waker_pid=300 state=2 runq_ns=0 stack=io_schedule\+0x12<-bit_wait_io\+0x9<-jbd2_log_wait_commit\+0xa1$' "$T_TMP/out"
 check_grep caller 'ext4_journal_start_sb dev=7,0 .* caller=ext4_mkdir\+0x1a3$' "$T_TMP/out"
+check_grep proc_line '^0\.000000 +1 +100/100 +mkdir +proc seen ppid=1 kind=0 flags=0 exit_code=0$' "$T_TMP/out"
 check_grep run_stats 'jbd2_run_stats dev=7,0 transaction=42 wait=0 request_delay=0 running=1250 locked=1 flushing=0 logging=3 handle_count=7 blocks=12 blocks_logged=14$' "$T_TMP/out"
 
 # JSON: every line parses, keys and values as the tracepoints name them
@@ -36,10 +37,10 @@ print(len(ev), c["ts_ns"], c["dev"], c["sector"], c["nr_sector"], c["rwbs"], c["
       d["op"], d["path"], d["ret"], d["lat_ns"], d["comm"], d["mode"],
       o["dur_ns"], o["stack_id"], "|".join(o["stack"]),
       r["transaction"], r["tid"], r["running"], r["handle_count"],
-      by["ext4_journal_start_sb"]["caller"], by["proc"]["comm"], "comm" in c)
+      by["ext4_journal_start_sb"]["caller"], by["proc"]["comm"], by["proc"]["kind_name"], "comm" in c)
 PY
 )
-check_eq json_values "$got" "10 1000500000 7,0 2048 8 WS 0xffff888100001000 mkdir /mnt/scratch/d1 0 5000 mkdir 0755 350000 1 io_schedule+0x12|bit_wait_io+0x9|jbd2_log_wait_commit+0xa1 42 300 1250 7 ext4_mkdir+0x1a3 mkdir False"
+check_eq json_values "$got" "10 1000500000 7,0 2048 8 WS 0xffff888100001000 mkdir /mnt/scratch/d1 0 5000 mkdir 0755 350000 1 io_schedule+0x12|bit_wait_io+0x9|jbd2_log_wait_commit+0xa1 42 300 1250 7 ext4_mkdir+0x1a3 mkdir seen False"
 
 # -e filters families (proc events still name the tasks)
 "$FSLENS" dump -e block,dirops "$K" >"$T_TMP/f"
@@ -74,6 +75,23 @@ check_eq pipe_json_exit "${st[0]}" 1
 "$FSLENS" dump "$M" >/dev/full 2>"$T_TMP/err"
 check_eq full_exit $? 1
 check_grep full_msg "write error" "$T_TMP/err"
+
+# one flipped byte in the middle of the file: one chunk of 10000 lost, reported with its offset
+python3 - "$M" "$T_TMP/flip.trace" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+d[len(d) // 2] ^= 0x55
+open(sys.argv[2], "wb").write(d)
+PY
+n=$("$FSLENS" dump "$T_TMP/flip.trace" 2>"$T_TMP/err" | wc -l)
+check_eq flip_exit "${PIPESTATUS[0]}" 0
+check_eq flip_events "$n" 290000
+check_eq flip_one_warning "$(wc -l <"$T_TMP/err")" 1
+check_grep flip_offset '^fslens: warning: chunk at offset [0-9]+: .*; 10000 events skipped$' "$T_TMP/err"
+"$FSLENS" info --check "$T_TMP/flip.trace" >"$T_TMP/flip.info" 2>&1
+check_eq flip_info_exit $? 0
+check_grep flip_info_bad '^bad chunks: +1 \(skipped\)$' "$T_TMP/flip.info"
+check_grep flip_info_warning '^warning: +chunk at offset [0-9]+: ' "$T_TMP/flip.info"
 
 # a cut trace: complete chunks dumped, one warning on stderr, exit 0
 full=$(stat -c %s "$M")

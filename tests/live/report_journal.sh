@@ -51,6 +51,8 @@ import sys; a, k = $avg, $A1
 sys.exit(0 if abs(a - k) <= max(0.05 * k, 50) else 1)" || echo "    report $avg us, /proc $A1 us" >&2
 text=$("$FSLENS" report --section diagnosis "$T_TMP/small.trace")
 echo "$text" | grep -q '^  1  journal_log_space ' && pass small-text-rank || fail small-text-rank "$(echo "$text" | head -8)"
+# the whole text report of a real trace fits 100 columns
+check_eq small-text-width "$("$FSLENS" report "$T_TMP/small.trace" | awk '{ if (length($0) > m) m = length($0) } END { print (m <= 100) }')" 1
 
 storm 256 1200 big || exit 1
 cls=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["causes"][0]["class"] if r["causes"] else "none")' "$T_TMP/big.json")

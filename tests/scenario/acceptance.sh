@@ -25,14 +25,16 @@ demo() { "$FSLENS" demo "$@" --scale small; }
 causes() { jget "$1" '" ".join(c["class"] for c in j["causes"])'; }
 
 # ---- htree: a 1 MiB journal makes journal_log_space the top cause, 256 MiB does not
-demo htree --set n=5000 --matrix journal=1M,256M -o "$O/journal" >"$T_TMP/journal.log" 2>&1
+# (sync=0: no syncfs closing the phases, so the blocked time is the create storm's own)
+demo htree --set n=6000 --set sync=0 --matrix journal=1M,256M -o "$O/journal" \
+	>"$T_TMP/journal.log" 2>&1
 check_eq journal-demo-exit $? 0
 top1=$(jget "$O/journal/htree_journal-1M.json" 'j["causes"][0]["class"]')
 share1=$(jget "$O/journal/htree_journal-1M.json" 'int(j["causes"][0]["share"] * 100)')
 check_eq journal-1M-top-cause "$top1" journal_log_space
 check_ge journal-1M-share "$share1" 50
 check_grep journal-1M-suggestion "Grow the journal size \(now 1.0 MiB\)" "$T_TMP/journal.log"
-top256=$(jget "$O/journal/htree_journal-256M.json" 'j["causes"][0]["class"]')
+top256=$(jget "$O/journal/htree_journal-256M.json" 'j["causes"][0]["class"] if j["causes"] else "none"')
 if [ -n "$top256" ] && [ "$top256" != journal_log_space ]; then
 	pass journal-256M-top-cause
 else
@@ -118,7 +120,12 @@ case " $(causes "$O/many/createmany.json") " in
 *) fail createmany-dir-block-read-cause "causes: $(causes "$O/many/createmany.json")" ;;
 esac
 "$FSLENS" compare --json "$O/many/createmany.trace" >"$T_TMP/many.json"
-check_eq createmany-lookup-top-cause "$(cell "$T_TMP/many.json" lookup 0 top_cause)" dir_block_read
+# a cold lookup reads the directory block, then the inode's table block: either leads
+top=$(cell "$T_TMP/many.json" lookup 0 top_cause)
+case $top in
+dir_block_read|inode_table_read) pass createmany-lookup-top-cause ;;
+*) fail createmany-lookup-top-cause "lookup phase top cause '$top'" ;;
+esac
 check_ge createmany-lookup-reads "$(cell "$T_TMP/many.json" lookup 0 read_bytes)" 4096
 check_ge createmany-ticks "$(grep -c '^tick 1 create ' "$O/many/createmany.phases")" 3
 

@@ -23,6 +23,22 @@ check_clean() {	# NAME
 }
 at_exit 'for m in $(findmnt -rn -o TARGET | grep -F "$TMPDIR"); do umount -l "$m"; done; for l in $(losetup -a | grep -F "$TMPDIR" | cut -d: -f1); do losetup -d "$l"; done'
 
+# usage errors are said before anything is made (exit 2), non-root is refused (exit 1)
+u() { "$FSLENS" demo "$@" -o "$T_TMP/u" >"$T_TMP/u.log" 2>&1; echo $?; }
+check_eq usage-unknown-scenario "$(u nosuch)" 2
+check_grep usage-unknown-scenario-msg "unknown scenario 'nosuch'" "$T_TMP/u.log"
+check_eq usage-unknown-param "$(u --set bogus=1 --no-record)" 2
+check_grep usage-unknown-param-msg "unknown parameter 'bogus=1' for htree" "$T_TMP/u.log"
+check_eq usage-malformed-number "$(u --set n=abc --no-record)" 2
+check_eq usage-bad-blocksize "$(u --set blocksize=3000 --no-record)" 2
+check_eq usage-bad-scale "$(u --scale huge)" 2
+check_eq usage-param-without-set "$(u htree n=5)" 2
+check_grep usage-param-without-set-msg "given with --set" "$T_TMP/u.log"
+check_eq usage-nothing-made "$(leftovers | wc -l)" 0
+check_eq nonroot-refused "$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$FSLENS" demo --scale small -o "$T_TMP/u" >"$T_TMP/u.log" 2>&1; echo $?)" 1
+check_grep nonroot-message "demo needs root" "$T_TMP/u.log"
+
 # success: the workload ran on a loop device under $TMPDIR
 out=$T_TMP/ok
 "$FSLENS" demo htree --scale small --set n=300 --no-record -o "$out" >"$T_TMP/ok.log" 2>&1
@@ -96,6 +112,24 @@ for sig in INT TERM; do
 	left=$(pgrep -f -- "--run-workload dbench --dir $TMPDIR" | wc -l)
 	check_eq "sig$sig-no-workload-left" "$left" 0
 done
+
+# two runs lowering the dirty limits at once: the second waits for the first to
+# restore them, so neither takes the other's values for the originals
+"$FSLENS" demo dbench --scale small --set seconds=3 --set dirty_bytes=8M --no-record \
+	-o "$T_TMP/ca" >"$T_TMP/ca.log" 2>&1 &
+pa=$!
+for i in $(seq 100); do
+	grep -q '^vm.dirty_bytes=' "$T_TMP/ca.log" 2>/dev/null && break
+	sleep 0.1
+done
+"$FSLENS" demo dbench --scale small --set seconds=1 --set dirty_bytes=4M --no-record \
+	-o "$T_TMP/cb" >"$T_TMP/cb.log" 2>&1
+rb=$?
+wait $pa
+ra=$?
+check_eq concurrent-exits "$ra $rb" "0 0"
+check_grep concurrent-second-waited "^waiting for another fslens demo" "$T_TMP/cb.log"
+check_eq concurrent-restored "$(sysctl -n vm.dirty_bytes vm.dirty_ratio vm.dirty_background_bytes vm.dirty_background_ratio | tr '\n' ' ')" "$before"
 
 # --keep leaves a clean image, unmounted and detached
 "$FSLENS" demo createmany --scale small --set n=500 --keep --no-record -o "$out" \

@@ -46,7 +46,7 @@ tm_keys() { local n=$1; shift; TM send-keys -t "$n" "$@"; }
 
 # tm_wait NAME REGEX [SECONDS]: wait until the screen matches; 1 on timeout
 tm_wait() {
-	local n=$1 re=$2 t=${3:-5} i
+	local n=$1 re=$2 t=${3:-10} i
 	for ((i = 0; i < t * 20; i++)); do
 		tm_screen "$n" | grep -qE -- "$re" && return 0
 		sleep 0.05
@@ -54,9 +54,22 @@ tm_wait() {
 	return 1
 }
 
+# check_settles CHECK WANT CMD...: CMD's output (the screen as it redraws
+# after keys) must become WANT within 10 s; passes as soon as it does.
+check_settles() {
+	local name=$1 want=$2 got i
+	shift 2
+	for ((i = 0; i < 200; i++)); do
+		got=$("$@")
+		[ "$got" == "$want" ] && break
+		sleep 0.05
+	done
+	check_eq "$name" "$got" "$want"
+}
+
 # tm_exited NAME [SECONDS]: wait for top to exit; 1 on timeout
 tm_exited() {
-	local n=$1 t=${2:-5} i
+	local n=$1 t=${2:-10} i
 	for ((i = 0; i < t * 20; i++)); do
 		[ -s "$T_TMP/$n.rc" ] && [ -s "$T_TMP/$n.stty.after" ] && return 0
 		sleep 0.05

@@ -135,12 +135,12 @@ for p in rep['processes']:
         continue
     bc = p['blocked_by_class_ns']
     ms = lambda g: sum(bc.get(c, 0) for c in groups[g]) / 1e6 / w
-    want = [fmt(p['ops'] / w, 6, 0), None, fmt(ms('JRNL'), 5, 0), fmt(ms('DIRRD'), 5, 0),
+    want = [fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 6, 2),
+            fmt(ms('JRNL'), 5, 0), fmt(ms('DIRRD'), 5, 0),
             fmt(ms('THRTL'), 5, 0), fmt(ms('IO'), 5, 0),
             fmt(p['read_bytes'] / 1e6 / w, 6, 1), fmt(p['write_bytes'] / 1e6 / w, 6, 1)]
-    for i, col in enumerate(['OPS/s', None, 'JRNL', 'DIRRD', 'THRTL', 'IO', 'RDMB/s', 'WRMB/s']):
-        if col:
-            check('pid %d %s' % (p['pid'], col), r[i], want[i])
+    for i, col in enumerate(['OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO', 'RDMB/s', 'WRMB/s']):
+        check('pid %d %s' % (p['pid'], col), r[i], want[i])
 
 # stalls: CLASS MS/s(7,1) SHARE%(6,1) WAITS
 srows = {}
@@ -178,15 +178,16 @@ for l in frame('devices', -1):
                    fmt(d['write_bytes'] / 1e6 / w, 7, 1), fmt(d['q2c_avg_us'] / 1e3, 7, 2),
                    fmt(d['d2c_avg_us'] / 1e3, 7, 2), fmt(d['seeks'] / w, 8, 1)])
 
-# directories: OPS/s(8,1) CALLms/s(9,1) PATH
+# directories: OPS/s(8,1) LOOKms/s(9,1) CALLms/s(9,1) PATH
 drows = {}
 for l in frame('dirs', -1):
-    f = l.split(None, 2)
-    if len(f) == 3 and f[2].startswith('/'):
-        drows[f[2]] = f[:2]
+    f = l.split(None, 3)
+    if len(f) == 4 and f[3].startswith('/'):
+        drows[f[3]] = f[:3]
 for d in ops['dirs']:
     check('dir %s' % d['path'], drows.get(d['path']),
-          [fmt(d['ops'] / w, 8, 1), fmt(d['latency_us'] / 1e3 / w, 9, 1)])
+          [fmt(d['ops'] / w, 8, 1), fmt(d['lookup_wait_us'] / 1e3 / w, 9, 1),
+           fmt(d['latency_us'] / 1e3 / w, 9, 1)])
 
 for what, got, want in results:
     tag = '%s-%s' % (name, re.sub(r'[^A-Za-z0-9_.%-]+', '-', what))

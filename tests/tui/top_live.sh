@@ -41,12 +41,14 @@ cre=$(sed -nE 's/.*creates\/s ([0-9]+)\.[0-9].*/\1/p' "$scr" | head -1)
 check_ge header-creates-nonzero "${cre:-0}" 1
 
 tm_keys l f $(sed 's/./& /g' <<< "$spid") Enter
-sleep 0.3
+tm_wait l "^ +$spid " 5
 row=$(tm_row l "^ +$spid ")
 if [ -n "$row" ]; then
 	pass storm-row
 	# 2000 creates over the seconds top has been up: a non-zero rate
 	check_eq storm-ops-nonzero "$(awk '{ print ($3 > 0) }' <<< "$row")" 1
+	# the name after the exec, not the shell's
+	check_eq storm-comm "$(awk '{ print $2 }' <<< "$row")" fslstorm
 else
 	fail storm-row "no row for the storm's pid $spid: $(tm_screen l | sed -n 5,9p)"
 fi
@@ -59,4 +61,13 @@ check_ge journal-row "$rows" 1
 check_eq journal-rows-vs-jbd2-info "$rows" "$((t1 - t0))"
 tm_keys l q
 tm_check_restored l live-q
+
+# -d DEV names the same filesystem; batch mode works live too
+out=$("$FSLENS" top -d "$SCRATCH_LOOP" -b -n 2 -i 0.3 -w 100 2>"$T_TMP/err"); rc=$?
+check_eq dev-batch-rc "$rc" 0
+check_eq dev-batch-frames "$(grep -c '^ fslens top' <<< "$out")" 2
+check_grep dev-batch-target "^ fslens top  $SCRATCH_MNT \\($SCRATCH_DEV\\)  elapsed [0-9.]+s  interval" <(head -1 <<< "$out")
+"$FSLENS" top -m "$T_TMP/nonexistent" -b -n 1 >/dev/null 2>"$T_TMP/err"
+check_eq bad-mount-rc $? 1
+check_grep bad-mount-msg "^fslens: cannot use '$T_TMP/nonexistent': " "$T_TMP/err"
 exit 0

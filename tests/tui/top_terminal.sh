@@ -37,6 +37,14 @@ d=$(awk -v a="$s1" -v b="$s2" 'BEGIN { printf "%d", (b - a) * 10 + 0.5 }')
 check_ge speed-1-lower "$d" 6
 check_le speed-1-upper "$d" 14
 
+# totals asked for mid-run (no -a) begin then, and say so
+tm_keys p a
+tm_wait p 'totals from [0-9]+\.[0-9]s' 5 && pass totals-from-now ||
+	fail totals-from-now "$(tm_screen p | head -1)"
+tm_keys p a
+tm_wait p 'elapsed [0-9.]+s  interval 0\.2s' 5 && pass totals-back-to-interval ||
+	fail totals-back-to-interval "$(tm_screen p | head -1)"
+
 # ---- Ctrl-C ----
 tm_keys p C-c
 tm_check_restored p ctrl-c
@@ -87,6 +95,10 @@ check_eq not-a-tty-msg "$out" "fslens: top: cannot drive the terminal: standard 
 out=$("$FSLENS" top --replay "$T_TMP/missing.trace" 2>&1); rc=$?
 check_eq missing-trace-rc "$rc" 1
 check_eq missing-trace-msg "$out" "fslens: cannot open '$T_TMP/missing.trace': No such file or directory"
+TM_TERM=nosuchterm tm_start u 80 24 -- top --replay "$TRACE"
+tm_exited u && check_eq unknown-term-rc "$(cat "$T_TMP/u.rc")" 1 || fail unknown-term-rc "still running"
+check_grep unknown-term-msg "curses does not know TERM='nosuchterm'" <(tm_screen u)
+check_eq unknown-term-stty "$(cat "$T_TMP/u.stty.after")" "$(cat "$T_TMP/u.stty.before")"
 "$FSLENS" top --replay "$TRACE" --speed 0 >/dev/null 2>&1; check_eq bad-speed-rc $? 2
 "$FSLENS" top --replay "$TRACE" -m /mnt >/dev/null 2>&1; check_eq replay-and-mount-rc $? 2
 "$FSLENS" top --bogus >/dev/null 2>&1; check_eq unknown-option-rc $? 2

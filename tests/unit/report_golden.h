@@ -10,7 +10,9 @@
  *  waits: mkdir 600+200+100 ms journal_log_space, 100 ms txn_locked;
  *         jbd2 400 ms other_io; bash 50 ms dir_block_read
  *  ops:   4 mkdir (100 us, 200 us, 300 us, 10 ms) in /mnt/golden/d,
- *         1 failing stat (50 us) in /mnt/golden
+ *         1 failing stat (50 us) in /mnt/golden, bash's 70 ms stat in
+ *         /mnt/golden/big holding its 50 ms directory read, 1 stat outside
+ *         the mount (not counted)
  *  journal: tids 11-14 (at 0.5, 2, 3, 4 s), commits of 2/4/6/8 ms triggered by timer, log space,
  *         fsync, full; jbd2 info start 10 txns avg 2000 us, end 14 txns 4531 us
  *  writeback: 24 pages periodic, 100 background; ino 12 64 pages, ino 13 60;
@@ -284,6 +286,9 @@ static int g_write_golden(const char *path)
 	err |= fsl_writer__kv(w, FSL_KV_START_NS, "%llu", (unsigned long long)G_S0);
 	err |= fsl_writer__kv(w, FSL_KV_END_NS, "%llu", (unsigned long long)(G_S0 + 10000 * G_MS));
 	err |= fsl_writer__kv(w, "ext4.journal_bytes", "%u", 1048576);
+	err |= fsl_writer__kv(w, "ext4.inodes_per_group", "%u", 8);
+	err |= fsl_writer__kv(w, "ext4.blocks_per_group", "%u", 1024);
+	err |= fsl_writer__kv(w, "ext4.first_data_block", "%u", 0);
 	err |= fsl_writer__text(w, "jbd2.info.start", g_jbd2_start, sizeof(g_jbd2_start) - 1);
 	err |= fsl_writer__text(w, "jbd2.info.end", g_jbd2_end, sizeof(g_jbd2_end) - 1);
 	st = (struct fsl_stack){ 1, sizeof(st1) / sizeof(st1[0]), (char **)st1 };
@@ -309,6 +314,9 @@ static int g_write_golden(const char *path)
 	err |= g_dirop(w, G_T(300), 101, FSL_OP_MKDIR, 300 * G_US, 0, "/mnt/golden/d/3");
 	err |= g_dirop(w, G_T(400), 101, FSL_OP_MKDIR, 10 * G_MS, 0, "/mnt/golden/d/4");
 	err |= g_dirop(w, G_T(450), 101, FSL_OP_STAT, 50 * G_US, -2, "/mnt/golden/x");
+	/* bash's stat holds its 50 ms directory read; a call on another fs */
+	err |= g_dirop(w, G_T(4990), 200, FSL_OP_STAT, 70 * G_MS, 0, "/mnt/golden/big/x");
+	err |= g_dirop(w, G_T(4995), 101, FSL_OP_STAT, 10 * G_US, 0, "/usr/lib/locale/x");
 
 	/* handle starts: dir/123 waits 0.5 ms and 1.5 ms, inode/77 none */
 	err |= g_jstart(w, G_T(110), 500 * G_US, 4, 123);

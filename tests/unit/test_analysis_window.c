@@ -28,6 +28,8 @@ static char *run(const char *path, uint64_t t0, uint64_t t1, int stepped)
 	if (!stepped) {
 		o.t0 = t0;
 		o.t1 = t1;
+	} else {
+		o.hold = 1;
 	}
 	r = fsl_reader__open(path, NULL, &err);
 	if (!r)

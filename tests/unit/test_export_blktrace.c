@@ -415,3 +415,31 @@ TEST(bt_import_truncated_and_corrupt)
 	CHECK_EQ(fsl_bt_import(&f, 1, collect_cb, &c, &is, eb, sizeof(eb)), -ENOENT);
 	CHECK(strstr(eb, "No such file") != NULL);
 }
+
+/* Records with cgroup ids: the id leads each payload and is skipped. */
+TEST(bt_import_fixture_cgroup)
+{
+	struct fsl_bt_import_stats is;
+	static struct collect c;
+	const char *f = fixture("cgroup.blktrace.0");
+	char eb[256];
+
+	memset(&c, 0, sizeof(c));
+	if (fsize(f) < 0)
+		SKIP("fixture %s not found (run from the source tree or set TOP)", f);
+	CHECK_EQ(fsl_bt_import(&f, 1, collect_cb, &c, &is, eb, sizeof(eb)), 0);
+	CHECK_U64(is.notify, 1);
+	CHECK_U64(is.d, 1);
+	CHECK_U64(is.c, 1);
+	CHECK_U64(is.pdu_bytes_skipped, 16);	/* the D's and C's cgroup ids */
+	REQUIRE(c.np == 1);
+	CHECK_STR(c.p[0].comm, "kworker/0:1");
+	CHECK_EQ(c.p[0].hdr.tid, 77);
+	REQUIRE(c.nb == 2);
+	CHECK_EQ(c.b[0].hdr.type, FSL_EV_BLOCK_RQ_ISSUE);
+	CHECK_U64(c.b[0].sector, 4096);
+	CHECK_U64(c.b[0].flags, FSL_RQ_WRITE);
+	CHECK_EQ(c.b[1].hdr.type, FSL_EV_BLOCK_RQ_COMPLETE);
+	CHECK_U64(c.b[1].hdr.ts - c.b[0].hdr.ts, 50000);
+	CHECK_U64(c.b[1].rq, c.b[0].rq);
+}

@@ -438,3 +438,43 @@ TEST(frames_skip_tracing)
 	CHECK_EQ(fsl_frames_skip_tracing(&st), 1);
 	CHECK_EQ(fsl_frames_skip_tracing(&none), 0);
 }
+
+TEST(csv_alloc_table)
+{
+	struct fsl_ev_ext4_alloc_blocks a;
+	struct fsl_ev_proc p = proc(9, 9, "cp");
+	struct fsl_csv_export *x;
+	const char *path = t_path("alloc.csv");
+	FILE *f = fopen(path, "w");
+	int err;
+
+	REQUIRE(f);
+	x = fsl_csv_export__new(f, FSL_CSV_ALLOC, NULL, &err);
+	REQUIRE(x);
+	CHECK_EQ(fsl_csv_export__event(x, &p.hdr), 0);
+	memset(&a, 0, sizeof(a));
+	a.hdr.type = FSL_EV_EXT4_REQUEST_BLOCKS;	/* a request, not a result: no row */
+	a.hdr.size = sizeof(a);
+	CHECK_EQ(fsl_csv_export__event(x, &a.hdr), 0);
+	a.hdr.type = FSL_EV_EXT4_ALLOCATE_BLOCKS;
+	a.hdr.ts = 123;
+	a.hdr.pid = a.hdr.tid = 9;
+	a.dev = FSL_MKDEV(7, 2);
+	a.ino = 12;
+	a.block = 34816;
+	a.len = 8;
+	a.logical = 16;
+	a.lleft = 15;
+	a.lright = 0;
+	a.goal = 34808;
+	a.pleft = 34815;
+	a.pright = 0;
+	a.flags = 0x24;
+	CHECK_EQ(fsl_csv_export__event(x, &a.hdr), 0);
+	CHECK_EQ(fsl_csv_export__finish(x), 0);
+	fsl_csv_export__free(x);
+	fclose(f);
+	CHECK_STR(xt_slurp(path), "ts_ns,pid,tid,comm,dev,ino,logical,len,goal,block,lleft,lright,"
+		  "pleft,pright,flags\n"
+		  "123,9,9,cp,7:2,12,16,8,34808,34816,15,0,34815,0,0x24\n");
+}

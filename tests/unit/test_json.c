@@ -112,3 +112,25 @@ TEST(json_misuse)
 	fclose(f);
 	free(buf);
 }
+
+static void doubles(struct fsl_json *j)
+{
+	fsl_json__arr_begin(j);
+	fsl_json__double(j, 0.1);
+	fsl_json__double(j, 1234567.25);
+	fsl_json__double(j, -2.5e-7);
+	fsl_json__double(j, 1.0 / 3);
+	fsl_json__double(j, 1e300);
+	fsl_json__double(j, -0.0);
+	fsl_json__double(j, INFINITY);
+	fsl_json__arr_end(j);
+}
+
+/* Doubles print short when they can and always read back exactly. */
+TEST(json_doubles)
+{
+	char *s = emit(doubles, 0);
+
+	CHECK_STR(s, "[0.1,1234567.25,-2.5e-07,0.33333333333333331,1e+300,0,null]");
+	free(s);
+}

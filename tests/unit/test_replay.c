@@ -4,6 +4,7 @@
  * a synthetic 4-group filesystem where the kernel's decisions are written by
  * hand, some equal to what ext4 would do and one deliberately not.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -269,4 +270,36 @@ TEST(replay_opts_set_validation)
 	CHECK(fsl_replay_opts_add_set(&o, "delalloc=2", &why) < 0);
 	CHECK_EQ(o.nset, 3);
 	CHECK_STR(o.set_val[0], "64M");
+}
+
+static const char *no_kv(const struct fsl_meta *m, const char *key)
+{
+	return NULL;
+}
+
+/* A trace without ext4 metadata: notes, no crash, journal handles still counted. */
+TEST(replay_without_metadata)
+{
+	struct fsl_meta meta = { .kv = no_kv };
+	struct fsl_replay_opts o = { 0 };
+	const char *why;
+	struct fsl_replay *r;
+	int err = 0;
+
+	CHECK_EQ(fsl_replay_opts_add_set(&o, "journal_size=64M", &why), 0);
+	o.disk = "sata-7200";
+	r = fsl_replay__new(&o, &err);
+	REQUIRE(r);
+	cons[0] = fsl_replay__consumer(r);
+	now = 1 * S;
+	REQUIRE(cons[0]->begin(cons[0], &meta) == 0);
+	CHECK_EQ(handle(100, 5, 1 * S, 1000), 0);
+	CHECK_EQ(alloc(100, 12, 0, 1, 0, 0, 0, 5000, 0, 0x20, 0, 1, 0), 0);
+	REQUIRE(cons[0]->end(cons[0], &meta) == 0);
+	CHECK(fsl_replay__nnotes(r) >= 2);
+	CHECK_EQ(fsl_replay__result(r)->blk_requests, 0);
+	CHECK_EQ(fsl_replay__journal(r)->commits_predicted, 0);
+	fsl_replay__free(r);
+	o.disk = "floppy";
+	CHECK(fsl_replay__new(&o, &err) == NULL && err == -EINVAL);
 }

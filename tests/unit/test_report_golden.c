@@ -97,7 +97,9 @@ TEST(golden_all_sections)
 	/* ops: mkdir 100/200/300 us and 10 ms; p50 = the 2nd value's bucket */
 	ops = fsl_analysis__ops(g.a);
 	REQUIRE(ops);
-	CHECK_U64(ops->total, 5);
+	CHECK_U64(ops->total, 6);
+	CHECK_U64(ops->outside, 1);
+	CHECK_U64(ops->op[FSL_OP_STAT].count, 2);
 	CHECK_U64(ops->op[FSL_OP_MKDIR].count, 4);
 	CHECK_U64(ops->op[FSL_OP_MKDIR].errors, 0);
 	CHECK_NEAR(fsl_hist_quantile(&ops->op[FSL_OP_MKDIR].lat, 0.5), 200 * US, 200 * US / 64.0);
@@ -105,14 +107,31 @@ TEST(golden_all_sections)
 	CHECK_U64(ops->op[FSL_OP_MKDIR].lat.max, 10 * MS);
 	CHECK_U64(ops->op[FSL_OP_MKDIR].lat.sum, 10600 * US);
 	CHECK_U64(ops->op[FSL_OP_STAT].errors, 1);
-	CHECK_EQ(ops->ndirs, 2);
+	CHECK_EQ(ops->ndirs, 3);
 	CHECK_STR(ops->dirs[0].path, "/mnt/golden/d");
 	CHECK_U64(ops->dirs[0].ops, 4);
-	CHECK_STR(ops->dirs[1].path, "/mnt/golden");
-	/* creates per 10 ms bin from 1 s: mkdirs end at 0.1001, 0.2002, 0.3003, 0.41 s */
+	CHECK_U64(ops->dirs[0].lookup_wait_ns, 0);
+	CHECK_STR(ops->dirs[1].path, "/mnt/golden/big");	/* 1 op, 70 ms */
+	CHECK_U64(ops->dirs[1].lookup_wait_ns, 50 * MS);
+	CHECK_STR(ops->dirs[2].path, "/mnt/golden");
+	/* bins from 1 s: the last call ends at 5.06 s, so 10 ms bins folded twice
+	 * to 40 ms; mkdirs end at 0.1001, 0.2002, 0.3003, 0.41 s, the stat at 0.45005 */
+	CHECK_U64(ops->tb.width_ns, 40 * MS);
+	CHECK_U64(ops->series_create[2], 1);
 	CHECK_U64(ops->series_create[10], 1);
-	CHECK_U64(ops->series_create[41], 1);
-	CHECK_U64(ops->series_all[45], 1);
+	CHECK_U64(ops->series_all[11], 1);
+	CHECK_U64(ops->series_all[126], 1);
+	{
+		const struct fsl_proc_stat *ps;
+		unsigned int np = fsl_analysis__procs(g.a, &ps), k;
+
+		for (k = 0; k < np && ps[k].pid != 101; k++)
+			;
+		REQUIRE(k < np);
+		CHECK_U64(ps[k].ops, 5);	/* 4 mkdir + 1 stat; the outside one is not ours */
+		CHECK_U64(fsl_hist_quantile(&ps[k].op_lat, 0.99), 10 * MS);
+		CHECK_STR(ps[k].comm, "mkdir");
+	}
 
 	/* journal */
 	j = fsl_analysis__journal(g.a);
@@ -133,6 +152,9 @@ TEST(golden_all_sections)
 	CHECK_U64(j->txns[0].running_ns, 5000 * MS);	/* 1250 jiffies at HZ 250 */
 	CHECK_U64(j->txns[3].t_end - j->txns[3].t_logging, 7500 * US);
 	CHECK_U64(j->stats_txns, 4);
+	CHECK_U64(j->phase_txns, 4);
+	CHECK_U64(j->sum_locked_phase_ns, 400 * US);	/* 0.1 ms each */
+	CHECK_U64(j->sum_logging_phase_ns, (1500 + 3500 + 5500 + 7500) * US);
 	CHECK_U64(j->sum_handles, 85);
 	CHECK_U64(j->sum_blocks, 328);
 	CHECK_U64(j->handles, 3);
@@ -219,6 +241,16 @@ TEST(golden_all_sections)
 	fsl_layout__extent_hist(l, hist);
 	CHECK_U64(hist[0], 1);	/* dir 14: one extent */
 	CHECK_U64(hist[1], 2);	/* 12 and 13: two */
+	{
+		double mean;
+
+		/* 8 inodes, 1024 blocks per group: inodes 12-14 in group 1; data of
+		 * 12, 13 at 5000.. (group 4), of 14 at 9000 (group 8): 3, 3, 7 */
+		CHECK_U64(fsl_layout__inode_distance(l, hist, &mean), 3);
+		CHECK_NEAR(mean, 13.0 / 3, 1e-9);
+		CHECK_U64(hist[2], 2);	/* 2..3 groups apart */
+		CHECK_U64(hist[3], 1);	/* 4..7 */
+	}
 
 	/* health */
 	h = fsl_analysis__health(g.a);
@@ -250,7 +282,7 @@ TEST(golden_text_and_json)
 	CHECK(strstr(buf, "    12(f): expecting   5008 actual extent phys   5016 log 8 len 8\n") != NULL);
 	CHECK(strstr(buf, "    13(f): expecting   5016 actual extent phys   5024 log 8 len 4\n") != NULL);
 	CHECK(strstr(buf, "block 5008 went to inode 13 (writeback) at +6.060 s") != NULL);
-	CHECK(strstr(buf, "4 transactions (delta) vs 4 commits here; avg commit 4531 us vs 4531 us here") != NULL);
+	CHECK(strstr(buf, "4 transactions (delta) vs 4 here; avg commit 4531 us vs 4531 us here") != NULL);
 	CHECK(strstr(buf, "3 lost") != NULL);
 	CHECK(strstr(buf, "seeks (D2D): 2 of 3 dispatches") != NULL);
 	for (line = buf; *line;) {

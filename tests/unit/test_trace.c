@@ -272,3 +272,150 @@ TEST(trace_no_compress)
 	CHECK(fsl_reader__stats(r)->compressed_bytes > 0);
 	fsl_reader__close(r);
 }
+
+/* Dirop path lengths that overrun their record are cut by the writer and flagged. */
+TEST(trace_dirop_lengths_clamped)
+{
+	union { struct fsl_ev_dirop d; unsigned char b[256]; } op = { 0 };
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	const struct fsl_ev_dirop *got;
+	int err = 0;
+
+	op.d.hdr.type = FSL_EV_DIROP;
+	op.d.hdr.size = fsl_dirop_size(10, 0);	/* 96: 20 bytes of room after paths[] */
+	op.d.hdr.ts = 1;
+	op.d.path_len = 300;
+	op.d.path2_len = 7;
+	memcpy(op.d.paths, "/mnt/x/abc", 10);
+	w = fsl_writer__open(t_path("d.trace"), NULL, &err);
+	REQUIRE(w);
+	CHECK_EQ(fsl_writer__event(w, &op.d.hdr), 0);
+	CHECK_EQ(fsl_writer__close(w), 0);
+	r = fsl_reader__open(t_path("d.trace"), NULL, &err);
+	REQUIRE(r);
+	REQUIRE(fsl_reader__next(r, &ev) == 1);
+	got = (const struct fsl_ev_dirop *)ev;
+	CHECK_EQ(ev->size, 96);
+	CHECK_EQ(got->path_len, 96 - offsetof(struct fsl_ev_dirop, paths));
+	CHECK_EQ(got->path2_len, 0);
+	CHECK_EQ(got->pflags, FSL_DIROP_TRUNC1 | FSL_DIROP_TRUNC2);
+	CHECK(!memcmp(got->paths, "/mnt/x/abc", 10));
+	fsl_reader__close(r);
+}
+
+/* Bit arrays to runs and back; runs start with a free run (possibly empty). */
+TEST(trace_bitmap_bits)
+{
+	uint64_t words[4] = { 0 }, back[4];
+	struct fsl_bitmap bm;
+	unsigned int i;
+
+	/* used: bits 0..2, 70..199 (crossing words), 255 */
+	for (i = 0; i < 256; i++)
+		if (i < 3 || (i >= 70 && i < 200) || i == 255)
+			words[i / 64] |= 1ull << (i % 64);
+	REQUIRE(fsl_bitmap_from_bits(&bm, words, 256, 1, FSL_BITMAP_BLOCK, FSL_BITMAP_START) == 0);
+	CHECK_EQ(bm.nruns, 6);
+	CHECK_EQ(bm.runs[0], 0);	/* no free bits first */
+	CHECK_EQ(bm.runs[1], 3);
+	CHECK_EQ(bm.runs[2], 67);
+	CHECK_EQ(bm.runs[3], 130);
+	CHECK_EQ(bm.runs[4], 55);
+	CHECK_EQ(bm.runs[5], 1);
+	CHECK_EQ(fsl_bitmap_test(&bm, 1), 1);	/* bit number 1 = index 0 */
+	CHECK_EQ(fsl_bitmap_test(&bm, 4), 0);
+	CHECK_EQ(fsl_bitmap_test(&bm, 71), 1);
+	CHECK_EQ(fsl_bitmap_test(&bm, 256), 1);
+	CHECK_EQ(fsl_bitmap_to_bits(&bm, back, 4), 0);
+	CHECK(!memcmp(back, words, sizeof(words)));
+	CHECK_EQ(fsl_bitmap_to_bits(&bm, back, 3), -ENOSPC);
+	fsl_bitmap_free(&bm);
+	/* a length that is not a multiple of 64, all free */
+	memset(words, 0, sizeof(words));
+	REQUIRE(fsl_bitmap_from_bits(&bm, words, 100, 0, FSL_BITMAP_INODE, FSL_BITMAP_END) == 0);
+	CHECK_EQ(bm.nruns, 1);
+	CHECK_EQ(bm.runs[0], 100);
+	fsl_bitmap_free(&bm);
+}
+
+/* Rewind reads the same events again. */
+TEST(trace_rewind)
+{
+	struct fsl_ev_jbd2_commit c = { .hdr = { .type = FSL_EV_JBD2_END_COMMIT, .size = sizeof(c) } };
+	struct fsl_writer_opts o = { .chunk_events = 7 };
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	uint64_t sum1 = 0, sum2 = 0;
+	int err = 0, i, pass;
+
+	w = fsl_writer__open(t_path("rw.trace"), &o, &err);
+	REQUIRE(w);
+	for (i = 0; i < 100; i++) {
+		c.hdr.ts = 10 + i;
+		c.transaction = i * i;
+		fsl_writer__event(w, &c.hdr);
+	}
+	CHECK_EQ(fsl_writer__close(w), 0);
+	r = fsl_reader__open(t_path("rw.trace"), NULL, &err);
+	REQUIRE(r);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < 40 && fsl_reader__next(r, &ev) == 1; i++)
+			;
+		CHECK_EQ(fsl_reader__rewind(r), 0);
+		while (fsl_reader__next(r, &ev) == 1)
+			*(pass ? &sum2 : &sum1) += ((const struct fsl_ev_jbd2_commit *)ev)->transaction;
+	}
+	CHECK_U64(sum1, 328350);	/* sum of i^2, i < 100 */
+	CHECK_U64(sum2, 328350);
+	CHECK_EQ(fsl_reader__stats(r)->chunks, 15);
+	fsl_reader__close(r);
+}
+
+/* A family filter returns exactly that family, also when whole chunks lack it. */
+TEST(trace_family_filter_chunks)
+{
+	struct fsl_writer_opts o = { .chunk_events = 100 };
+	struct fsl_ev_block_rq b = { .hdr = { .type = FSL_EV_BLOCK_RQ_ISSUE, .size = sizeof(b) } };
+	struct fsl_ev_jbd2_commit c = { .hdr = { .type = FSL_EV_JBD2_START_COMMIT, .size = sizeof(c) } };
+	struct fsl_reader_opts ro = { .families = 1u << FSL_FAM_JOURNAL };
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	uint64_t ts = 1, sum = 0;
+	int err = 0, i, n = 0, other = 0;
+
+	w = fsl_writer__open(t_path("ff.trace"), &o, &err);
+	REQUIRE(w);
+	/* 1000 block events (10 chunks), 150 commits, 1000 block, 150 commits */
+	for (i = 0; i < 2300; i++) {
+		int k = i % 1150;
+
+		if (k < 1000) {
+			b.hdr.ts = ts++;
+			CHECK_EQ(fsl_writer__event(w, &b.hdr), 0);
+		} else {
+			c.hdr.ts = ts++;
+			c.transaction = i;
+			CHECK_EQ(fsl_writer__event(w, &c.hdr), 0);
+		}
+	}
+	CHECK_EQ(fsl_writer__close(w), 0);
+	r = fsl_reader__open(t_path("ff.trace"), &ro, &err);
+	REQUIRE(r);
+	while (fsl_reader__next(r, &ev) == 1) {
+		if (ev->type != FSL_EV_JBD2_START_COMMIT)
+			other++;
+		else
+			sum += ((const struct fsl_ev_jbd2_commit *)ev)->transaction;
+		n++;
+	}
+	CHECK_EQ(n, 300);
+	CHECK_EQ(other, 0);
+	/* transactions 1000..1149 and 2150..2299 */
+	CHECK_U64(sum, 150 * (1000 + 1149) / 2 + 150 * (2150 + 2299) / 2);
+	CHECK_EQ(fsl_reader__nwarnings(r), 0);
+	fsl_reader__close(r);
+}

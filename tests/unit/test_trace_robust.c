@@ -2,7 +2,9 @@
 /* Trace reader against damaged input: truncation, bit flips, bad headers, absurd sizes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "t.h"
@@ -515,4 +517,63 @@ int t_make_corpus(const char *dir)
 		fsl_writer__lost(w, FSL_FAM_OFFCPU, 1);
 	}
 	return fsl_writer__close(w) ? -1 : 0;
+}
+
+/* The checksum is the standard CRC32C (the check value of the Castagnoli CRC). */
+TEST(trace_crc32c_check_value)
+{
+	static const unsigned char zeros[32];
+	unsigned char buf[1000];
+	unsigned int i;
+
+	CHECK_U64(fsl_crc32c(0, "123456789", 9), 0xe3069283u);
+	CHECK_U64(fsl_crc32c(0, zeros, 32), 0x8a9136aau);	/* RFC 3720 B.4 */
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = i * 7;
+	/* incremental == one shot, at any split and alignment */
+	CHECK_U64(fsl_crc32c(fsl_crc32c(0, buf, 13), buf + 13, 987), fsl_crc32c(0, buf, 1000));
+	CHECK_U64(fsl_crc32c(fsl_crc32c(0, buf + 1, 500), buf + 501, 3),
+		  fsl_crc32c(0, buf + 1, 503));
+}
+
+/*
+ * A writer process killed with SIGKILL: everything before its last flush
+ * reads back, with one "cut short" warning. (The child flushes after 3000
+ * and 7000 events, adds 500 more and a stack, then kills itself.)
+ */
+TEST(trace_writer_sigkill)
+{
+	const char *path = t_path("k.trace");
+	pid_t pid;
+	size_t nwarn;
+	char w0[512];
+	int st = 0;
+
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct fsl_ev_block_rq e = { .hdr = { .type = FSL_EV_BLOCK_RQ_ISSUE,
+						      .size = sizeof(e) } };
+		struct fsl_writer *w;
+		int err = 0, i;
+
+		w = fsl_writer__open(path, NULL, &err);
+		if (!w)
+			_exit(3);
+		for (i = 0; i < 7500; i++) {
+			e.hdr.ts = 1000 + 10 * i;
+			e.sector = i;
+			if (fsl_writer__event(w, &e.hdr))
+				_exit(4);
+			if ((i == 2999 || i == 6999) && fsl_writer__flush(w))
+				_exit(5);
+		}
+		raise(SIGKILL);
+		_exit(6);
+	}
+	REQUIRE(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_EQ(read_all(path, &nwarn, w0, sizeof(w0)), 7000);
+	CHECK_EQ(nwarn, 1);
+	CHECK(strstr(w0, "cut short") != NULL);
 }

@@ -43,7 +43,7 @@ static void make_snap(struct top_snap *s)
 		s->procs[i].pid = p[i].pid;
 		snprintf(s->procs[i].comm, sizeof(s->procs[i].comm), "%s", p[i].comm);
 		s->procs[i].ops_s = p[i].ops;
-		s->procs[i].avg_ms = p[i].p99;
+		s->procs[i].p99_ms = p[i].p99;
 		s->procs[i].blocked_ms_s[TOP_WG_JOURNAL] = p[i].jrnl;
 		s->procs[i].read_mbs = p[i].rd;
 	}
@@ -339,8 +339,14 @@ TEST(tui_help_and_resize)
 	top_screen__key(&s, &snap, 'h');
 	top_screen__draw(&s, &snap);
 	CHECK_EQ(s.overlay, TOP_OV_HELP);
-	CHECK(find_row(t, "processes view columns:") >= 0);
+	CHECK(find_row(t, "processes view columns (blocked ms/s by cause):") >= 0);
 	CHECK(find_row(t, "space       pause") >= 0);
+	/* the column lines are further down: PgDn scrolls the help */
+	CHECK(find_row(t, "P99ms        99th percentile latency") < 0);
+	top_screen__key(&s, &snap, TUI_KEY_PGDN);
+	top_screen__draw(&s, &snap);
+	CHECK_EQ(s.overlay, TOP_OV_HELP);
+	CHECK(find_row(t, "P99ms        99th percentile latency") >= 0);
 	/* q in help goes back, it does not quit */
 	top_screen__key(&s, &snap, 'q');
 	CHECK_EQ(s.overlay, TOP_OV_NONE);
@@ -379,4 +385,29 @@ TEST(tui_fmt_num)
 	CHECK_STR(b, " 1235k");
 	top_fmt_num(b, sizeof(b), 0, 5, 0);
 	CHECK_STR(b, "    0");
+}
+
+TEST(tui_spark_and_text_without_utf8)
+{
+	static const double v[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct tui_term *t = tui_term__new_memory(3, 20);
+
+	REQUIRE(t);
+	top_draw_spark(t, 0, 0, 9, v, 9, 8, TUI_A_BAR);
+	CHECK_STR(tui_term__row_text(t, 0), " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588");
+	/* wider than the values: right-aligned; narrower: the newest ones */
+	top_draw_spark(t, 1, 0, 4, v, 9, 8, TUI_A_BAR);
+	CHECK_STR(tui_term__row_text(t, 1), "\u2585\u2586\u2587\u2588");
+	tui_term__set_utf8(t, 0);
+	tui_term__clear(t);
+	top_draw_spark(t, 0, 0, 12, v, 9, 8, TUI_A_BAR);
+	CHECK_STR(tui_term__row_text(t, 0), "    .:-=+*#@");
+	/* any value above zero shows; no values: blank */
+	top_draw_spark(t, 1, 0, 3, (const double[]){ 0.001, 0, 8 }, 3, 8, TUI_A_BAR);
+	CHECK_STR(tui_term__row_text(t, 1), ". @");
+	/* bytes that are not printable ASCII become '?', one column each */
+	CHECK_EQ(tui_term__put(t, 2, 0, TUI_A_NORMAL, "a\u2588b\tc", -1), 5);
+	CHECK_STR(tui_term__row_text(t, 2), "a?b?c");
+	CHECK_EQ(tui_term__attr_at(t, 0, 5), TUI_A_BAR);
+	tui_term__free(t);
 }

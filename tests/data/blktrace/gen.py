@@ -9,6 +9,9 @@
 #   be.blktrace.0   the same records, big endian.
 #   trunc.blktrace.0  le's first three records, then 20 bytes of the fourth.
 #   badmagic.blktrace.0  le with the magic of its 5th record (offset 224) broken.
+#   cgroup.blktrace.0 little endian with cgroup ids (action flag 0x100): a
+#                   process notify (pid 77 "kworker/0:1") and a write D and C
+#                   4096+8, each payload led by an 8-byte cgroup id.
 import struct
 
 MAGIC = 0x65617407
@@ -57,3 +60,12 @@ assert off == 224, off
 bad = bytearray(le)
 bad[off:off + 4] = b'\xde\xad\xbe\xef'
 open('badmagic.blktrace.0', 'wb').write(bytes(bad))
+
+CG = 1 << 8
+cgid = struct.pack('<Q', 0x1234)
+cg = [
+    (0, 2000000000, 0, 0, act(0 | CG, C_NOTIFY), 77, 0, cgid + b'kworker/0:1'.ljust(16, b'\0')),
+    (1, 2000001000, 4096, 4096, act(D | CG, C_ISSUE | C_WRITE | C_FS), 77, 0, cgid),
+    (2, 2000051000, 4096, 4096, act(C | CG, C_COMPLETE | C_WRITE | C_FS), 0, 0, cgid),
+]
+open('cgroup.blktrace.0', 'wb').write(b''.join(pack('<', r) for r in cg))
