@@ -41,8 +41,23 @@ struct inode {
 	uint64_t ino;
 	uint32_t *pas;		/* indices into a->pa */
 	uint32_t npas, cpas;
-	struct ext *ext;
+	struct ext *ext;	/* &ext1 while there is room for one extent */
 	uint32_t next, cext;
+	struct ext ext1;	/* most files have one extent: no malloc for it */
+};
+
+/*
+ * Per-inode state lives in pages of IPAGE consecutive inode numbers (never
+ * moved once made), found through a small open-addressed table keyed by
+ * ino / IPAGE: inodes allocated one after another share pages and cache
+ * lines, and the page table stays small enough to be cache resident.
+ */
+#define IPAGE_SHIFT	6
+#define IPAGE		(1u << IPAGE_SHIFT)
+
+struct ipage {
+	uint64_t key;		/* ino >> IPAGE_SHIFT */
+	struct inode in[IPAGE];
 };
 
 struct lg {
@@ -81,15 +96,15 @@ struct fsl_alloc {
 	uint32_t npa, cpa;
 	uint32_t *pa_freelist;	/* reusable slots */
 	uint32_t nfreepa, cfreepa;
-	struct inode *ino;	/* open-addressed hash */
-	uint32_t ino_cap, ino_n;
+	struct ipage **ipg;	/* open-addressed hash of pages, NULL = empty slot */
+	uint32_t ipg_cap, ipg_n;
 	struct lg *lg;
 	uint32_t nlg;
 	struct pend *pend;
 	uint32_t npend, cpend;
 	uint32_t last_group, last_start;	/* stream goal */
 	uint64_t lru_clock;
-	uint32_t hint;		/* slot of the inode looked up last (a cache) */
+	struct ipage *hint;	/* page of the inode looked up last (a cache) */
 };
 
 /* ---- small helpers ---- */
@@ -388,9 +403,9 @@ struct fsl_alloc *fsl_alloc__new(const struct fsl_geom *g, const struct fsl_tuna
 	}
 	a->last_group = 0;
 	a->last_start = 0;
-	a->ino_cap = 1024;
-	a->ino = calloc(a->ino_cap, sizeof(*a->ino));
-	if (!a->ino)
+	a->ipg_cap = 64;
+	a->ipg = calloc(a->ipg_cap, sizeof(*a->ipg));
+	if (!a->ipg)
 		goto nomem_free;
 	return a;
 nomem_free:
@@ -411,13 +426,21 @@ void fsl_alloc__free(struct fsl_alloc *a)
 	free(a->grp);
 	free(a->pa);
 	free(a->pa_freelist);
-	if (a->ino) {
-		for (i = 0; i < a->ino_cap; i++) {
-			free(a->ino[i].pas);
-			free(a->ino[i].ext);
+	if (a->ipg) {
+		for (i = 0; i < a->ipg_cap; i++) {
+			struct ipage *p = a->ipg[i];
+
+			if (!p)
+				continue;
+			for (k = 0; k < IPAGE; k++) {
+				free(p->in[k].pas);
+				if (p->in[k].ext != &p->in[k].ext1)
+					free(p->in[k].ext);
+			}
+			free(p);
 		}
 	}
-	free(a->ino);
+	free(a->ipg);
 	if (a->lg)
 		for (i = 0; i < a->nlg; i++)
 			for (k = 0; k < LG_ORDERS; k++)
@@ -454,16 +477,35 @@ struct fsl_alloc *fsl_alloc__clone(const struct fsl_alloc *a)
 	c->pa = dup_mem(a->pa, (size_t)a->cpa * sizeof(*a->pa));
 	c->pa_freelist = dup_mem(a->pa_freelist, (size_t)a->cfreepa * 4);
 	c->pend = dup_mem(a->pend, (size_t)a->cpend * sizeof(*a->pend));
-	c->ino = calloc(a->ino_cap, sizeof(*c->ino));
+	c->hint = NULL;
+	c->ipg = calloc(a->ipg_cap, sizeof(*c->ipg));
 	c->lg = calloc(a->nlg, sizeof(*c->lg));
-	if (!c->ino || !c->lg) {
+	if (!c->ipg || !c->lg) {
 		fsl_alloc__free(c);
 		return NULL;
 	}
-	for (i = 0; i < a->ino_cap; i++) {
-		c->ino[i] = a->ino[i];
-		c->ino[i].pas = dup_mem(a->ino[i].pas, (size_t)a->ino[i].cpas * 4);
-		c->ino[i].ext = dup_mem(a->ino[i].ext, (size_t)a->ino[i].cext * sizeof(struct ext));
+	for (i = 0; i < a->ipg_cap; i++) {
+		const struct ipage *p = a->ipg[i];
+		struct ipage *q;
+
+		if (!p)
+			continue;
+		q = c->ipg[i] = malloc(sizeof(*q));
+		if (!q) {
+			fsl_alloc__free(c);
+			return NULL;
+		}
+		*q = *p;
+		for (k = 0; k < IPAGE; k++) {
+			const struct inode *s = &p->in[k];
+			struct inode *d = &q->in[k];
+
+			d->pas = dup_mem(s->pas, (size_t)s->cpas * 4);
+			if (s->ext == &s->ext1)
+				d->ext = &d->ext1;
+			else
+				d->ext = dup_mem(s->ext, (size_t)s->cext * sizeof(struct ext));
+		}
 	}
 	for (i = 0; i < a->nlg; i++) {
 		c->lg[i] = a->lg[i];
@@ -475,61 +517,98 @@ struct fsl_alloc *fsl_alloc__clone(const struct fsl_alloc *a)
 
 /* ---- inode table (hash map ino -> struct inode) ---- */
 
-static uint32_t ino_hash(uint64_t ino, uint32_t cap)
+static uint32_t ipg_hash(uint64_t key, uint32_t cap)
 {
-	return (uint32_t)((ino * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
-static struct inode *ino_find(const struct fsl_alloc *a, uint64_t ino)
+static struct ipage *ipg_find(const struct fsl_alloc *a, uint64_t key)
 {
-	uint32_t h;
+	uint32_t h = ipg_hash(key, a->ipg_cap);
 
-	/* one allocation looks its inode up several times: remember the slot */
-	if (a->hint < a->ino_cap && a->ino[a->hint].ino == ino)
-		return &a->ino[a->hint];
-	h = ino_hash(ino, a->ino_cap);
-	while (a->ino[h].ino) {
-		if (a->ino[h].ino == ino) {
-			((struct fsl_alloc *)a)->hint = h;
-			return &a->ino[h];
-		}
-		h = (h + 1) & (a->ino_cap - 1);
+	while (a->ipg[h]) {
+		if (a->ipg[h]->key == key)
+			return a->ipg[h];
+		h = (h + 1) & (a->ipg_cap - 1);
 	}
 	return NULL;
 }
 
-static struct inode *ino_get(struct fsl_alloc *a, uint64_t ino)
+static struct inode *ino_find(const struct fsl_alloc *a, uint64_t ino)
 {
-	struct inode *in = ino_find(a, ino);
+	uint64_t key = ino >> IPAGE_SHIFT;
+	struct ipage *p = a->hint;
+	struct inode *in;
+
+	/* one allocation looks its inode up several times, its neighbours next */
+	if (!p || p->key != key) {
+		p = ipg_find(a, key);
+		if (!p)
+			return NULL;
+		((struct fsl_alloc *)a)->hint = p;
+	}
+	in = &p->in[ino & (IPAGE - 1)];
+	return in->ino == ino && ino ? in : NULL;
+}
+
+static int ipg_insert(struct fsl_alloc *a, struct ipage *p)
+{
 	uint32_t h;
 
-	if (in || !ino)
-		return in;
-	if ((a->ino_n + 1) * 2 > a->ino_cap) {
-		struct inode *old = a->ino;
-		uint32_t oc = a->ino_cap, i;
-		struct inode *n = calloc(oc * 2, sizeof(*n));
+	if ((a->ipg_n + 1) * 2 > a->ipg_cap) {
+		struct ipage **old = a->ipg;
+		uint32_t oc = a->ipg_cap, i;
+		struct ipage **n = calloc((size_t)oc * 2, sizeof(*n));
 
 		if (!n)
-			return NULL;
-		a->ino = n;
-		a->ino_cap = oc * 2;
+			return -ENOMEM;
+		a->ipg = n;
+		a->ipg_cap = oc * 2;
 		for (i = 0; i < oc; i++) {
-			if (!old[i].ino)
+			if (!old[i])
 				continue;
-			h = ino_hash(old[i].ino, a->ino_cap);
-			while (a->ino[h].ino)
-				h = (h + 1) & (a->ino_cap - 1);
-			a->ino[h] = old[i];
+			h = ipg_hash(old[i]->key, a->ipg_cap);
+			while (a->ipg[h])
+				h = (h + 1) & (a->ipg_cap - 1);
+			a->ipg[h] = old[i];
 		}
 		free(old);
 	}
-	h = ino_hash(ino, a->ino_cap);
-	while (a->ino[h].ino)
-		h = (h + 1) & (a->ino_cap - 1);
-	a->ino[h].ino = ino;
-	a->ino_n++;
-	return &a->ino[h];
+	h = ipg_hash(p->key, a->ipg_cap);
+	while (a->ipg[h])
+		h = (h + 1) & (a->ipg_cap - 1);
+	a->ipg[h] = p;
+	a->ipg_n++;
+	return 0;
+}
+
+static struct inode *ino_get(struct fsl_alloc *a, uint64_t ino)
+{
+	uint64_t key = ino >> IPAGE_SHIFT;
+	struct ipage *p;
+	struct inode *in;
+
+	if (!ino)
+		return NULL;
+	p = a->hint && a->hint->key == key ? a->hint : ipg_find(a, key);
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return NULL;
+		p->key = key;
+		if (ipg_insert(a, p)) {
+			free(p);
+			return NULL;
+		}
+	}
+	a->hint = p;
+	in = &p->in[ino & (IPAGE - 1)];
+	if (!in->ino) {
+		in->ino = ino;
+		in->ext = &in->ext1;
+		in->cext = 1;
+	}
+	return in;
 }
 
 /* ---- bitmaps from outside ---- */
@@ -652,8 +731,21 @@ void fsl_alloc__map(struct fsl_alloc *a, uint64_t ino, uint32_t logical, uint64_
 		in->ext[i].len += len;
 		return;
 	}
-	if (grow((void **)&in->ext, &in->cext, in->next + 1, sizeof(*e)))
-		return;
+	if (in->next + 1 > in->cext) {
+		uint32_t n = in->cext * 2 > 8 ? in->cext * 2 : 8;
+		struct ext *x;
+
+		while (n < in->next + 1)
+			n *= 2;
+		x = in->ext == &in->ext1 ? malloc((size_t)n * sizeof(*x))
+					 : realloc(in->ext, (size_t)n * sizeof(*x));
+		if (!x)
+			return;
+		if (in->ext == &in->ext1 && in->next)
+			x[0] = in->ext1;
+		in->ext = x;
+		in->cext = n;
+	}
 	memmove(&in->ext[i + 1], &in->ext[i], (in->next - i) * sizeof(*e));
 	in->ext[i] = (struct ext){ logical, len, pblk };
 	in->next++;
@@ -701,11 +793,22 @@ int fsl_alloc__inode_next(const struct fsl_alloc *a, size_t *cursor, uint64_t *i
 {
 	size_t i;
 
-	for (i = *cursor; i < a->ino_cap; i++) {
-		if (!a->ino[i].ino || !a->ino[i].next)
+	size_t end = (size_t)a->ipg_cap * IPAGE;
+
+	/* cursor = page slot * IPAGE + inode within the page */
+	for (i = *cursor; i < end; i++) {
+		const struct ipage *p = a->ipg[i / IPAGE];
+		const struct inode *in;
+
+		if (!p) {
+			i |= IPAGE - 1;
 			continue;
-		*ino = a->ino[i].ino;
-		*extents = a->ino[i].next;
+		}
+		in = &p->in[i % IPAGE];
+		if (!in->ino || !in->next)
+			continue;
+		*ino = in->ino;
+		*extents = in->next;
 		*cursor = i + 1;
 		return 1;
 	}

@@ -242,3 +242,71 @@ TEST(model_alloc_enospc_and_clone)
 	fsl_alloc__free(a);
 	fsl_alloc__free(c);
 }
+
+/*
+ * Per-inode state: inodes spread over many pages of the inode table and
+ * packed in runs, one to three extents each (inline first extent, then the
+ * heap), looked up, iterated once each, and cloned deeply.
+ */
+TEST(model_alloc_inode_table)
+{
+	enum { N = 3000 };
+	struct fsl_alloc *a = small_fs(1), *c;
+	struct fsl_alloc_req r;
+	static unsigned char seen[N];
+	uint64_t ino, sum = 0, n = 0;
+	unsigned int ext;
+	size_t cur = 0;
+	uint32_t i, k;
+
+	REQUIRE(a);
+	/* i < 1000: consecutive inodes 12..1011; then every 37th from 5000 */
+#define INO(i) ((i) < 1000 ? 12ull + (i) : 5000ull + 37ull * (i))
+	for (i = 0; i < N; i++)
+		for (k = 0; k <= i % 3; k++)	/* not contiguous: never merged */
+			fsl_alloc__map(a, INO(i), 10 * k, 2000 + 100ull * i + 30 * k + 1, 2);
+	for (i = 0; i < N; i++) {
+		CHECK_EQ(fsl_alloc__extents(a, INO(i)), i % 3 + 1);
+		CHECK_U64(fsl_alloc__first_block(a, INO(i)), 2000 + 100ull * i + 1);
+	}
+	CHECK_EQ(fsl_alloc__extents(a, 0), 0);
+	CHECK_EQ(fsl_alloc__extents(a, 11), 0);
+	CHECK_EQ(fsl_alloc__extents(a, 1012), 0);
+	CHECK_EQ(fsl_alloc__extents(a, INO(1000) + 1), 0);
+	c = fsl_alloc__clone(a);
+	REQUIRE(c);
+	/* the original changes after the clone; the clone must not */
+	fsl_alloc__map(a, INO(0), 50, 900000, 1);
+	/* INO(2): 0-1 at 2201, 10-11 at 2231, 20-21 at 2261; 2-9 at 2203 grows the first */
+	fsl_alloc__map(a, INO(2), 2, 2203, 8);
+	CHECK_EQ(fsl_alloc__extents(a, INO(0)), 2);
+	CHECK_EQ(fsl_alloc__extents(a, INO(2)), 3);
+	CHECK_EQ(fsl_alloc__extents(c, INO(0)), 1);
+	CHECK_EQ(fsl_alloc__extents(c, INO(2)), 3);
+	r = data_req(INO(2), 10, 1, 22);
+	fsl_alloc__neighbours(a, &r);
+	CHECK_EQ(r.lleft, 9);
+	CHECK_U64(r.pleft, 2210);
+	CHECK_EQ(r.lright, 20);
+	CHECK_U64(r.pright, 2261);
+	fsl_alloc__free(a);	/* the clone's extents are its own */
+	fsl_alloc__neighbours(c, &r);
+	CHECK_EQ(r.lleft, 1);
+	CHECK_U64(r.pleft, 2202);
+	for (i = 0; i < N; i++)
+		CHECK_U64(fsl_alloc__first_block(c, INO(i)), 2000 + 100ull * i + 1);
+	while (fsl_alloc__inode_next(c, &cur, &ino, &ext)) {
+		uint32_t idx = ino < 1012 ? (uint32_t)(ino - 12) : (uint32_t)((ino - 5000) / 37);
+
+		REQUIRE(idx < N && INO(idx) == ino);
+		CHECK_EQ(seen[idx], 0);
+		seen[idx] = 1;
+		CHECK_EQ(ext, idx % 3 + 1);
+		sum += ext;
+		n++;
+	}
+#undef INO
+	CHECK_U64(n, N);
+	CHECK_U64(sum, N / 3 * (1 + 2 + 3));
+	fsl_alloc__free(c);
+}
