@@ -551,11 +551,25 @@ int cmd_record(int argc, char **argv)
 						"superblock of %s: %s\n", t.bdev, strerror(-e));
 				if (fsl_meta_jbd2(&sink, &t, "start") == 0)
 					fsl_writer__kv(r.w, "jbd2.info.start_ns", "%" PRId64, mono_ns());
+				/*
+				 * Reading mb_groups loads every group's buddy, so the
+				 * model starts with all of them in memory, as stored.
+				 */
+				e = fsl_meta_mb_loaded(&sink, &t);
+				if (e)
+					fprintf(stderr, "fslens record: warning: cannot read "
+						"/proc/fs/ext4/%s/mb_groups: %s\n", t.devname,
+						strerror(-e));
 				/* bitmaps after a sync, so they are the kernel's current state */
 				if (fd >= 0) {
 					syncfs(fd);
 					close(fd);
 				}
+				e = fsl_meta_ext4_groups(&sink, t.bdev);
+				if (e)
+					fprintf(stderr, "fslens record: warning: cannot read the "
+						"group descriptors of %s: %s\n", t.bdev,
+						strerror(-e));
 				e = fsl_meta_bitmaps(&sink, t.bdev, FSL_BITMAP_START);
 				if (e)
 					fprintf(stderr, "fslens record: warning: cannot read the "
