@@ -46,6 +46,9 @@ static const char usage_text[] =
 "  -v, --verbose        show libbpf's messages\n"
 "  -- COMMAND ARGS      run COMMAND and record it and its descendants; exit with its status\n";
 
+/* how often the writer's buffered events become complete chunks on disk */
+#define FLUSH_NS 1000000000ll
+
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -390,7 +393,7 @@ int cmd_record(int argc, char **argv)
 	int opt, e, have_target = 0, is_ext4 = 0, status = 0, gate = -1, rc = 0;
 	char **cmd = NULL, *endp;
 	pid_t child = 0;
-	int64_t t0, t_end;
+	int64_t t0, t_end, now, last_flush;
 	uint64_t lost[FSL_FAM__MAX] = { 0 };
 	struct sigaction sa;
 	unsigned int i;
@@ -668,6 +671,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	t_end = duration ? t0 + (int64_t)(duration * 1e9) : 0;
+	last_flush = t0;
 	while (!rc) {
 		int n = fsl_collector__poll(r.c, 100, on_event, &r);
 
@@ -690,7 +694,25 @@ int cmd_record(int argc, char **argv)
 			}
 			break;
 		}
-		if (t_end && mono_ns() >= t_end)
+		now = mono_ns();
+		/*
+		 * Crash safety: every second, write what the reorder buffer has
+		 * released as complete chunks, so a SIGKILL loses at most the
+		 * reorder window plus a second of events.
+		 */
+		if (now - last_flush >= FLUSH_NS) {
+			last_flush = now;
+			e = fsl_reorder__advance(r.ro, (uint64_t)now, write_event, &r);
+			if (!e && !r.werr)
+				e = fsl_writer__flush(r.w);
+			else if (r.werr)
+				e = r.werr;
+			if (e) {
+				r.werr = e;
+				break;
+			}
+		}
+		if (t_end && now >= t_end)
 			break;
 	}
 	if (child > 0) {
