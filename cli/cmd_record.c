@@ -97,7 +97,25 @@ static int u64set_add(struct u64set *s, uint64_t x)
 	return 1;
 }
 
+static int u64set_has(const struct u64set *s, uint64_t x)
+{
+	size_t i;
+
+	if (!s->cap)
+		return 0;
+	x += 1;
+	for (i = (x * 0x9e3779b97f4a7c15ull) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == x)
+			return 1;
+	return 0;
+}
+
 /* ---- the recording ---- */
+
+/* A task first seen after it had exited: named by its later proc record, if any. */
+struct gone_task {
+	struct fsl_hdr first;	/* the first record that named its tid */
+};
 
 struct rec {
 	struct fsl_writer *w;
@@ -110,6 +128,10 @@ struct rec {
 	struct u64set tids, stacks, ips;
 	struct fsl_reorder *ro;
 	int verbose;
+	struct u64set gone_tids;	/* tids in gone[] (never removed: gone[] decides) */
+	struct gone_task *gone;
+	size_t ngone, capgone;
+	uint64_t named_late;		/* gone tasks named from a later proc record */
 };
 
 static int sink_kv(void *ctx, const char *key, const char *value)
@@ -164,7 +186,7 @@ static int proc_seen(struct rec *r, const struct fsl_hdr *ev)
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", ev->pid, ev->tid);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;	/* gone already; its exit event (if any) names it */
+		return 1;	/* gone already: its later proc record (if any) names it */
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
@@ -187,17 +209,68 @@ static int proc_seen(struct rec *r, const struct fsl_hdr *ev)
 	return fsl_reorder__push(r->ro, &p.hdr, write_event, r);
 }
 
+/* Remember a task that exited before user space saw it. */
+static int gone_add(struct rec *r, const struct fsl_hdr *ev)
+{
+	if (r->ngone == r->capgone) {
+		size_t nc = r->capgone ? r->capgone * 2 : 64;
+		struct gone_task *ng = realloc(r->gone, nc * sizeof(*ng));
+
+		if (!ng)
+			return -ENOMEM;
+		r->gone = ng;
+		r->capgone = nc;
+	}
+	r->gone[r->ngone++].first = *ev;
+	return u64set_add(&r->gone_tids, ev->tid) < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * A proc record (fork, exec, exit) for a task seen only after it was gone:
+ * name it from its first sight on, with a SEEN record at that time.
+ */
+static int gone_name(struct rec *r, const struct fsl_ev_proc *p)
+{
+	struct fsl_ev_proc q;
+	size_t i;
+
+	for (i = 0; i < r->ngone; i++)
+		if (r->gone[i].first.tid == p->hdr.tid)
+			break;
+	if (i == r->ngone || !p->comm[0])
+		return 0;
+	q = *p;
+	q.hdr = r->gone[i].first;
+	q.hdr.type = FSL_EV_PROC;
+	q.hdr.size = sizeof(q);
+	q.hdr._pad = 0;
+	q.kind = FSL_PROC_SEEN;
+	q.exit_code = 0;
+	r->gone[i] = r->gone[--r->ngone];
+	r->named_late++;
+	return fsl_reorder__push(r->ro, &q.hdr, write_event, r);
+}
+
 /* Every record from the ring: note what must be resolved at the end, order it. */
 static int on_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct rec *r = ctx;
 	int e;
 
-	if (ev->type == FSL_EV_PROC)
+	if (ev->type == FSL_EV_PROC) {
 		u64set_add(&r->tids, ev->tid);
-	else if (ev->tid && (r->families & (1u << FSL_FAM_PROC)) &&
-		 u64set_add(&r->tids, ev->tid) == 1 && (e = proc_seen(r, ev)))
-		return r->werr ? r->werr : e;
+		if (r->ngone && ev->size >= sizeof(struct fsl_ev_proc) &&
+		    u64set_has(&r->gone_tids, ev->tid) &&
+		    (e = gone_name(r, (const struct fsl_ev_proc *)ev)))
+			return r->werr ? r->werr : e;
+	} else if (ev->tid && (r->families & (1u << FSL_FAM_PROC)) &&
+		   u64set_add(&r->tids, ev->tid) == 1) {
+		e = proc_seen(r, ev);
+		if (e == 1)
+			e = gone_add(r, ev);
+		if (e)
+			return r->werr ? r->werr : e;
+	}
 	if (ev->type == FSL_EV_OFFCPU)
 		u64set_add(&r->stacks, (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id);
 	else if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
@@ -747,6 +820,9 @@ int cmd_record(int argc, char **argv)
 	if (!r.werr)
 		fsl_reorder__flush(r.ro, write_event, &r);
 	fsl_writer__kv(r.w, "record.late", "%llu", (unsigned long long)fsl_reorder__late(r.ro));
+	/* tasks seen only after they exited: named from a later record, or never */
+	fsl_writer__kv(r.w, "record.proc_named_late", "%llu", (unsigned long long)r.named_late);
+	fsl_writer__kv(r.w, "record.proc_unnamed", "%zu", r.ngone);
 	if (r.werr)
 		goto werr;
 	if (have_target && is_ext4) {
@@ -815,6 +891,8 @@ out:
 		fsl_writer__abort(r.w);
 	fsl_reorder__free(r.ro);
 	free(r.tids.v);
+	free(r.gone_tids.v);
+	free(r.gone);
 	free(r.stacks.v);
 	free(r.ips.v);
 	if (rc)
