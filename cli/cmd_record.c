@@ -46,6 +46,9 @@ static const char usage_text[] =
 "  -v, --verbose        show libbpf's messages\n"
 "  -- COMMAND ARGS      run COMMAND and record it and its descendants; exit with its status\n";
 
+/* how often the writer's buffered events become complete chunks on disk */
+#define FLUSH_NS 1000000000ll
+
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -94,7 +97,25 @@ static int u64set_add(struct u64set *s, uint64_t x)
 	return 1;
 }
 
+static int u64set_has(const struct u64set *s, uint64_t x)
+{
+	size_t i;
+
+	if (!s->cap)
+		return 0;
+	x += 1;
+	for (i = (x * 0x9e3779b97f4a7c15ull) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == x)
+			return 1;
+	return 0;
+}
+
 /* ---- the recording ---- */
+
+/* A task first seen after it had exited: named by its later proc record, if any. */
+struct gone_task {
+	struct fsl_hdr first;	/* the first record that named its tid */
+};
 
 struct rec {
 	struct fsl_writer *w;
@@ -107,6 +128,10 @@ struct rec {
 	struct u64set tids, stacks, ips;
 	struct fsl_reorder *ro;
 	int verbose;
+	struct u64set gone_tids;	/* tids in gone[] (never removed: gone[] decides) */
+	struct gone_task *gone;
+	size_t ngone, capgone;
+	uint64_t named_late;		/* gone tasks named from a later proc record */
 };
 
 static int sink_kv(void *ctx, const char *key, const char *value)
@@ -161,7 +186,7 @@ static int proc_seen(struct rec *r, const struct fsl_hdr *ev)
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", ev->pid, ev->tid);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;	/* gone already; its exit event (if any) names it */
+		return 1;	/* gone already: its later proc record (if any) names it */
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
@@ -184,17 +209,68 @@ static int proc_seen(struct rec *r, const struct fsl_hdr *ev)
 	return fsl_reorder__push(r->ro, &p.hdr, write_event, r);
 }
 
+/* Remember a task that exited before user space saw it. */
+static int gone_add(struct rec *r, const struct fsl_hdr *ev)
+{
+	if (r->ngone == r->capgone) {
+		size_t nc = r->capgone ? r->capgone * 2 : 64;
+		struct gone_task *ng = realloc(r->gone, nc * sizeof(*ng));
+
+		if (!ng)
+			return -ENOMEM;
+		r->gone = ng;
+		r->capgone = nc;
+	}
+	r->gone[r->ngone++].first = *ev;
+	return u64set_add(&r->gone_tids, ev->tid) < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * A proc record (fork, exec, exit) for a task seen only after it was gone:
+ * name it from its first sight on, with a SEEN record at that time.
+ */
+static int gone_name(struct rec *r, const struct fsl_ev_proc *p)
+{
+	struct fsl_ev_proc q;
+	size_t i;
+
+	for (i = 0; i < r->ngone; i++)
+		if (r->gone[i].first.tid == p->hdr.tid)
+			break;
+	if (i == r->ngone || !p->comm[0])
+		return 0;
+	q = *p;
+	q.hdr = r->gone[i].first;
+	q.hdr.type = FSL_EV_PROC;
+	q.hdr.size = sizeof(q);
+	q.hdr._pad = 0;
+	q.kind = FSL_PROC_SEEN;
+	q.exit_code = 0;
+	r->gone[i] = r->gone[--r->ngone];
+	r->named_late++;
+	return fsl_reorder__push(r->ro, &q.hdr, write_event, r);
+}
+
 /* Every record from the ring: note what must be resolved at the end, order it. */
 static int on_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct rec *r = ctx;
 	int e;
 
-	if (ev->type == FSL_EV_PROC)
+	if (ev->type == FSL_EV_PROC) {
 		u64set_add(&r->tids, ev->tid);
-	else if (ev->tid && (r->families & (1u << FSL_FAM_PROC)) &&
-		 u64set_add(&r->tids, ev->tid) == 1 && (e = proc_seen(r, ev)))
-		return r->werr ? r->werr : e;
+		if (r->ngone && ev->size >= sizeof(struct fsl_ev_proc) &&
+		    u64set_has(&r->gone_tids, ev->tid) &&
+		    (e = gone_name(r, (const struct fsl_ev_proc *)ev)))
+			return r->werr ? r->werr : e;
+	} else if (ev->tid && (r->families & (1u << FSL_FAM_PROC)) &&
+		   u64set_add(&r->tids, ev->tid) == 1) {
+		e = proc_seen(r, ev);
+		if (e == 1)
+			e = gone_add(r, ev);
+		if (e)
+			return r->werr ? r->werr : e;
+	}
 	if (ev->type == FSL_EV_OFFCPU)
 		u64set_add(&r->stacks, (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id);
 	else if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
@@ -390,7 +466,7 @@ int cmd_record(int argc, char **argv)
 	int opt, e, have_target = 0, is_ext4 = 0, status = 0, gate = -1, rc = 0;
 	char **cmd = NULL, *endp;
 	pid_t child = 0;
-	int64_t t0, t_end;
+	int64_t t0, t_end, now, last_flush;
 	uint64_t lost[FSL_FAM__MAX] = { 0 };
 	struct sigaction sa;
 	unsigned int i;
@@ -551,11 +627,25 @@ int cmd_record(int argc, char **argv)
 						"superblock of %s: %s\n", t.bdev, strerror(-e));
 				if (fsl_meta_jbd2(&sink, &t, "start") == 0)
 					fsl_writer__kv(r.w, "jbd2.info.start_ns", "%" PRId64, mono_ns());
+				/*
+				 * Reading mb_groups loads every group's buddy, so the
+				 * model starts with all of them in memory, as stored.
+				 */
+				e = fsl_meta_mb_loaded(&sink, &t);
+				if (e)
+					fprintf(stderr, "fslens record: warning: cannot read "
+						"/proc/fs/ext4/%s/mb_groups: %s\n", t.devname,
+						strerror(-e));
 				/* bitmaps after a sync, so they are the kernel's current state */
 				if (fd >= 0) {
 					syncfs(fd);
 					close(fd);
 				}
+				e = fsl_meta_ext4_groups(&sink, t.bdev);
+				if (e)
+					fprintf(stderr, "fslens record: warning: cannot read the "
+						"group descriptors of %s: %s\n", t.bdev,
+						strerror(-e));
 				e = fsl_meta_bitmaps(&sink, t.bdev, FSL_BITMAP_START);
 				if (e)
 					fprintf(stderr, "fslens record: warning: cannot read the "
@@ -654,6 +744,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	t_end = duration ? t0 + (int64_t)(duration * 1e9) : 0;
+	last_flush = t0;
 	while (!rc) {
 		int n = fsl_collector__poll(r.c, 100, on_event, &r);
 
@@ -676,7 +767,25 @@ int cmd_record(int argc, char **argv)
 			}
 			break;
 		}
-		if (t_end && mono_ns() >= t_end)
+		now = mono_ns();
+		/*
+		 * Crash safety: every second, write what the reorder buffer has
+		 * released as complete chunks, so a SIGKILL loses at most the
+		 * reorder window plus a second of events.
+		 */
+		if (now - last_flush >= FLUSH_NS) {
+			last_flush = now;
+			e = fsl_reorder__advance(r.ro, (uint64_t)now, write_event, &r);
+			if (!e && !r.werr)
+				e = fsl_writer__flush(r.w);
+			else if (r.werr)
+				e = r.werr;
+			if (e) {
+				r.werr = e;
+				break;
+			}
+		}
+		if (t_end && now >= t_end)
 			break;
 	}
 	if (child > 0) {
@@ -711,6 +820,9 @@ int cmd_record(int argc, char **argv)
 	if (!r.werr)
 		fsl_reorder__flush(r.ro, write_event, &r);
 	fsl_writer__kv(r.w, "record.late", "%llu", (unsigned long long)fsl_reorder__late(r.ro));
+	/* tasks seen only after they exited: named from a later record, or never */
+	fsl_writer__kv(r.w, "record.proc_named_late", "%llu", (unsigned long long)r.named_late);
+	fsl_writer__kv(r.w, "record.proc_unnamed", "%zu", r.ngone);
 	if (r.werr)
 		goto werr;
 	if (have_target && is_ext4) {
@@ -779,6 +891,8 @@ out:
 		fsl_writer__abort(r.w);
 	fsl_reorder__free(r.ro);
 	free(r.tids.v);
+	free(r.gone_tids.v);
+	free(r.gone);
 	free(r.stacks.v);
 	free(r.ips.v);
 	if (rc)

@@ -173,6 +173,55 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 	return err ? -EIO : 0;
 }
 
+/* Append "sep%u" to a growing list; -ENOMEM on failure. */
+static int list_add(char **buf, size_t *len, size_t *cap, unsigned int v)
+{
+	char t[16];
+	int n = snprintf(t, sizeof(t), "%s%u", *len ? "," : "", v);
+
+	if (*len + n + 1 > *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+		char *nb;
+
+		while (nc < *len + n + 1)
+			nc *= 2;
+		nb = realloc(*buf, nc);
+		if (!nb)
+			return -ENOMEM;
+		*buf = nb;
+		*cap = nc;
+	}
+	memcpy(*buf + *len, t, n + 1);
+	*len += n;
+	return 0;
+}
+
+int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev)
+{
+	char *dirs = NULL, *uninit = NULL;
+	size_t dl = 0, dc = 0, ul = 0, uc = 0;
+	ext2_filsys fs;
+	dgrp_t g;
+	int e;
+
+	e = open_fs(bdev, &fs);
+	if (e)
+		return e;
+	for (g = 0; g < fs->group_desc_count && !e; g++) {
+		e = list_add(&dirs, &dl, &dc, ext2fs_bg_used_dirs_count(fs, g));
+		if (!e && ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT))
+			e = list_add(&uninit, &ul, &uc, g);
+	}
+	ext2fs_close_free(&fs);
+	if (!e)
+		e = s->kv(s->ctx, "ext4.used_dirs", dirs ? dirs : "");
+	if (!e)
+		e = s->kv(s->ctx, "ext4.block_uninit", uninit ? uninit : "");
+	free(dirs);
+	free(uninit);
+	return e;
+}
+
 /*
  * Runs of a bitmap from first to last (inclusive), alternating, starting
  * with a clear (free) run that may be empty. find_first_{zero,set} make
@@ -259,6 +308,11 @@ int fsl_ext4_read_bitmaps(const char *bdev, struct fsl_bitmap *blocks, struct fs
 }
 
 #else /* !FSL_HAVE_EXT2FS */
+
+int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev)
+{
+	return -EOPNOTSUPP;
+}
 
 int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 {

@@ -444,3 +444,33 @@ long fsl_jbd2_info_transactions(const char *text)
 		return -1;
 	return n;
 }
+
+int fsl_meta_mb_loaded(const struct fsl_meta_sink *s, const struct fsl_target *t)
+{
+	char p[600], line[512];
+	unsigned long n = 0, bad = 0;
+	FILE *f;
+	int e;
+
+	if (!t->devname[0])
+		return -ENODEV;
+	snprintf(p, sizeof(p), "/proc/fs/ext4/%s/mb_groups", t->devname);
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	/* one "#G : free frags first [ buddy counts ]" line per group, each loaded to print */
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] != '#' || line[1] < '0' || line[1] > '9')
+			continue;
+		n++;
+		if (strstr(line, "error"))
+			bad++;
+	}
+	e = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (e)
+		return e;
+	if (!n || bad)
+		return -EIO;
+	return kv(s, "ext4.mb_loaded", "all");
+}

@@ -182,6 +182,20 @@ int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
 	return 0;
 }
 
+int fsl_reorder__advance(struct fsl_reorder *r, uint64_t now, fsl_collector_event_fn fn,
+			 void *ctx)
+{
+	const struct slot *o;
+	int e, which;
+
+	if (now > r->max_ts)
+		r->max_ts = now;
+	while ((which = oldest(r, &o)) >= 0 && o->ts + r->window <= r->max_ts)
+		if ((e = pop(r, which, fn, ctx)))
+			return e;
+	return 0;
+}
+
 int fsl_reorder__flush(struct fsl_reorder *r, fsl_collector_event_fn fn, void *ctx)
 {
 	const struct slot *o;

@@ -51,6 +51,17 @@ long fsl_jbd2_info_transactions(const char *text);
 /* ext4.* superblock keys read with libext2fs (-EOPNOTSUPP without it). */
 int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t);
 /*
+ * Per-group descriptor state (libext2fs; the caller syncs first):
+ * ext4.used_dirs (directories per group, comma list) and ext4.block_uninit
+ * (the groups flagged BLOCK_UNINIT, comma list, may be empty).
+ */
+int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev);
+/*
+ * Read /proc/fs/ext4/<dev>/mb_groups through, which makes the kernel load
+ * every group's buddy, then store ext4.mb_loaded=all; -errno if unreadable.
+ */
+int fsl_meta_mb_loaded(const struct fsl_meta_sink *s, const struct fsl_target *t);
+/*
  * Block and inode bitmaps of the device (read-only, libext2fs) as run
  * lengths; the caller syncs the filesystem first. when: FSL_BITMAP_START/END.
  */

@@ -88,16 +88,30 @@ if command -v setpriv >/dev/null; then
 	check_grep not_root_msg 'needs root, or CAP_BPF and CAP_PERFMON' err
 fi
 
-# SIGKILL: the file still opens, and every complete chunk reads
+# SIGKILL: the file still opens, every complete chunk reads, and the
+# recorder's flush every second keeps all but the last reorder window (2 s)
+# plus one flush period: a slow steady workload (~20 stats a second, far
+# under a chunk) must be on disk up to ~3 s before the kill
 "$FSLENS" record -e dirops,proc -o kill.trace -- \
-	sh -c 'i=0; while :; do test -e /nonexistent$i; i=$((i + 1)); done' 2>err &
+	sh -c 'i=0; while :; do test -e /nonexistent$i; i=$((i + 1)); sleep 0.05; done' 2>err &
 rpid=$!
 sleep 8
+kill_ns=$(python3 -c 'import time; print(time.monotonic_ns())')
 kill -KILL $rpid
 pkill -KILL -P $rpid
 wait $rpid 2>/dev/null
 "$Q" kill.trace stats >kst 2>kerr
 check_grep sigkill_reads '^complete=0 read=[1-9][0-9]* read_error=0' kst
+"$Q" kill.trace events dirop 2>/dev/null | grep 'path=/nonexistent' |
+	sed 's/^ts=\([0-9]*\) .*/\1/' | sort -n >kts
+first_ns=$(head -1 kts)
+last_ns=$(tail -1 kts)
+start_ns=$("$Q" kill.trace kv record.start_ns)
+check_ge sigkill_events_flushed "$(wc -l <kts)" 20
+# the last event on disk is at most window + flush period + 0.5 s before the kill
+check_ge sigkill_loses_under_3s5 "$(( (${last_ns:-0} - kill_ns + 3500000000) ))" 0
+# and the events run from the command's start (within 1 s of recording start)
+check_ge sigkill_from_start "$(( 1000000000 - (${first_ns:-0} - ${start_ns:-0}) ))" 0
 
 # raw_tp fallback: forced, still records the raw-tracepoint families
 "$FSLENS" record --raw-tp -e block,dirops,offcpu,proc -o raw.trace -- \

@@ -38,6 +38,14 @@ i=1; while [ \$i -le 1000 ]; do echo data > f\$i; i=\$((i + 1)); done
 sync
 EOF
 
+# independent truth for the group descriptors at start: dumpe2fs per group
+dumpe2fs "$SCRATCH_LOOP" 2>/dev/null >"$T_TMP/dumpe2fs"
+dirs_truth=$(awk '/^Group [0-9]+:/ {g = $2} / directories/ {
+	for (i = 1; i < NF; i++) if ($(i + 1) ~ /^directories/) d[g + 0] = $i; n = g + 1 }
+	END { for (i = 0; i < n; i++) printf "%s%s", i ? "," : "", d[i] }' "$T_TMP/dumpe2fs")
+uninit_truth=$(awk '/^Group [0-9]+:/ && /BLOCK_UNINIT/ { sub(":", "", $2); printf "%s%s", n++ ? "," : "", $2 }' \
+	"$T_TMP/dumpe2fs")
+
 jbd2_info=$(ls -d /proc/fs/jbd2/"$LOOP"-* | head -1)/info
 tx_before=$(awk '/transactions/ {print $1; exit}' "$jbd2_info")
 read -r -a st_before < /sys/block/"$LOOP"/stat
@@ -71,6 +79,12 @@ check_eq meta_rotational "$("$Q" "$T_TMP/t.trace" kv queue.rotational)" \
 	"$(cat /sys/block/"$LOOP"/queue/rotational)"
 hs=$(dumpe2fs -h "$SCRATCH_LOOP" 2>/dev/null | awk '/^Directory Hash Seed:/ {print $4}')
 check_eq meta_hash_seed "$("$Q" "$T_TMP/t.trace" kv ext4.hash_seed)" "$hs"
+# the replay model's start state: directories and BLOCK_UNINIT per group, buddies loaded
+check_eq meta_used_dirs "$("$Q" "$T_TMP/t.trace" kv ext4.used_dirs)" "$dirs_truth"
+# root, lost+found, small, il: wherever Orlov put them
+check_eq used_dirs_total "$(echo "$dirs_truth" | tr , '\n' | awk '{s += $1} END {print s}')" 4
+check_eq meta_block_uninit "$("$Q" "$T_TMP/t.trace" kv ext4.block_uninit)" "$uninit_truth"
+check_eq meta_mb_loaded "$("$Q" "$T_TMP/t.trace" kv ext4.mb_loaded)" all
 "$Q" "$T_TMP/t.trace" text jbd2.info.end >"$T_TMP/jend" 2>/dev/null
 check_grep meta_jbd2_end 'transactions' "$T_TMP/jend"
 

@@ -40,6 +40,18 @@ check_eq min_wait_stored "$mw" 100
 short=$(awk -v m="$mw" '$2 < m * 1000 { n++ } END { print n + 0 }' "$T_TMP/off")
 check_eq min_wait_applied "$short" 0
 
+# every task with waits has a name: here all are the command's, named by fork/exec
+unnamed() {	# proc records, offcpu lines -> "tids unnamed"
+	awk 'NR == FNR { t = c = ""; for (i = 1; i <= NF; i++) { if ($i ~ /^tid=/) t = substr($i, 5)
+				if ($i ~ /^comm=/) c = substr($i, 6) }
+			 if (c != "") comm[t] = c; next }
+	     { seen[$1] = 1 }
+	     END { for (t in seen) { n++; if (!(t in comm)) u++ } printf "%d %d\n", n, u }' "$1" "$2"
+}
+read -r ntids nunnamed < <(unnamed "$T_TMP/proc" "$T_TMP/off")
+check_ge offcpu_tids "${ntids:-0}" 1
+check_eq offcpu_all_named "${nunnamed:-x}" 0
+
 # end bitmaps (mounted, after syncfs) vs dumpe2fs on the unmounted image
 "$Q" "$T_TMP/s.trace" bitmap block end >"$T_TMP/bb"
 "$Q" "$T_TMP/s.trace" bitmap inode end >"$T_TMP/ib"
@@ -87,6 +99,28 @@ while read -r what res; do check_eq "bitmap_end_$what" "$res" ok; done <"$T_TMP/
 
 # a tiny ring on the same kind of storm: losses are counted, the file reads
 mount "$SCRATCH_LOOP" "$M" || { fail remount "mount"; exit 1; }
+
+# the same kind of storm recorded system-wide, started by another process:
+# tasks running before the recording and kernel threads are named on first
+# sight (/proc), tasks gone by then from their later fork/exec/exit record;
+# only those seen after exiting with no record left stay unnamed, and the
+# recorder counts them (record.proc_unnamed)
+mkdir "$M/w"
+(sleep 1; cd "$M/w" && seq 1 2000 | xargs mkdir
+ for i in $(seq 1 40); do sh -c "touch $M/w/f$i; sync $M/w/f$i"; done) &
+spid=$!
+"$FSLENS" record -m "$M" --duration 4 -o "$T_TMP/w.trace" 2>"$T_TMP/w.err"
+check_eq sys_record_exit $? 0
+wait $spid
+"$Q" "$T_TMP/w.trace" events proc >"$T_TMP/wproc"
+"$Q" "$T_TMP/w.trace" offcpu >"$T_TMP/woff"
+read -r wtids wunnamed < <(unnamed "$T_TMP/wproc" "$T_TMP/woff")
+rec_unnamed=$("$Q" "$T_TMP/w.trace" kv record.proc_unnamed)
+check_ge sys_offcpu_tids "${wtids:-0}" 20
+check_ge sys_unnamed_counted "${rec_unnamed:-0}" "${wunnamed:-x}"
+check_ge sys_unnamed_bound $((2 + ${wtids:-0} / 50)) "${wunnamed:-x}"
+check_cmd sys_mkdir_named grep -q 'comm=mkdir' "$T_TMP/wproc"
+
 "$FSLENS" record -m "$M" --ring-size 4K -o "$T_TMP/tiny.trace" -- \
 	sh -c "cd $M/e && seq 1 3000 | xargs mkdir" 2>"$T_TMP/tiny.err"
 check_eq tiny_exit $? 0

@@ -63,6 +63,32 @@ TEST(reorder_holds_for_window_and_sorts)
 	free(o);
 }
 
+TEST(reorder_advance_releases_by_clock)
+{
+	struct fsl_reorder *r = fsl_reorder__new(100);
+	struct out *o = calloc(1, sizeof(*o));
+
+	REQUIRE(r && o);
+	CHECK_EQ(push(r, 1000, 1, o), 0);
+	CHECK_EQ(push(r, 1020, 2, o), 0);
+	CHECK_EQ(fsl_reorder__advance(r, 1099, take, o), 0);
+	CHECK_EQ(o->n, 0);			/* 1000 is only 99 ns old */
+	CHECK_EQ(fsl_reorder__advance(r, 1100, take, o), 0);
+	CHECK_EQ(o->n, 1);
+	CHECK_U64(o->ts[0], 1000);
+	CHECK_EQ(fsl_reorder__advance(r, 50, take, o), 0);	/* the clock never goes back */
+	CHECK_EQ(push(r, 1010, 3, o), 0);	/* 1110 > 1100: held */
+	CHECK_EQ(o->n, 1);
+	CHECK_EQ(fsl_reorder__advance(r, 1120, take, o), 0);
+	CHECK_EQ(o->n, 3);			/* in ts order, not arrival order */
+	CHECK_U64(o->ts[1], 1010);
+	CHECK_U64(o->ts[2], 1020);
+	CHECK_EQ(fsl_reorder__pending(r), 0);
+	CHECK_U64(fsl_reorder__late(r), 0);
+	fsl_reorder__free(r);
+	free(o);
+}
+
 TEST(reorder_equal_ts_keep_arrival_order)
 {
 	struct fsl_reorder *r = fsl_reorder__new(10);
