@@ -32,6 +32,7 @@
 
 struct an_rq {
 	uint64_t q_ts, d_ts;
+	uint8_t queued, issued;	/* q_ts, d_ts valid (0 is a time in imports) */
 	uint32_t pid;
 	uint32_t bytes;
 	char comm[16];
@@ -49,7 +50,8 @@ struct an_blockio {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
 	struct an_map rqs;	/* rq -> an_rq (in flight) */
-	struct an_map done;	/* rq -> 1: completed with data, not issued again */
+	struct an_map done;	/* rq, (dev, sector) -> completed with data, not issued again */
+	int by_sector;		/* made-up request identities (blktrace import) */
 	struct an_dev_state st[FSL_MAX_DEVS];
 	struct fsl_blockio res;
 };
@@ -57,6 +59,24 @@ struct an_blockio {
 static uint64_t rq_key(const struct fsl_ev_block_rq *ev)
 {
 	return ev->rq ? ev->rq : ((uint64_t)ev->dev << 44) ^ ev->sector;
+}
+
+/*
+ * A request completed with data, remembered by its identity and, in traces
+ * imported from blktrace (which has no request identity: the importer makes
+ * one up per request, and a new one for the second completion), by its
+ * (device, start sector), which the second completion carries too.
+ */
+static uint64_t sec_key(const struct fsl_ev_block_rq *ev)
+{
+	return (((uint64_t)ev->dev << 40) ^ ev->sector) | (1ull << 63);
+}
+
+static void done_forget(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
+{
+	an_map_del(&s->done, rq_key(ev));
+	if (s->by_sector)
+		an_map_del(&s->done, sec_key(ev));
 }
 
 static uint64_t comm_hash(const char *s)
@@ -134,9 +154,10 @@ static int on_insert(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 	if (!r)
 		return -ENOMEM;
-	an_map_del(&s->done, rq_key(ev));
+	done_forget(s, ev);
 	r->q_ts = h->ts;
-	r->d_ts = 0;
+	r->queued = 1;
+	r->issued = 0;
 	r->pid = h->pid;
 	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
 	an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
@@ -179,13 +200,16 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 	if (!r)
 		return -ENOMEM;
-	an_map_del(&s->done, rq_key(ev));
-	if (fresh || !r->q_ts) {
+	if (ev->nr_sector)
+		done_forget(s, ev);
+	if (fresh || !r->queued) {
 		r->q_ts = h->ts;
+		r->queued = 1;
 		r->pid = h->pid;
 		an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
 	}
 	r->d_ts = h->ts;
+	r->issued = 1;
 	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
 	if (!ev->nr_sector || (slot = dev_slot(s, ev->dev)) < 0)
 		return 0;
@@ -237,9 +261,10 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	int slot, fresh, dbl;
 
 	/* a second, zero-byte completion of a request already completed */
-	dbl = !r && !ev->nr_sector && an_map_get(&s->done, key);
+	dbl = !r && !ev->nr_sector &&
+	      (an_map_get(&s->done, key) || (s->by_sector && an_map_get(&s->done, sec_key(ev))));
 	if (dbl)
-		an_map_del(&s->done, key);
+		done_forget(s, ev);
 	if (!an_in_window(&s->c->win, h->ts)) {
 		if (r)
 			an_map_del(&s->rqs, key);
@@ -248,7 +273,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	slot = dev_slot(s, ev->dev);
 	if (slot >= 0)
 		s->res.devs[slot].completions++;
-	if (!r || !r->d_ts) {
+	if (!r || !r->issued) {
 		if (dbl && slot >= 0)
 			s->res.devs[slot].double_completions++;
 		else
@@ -290,6 +315,8 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		if (s->done.n >= AN_MAX_DONE)
 			an_map_clear(&s->done);
 		an_map_put(&s->done, key, NULL);
+		if (s->by_sector)
+			an_map_put(&s->done, sec_key(ev), NULL);
 	} else {
 		d->flush_rqs++;
 		fsl_hist_add(&d->flush_q2d, r->d_ts - r->q_ts);
@@ -341,7 +368,9 @@ static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
 static int blockio_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 {
 	struct an_blockio *s = cons->priv;
+	const char *src = m ? fsl_meta_kv(m, "import.source") : NULL;
 
+	s->by_sector = src && !strcmp(src, "blktrace");
 	if (s->c->target_dev && !s->res.ndevs)
 		dev_slot(s, s->c->target_dev);
 	return 0;
