@@ -2,8 +2,20 @@
 /*
  * Block I/O, btt style: per device (and per issuing task, journal thread and
  * flushers included) IOPS, bytes, request sizes, Q2D / D2C / Q2C, metadata
- * vs data, merges, and seeks between consecutive dispatches (btt's D2D:
- * distance from the end of the previous request to the start of the next).
+ * vs data, merges, and seeks between consecutive dispatches.
+ *
+ * The definitions are btt's, so that btt on `fslens export --format blktrace`
+ * output gives the same figures:
+ *  - Q2D / D2C / Q2C are over requests with data. Zero-byte requests (cache
+ *    flushes from fsync and journal commits) get their own latencies.
+ *  - Seeks (btt's D2D) are between consecutive dispatches with data, the
+ *    first measured from sector 0. A dispatch whose range overlaps or
+ *    touches the previous one is distance 0 (no seek); otherwise forward
+ *    distances run from the previous end, backward ones from the previous
+ *    start. Mean and mode are over every dispatch, zeros included.
+ *  - A request that went through the flush machinery (preflush / FUA) is
+ *    traced completing twice, the second time with 0 bytes: it counts once
+ *    in `completed`, the extra completion in double_completions.
  *
  * Q is the insert into the I/O scheduler; a request dispatched without an
  * insert (no scheduler, direct issue) has Q = D. An I/O counts in a window
@@ -16,9 +28,11 @@
 
 #define AN_MAX_DISTS	4096	/* distinct seek distances counted exactly (mode) */
 #define AN_MAX_ISSUERS	64
+#define AN_MAX_DONE	65536	/* completed requests remembered (double completions) */
 
 struct an_rq {
 	uint64_t q_ts, d_ts;
+	uint8_t queued, issued;	/* q_ts, d_ts valid (0 is a time in imports) */
 	uint32_t pid;
 	uint32_t bytes;
 	char comm[16];
@@ -26,8 +40,8 @@ struct an_rq {
 
 struct an_dev_state {		/* persistent per device */
 	uint32_t dev;
-	uint64_t last_end;	/* sector after the previous dispatch (0 none) */
-	int have_last;
+	uint64_t last_start;	/* previous dispatch with data (0, 0 before any) */
+	uint64_t last_end;	/* sector after it */
 	struct an_map dists;	/* distance -> count (window) */
 	struct an_map issuers;	/* hash(comm) -> fsl_io_issuer (window) */
 };
@@ -36,6 +50,8 @@ struct an_blockio {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
 	struct an_map rqs;	/* rq -> an_rq (in flight) */
+	struct an_map done;	/* rq, (dev, sector) -> completed with data, not issued again */
+	int by_sector;		/* made-up request identities (blktrace import) */
 	struct an_dev_state st[FSL_MAX_DEVS];
 	struct fsl_blockio res;
 };
@@ -43,6 +59,24 @@ struct an_blockio {
 static uint64_t rq_key(const struct fsl_ev_block_rq *ev)
 {
 	return ev->rq ? ev->rq : ((uint64_t)ev->dev << 44) ^ ev->sector;
+}
+
+/*
+ * A request completed with data, remembered by its identity and, in traces
+ * imported from blktrace (which has no request identity: the importer makes
+ * one up per request, and a new one for the second completion), by its
+ * (device, start sector), which the second completion carries too.
+ */
+static uint64_t sec_key(const struct fsl_ev_block_rq *ev)
+{
+	return (((uint64_t)ev->dev << 40) ^ ev->sector) | (1ull << 63);
+}
+
+static void done_forget(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
+{
+	an_map_del(&s->done, rq_key(ev));
+	if (s->by_sector)
+		an_map_del(&s->done, sec_key(ev));
 }
 
 static uint64_t comm_hash(const char *s)
@@ -73,7 +107,8 @@ static int dev_slot(struct an_blockio *s, uint32_t dev)
 	/* persistent state follows the slot */
 	if (s->st[i].dev != dev) {
 		s->st[i].dev = dev;
-		s->st[i].have_last = 0;
+		s->st[i].last_start = 0;
+		s->st[i].last_end = 0;
 		an_map_clear(&s->st[i].dists);
 		an_map_clear(&s->st[i].issuers);
 	}
@@ -119,12 +154,36 @@ static int on_insert(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 	if (!r)
 		return -ENOMEM;
+	done_forget(s, ev);
 	r->q_ts = h->ts;
-	r->d_ts = 0;
+	r->queued = 1;
+	r->issued = 0;
 	r->pid = h->pid;
 	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
 	an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
 	return 0;
+}
+
+/*
+ * btt's D2D distance of a dispatch [start, end) from the previous one, which
+ * it replaces: 0 when either end of the new range lies within the previous
+ * range (ends included), forward from the previous end, else backward from
+ * the previous start (negative).
+ */
+static int64_t btt_dist(struct an_dev_state *st, uint64_t start, uint64_t end)
+{
+	int64_t dist;
+
+	if ((st->last_start <= start && start <= st->last_end) ||
+	    (st->last_start <= end && end <= st->last_end))
+		dist = 0;
+	else if (start > st->last_end)
+		dist = (int64_t)(start - st->last_end);
+	else
+		dist = -(int64_t)(st->last_start - start);
+	st->last_start = start;
+	st->last_end = end;
+	return dist;
 }
 
 static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -135,17 +194,22 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_rq *r = an_map_put(&s->rqs, rq_key(ev), &fresh);
 	struct an_dev_state *st;
 	struct fsl_dev_io *d;
-	uint64_t dist, *cnt;
+	int64_t dist;
+	uint64_t adist, *cnt;
 	unsigned int bin, folds;
 
 	if (!r)
 		return -ENOMEM;
-	if (fresh || !r->q_ts) {
+	if (ev->nr_sector)
+		done_forget(s, ev);
+	if (fresh || !r->queued) {
 		r->q_ts = h->ts;
+		r->queued = 1;
 		r->pid = h->pid;
 		an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
 	}
 	r->d_ts = h->ts;
+	r->issued = 1;
 	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
 	if (!ev->nr_sector || (slot = dev_slot(s, ev->dev)) < 0)
 		return 0;
@@ -154,32 +218,32 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (an_in_window(&s->c->win, h->ts)) {
 		bin = an_tb_bin(&d->tb, s->c->origin, h->ts, &folds);
 		dev_fold(d, folds);
-		if (st->have_last) {
-			d->d2d++;
-			if (ev->sector == st->last_end) {
-				d->seq++;
-			} else {
-				dist = ev->sector > st->last_end ? ev->sector - st->last_end
-								 : st->last_end - ev->sector;
-				if (ev->sector < st->last_end)
-					d->backward++;
-				d->seeks++;
-				d->series_seeks[bin]++;
-				fsl_hist_add(&d->seek_dist, dist);
-				cnt = an_map_get(&st->dists, dist);
-				if (!cnt && st->dists.n < AN_MAX_DISTS)
-					cnt = an_map_put(&st->dists, dist, NULL);
-				if (cnt && (++*cnt > d->seek_mode_count ||
-					    (*cnt == d->seek_mode_count && dist < d->seek_mode))) {
-					d->seek_mode_count = *cnt;
-					d->seek_mode = dist;
-				}
-			}
+		dist = btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
+		adist = dist < 0 ? -(uint64_t)dist : (uint64_t)dist;
+		d->d2d++;
+		d->seek_total += adist;
+		fsl_hist_add(&d->seek_abs, adist);
+		if (!dist) {
+			d->seq++;
+		} else {
+			if (dist < 0)
+				d->backward++;
+			d->seeks++;
+			d->series_seeks[bin]++;
+			fsl_hist_add(&d->seek_dist, adist);
+		}
+		cnt = an_map_get(&st->dists, adist);
+		if (!cnt && st->dists.n < AN_MAX_DISTS)
+			cnt = an_map_put(&st->dists, adist, NULL);
+		if (cnt && (++*cnt > d->seek_mode_count ||
+			    (*cnt == d->seek_mode_count && adist < d->seek_mode))) {
+			d->seek_mode_count = *cnt;
+			d->seek_mode = adist;
 		}
 		add_point(d, h->ts, ev);
+	} else {
+		btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
 	}
-	st->last_end = ev->sector + ev->nr_sector;
-	st->have_last = 1;
 	return 0;
 }
 
@@ -194,20 +258,31 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct fsl_dev_io *d;
 	uint64_t bytes, q2c;
 	unsigned int bin, folds;
-	int slot, fresh;
+	int slot, fresh, dbl;
 
+	/* a second, zero-byte completion of a request already completed */
+	dbl = !r && !ev->nr_sector &&
+	      (an_map_get(&s->done, key) || (s->by_sector && an_map_get(&s->done, sec_key(ev))));
+	if (dbl)
+		done_forget(s, ev);
 	if (!an_in_window(&s->c->win, h->ts)) {
 		if (r)
 			an_map_del(&s->rqs, key);
 		return 0;
 	}
-	if (!r || !r->d_ts) {
-		s->res.unmatched++;
+	slot = dev_slot(s, ev->dev);
+	if (slot >= 0)
+		s->res.devs[slot].completions++;
+	if (!r || !r->issued) {
+		if (dbl && slot >= 0)
+			s->res.devs[slot].double_completions++;
+		else
+			s->res.unmatched++;
 		if (r)
 			an_map_del(&s->rqs, key);
 		return 0;
 	}
-	if ((slot = dev_slot(s, ev->dev)) < 0) {
+	if (slot < 0) {
 		an_map_del(&s->rqs, key);
 		return 0;
 	}
@@ -231,19 +306,31 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		d->flushes++;
 	if (ev->flags & FSL_RQ_DISCARD)
 		d->discards++;
-	if (bytes)
-		fsl_hist_add(&d->size, bytes);
 	q2c = h->ts - r->q_ts;
-	fsl_hist_add(&d->q2d, r->d_ts - r->q_ts);
-	fsl_hist_add(&d->d2c, h->ts - r->d_ts);
-	fsl_hist_add(&d->q2c, q2c);
+	if (bytes) {
+		fsl_hist_add(&d->size, bytes);
+		fsl_hist_add(&d->q2d, r->d_ts - r->q_ts);
+		fsl_hist_add(&d->d2c, h->ts - r->d_ts);
+		fsl_hist_add(&d->q2c, q2c);
+		if (s->done.n >= AN_MAX_DONE)
+			an_map_clear(&s->done);
+		an_map_put(&s->done, key, NULL);
+		if (s->by_sector)
+			an_map_put(&s->done, sec_key(ev), NULL);
+	} else {
+		d->flush_rqs++;
+		fsl_hist_add(&d->flush_q2d, r->d_ts - r->q_ts);
+		fsl_hist_add(&d->flush_d2c, h->ts - r->d_ts);
+		fsl_hist_add(&d->flush_q2c, q2c);
+	}
 	bin = an_tb_bin(&d->tb, s->c->origin, h->ts, &folds);
 	dev_fold(d, folds);
 	d->series_ios[bin]++;
 	d->series_bytes[bin] += bytes;
 
-	is = an_map_get(&s->st[slot].issuers, comm_hash(r->comm));
-	if (!is && s->st[slot].issuers.n < AN_MAX_ISSUERS) {
+	/* issuers: requests with data, as the device's Q2C */
+	is = bytes ? an_map_get(&s->st[slot].issuers, comm_hash(r->comm)) : NULL;
+	if (bytes && !is && s->st[slot].issuers.n < AN_MAX_ISSUERS) {
 		is = an_map_put(&s->st[slot].issuers, comm_hash(r->comm), &fresh);
 		if (is && fresh)
 			memcpy(is->comm, r->comm, 16);
@@ -281,7 +368,9 @@ static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
 static int blockio_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 {
 	struct an_blockio *s = cons->priv;
+	const char *src = m ? fsl_meta_kv(m, "import.source") : NULL;
 
+	s->by_sector = src && !strcmp(src, "blktrace");
 	if (s->c->target_dev && !s->res.ndevs)
 		dev_slot(s, s->c->target_dev);
 	return 0;
@@ -296,6 +385,7 @@ struct an_blockio *an_blockio_new(struct an_ctx *c)
 		return NULL;
 	s->c = c;
 	an_map_init(&s->rqs, sizeof(struct an_rq));
+	an_map_init(&s->done, sizeof(uint8_t));
 	for (i = 0; i < FSL_MAX_DEVS; i++) {
 		an_map_init(&s->st[i].dists, sizeof(uint64_t));
 		an_map_init(&s->st[i].issuers, sizeof(struct fsl_io_issuer));
@@ -317,6 +407,7 @@ void an_blockio_free(struct an_blockio *s)
 	if (!s)
 		return;
 	an_map_free(&s->rqs);
+	an_map_free(&s->done);
 	for (i = 0; i < FSL_MAX_DEVS; i++) {
 		an_map_free(&s->st[i].dists);
 		an_map_free(&s->st[i].issuers);

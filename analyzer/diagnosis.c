@@ -117,6 +117,10 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 			sb_add(&b, "; %" PRIu64 " commits forced by log space", j->trig[FSL_TRIG_LOG_SPACE]);
 		if (j && j->trig[FSL_TRIG_FSYNC] && cls == FSL_WC_COMMIT_WAIT)
 			sb_add(&b, "; %" PRIu64 " commits forced by fsync", j->trig[FSL_TRIG_FSYNC]);
+		/* a commit waits for its cache flushes: their own latency */
+		if (d && d->flush_rqs && cls == FSL_WC_COMMIT_WAIT)
+			sb_add(&b, "; %" PRIu64 " cache flushes, D2C avg %.2f ms", d->flush_rqs,
+			       ms(fsl_hist_avg(&d->flush_d2c)));
 		if (j && j->phase_txns && cls == FSL_WC_TXN_LOCKED)
 			sb_add(&b, "; per commit: locked %.2f ms, flushing %.2f ms, logging %.2f ms",
 			       ms(j->sum_locked_phase_ns / j->phase_txns),
@@ -138,6 +142,15 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 		if (wb && wb->dirty_thresh)
 			sb_add(&b, "; dirty limit %.1f MiB", wb->dirty_thresh * 4096.0 / 1048576);
 		break;
+	case FSL_WC_FLUSH:
+		/* the cache flushes' own latency: btt's D2C leaves them out */
+		if (d && d->flush_rqs) {
+			sb_add(&b, "; %u:%u %" PRIu64 " cache flushes, D2C avg %.2f ms (requests with data"
+			       " %.2f ms)", FSL_MAJOR(d->dev), FSL_MINOR(d->dev), d->flush_rqs,
+			       ms(fsl_hist_avg(&d->flush_d2c)), ms(fsl_hist_avg(&d->d2c)));
+			break;
+		}
+		/* fall through */
 	default:
 		if (d && d->completed)
 			sb_add(&b, "; %u:%u Q2C avg %.2f ms, D2C avg %.2f ms, %" PRIu64 " seeks",

@@ -389,7 +389,7 @@ static void lat_row(FILE *f, const char *name, const struct fsl_hist *h)
 {
 	char b[4][32];
 
-	fprintf(f, "    %-4s %10s %10s %10s %10s\n", name, fsl_fmt_ns(b[0], 32, h->min),
+	fprintf(f, "    %-9s %10s %10s %10s %10s\n", name, fsl_fmt_ns(b[0], 32, h->min),
 		fsl_fmt_ns(b[1], 32, fsl_hist_avg(h)), fsl_fmt_ns(b[2], 32, fsl_hist_quantile(h, 0.99)),
 		fsl_fmt_ns(b[3], 32, h->max));
 }
@@ -426,17 +426,26 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 			d->errors, fsl_fmt_bytes(b[0], 32, fsl_hist_avg(&d->size)),
 			fsl_fmt_bytes(b[1], 32, fsl_hist_quantile(&d->size, 0.5)),
 			fsl_fmt_bytes(b[2], 32, d->size.max));
-		fprintf(f, "    %-4s %10s %10s %10s %10s\n", "", "min", "avg", "p99", "max");
+		fprintf(f, "    requests: %" PRIu64 " with data, %" PRIu64 " cache flush (0 B); completions %" PRIu64, d->completed - d->flush_rqs, d->flush_rqs, d->completions);
+		if (d->double_completions)
+			fprintf(f, " (%" PRIu64 " second, preflush/FUA)", d->double_completions);
+		fputc('\n', f);
+		fprintf(f, "    %-9s %10s %10s %10s %10s\n", "", "min", "avg", "p99", "max");
 		lat_row(f, "Q2D", &d->q2d);
 		lat_row(f, "D2C", &d->d2c);
 		lat_row(f, "Q2C", &d->q2c);
+		if (d->flush_rqs) {
+			lat_row(f, "flush D2C", &d->flush_d2c);
+			lat_row(f, "flush Q2C", &d->flush_q2c);
+		}
 		fprintf(f, "    seeks (D2D): %" PRIu64 " of %" PRIu64 " dispatches, %.1f/s; sequential %.1f%%,"
 			" backward %.1f%%\n", d->seeks, d->d2d, secs ? d->seeks / secs : 0,
 			rn_pct(d->seq, d->d2d), rn_pct(d->backward, d->d2d));
+		if (d->d2d)
+			fprintf(f, "    distance (sectors, all dispatches): mean %.1f, median %" PRIu64
+				", mode %" PRIu64 " (%" PRIu64 "x)\n", (double)d->seek_total / d->d2d,
+				fsl_hist_quantile(&d->seek_abs, 0.5), d->seek_mode, d->seek_mode_count);
 		if (d->seeks) {
-			fprintf(f, "    distance (sectors): mean %" PRIu64 ", median %" PRIu64 ", mode %" PRIu64
-				" (%" PRIu64 "x)\n", fsl_hist_avg(&d->seek_dist),
-				fsl_hist_quantile(&d->seek_dist, 0.5), d->seek_mode, d->seek_mode_count);
 			char line[1024];
 			size_t used = 0;
 

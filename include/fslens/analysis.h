@@ -341,12 +341,26 @@ struct fsl_dev_io {
 	uint64_t completed, reads, writes, read_bytes, write_bytes;
 	uint64_t meta, sync, flushes, discards, merges, errors;
 	struct fsl_hist size;			/* bytes per request */
+	/* Requests with data only (btt leaves zero-byte requests out). */
 	struct fsl_hist q2d, d2c, q2c;		/* ns */
-	/* Seeks between consecutive dispatches (btt D2D): distance in sectors
-	 * from the end of the previous request to the start of this one. */
+	/* Zero-byte requests (cache flushes), completed: counted in
+	 * `completed`, their latencies apart. */
+	uint64_t flush_rqs;
+	struct fsl_hist flush_q2d, flush_d2c, flush_q2c;	/* ns */
+	/* Every completion traced (blkparse's C); double_completions: the
+	 * second, zero-byte completion the kernel traces for a request that
+	 * went through the flush machinery (preflush / FUA). */
+	uint64_t completions, double_completions;
+	/*
+	 * Seeks between consecutive dispatches with data, btt's D2D: the first
+	 * from sector 0; 0 when the ranges overlap or touch; forward from the
+	 * previous end, backward from the previous start. d2d: dispatches.
+	 */
 	uint64_t d2d, seeks, seq, backward;
-	struct fsl_hist seek_dist;		/* sectors, seeks only */
-	uint64_t seek_mode, seek_mode_count;	/* most frequent exact distance */
+	uint64_t seek_total;			/* sum of |distance|, all dispatches */
+	struct fsl_hist seek_abs;		/* |distance|, all dispatches (0 too) */
+	struct fsl_hist seek_dist;		/* |distance|, seeks only */
+	uint64_t seek_mode, seek_mode_count;	/* most frequent |distance| (0 too) */
 	unsigned int nissuers;
 	struct fsl_io_issuer issuers[FSL_MAX_ISSUERS];	/* most bytes first */
 	struct fsl_timebase tb;

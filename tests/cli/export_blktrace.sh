@@ -6,7 +6,9 @@
 #   blkparse -i reads the exported files without errors or skips and counts the
 #   same Q, D, C per device; btt on blkparse -d output gives the same D2C and Q2C
 #   averages (within 1%) and seek count; fslens report's block I/O section and
-#   fslens's own CSV io table agree too.
+#   fslens's own CSV io table agree too. The captures hold cache flushes
+#   (zero-byte requests, left out of btt's D2C/Q2C and seeks) and FUA writes
+#   completing twice (blkparse counts both Cs), as fsync workloads do.
 . "$(dirname "$0")/../lib.sh"
 
 for tool in blkparse btt python3; do
@@ -26,8 +28,8 @@ import json, random, struct
 
 random.seed(8)
 MAGIC = 0x65617407
-C_READ, C_WRITE, C_SYNC, C_QUEUE, C_ISSUE, C_COMPLETE, C_FS, C_NOTIFY = \
-    1, 2, 8, 16, 64, 128, 256, 1024
+C_READ, C_WRITE, C_FLUSH, C_SYNC, C_QUEUE, C_ISSUE, C_COMPLETE, C_FS, C_NOTIFY, C_FUA = \
+    1, 2, 4, 8, 16, 64, 128, 256, 1024, 32768
 Q, M, D, C, I = 1, 2, 7, 8, 12
 NCPU = 4
 expect = {}
@@ -46,10 +48,22 @@ def gen(name, major, minor, nreq, t0):
     reqs = []      # per queued request: q (= insert or direct issue), d, c, sector, bytes
     ds = []        # (d time, sector, bytes) for seeks
     merges = 0
+    flushes = doubles = 0
+    flush_free = 0     # the made-up flush request is idle from then on
     k = 0
     while k < nreq:
         t += random.randint(20000, 200000)
         pid = random.choice([1000, 1001, 1002])
+        if random.random() < 0.1 and t > flush_free:
+            # a cache flush: no data, issued directly (sector as the kernel
+            # traces it: -1); no seek for btt, no D2C/Q2C
+            tc = t + random.randint(100000, 2000000)
+            cpu = random.randrange(NCPU)
+            recs += [(t, cpu, (1 << 64) - 1, 0, act(D, C_ISSUE | C_WRITE | C_FLUSH | C_FS), pid),
+                     (tc, cpu, (1 << 64) - 1, 0, act(C, C_COMPLETE | C_WRITE | C_FLUSH | C_FS), 0)]
+            flush_free = tc
+            flushes += 1
+            continue
         rw = C_WRITE if random.random() < 0.6 else C_READ
         if random.random() < 0.5:
             sector = pos                                  # sequential
@@ -97,6 +111,12 @@ def gen(name, major, minor, nreq, t0):
         tc = td + random.randint(50000, 5000000)
         recs += [(td, cpu, sector, nsec * 512, act(D, C_ISSUE | rw | C_FS), pid),
                  (tc, random.randrange(NCPU), sector, nsec * 512, act(C, C_COMPLETE | rw | C_FS), 0)]
+        if rw == C_WRITE and random.random() < 0.2:
+            # a FUA write through the flush machinery: the kernel traces a
+            # second, zero-byte completion at the end of the flush sequence
+            recs.append((tc + random.randint(10000, 40000), random.randrange(NCPU), sector, 0,
+                         act(C, C_COMPLETE | C_WRITE | C_FS), 0))
+            doubles += 1
         reqs.append((qt, td, tc))
         ds.append((td, sector, nsec * 512))
         used.add((sector, sector + nsec))
@@ -120,8 +140,10 @@ def gen(name, major, minor, nreq, t0):
     # expected figures, from the events: Q = inserts + direct issues
     q2c = [c - q for q, d, c in reqs]
     d2c = [c - d for q, d, c in reqs]
-    # btt's seek distance: D events in time order, 0 when overlapping the previous one
-    seeks = 0
+    # btt's seek distance (seek.c): D events with data in time order, the
+    # first from sector 0; 0 when overlapping or touching the previous one,
+    # forward from its end, backward from its start
+    seeks = tot = 0
     ls = le = 0
     for td, s, b in sorted(ds):
         e = s + (b >> 9)
@@ -133,12 +155,14 @@ def gen(name, major, minor, nreq, t0):
             dist = s - ls
         if dist:
             seeks += 1
+        tot += abs(dist)
         ls, le = s, e
-    expect[name] = dict(dev='%d,%d' % (major, minor), Q=len(reqs), M=merges,
+    expect[name] = dict(dev='%d,%d' % (major, minor), Q=len(reqs) + flushes, M=merges,
                         D=sum(1 for r in recs if r[4] & 0xffff == D),
                         C=sum(1 for r in recs if r[4] & 0xffff == C),
                         q2c=sum(q2c) / len(q2c) / 1e9, d2c=sum(d2c) / len(d2c) / 1e9,
-                        nd=len(ds), seeks=seeks)
+                        nd=len(ds), seeks=seeks, mean='%.1f' % (tot / len(ds)),
+                        flushes=flushes, doubles=doubles)
     expect[name]['rq_n'] = len(reqs)
 
 
@@ -197,7 +221,7 @@ for d in sdb sdc; do
 	got_d2c=$(awk '$1 == "D2C" { print $3; exit }' btt.$d.txt)
 	got_q2c=$(awk '$1 == "Q2C" { print $3; exit }' btt.$d.txt)
 	got_n=$(awk '$1 == "Q2C" { print $5; exit }' btt.$d.txt)
-	check_eq "btt_$d.q2c_n" "$got_n" "$(exp $d Q)"
+	check_eq "btt_$d.q2c_n" "$got_n" "$(exp $d rq_n)"
 	if within1 "$got_d2c" "$want_d2c"; then
 		pass "btt_$d.d2c_avg"
 	else
@@ -226,13 +250,28 @@ check_eq report.rc "$?" 0
 "$PY" -c "
 import json
 for x in json.load(open('rep.json'))['blockio']:
-    print(x['dev'], x['completed'], x['merges'], x['d2c_avg_us'], x['q2c_avg_us'])" >rep.txt
+    print(x['dev'], x['completed'], x['merges'], x['d2c_avg_us'], x['q2c_avg_us'], x['completions'],
+          x['data_requests'], x['flush_requests'], x['double_completions'], x['dispatches'],
+          x['seeks'], x['seek_mean_sectors'])" >rep.txt
 for d in sdb sdc; do
 	dev=$(exp $d dev)
-	read -r _ r_done r_merges r_d2c r_q2c < <(grep "^${dev/,/:} " rep.txt)
-	for a in Q D C; do
+	read -r _ r_done r_merges r_d2c r_q2c r_comp r_data r_flush r_dbl r_disp r_seeks r_mean \
+		< <(grep "^${dev/,/:} " rep.txt)
+	for a in Q D; do
 		check_eq "report_$d.$a" "$(grep -c "^$dev $a\$" bp.$d.txt)" "$r_done"
 	done
+	# blkparse's C also counts the second completions of FUA writes
+	check_eq "report_$d.C" "$(grep -c "^$dev C\$" bp.$d.txt)" "$r_comp"
+	check_eq "report_$d.double_completions" "$r_dbl" "$(exp $d doubles)"
+	check_eq "report_$d.data_requests" "$r_data" "$(exp $d rq_n)"
+	check_eq "report_$d.flush_requests" "$r_flush" "$(exp $d flushes)"
+	# btt's D2D: NSEEKS, the non-zero distances of -s, MEAN
+	check_eq "report_$d.dispatches" "$r_disp" "$(exp $d nd)"
+	check_eq "report_$d.seeks" "$r_seeks" "$(exp $d seeks)"
+	check_eq "report_$d.seek_mean" "$(awk -v m="$r_mean" 'BEGIN { printf "%.1f", m }')" "$(exp $d mean)"
+	got=$(sed -n '/Device D2D Seek Information/,/Overall/p' btt.$d.txt |
+		awk -v d="(  ${dev%,*}, ${dev#*,})" 'index($0, d) == 2 { print $6; exit }')
+	check_eq "report_$d.btt_seek_mean" "$got" "$(exp $d mean)"
 	check_eq "report_$d.M" "$(grep -c "^$dev M\$" bp.$d.txt)" "$r_merges"
 	for k in d2c q2c; do
 		got=$(awk -v k=${k^^} '$1 == k { print $3 * 1e6; exit }' btt.$d.txt)
@@ -249,7 +288,8 @@ done
 # the blkparse -d dump): top's device row has btt's Q2C and D2C
 "$FSLENS" replay dump.sdb.trace --disk ssd >replay.txt 2>&1
 check_eq replay.rc "$?" 0
-check_grep replay.disk "device time on ssd: [0-9.]+ ms for $(exp sdb D) requests" replay.txt
+# the disk model replays the requests with data (cache flushes move no data)
+check_grep replay.disk "device time on ssd: [0-9.]+ ms for $(exp sdb rq_n) requests" replay.txt
 timeout 60 "$FSLENS" top --replay dump.sdb.trace -b -a --view devices -i 0.05 -w 100 >top.txt 2>&1
 check_eq top.rc "$?" 0
 read -r t_q2c t_d2c < <(awk '$1 == "8:16" { q = $5; d = $6 } END { print q, d }' top.txt)
@@ -269,8 +309,11 @@ done
 check_eq csv.rc "$?" 0
 for d in sdb sdc; do
 	dev=$(exp $d dev)
-	read -r n avg < <(awk -F, -v dev="${dev/,/:}" 'NR > 1 && $1 == dev { n++; s += $9 } END { printf "%d %.9f\n", n, s / n / 1e9 }' io.csv)
-	check_eq "csv_$d.rows" "$n" "$(exp $d rq_n)"
+	# one row per request, cache flushes too; btt's D2C over those with data
+	check_eq "csv_$d.rows" "$(awk -F, -v dev="${dev/,/:}" 'NR > 1 && $1 == dev' io.csv | wc -l)" \
+		"$(($(exp $d rq_n) + $(exp $d flushes)))"
+	read -r n avg < <(awk -F, -v dev="${dev/,/:}" 'NR > 1 && $1 == dev && $4 > 0 { n++; s += $9 } END { printf "%d %.9f\n", n, s / n / 1e9 }' io.csv)
+	check_eq "csv_$d.data_rows" "$n" "$(exp $d rq_n)"
 	if awk -v g="$avg" -v w="$(exp $d d2c)" 'BEGIN { d = g - w; exit !(d < 1e-9 && d > -1e-9) }'; then
 		pass "csv_$d.d2c_avg"
 	else

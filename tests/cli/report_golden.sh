@@ -17,6 +17,8 @@ check_grep text-fragcheck '^    12\(f\): expecting   5008 actual extent phys   5
 check_grep text-taker 'block 5008 went to inode 13 \(writeback\)' "$out"
 check_grep text-jbd2-info '4 transactions \(delta\) vs 4 here; avg commit 4531 us vs 4531 us' "$out"
 check_grep text-q2c '^    Q2C +1\.0 ms +2\.0 ms +4\.0 ms +4\.0 ms' "$out"
+check_grep text-flush '^    flush Q2C +2\.5 ms +2\.5 ms +2\.5 ms +2\.5 ms$' "$out"
+check_grep text-seeks '^    seeks \(D2D\): 3 of 4 dispatches, 0\.3/s; sequential 25\.0%, backward 25\.0%$' "$out"
 check_eq text-width "$(awk '{ if (length($0) > m) m = length($0) } END { print m <= 100 }' "$out")" 1
 check_eq text-no-stderr "$(wc -c <"$T_TMP/err")" 0
 
@@ -42,7 +44,15 @@ print(r["version"], r["trace"]["lost"]["offcpu"], r["trace"]["lost_total"],
       r["writeback"]["pages_by_reason"]["periodic"], r["writeback"]["throttle"]["pauses"])
 PY
 )
-check_eq json-values "$got" "1 3 3 journal_log_space 0.9 0.9 txn_locked 0.1 True 4 10000 10000 True 4 5000 4 fsync 7:0 4 8192 12288 2025 1750 2 33.333 3 2 2 24 2"
+check_eq json-values "$got" "1 3 3 journal_log_space 0.9 0.9 txn_locked 0.1 True 4 10000 10000 True 4 5000 4 fsync 7:0 5 8192 12288 2025 1750 3 25 3 2 2 24 2"
+# block I/O as btt counts it: latencies over the 4 requests with data, the
+# cache flush apart, rq 4's second completion counted apart, D2D seeks from
+# sector 0 (1000, 0, -508, 1484)
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["blockio"][0]
+print(d["data_requests"], d["flush_requests"], d["flush_d2c_avg_us"], d["flush_q2c_avg_us"],
+      d["completions"], d["double_completions"], d["dispatches"], d["backward_pct"],
+      d["seek_mean_sectors"], d["seek_median_sectors"], d["seek_mode_sectors"], d["seek_mode_count"])' "$T_TMP/r.json")
+check_eq json-blockio-btt "$got" "4 1 2500 2500 6 1 4 25 748 508 0 1"
 
 # --section picks sections
 "$FSLENS" report --section journal,layout "$G" >"$out"

@@ -17,7 +17,9 @@
  *         fsync, full; jbd2 info start 10 txns avg 2000 us, end 14 txns 4531 us
  *  writeback: 24 pages periodic, 100 background; ino 12 64 pages, ino 13 60;
  *         mkdir throttled 20 + 30 ms
- *  block: 4 requests on 7:0 (Q2C 1.1/2/4/1 ms), 2 seeks of 516 and 1484 sectors
+ *  block: 4 requests with data on 7:0 (Q2C 1.1/2/4/1 ms), one completing twice
+ *         (preflush), and a 2.5 ms cache flush; btt's D2D distances from
+ *         sector 0: 1000, 0 (touching), -508 (from the previous start), 1484
  *  layout: inodes 12 and 13 interleaved at 5000..5028, two fragcheck breaks
  */
 #ifndef FSL_REPORT_GOLDEN_H
@@ -412,6 +414,11 @@ static int g_write_golden(const char *path)
 	err |= g_rq(w, FSL_EV_BLOCK_RQ_ISSUE, U(10000), 300, 2000, 8, FSL_RQ_WRITE | FSL_RQ_FLUSH, 4);
 	err |= g_rq(w, FSL_EV_BLOCK_RQ_MERGE, U(10500), 300, 2008, 8, FSL_RQ_WRITE, 99);
 	err |= g_rq(w, FSL_EV_BLOCK_RQ_COMPLETE, U(11000), 0, 2000, 8, FSL_RQ_WRITE | FSL_RQ_FLUSH, 4);
+	/* the kernel's second, zero-byte completion of a preflush request */
+	err |= g_rq(w, FSL_EV_BLOCK_RQ_COMPLETE, U(11200), 0, 2000, 0, FSL_RQ_WRITE, 4);
+	/* a cache flush: no data, sector -1 as the kernel traces it, 2.5 ms */
+	err |= g_rq(w, FSL_EV_BLOCK_RQ_ISSUE, U(12000), 300, UINT64_MAX, 0, FSL_RQ_FLUSH | FSL_RQ_NONE, 5);
+	err |= g_rq(w, FSL_EV_BLOCK_RQ_COMPLETE, U(14500), 0, UINT64_MAX, 0, FSL_RQ_FLUSH | FSL_RQ_NONE, 5);
 #undef U
 
 	/* layout: files 12 and 13 interleaved by writeback, dir 14, 15 freed */

@@ -196,23 +196,41 @@ TEST(golden_all_sections)
 	REQUIRE(io && io->ndevs == 1);
 	d = &io->devs[0];
 	CHECK_EQ(d->dev, G_DEV);
-	CHECK_U64(d->completed, 4);
+	CHECK_U64(d->completed, 5);	/* 4 with data, 1 cache flush */
+	CHECK_U64(d->flush_rqs, 1);
+	CHECK_U64(d->completions, 6);	/* + rq 4's second, zero-byte completion */
+	CHECK_U64(d->double_completions, 1);
+	CHECK_U64(io->unmatched, 0);
 	CHECK_U64(d->reads, 1);
 	CHECK_U64(d->writes, 3);
 	CHECK_U64(d->read_bytes, 8192);
 	CHECK_U64(d->write_bytes, 12288);
 	CHECK_U64(d->meta, 1);
-	CHECK_U64(d->flushes, 1);
+	CHECK_U64(d->flushes, 2);	/* rq 4 (preflush) and rq 5 */
 	CHECK_U64(d->merges, 1);
+	/* btt's: requests with data only */
 	CHECK_U64(fsl_hist_avg(&d->q2c), 2025 * US);	/* (1.1 + 2 + 4 + 1) / 4 ms */
 	CHECK_U64(fsl_hist_avg(&d->d2c), 1750 * US);	/* (1 + 2 + 3 + 1) / 4 ms */
+	CHECK_U64(d->q2c.count, 4);
 	CHECK_U64(d->q2d.max, 1 * MS);
-	CHECK_U64(d->d2d, 3);
+	CHECK_U64(d->flush_d2c.count, 1);
+	CHECK_U64(d->flush_d2c.sum, 2500 * US);
+	CHECK_U64(d->flush_q2c.sum, 2500 * US);	/* issued directly: Q = D */
+	/*
+	 * btt D2D from sector 0: 1000+8 -> 1000; 1008+8 touches it -> 0;
+	 * 500+16 before 1008 -> -(1008 - 500) = -508; 2000+8 after 516 -> 1484.
+	 * The flush (no data) is no dispatch for seeks.
+	 */
+	CHECK_U64(d->d2d, 4);
 	CHECK_U64(d->seq, 1);
-	CHECK_U64(d->seeks, 2);
+	CHECK_U64(d->seeks, 3);
 	CHECK_U64(d->backward, 1);
-	CHECK_U64(d->seek_dist.sum, 2000);	/* 516 + 1484 */
-	CHECK_U64(d->seek_mode, 516);
+	CHECK_U64(d->seek_total, 2992);		/* 1000 + 0 + 508 + 1484 */
+	CHECK_U64(d->seek_dist.sum, 2992);
+	CHECK_U64(d->seek_abs.count, 4);
+	CHECK_U64(fsl_hist_quantile(&d->seek_abs, 0.5), 508);	/* 0 508 | 1000 1484 */
+	CHECK_U64(d->seek_mode, 0);		/* all once: the smallest */
+	CHECK_U64(d->seek_mode_count, 1);
 	REQUIRE(d->nissuers == 3);
 	CHECK_STR(d->issuers[0].comm, "jbd2/loop0-8");
 	CHECK_U64(d->issuers[0].ios, 2);
@@ -256,7 +274,7 @@ TEST(golden_all_sections)
 	h = fsl_analysis__health(g.a);
 	CHECK_U64(h->lost[FSL_FAM_OFFCPU], 3);
 	CHECK_U64(h->events[FSL_FAM_OFFCPU], 6);
-	CHECK_U64(h->events[FSL_FAM_BLOCK], 11);
+	CHECK_U64(h->events[FSL_FAM_BLOCK], 14);
 	CHECK_U64(h->min_wait_us, 10);
 	golden_close(&g);
 }
@@ -284,7 +302,11 @@ TEST(golden_text_and_json)
 	CHECK(strstr(buf, "block 5008 went to inode 13 (writeback) at +6.060 s") != NULL);
 	CHECK(strstr(buf, "4 transactions (delta) vs 4 here; avg commit 4531 us vs 4531 us here") != NULL);
 	CHECK(strstr(buf, "3 lost") != NULL);
-	CHECK(strstr(buf, "seeks (D2D): 2 of 3 dispatches") != NULL);
+	CHECK(strstr(buf, "seeks (D2D): 3 of 4 dispatches, 0.3/s; sequential 25.0%, backward 25.0%") != NULL);
+	CHECK(strstr(buf, "distance (sectors, all dispatches): mean 748.0, median 508, mode 0 (1x)") != NULL);
+	CHECK(strstr(buf, "requests: 4 with data, 1 cache flush (0 B); completions 6"
+			  " (1 second, preflush/FUA)\n") != NULL);
+	CHECK(strstr(buf, "    flush D2C     2.5 ms     2.5 ms     2.5 ms     2.5 ms\n") != NULL);
 	for (line = buf; *line;) {
 		size_t n = strcspn(line, "\n");
 
@@ -305,7 +327,12 @@ TEST(golden_text_and_json)
 	CHECK(strstr(buf, "\"q2c_avg_us\": 2025") != NULL);
 	CHECK(strstr(buf, "\"d2c_avg_us\": 1750") != NULL);
 	CHECK(strstr(buf, "\"avg_commit_us\": 5000") != NULL);
-	CHECK(strstr(buf, "\"seq_pct\": 33.333") != NULL);
+	CHECK(strstr(buf, "\"seq_pct\": 25") != NULL);
+	CHECK(strstr(buf, "\"flush_requests\": 1") != NULL);
+	CHECK(strstr(buf, "\"flush_d2c_avg_us\": 2500") != NULL);
+	CHECK(strstr(buf, "\"completions\": 6") != NULL);
+	CHECK(strstr(buf, "\"double_completions\": 1") != NULL);
+	CHECK(strstr(buf, "\"seek_mean_sectors\": 748") != NULL);
 	CHECK(strstr(buf, "\"fragmented_files\": 2") != NULL);
 	free(buf);
 
