@@ -71,12 +71,16 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 	__u64 now = bpf_ktime_get_ns();
 	__u32 pid, tgid, state;
 
-	pid = BPF_CORE_READ(prev, pid);
-	tgid = BPF_CORE_READ(prev, tgid);
-	if (!ctx[0] && offcpu_wanted(prev, tgid)) {
-		state = task_state(prev);
-		if (targ_offcpu_all ? state != 0 :
-		    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
+	/*
+	 * The cheap test first: most switches are preemptions or sleeps of
+	 * another kind, which need neither the pid filter nor a stack.
+	 */
+	state = ctx[0] ? 0 : task_state(prev);
+	if (targ_offcpu_all ? state != 0 :
+	    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
+		pid = BPF_CORE_READ(prev, pid);
+		tgid = BPF_CORE_READ(prev, tgid);
+		if (offcpu_wanted(prev, tgid)) {
 			st.ts = now;
 			st.state = state;
 			st.tgid = tgid;
