@@ -310,8 +310,11 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 		if (!err)
 			err = bpf_map__set_max_entries(skel->maps.offcpu_start, 1);
 	}
-	if (!err && !(want & (1u << FSL_FAM_DIROPS)))
+	/* dirops keeps its record in flight in task storage on tp_btf, in a hash on raw_tp */
+	if (!err && (use_btf || !(want & (1u << FSL_FAM_DIROPS))))
 		err = bpf_map__set_max_entries(skel->maps.dirop_inflight, 1);
+	if (!err && !use_btf)
+		err = bpf_map__set_autocreate(skel->maps.dirop_task, false);
 	if (err)
 		return err;
 	if (choose_programs(c, tracefs, vmlinux, use_btf, classic) == 0)

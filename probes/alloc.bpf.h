@@ -651,21 +651,23 @@ static __always_inline int on_ext4_mballoc_discard(__u64 *ctx)
 }
 
 /* ext4_request_inode(struct inode *dir, int mode) */
-static __always_inline int on_ext4_request_inode(__u64 *ctx)
+static __always_inline int on_ext4_request_inode(__u64 *ctx, const int btf)
 {
 	struct inode *dir = (void *)ctx[0];
 
-	return inode_ev(inode_dev(dir), 0, BPF_CORE_READ(dir, i_ino), ctx[1], 0, 0, 0,
+	return inode_ev(FSL_RD(btf, dir->i_sb->s_dev, dir, i_sb, s_dev), 0,
+			FSL_RD(btf, dir->i_ino, dir, i_ino), ctx[1], 0, 0, 0,
 			FSL_EV_EXT4_REQUEST_INODE);
 }
 
 /* ext4_allocate_inode(struct inode *inode, struct inode *dir, int mode) */
-static __always_inline int on_ext4_allocate_inode(__u64 *ctx)
+static __always_inline int on_ext4_allocate_inode(__u64 *ctx, const int btf)
 {
 	struct inode *inode = (void *)ctx[0];
 	struct inode *dir = (void *)ctx[1];
 
-	return inode_ev(inode_dev(inode), BPF_CORE_READ(inode, i_ino), BPF_CORE_READ(dir, i_ino),
+	return inode_ev(FSL_RD(btf, inode->i_sb->s_dev, inode, i_sb, s_dev),
+			FSL_RD(btf, inode->i_ino, inode, i_ino), FSL_RD(btf, dir->i_ino, dir, i_ino),
 			ctx[2], 0, 0, 0, FSL_EV_EXT4_ALLOCATE_INODE);
 }
 
@@ -868,8 +870,8 @@ FSL_RAW_TP(ext4_mb_release_group_pa, on_ext4_mb_release_group_pa)
 FSL_RAW_TP(ext4_free_blocks, on_ext4_free_blocks)
 FSL_RAW_TP(ext4_mballoc_free, on_ext4_mballoc_free)
 FSL_RAW_TP(ext4_mballoc_discard, on_ext4_mballoc_discard)
-FSL_RAW_TP(ext4_request_inode, on_ext4_request_inode)
-FSL_RAW_TP(ext4_allocate_inode, on_ext4_allocate_inode)
+FSL_RAW_TP_BTF(ext4_request_inode, on_ext4_request_inode)
+FSL_RAW_TP_BTF(ext4_allocate_inode, on_ext4_allocate_inode)
 FSL_RAW_TP(ext4_free_inode, on_ext4_free_inode)
 FSL_RAW_TP(ext4_load_inode, on_ext4_load_inode)
 FSL_RAW_TP(ext4_ext_map_blocks_exit, on_ext4_ext_map_blocks_exit)

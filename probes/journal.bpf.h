@@ -438,20 +438,21 @@ static __always_inline int jstart(__u32 dev, __u64 ino, __u64 *ctx, __u16 type)
 }
 
 /* ext4_journal_start_inode(struct inode *, int blocks, int rsv, int revoke, int type, unsigned long IP) */
-static __always_inline int on_ext4_journal_start_inode(__u64 *ctx)
+static __always_inline int on_ext4_journal_start_inode(__u64 *ctx, const int btf)
 {
 	struct inode *inode = (struct inode *)ctx[0];
 
-	return jstart(BPF_CORE_READ(inode, i_sb, s_dev), BPF_CORE_READ(inode, i_ino), ctx,
+	return jstart(FSL_RD(btf, inode->i_sb->s_dev, inode, i_sb, s_dev),
+		      FSL_RD(btf, inode->i_ino, inode, i_ino), ctx,
 		      FSL_EV_EXT4_JOURNAL_START_INODE);
 }
 
 /* ext4_journal_start_sb(struct super_block *, int blocks, int rsv, int revoke, int type, unsigned long IP) */
-static __always_inline int on_ext4_journal_start_sb(__u64 *ctx)
+static __always_inline int on_ext4_journal_start_sb(__u64 *ctx, const int btf)
 {
 	struct super_block *sb = (struct super_block *)ctx[0];
 
-	return jstart(BPF_CORE_READ(sb, s_dev), 0, ctx, FSL_EV_EXT4_JOURNAL_START_SB);
+	return jstart(FSL_RD(btf, sb->s_dev, sb, s_dev), 0, ctx, FSL_EV_EXT4_JOURNAL_START_SB);
 }
 
 FSL_RAW_TP(jbd2_start_commit, on_jbd2_start_commit)
@@ -466,7 +467,7 @@ FSL_RAW_TP(jbd2_checkpoint, on_jbd2_checkpoint)
 FSL_RAW_TP(jbd2_checkpoint_stats, on_jbd2_checkpoint_stats)
 FSL_RAW_TP(jbd2_lock_buffer_stall, on_jbd2_lock_buffer_stall)
 FSL_RAW_TP(jbd2_update_log_tail, on_jbd2_update_log_tail)
-FSL_RAW_TP(ext4_journal_start_inode, on_ext4_journal_start_inode)
-FSL_RAW_TP(ext4_journal_start_sb, on_ext4_journal_start_sb)
+FSL_RAW_TP_BTF(ext4_journal_start_inode, on_ext4_journal_start_inode)
+FSL_RAW_TP_BTF(ext4_journal_start_sb, on_ext4_journal_start_sb)
 
 #endif

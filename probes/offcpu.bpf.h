@@ -45,24 +45,24 @@ struct task_struct___o {
 	volatile long state;
 } __attribute__((preserve_access_index));
 
-static __always_inline __u32 task_state(struct task_struct *t)
+static __always_inline __u32 task_state(struct task_struct *t, const int btf)
 {
 	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
+		return FSL_RD(btf, t->__state, t, __state);
 	return BPF_CORE_READ((struct task_struct___o *)t, state);
 }
 
-static __always_inline bool offcpu_wanted(struct task_struct *t, __u32 tgid)
+static __always_inline bool offcpu_wanted(struct task_struct *t, __u32 tgid, const int btf)
 {
 	if (!tgid || tgid == targ_self)
 		return false;
-	if (BPF_CORE_READ(t, flags) & PF_KTHREAD_BIT)
+	if (FSL_RD(btf, t->flags, t, flags) & PF_KTHREAD_BIT)
 		return true;	/* jbd2, flushers, loop: evidence for the causes */
 	return tgid_wanted(tgid);
 }
 
 /* sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next, ...) */
-static __always_inline int on_sched_switch(__u64 *ctx)
+static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 {
 	struct task_struct *prev = (struct task_struct *)ctx[1];
 	struct task_struct *next = (struct task_struct *)ctx[2];
@@ -71,12 +71,16 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 	__u64 now = bpf_ktime_get_ns();
 	__u32 pid, tgid, state;
 
-	pid = BPF_CORE_READ(prev, pid);
-	tgid = BPF_CORE_READ(prev, tgid);
-	if (!ctx[0] && offcpu_wanted(prev, tgid)) {
-		state = task_state(prev);
-		if (targ_offcpu_all ? state != 0 :
-		    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
+	/*
+	 * The cheap test first: most switches are preemptions or sleeps of
+	 * another kind, which need neither the pid filter nor a stack.
+	 */
+	state = ctx[0] ? 0 : task_state(prev, btf);
+	if (targ_offcpu_all ? state != 0 :
+	    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
+		pid = FSL_RD(btf, prev->pid, prev, pid);
+		tgid = FSL_RD(btf, prev->tgid, prev, tgid);
+		if (offcpu_wanted(prev, tgid, btf)) {
 			st.ts = now;
 			st.state = state;
 			st.tgid = tgid;
@@ -85,7 +89,7 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 		}
 	}
 
-	pid = BPF_CORE_READ(next, pid);
+	pid = FSL_RD(btf, next->pid, next, pid);
 	s = bpf_map_lookup_elem(&offcpu_start, &pid);
 	if (!s)
 		return 0;
@@ -115,10 +119,10 @@ static __always_inline int on_sched_switch(__u64 *ctx)
 }
 
 /* sched_waking(struct task_struct *p): current is the waker. */
-static __always_inline int on_sched_waking(__u64 *ctx)
+static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 {
 	struct task_struct *p = (struct task_struct *)ctx[0];
-	__u32 pid = BPF_CORE_READ(p, pid);
+	__u32 pid = FSL_RD(btf, p->pid, p, pid);
 	struct offcpu_start *s = bpf_map_lookup_elem(&offcpu_start, &pid);
 
 	if (s && !s->wake_ts) {
@@ -128,7 +132,7 @@ static __always_inline int on_sched_waking(__u64 *ctx)
 	return 0;
 }
 
-FSL_RAW_TP(sched_switch, on_sched_switch)
-FSL_RAW_TP(sched_waking, on_sched_waking)
+FSL_RAW_TP_BTF(sched_switch, on_sched_switch)
+FSL_RAW_TP_BTF(sched_waking, on_sched_waking)
 
 #endif
