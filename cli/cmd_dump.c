@@ -266,6 +266,18 @@ static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		printf("\n");
 		return;
 	}
+	if (ev->type == FSL_EV_DIRENTS && ev->size >= sizeof(struct fsl_ev_dirents)) {
+		const struct fsl_ev_dirents *de = (const void *)ev;
+
+		printf(" fd=%d seq=%u count=%u", de->fd, de->seq, de->count);
+		if (de->flags)
+			printf(" flags=0x%x", de->flags);
+		printf(" ino=");
+		for (k = 0; k < de->count; k++)
+			printf("%s%" PRIu64, k ? "," : "", (uint64_t)de->ino[k]);
+		printf("\n");
+		return;
+	}
 	if (ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
 		const struct fsl_ev_block_rq *b = (const void *)ev;
 		char rw[12];
@@ -341,6 +353,15 @@ static void print_json(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		    (ev->type == FSL_EV_PROC && !strcmp(f->name, "comm") && comm))
 			continue;
 		json_field(d, f, ev);
+	}
+	if (e && ev->type == FSL_EV_DIRENTS && ev->size >= sizeof(struct fsl_ev_dirents)) {
+		const struct fsl_ev_dirents *de = (const void *)ev;
+
+		fsl_json__key(j, "ino");
+		fsl_json__arr_begin(j);
+		for (k = 0; k < de->count; k++)
+			fsl_json__u64(j, de->ino[k]);
+		fsl_json__arr_end(j);
 	}
 	if (e && ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
 		char rw[12];
