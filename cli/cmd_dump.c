@@ -232,7 +232,7 @@ static void json_field(struct dump *d, const struct fsl_field *f, const struct f
 /* Fields of the schema that lie inside the record (all of them for known types). */
 static int field_ok(const struct fsl_field *f, const struct fsl_hdr *ev)
 {
-	return f->kind != FSL_F_PATHS && (uint32_t)f->offset + f->size <= ev->size && f->size <= 16;
+	return f->kind != FSL_F_PATHS && f->kind != FSL_F_INOS && (uint32_t)f->offset + f->size <= ev->size && f->size <= 16;
 }
 
 static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fsl_event_desc *e,

@@ -40,7 +40,7 @@ static inline struct fsl_hdr *tg_fill(void *buf, const struct fsl_event_desc *d,
 		const struct fsl_field *f = &d->fields[k];
 		uint64_t v = tg_rand(seed);
 
-		if (f->kind == FSL_F_PATHS)
+		if (f->kind == FSL_F_PATHS || f->kind == FSL_F_INOS)
 			continue;
 		if (f->kind == FSL_F_COMM) {
 			unsigned int i, n = 1 + v % 15;
