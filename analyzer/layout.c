@@ -61,6 +61,7 @@ struct an_layout {
 	int dirty;
 	/* readdir streams: (pid << 32 | fd) -> an_rd_stream while open */
 	struct an_map rd_open;
+	struct an_map rd_paths;		/* (pid << 32 | fd) -> an_rd_path */
 	struct fsl_readdir_dir *rd_done, *rd_out;
 	size_t nrd_done, cap_rd_done, nrd_out;
 	struct fsl_readdir_dir rd_total;
@@ -74,6 +75,12 @@ struct an_rd_stream {
 	uint64_t *ino;
 	uint32_t n, cap;
 	uint32_t flags;
+	char path[64];
+};
+
+/* The path an fd of a process was last opened with (its tail if long). */
+struct an_rd_path {
+	char path[64];
 };
 
 const char *fsl_alloc_how_name(unsigned int how)
@@ -487,6 +494,7 @@ static int rd_summarise(const struct an_layout *s, const struct an_rd_stream *st
 	d->fd = st->fd;
 	d->ts = st->ts;
 	d->flags = st->flags;
+	memcpy(d->path, st->path, sizeof(d->path));
 	d->entries = st->n;
 	d->pairs = st->n ? st->n - 1 : 0;
 	for (i = 1; i < st->n; i++)
@@ -567,10 +575,14 @@ static int on_dirents(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!st)
 		return -ENOMEM;
 	if (fresh) {
+		const struct an_rd_path *p = an_map_get(&s->rd_paths, rd_key(h->pid, ev->fd));
+
 		memset(st, 0, sizeof(*st));
 		st->pid = h->pid;
 		st->fd = ev->fd;
 		st->ts = h->ts;
+		if (p)
+			memcpy(st->path, p->path, sizeof(st->path));
 	}
 	if (st->n + n > st->cap) {
 		uint32_t cap = st->cap ? st->cap : 256;
@@ -601,8 +613,24 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	if (op->op == FSL_OP_READDIR && op->ret <= 0)
 		return rd_close(s, rd_key(h->pid, op->fd));
-	if ((op->op == FSL_OP_OPEN || op->op == FSL_OP_CREATE) && op->ret >= 0)
-		return rd_close(s, rd_key(h->pid, (int32_t)op->ret));
+	if ((op->op == FSL_OP_OPEN || op->op == FSL_OP_CREATE) && op->ret >= 0) {
+		uint64_t key = rd_key(h->pid, (int32_t)op->ret);
+		size_t len = op->path_len, room = h->size - sizeof(*op), skip;
+		struct an_rd_path *p;
+		int err = rd_close(s, key);
+
+		if (err)
+			return err;
+		if (len > room)
+			len = room;
+		p = an_map_put(&s->rd_paths, key, NULL);
+		if (!p)
+			return -ENOMEM;
+		/* keep the tail: the directory's own name is at the end */
+		skip = len >= sizeof(p->path) ? len - (sizeof(p->path) - 1) : 0;
+		memcpy(p->path, op->paths + skip, len - skip);
+		p->path[len - skip] = 0;
+	}
 	return 0;
 }
 
@@ -696,6 +724,7 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_DIRENTS] = on_dirents;
 	s->cons.handlers[FSL_EV_DIROP] = on_dirop;
 	an_map_init(&s->rd_open, sizeof(struct an_rd_stream));
+	an_map_init(&s->rd_paths, sizeof(struct an_rd_path));
 	return s;
 }
 
@@ -716,6 +745,7 @@ void an_layout_free(struct an_layout *s)
 	while ((st = an_map_next(&s->rd_open, &it, NULL)))
 		free(st->ino);
 	an_map_free(&s->rd_open);
+	an_map_free(&s->rd_paths);
 	free(s->rd_done);
 	free(s->rd_out);
 	free(s->allocs);

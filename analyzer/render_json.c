@@ -560,6 +560,10 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
 		fsl_json__kv_s64(j, "fd", d[i].fd);
 		fsl_json__kv_u64(j, "ts_ns", d[i].ts);
 		fsl_json__kv_bool(j, "open", !!(d[i].flags & FSL_READDIR_OPEN));
+		if (d[i].path[0])
+			fsl_json__kv_str(j, "path", d[i].path);
+		else
+			fsl_json__kv_null(j, "path");
 		readdir_fields(j, &d[i], geo);
 		fsl_json__obj_end(j);
 	}

@@ -496,13 +496,17 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 	}
 	if (n < 2)
 		return;
-	fprintf(f, "    %-8s %5s %8s %10s %16s %14s\n", "pid", "fd", "entries", "ascending",
-		"readdir changes", "inode changes");
-	for (i = 0; i < n && i < 5; i++)
-		fprintf(f, "    %-8u %5d %8" PRIu64 " %9.1f%% %16" PRIu64 " %14" PRIu64 "%s\n",
+	fprintf(f, "    %-8s %4s %8s %9s %12s %11s  %s\n", "pid", "fd", "entries", "ascending",
+		"rd changes", "ino changes", "directory (as opened)");
+	for (i = 0; i < n && i < 5; i++) {
+		size_t len = strlen(d[i].path);
+		const char *p = d[i].path + (len > 32 ? len - 32 : 0);
+
+		fprintf(f, "    %-8u %4d %8" PRIu64 " %8.1f%% %12" PRIu64 " %11" PRIu64 "  %s%s\n",
 			d[i].pid, d[i].fd, d[i].entries, rn_pct(d[i].ascending, d[i].pairs),
-			d[i].rd.changes, d[i].io.changes,
+			d[i].rd.changes, d[i].io.changes, *p ? p : "?",
 			d[i].flags & FSL_READDIR_OPEN ? " (open)" : "");
+	}
 	if (n > 5)
 		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
 }

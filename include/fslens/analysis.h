@@ -526,6 +526,7 @@ struct fsl_readdir_dir {
 	struct fsl_readdir_cost rd;	/* stat in readdir order */
 	struct fsl_readdir_cost io;	/* stat in inode order */
 	uint32_t flags;		/* FSL_DIRENTS_* seen; FSL_READDIR_OPEN: no end seen */
+	char path[64];		/* the path the fd was opened with (as passed, tail kept), "" unknown */
 };
 #define FSL_READDIR_OPEN	(1u << 8)
 

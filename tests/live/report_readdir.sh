@@ -4,7 +4,7 @@
 # carry must be exactly `ls -fi`'s column in its order (the independent
 # truth: the same getdents64 stream read again), and the report's
 # layout.readdir figures must equal those computed here from `ls -fi` and the
-# inode/block size dumpe2fs prints.
+# inode/block size dumpe2fs prints; the stream is named by the opened path.
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -39,7 +39,7 @@ isz=$(dumpe2fs -h "$SCRATCH_LOOP" 2>/dev/null | awk -F: '/^Inode size/ {print $2
 bsz=$(dumpe2fs -h "$SCRATCH_LOOP" 2>/dev/null | awk -F: '/^Block size/ {print $2+0}')
 "$FSLENS" report --json "$T_TMP/r.trace" >"$T_TMP/r.json" 2>"$T_TMP/rep.err"
 check_eq report_exit $? 0
-python3 - "$T_TMP/truth.txt" "$T_TMP/r.json" "$isz" "$bsz" >"$T_TMP/cmp.txt" <<'PY'
+python3 - "$T_TMP/truth.txt" "$T_TMP/r.json" "$isz" "$bsz" "$M/d" >"$T_TMP/cmp.txt" <<'PY'
 import json, sys
 ino = [int(x) for x in open(sys.argv[1])]
 rd = json.load(open(sys.argv[2]))["layout"]["readdir"]
@@ -59,6 +59,9 @@ for k in ("readdir_order", "inode_order"):
     got[k] = (rd[k]["block_changes"], rd[k]["blocks_travelled"])
 for k in want:
     print(k, "ok" if got[k] == want[k] else f"got {got[k]} want {want[k]}")
+# the stream is named by the path ls opened (its last 63 bytes)
+p = rd["dirs"][0]["path"]
+print("path", "ok" if p == sys.argv[5][-63:] else f"got {p} want {sys.argv[5][-63:]}")
 # hash order must not be inode order, or the comparison proves little
 print("hash_order_differs", "ok" if 0.2 < asc / (len(ino) - 1) < 0.8 else f"asc {asc}")
 PY

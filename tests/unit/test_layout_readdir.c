@@ -118,6 +118,8 @@ TEST(layout_readdir_order_hand_computed)
 	CHECK_U64(d[2].entries, 2);
 	CHECK_U64(d[2].ascending, 0);
 	CHECK(d[2].flags & FSL_READDIR_OPEN);
+	CHECK_STR(d[2].path, "/d");	/* the open that returned its fd */
+	CHECK_STR(d[0].path, "");
 	check_cost(&d[2].rd, 1, 1, 1, 1);
 	check_cost(&d[2].io, 1, 1, 1, 0);
 	/* C1: a single entry, ended by the open that reused fd 3 */
