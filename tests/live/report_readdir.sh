@@ -17,7 +17,7 @@ import os, sys
 for i in range(2000):
     os.close(os.open(f"{sys.argv[1]}/f{i:05d}", os.O_CREAT | os.O_WRONLY, 0o644))
 ' "$M/d"
-sync
+sync -f "$M/d"	# this filesystem only: a global sync waits for everyone's writeback
 echo 3 >/proc/sys/vm/drop_caches
 "$FSLENS" record -m "$M" -o "$T_TMP/r.trace" -- ls -f "$M/d" >"$T_TMP/ls.out" 2>"$T_TMP/rec.err"
 check_eq record_exit $? 0
