@@ -59,6 +59,28 @@ struct an_layout {
 	size_t nbreaks, cap_breaks;
 	uint64_t nfiles, nfrag;
 	int dirty;
+	/* readdir streams: (pid << 32 | fd) -> an_rd_stream while open */
+	struct an_map rd_open;
+	struct an_map rd_paths;		/* (pid << 32 | fd) -> an_rd_path */
+	struct fsl_readdir_dir *rd_done, *rd_out;
+	size_t nrd_done, cap_rd_done, nrd_out;
+	struct fsl_readdir_dir rd_total;
+	int rd_geometry;
+};
+
+struct an_rd_stream {
+	uint32_t pid;
+	int32_t fd;
+	uint64_t ts;
+	uint64_t *ino;
+	uint32_t n, cap;
+	uint32_t flags;
+	char path[64];
+};
+
+/* The path an fd of a process was last opened with (its tail if long). */
+struct an_rd_path {
+	char path[64];
 };
 
 const char *fsl_alloc_how_name(unsigned int how)
@@ -398,6 +420,287 @@ static int on_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
+/* ------------------------------------------------------ readdir order */
+
+static uint64_t rd_key(uint32_t pid, int32_t fd)
+{
+	return (uint64_t)pid << 32 | (uint32_t)fd;
+}
+
+/* Inode size / block size from the trace, 0 if unknown. */
+static void rd_geometry(const struct an_layout *s, uint64_t *isz, uint64_t *bsz)
+{
+	const char *i = fsl_meta_kv(s->c->meta, "ext4.inode_size");
+	const char *b = fsl_meta_kv(s->c->meta, "ext4.block_size");
+
+	*isz = i ? strtoull(i, NULL, 10) : 0;
+	*bsz = b ? strtoull(b, NULL, 10) : 0;
+	if (!*isz || !*bsz)
+		*isz = *bsz = 0;
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static uint64_t udist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Walk blocks blk[0..n) in order: changes, travel, first-touch travel. */
+static void rd_cost(const uint64_t *blk, uint32_t n, const uint64_t *uniq, uint32_t nu,
+		    uint8_t *seen, struct fsl_readdir_cost *c)
+{
+	uint64_t last_first = 0;
+	int have_first = 0;
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	memset(seen, 0, nu);
+	for (i = 0; i < n; i++) {
+		const uint64_t *u = bsearch(&blk[i], uniq, nu, sizeof(*uniq), u64_cmp);
+
+		if (i && blk[i] != blk[i - 1]) {
+			c->changes++;
+			c->travel += udist(blk[i], blk[i - 1]);
+		}
+		if (u && !seen[u - uniq]) {
+			seen[u - uniq] = 1;
+			if (have_first) {
+				c->first_travel += udist(blk[i], last_first);
+				c->backward += blk[i] < last_first;
+			}
+			last_first = blk[i];
+			have_first = 1;
+		}
+	}
+}
+
+/* The figures of one stream; -ENOMEM on allocation failure. */
+static int rd_summarise(const struct an_layout *s, const struct an_rd_stream *st,
+			struct fsl_readdir_dir *d)
+{
+	uint64_t isz, bsz, *blk = NULL, *sorted = NULL, *uniq = NULL;
+	uint8_t *seen = NULL;
+	uint32_t i, nu = 0;
+	int err = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->pid = st->pid;
+	d->fd = st->fd;
+	d->ts = st->ts;
+	d->flags = st->flags;
+	memcpy(d->path, st->path, sizeof(d->path));
+	d->entries = st->n;
+	d->pairs = st->n ? st->n - 1 : 0;
+	for (i = 1; i < st->n; i++)
+		d->ascending += st->ino[i] > st->ino[i - 1];
+	rd_geometry(s, &isz, &bsz);
+	if (!bsz || !st->n)
+		return 0;
+	blk = malloc(st->n * sizeof(*blk));
+	sorted = malloc(st->n * sizeof(*sorted));
+	uniq = malloc(st->n * sizeof(*uniq));
+	seen = malloc(st->n);
+	if (!blk || !sorted || !uniq || !seen) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < st->n; i++)
+		blk[i] = st->ino[i] ? (st->ino[i] - 1) * isz / bsz : 0;
+	memcpy(sorted, st->ino, st->n * sizeof(*sorted));
+	qsort(sorted, st->n, sizeof(*sorted), u64_cmp);
+	for (i = 0; i < st->n; i++)
+		sorted[i] = sorted[i] ? (sorted[i] - 1) * isz / bsz : 0;
+	for (i = 0; i < st->n; i++)
+		if (!nu || uniq[nu - 1] != sorted[i])
+			uniq[nu++] = sorted[i];
+	d->blocks = nu;
+	rd_cost(blk, st->n, uniq, nu, seen, &d->rd);
+	rd_cost(sorted, st->n, uniq, nu, seen, &d->io);
+out:
+	free(blk);
+	free(sorted);
+	free(uniq);
+	free(seen);
+	return err;
+}
+
+/* The stream ended (end of directory or fd reused): keep its figures. */
+static int rd_close(struct an_layout *s, uint64_t key)
+{
+	struct an_rd_stream *st = an_map_get(&s->rd_open, key);
+	int err = 0;
+
+	if (!st)
+		return 0;
+	if (st->n) {
+		if (s->nrd_done == s->cap_rd_done) {
+			size_t cap = s->cap_rd_done ? s->cap_rd_done * 2 : 16;
+			struct fsl_readdir_dir *n = realloc(s->rd_done, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			s->rd_done = n;
+			s->cap_rd_done = cap;
+		}
+		err = rd_summarise(s, st, &s->rd_done[s->nrd_done]);
+		if (!err)
+			s->nrd_done++;
+	}
+	free(st->ino);
+	an_map_del(&s->rd_open, key);
+	s->dirty = 1;
+	return err;
+}
+
+static int on_dirents(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_dirents *ev = (const void *)h;
+	struct an_rd_stream *st;
+	uint32_t n, i;
+	int fresh;
+
+	if (!in_window_end(s, h->ts) || h->size < sizeof(*ev))
+		return 0;
+	n = ev->count;
+	if (n > (h->size - sizeof(*ev)) / 8)
+		n = (h->size - sizeof(*ev)) / 8;
+	st = an_map_put(&s->rd_open, rd_key(h->pid, ev->fd), &fresh);
+	if (!st)
+		return -ENOMEM;
+	if (fresh) {
+		const struct an_rd_path *p = an_map_get(&s->rd_paths, rd_key(h->pid, ev->fd));
+
+		memset(st, 0, sizeof(*st));
+		st->pid = h->pid;
+		st->fd = ev->fd;
+		st->ts = h->ts;
+		if (p)
+			memcpy(st->path, p->path, sizeof(st->path));
+	}
+	if (st->n + n > st->cap) {
+		uint32_t cap = st->cap ? st->cap : 256;
+		uint64_t *p;
+
+		while (cap < st->n + n)
+			cap *= 2;
+		p = realloc(st->ino, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		st->ino = p;
+		st->cap = cap;
+	}
+	for (i = 0; i < n; i++)
+		st->ino[st->n++] = ev->ino[i];
+	st->flags |= ev->flags;
+	s->dirty = 1;
+	return 0;
+}
+
+/* A readdir returning 0 ends its stream; an open returning fd reuses fd. */
+static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_dirop *op = (const void *)h;
+
+	if (!in_window_end(s, h->ts) || h->size < sizeof(*op))
+		return 0;
+	if (op->op == FSL_OP_READDIR && op->ret <= 0)
+		return rd_close(s, rd_key(h->pid, op->fd));
+	if ((op->op == FSL_OP_OPEN || op->op == FSL_OP_CREATE) && op->ret >= 0) {
+		uint64_t key = rd_key(h->pid, (int32_t)op->ret);
+		size_t len = op->path_len, room = h->size - sizeof(*op), skip;
+		struct an_rd_path *p;
+		int err = rd_close(s, key);
+
+		if (err)
+			return err;
+		if (len > room)
+			len = room;
+		p = an_map_put(&s->rd_paths, key, NULL);
+		if (!p)
+			return -ENOMEM;
+		/* keep the tail: the directory's own name is at the end */
+		skip = len >= sizeof(p->path) ? len - (sizeof(p->path) - 1) : 0;
+		memcpy(p->path, op->paths + skip, len - skip);
+		p->path[len - skip] = 0;
+	}
+	return 0;
+}
+
+static int rd_entries_cmp(const void *x, const void *y)
+{
+	const struct fsl_readdir_dir *a = x, *b = y;
+
+	if (a->entries != b->entries)
+		return a->entries > b->entries ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+static void cost_add(struct fsl_readdir_cost *t, const struct fsl_readdir_cost *c)
+{
+	t->changes += c->changes;
+	t->travel += c->travel;
+	t->first_travel += c->first_travel;
+	t->backward += c->backward;
+}
+
+/* Finished streams plus the still open ones, as of now. */
+static void rd_compute(struct an_layout *s)
+{
+	struct fsl_readdir_dir *t = &s->rd_total;
+	size_t n = s->nrd_done + s->rd_open.n, i, it = 0;
+	struct an_rd_stream *st;
+	uint64_t isz, bsz;
+
+	rd_geometry(s, &isz, &bsz);
+	s->rd_geometry = bsz != 0;
+	free(s->rd_out);
+	s->rd_out = NULL;
+	s->nrd_out = 0;
+	memset(t, 0, sizeof(*t));
+	if (!n || !(s->rd_out = calloc(n, sizeof(*s->rd_out))))
+		return;
+	memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
+	s->nrd_out = s->nrd_done;
+	while ((st = an_map_next(&s->rd_open, &it, NULL))) {
+		if (!st->n || rd_summarise(s, st, &s->rd_out[s->nrd_out]))
+			continue;
+		s->rd_out[s->nrd_out++].flags |= FSL_READDIR_OPEN;
+	}
+	qsort(s->rd_out, s->nrd_out, sizeof(*s->rd_out), rd_entries_cmp);
+	for (i = 0; i < s->nrd_out; i++) {
+		const struct fsl_readdir_dir *d = &s->rd_out[i];
+
+		t->entries += d->entries;
+		t->pairs += d->pairs;
+		t->ascending += d->ascending;
+		t->blocks += d->blocks;
+		t->flags |= d->flags;
+		cost_add(&t->rd, &d->rd);
+		cost_add(&t->io, &d->io);
+	}
+}
+
+unsigned int fsl_layout__readdir(const struct fsl_layout *l, const struct fsl_readdir_dir **out,
+				 struct fsl_readdir_dir *total, int *geometry)
+{
+	const struct an_layout *s = (const void *)l;
+
+	*out = s->rd_out;
+	if (total)
+		*total = s->rd_total;
+	if (geometry)
+		*geometry = s->rd_geometry;
+	return s->nrd_out;
+}
+
 struct an_layout *an_layout_new(struct an_ctx *c)
 {
 	struct an_layout *s = calloc(1, sizeof(*s));
@@ -418,11 +721,16 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_EXT4_MB_NEW_GROUP_PA] = on_new_pa;
 	s->cons.handlers[FSL_EV_EXT4_ALLOCATE_INODE] = on_inode;
 	s->cons.handlers[FSL_EV_EXT4_FREE_INODE] = on_inode;
+	s->cons.handlers[FSL_EV_DIRENTS] = on_dirents;
+	s->cons.handlers[FSL_EV_DIROP] = on_dirop;
+	an_map_init(&s->rd_open, sizeof(struct an_rd_stream));
+	an_map_init(&s->rd_paths, sizeof(struct an_rd_path));
 	return s;
 }
 
 void an_layout_free(struct an_layout *s)
 {
+	struct an_rd_stream *st;
 	struct an_file *f;
 	size_t it = 0;
 
@@ -433,6 +741,13 @@ void an_layout_free(struct an_layout *s)
 	an_map_free(&s->files);
 	an_map_free(&s->modes);
 	an_map_free(&s->pa_hint);
+	it = 0;
+	while ((st = an_map_next(&s->rd_open, &it, NULL)))
+		free(st->ino);
+	an_map_free(&s->rd_open);
+	an_map_free(&s->rd_paths);
+	free(s->rd_done);
+	free(s->rd_out);
 	free(s->allocs);
 	free(s->breaks);
 	free(s);
@@ -567,6 +882,7 @@ static void layout_compute(struct an_layout *s)
 	}
 	if (s->nbreaks)
 		qsort(s->breaks, s->nbreaks, sizeof(*s->breaks), break_cmp);
+	rd_compute(s);
 	s->dirty = 0;
 }
 

@@ -516,6 +516,69 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__arr_end(j);
 }
 
+static void readdir_cost(struct fsl_json *j, const char *key, const struct fsl_readdir_cost *c)
+{
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "block_changes", c->changes);
+	fsl_json__kv_u64(j, "blocks_travelled", c->travel);
+	fsl_json__kv_u64(j, "first_read_travel", c->first_travel);
+	fsl_json__kv_u64(j, "first_read_backward", c->backward);
+	fsl_json__obj_end(j);
+}
+
+static void readdir_fields(struct fsl_json *j, const struct fsl_readdir_dir *d, int geo)
+{
+	fsl_json__kv_u64(j, "entries", d->entries);
+	fsl_json__kv_u64(j, "pairs", d->pairs);
+	fsl_json__kv_u64(j, "ascending", d->ascending);
+	fsl_json__kv_double(j, "ascending_fraction",
+			    d->pairs ? r3((double)d->ascending / d->pairs) : 0.0);
+	fsl_json__kv_bool(j, "truncated", !!(d->flags & (FSL_DIRENTS_TRUNC | FSL_DIRENTS_FAULT)));
+	if (geo) {
+		fsl_json__kv_u64(j, "itable_blocks", d->blocks);
+		readdir_cost(j, "readdir_order", &d->rd);
+		readdir_cost(j, "inode_order", &d->io);
+	}
+}
+
+/* layout.readdir: readdir (hash) order vs inode order, null without dirents. */
+static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
+{
+	const struct fsl_readdir_dir *d;
+	struct fsl_readdir_dir t;
+	unsigned int n, i;
+	int geo;
+
+	n = fsl_layout__readdir(l, &d, &t, &geo);
+	fsl_json__key(j, "readdir");
+	if (!n) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "streams", n);
+	fsl_json__kv_bool(j, "geometry", geo);
+	readdir_fields(j, &t, geo);
+	fsl_json__key(j, "dirs");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < n; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "pid", d[i].pid);
+		fsl_json__kv_s64(j, "fd", d[i].fd);
+		fsl_json__kv_u64(j, "ts_ns", d[i].ts);
+		fsl_json__kv_bool(j, "open", !!(d[i].flags & FSL_READDIR_OPEN));
+		if (d[i].path[0])
+			fsl_json__kv_str(j, "path", d[i].path);
+		else
+			fsl_json__kv_null(j, "path");
+		readdir_fields(j, &d[i], geo);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+}
+
 static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 {
 	const struct fsl_layout *l = fsl_analysis__layout(a);
@@ -564,6 +627,7 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__obj_end(j);
 		}
 	}
+	readdir_obj(j, l);
 	n = fsl_layout__breaks(l, &br);
 	fsl_json__key(j, "fragcheck");
 	fsl_json__arr_begin(j);

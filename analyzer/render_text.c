@@ -471,6 +471,55 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 	}
 }
 
+/* Readdir (hash) order vs inode order and what a stat of each entry costs. */
+static void sec_readdir(FILE *f, const struct fsl_layout *l)
+{
+	const struct fsl_readdir_dir *d;
+	struct fsl_readdir_dir t;
+	unsigned int n, i;
+	int geo;
+
+	n = fsl_layout__readdir(l, &d, &t, &geo);
+	if (!n) {
+		fprintf(f, "  readdir vs inode order: no getdents64 entries in this trace "
+			"(record the dirops family)\n");
+		return;
+	}
+	fprintf(f, "  readdir vs inode order: %u stream%s, %" PRIu64 " entries, %.1f%% of successive "
+		"entries ascend\n", n, n == 1 ? "" : "s", t.entries, rn_pct(t.ascending, t.pairs));
+	if (t.flags & (FSL_DIRENTS_TRUNC | FSL_DIRENTS_FAULT))
+		fprintf(f, "    (some getdents64 buffers were only partly walked)\n");
+	if (!geo) {
+		fprintf(f, "    inode-table cost needs ext4.inode_size/block_size in the trace\n");
+	} else {
+		fprintf(f, "    %-22s %14s %17s %18s %9s\n", "stat each entry:",
+			"block changes", "blocks travelled", "first-read travel", "backward");
+		fprintf(f, "    %-22s %14" PRIu64 " %17" PRIu64 " %18" PRIu64 " %9" PRIu64 "\n",
+			"  in readdir order", t.rd.changes, t.rd.travel, t.rd.first_travel,
+			t.rd.backward);
+		fprintf(f, "    %-22s %14" PRIu64 " %17" PRIu64 " %18" PRIu64 " %9" PRIu64 "\n",
+			"  in inode order", t.io.changes, t.io.travel, t.io.first_travel,
+			t.io.backward);
+		fprintf(f, "    (inode-table blocks: %" PRIu64 " distinct; first read = a block's first "
+			"visit, cached after)\n", t.blocks);
+	}
+	if (n < 2)
+		return;
+	fprintf(f, "    %-8s %4s %8s %9s %12s %11s  %s\n", "pid", "fd", "entries", "ascending",
+		"rd changes", "ino changes", "directory (as opened)");
+	for (i = 0; i < n && i < 5; i++) {
+		size_t len = strlen(d[i].path);
+		const char *p = d[i].path + (len > 32 ? len - 32 : 0);
+
+		fprintf(f, "    %-8u %4d %8" PRIu64 " %8.1f%% %12" PRIu64 " %11" PRIu64 "  %s%s\n",
+			d[i].pid, d[i].fd, d[i].entries, rn_pct(d[i].ascending, d[i].pairs),
+			d[i].rd.changes, d[i].io.changes, *p ? p : "?",
+			d[i].flags & FSL_READDIR_OPEN ? " (open)" : "");
+	}
+	if (n > 5)
+		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
+}
+
 static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	const struct fsl_layout *l = fsl_analysis__layout(a);
@@ -539,7 +588,7 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 			wrap(f, "groups apart: ", 4, line);
 		}
 	}
-	fprintf(f, "  readdir-vs-inode order: needs per-entry lookup events (fentry), not in this trace\n");
+	sec_readdir(f, l);
 }
 
 static void sec_health(FILE *f, struct fsl_analysis *a)

@@ -232,7 +232,7 @@ static void json_field(struct dump *d, const struct fsl_field *f, const struct f
 /* Fields of the schema that lie inside the record (all of them for known types). */
 static int field_ok(const struct fsl_field *f, const struct fsl_hdr *ev)
 {
-	return f->kind != FSL_F_PATHS && (uint32_t)f->offset + f->size <= ev->size && f->size <= 16;
+	return f->kind != FSL_F_PATHS && f->kind != FSL_F_INOS && (uint32_t)f->offset + f->size <= ev->size && f->size <= 16;
 }
 
 static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fsl_event_desc *e,
@@ -263,6 +263,18 @@ static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		printf(" flags=0x%x mode=0%o", op->flags, op->mode);
 		if (op->pflags)
 			printf(" pflags=0x%x", op->pflags);
+		printf("\n");
+		return;
+	}
+	if (ev->type == FSL_EV_DIRENTS && ev->size >= sizeof(struct fsl_ev_dirents)) {
+		const struct fsl_ev_dirents *de = (const void *)ev;
+
+		printf(" fd=%d seq=%u count=%u", de->fd, de->seq, de->count);
+		if (de->flags)
+			printf(" flags=0x%x", de->flags);
+		printf(" ino=");
+		for (k = 0; k < de->count; k++)
+			printf("%s%" PRIu64, k ? "," : "", (uint64_t)de->ino[k]);
 		printf("\n");
 		return;
 	}
@@ -341,6 +353,15 @@ static void print_json(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		    (ev->type == FSL_EV_PROC && !strcmp(f->name, "comm") && comm))
 			continue;
 		json_field(d, f, ev);
+	}
+	if (e && ev->type == FSL_EV_DIRENTS && ev->size >= sizeof(struct fsl_ev_dirents)) {
+		const struct fsl_ev_dirents *de = (const void *)ev;
+
+		fsl_json__key(j, "ino");
+		fsl_json__arr_begin(j);
+		for (k = 0; k < de->count; k++)
+			fsl_json__u64(j, de->ino[k]);
+		fsl_json__arr_end(j);
 	}
 	if (e && ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
 		char rw[12];

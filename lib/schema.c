@@ -247,6 +247,11 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_dirop, flags, HEX), F(fsl_ev_dirop, mode, HEX), F(fsl_ev_dirop, pflags, U16),
 	{ "path", offsetof(struct fsl_ev_dirop, paths), 0, FSL_F_PATHS } } },
 
+	{ FSL_EV_DIRENTS, FSL_FAM_DIROPS, 5, sizeof(struct fsl_ev_dirents), "dirents", NULL, {
+	F(fsl_ev_dirents, fd, S32), F(fsl_ev_dirents, count, U16),
+	F(fsl_ev_dirents, flags, U16), F(fsl_ev_dirents, seq, U32),
+	{ "ino", offsetof(struct fsl_ev_dirents, ino), 0, FSL_F_INOS } } },
+
 	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 5, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
 	F(fsl_ev_offcpu, dur_ns, U64), F(fsl_ev_offcpu, stack_id, S32),
 	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),

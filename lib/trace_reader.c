@@ -1252,6 +1252,16 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 			d->pflags |= FSL_DIROP_TRUNC2;
 		}
 	}
+	if (type == FSL_EV_DIRENTS && st->out_size >= sizeof(struct fsl_ev_dirents)) {
+		struct fsl_ev_dirents *d = (struct fsl_ev_dirents *)h;
+		size_t room = (st->out_size - sizeof(*d)) / 8;
+
+		/* consumers trust count: it must fit the record */
+		if (d->count > room || d->count > FSL_DIRENTS_MAX) {
+			d->count = room < FSL_DIRENTS_MAX ? room : FSL_DIRENTS_MAX;
+			d->flags |= FSL_DIRENTS_FAULT;
+		}
+	}
 	r->rp = p;
 	*out = h;
 	return 0;

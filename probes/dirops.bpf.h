@@ -157,6 +157,118 @@ static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 	}
 }
 
+/*
+ * getdents64: the entries the call put in the caller's buffer, in readdir
+ * order. Walked at exit with bpf_loop (one linux_dirent64 header per step:
+ * d_ino u64, d_off s64, d_reclen u16, d_type u8), FSL_DIRENTS_MAX inode
+ * numbers per record, at most DIRENTS_WALK_MAX entries per call.
+ */
+#define DIRENTS_WALK_MAX	8192
+#define DIRENTS_HDR		19	/* offsetof(struct linux_dirent64, d_name) */
+#define DIRENTS_BUF		(sizeof(struct fsl_ev_dirents) + 8 * FSL_DIRENTS_MAX)
+
+struct dirents_buf {
+	__u8 raw[DIRENTS_BUF];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dirents_buf);
+} dirents_scratch SEC(".maps");
+
+struct dirents_walk {
+	__u64 ubuf;		/* the user buffer */
+	__u32 off;		/* bytes walked */
+	__u32 len;		/* bytes the call filled */
+	__u32 seq;		/* entries emitted before the current record */
+	__u16 flags;
+};
+
+struct dirent64_head {
+	__u64 d_ino;
+	__s64 d_off;
+	__u16 d_reclen;
+	__u8 d_type;
+	__u8 _pad[5];
+};
+
+static __always_inline void dirents_emit(struct fsl_ev_dirents *e)
+{
+	__u64 size = fsl_dirents_size(e->count);
+
+	if (size > DIRENTS_BUF)
+		size = DIRENTS_BUF;
+	e->hdr.size = size;
+	if (bpf_ringbuf_output(&events, e, size, rb_flags()))
+		lost_inc(FSL_FAM_DIROPS);
+}
+
+static long dirents_step(__u64 i, void *ctx)
+{
+	struct dirents_walk *w = ctx;
+	struct dirent64_head d = {};
+	struct fsl_ev_dirents *e;
+	struct dirents_buf *b;
+	__u32 zero = 0, n;
+
+	if (w->off >= w->len)
+		return 1;
+	b = bpf_map_lookup_elem(&dirents_scratch, &zero);
+	if (!b)
+		return 1;
+	e = (struct fsl_ev_dirents *)b->raw;
+	if (w->len - w->off < DIRENTS_HDR ||
+	    bpf_probe_read_user(&d, DIRENTS_HDR, (void *)(w->ubuf + w->off)) ||
+	    d.d_reclen < DIRENTS_HDR || d.d_reclen > w->len - w->off) {
+		w->flags |= FSL_DIRENTS_FAULT;
+		return 1;
+	}
+	n = e->count;
+	if (n >= FSL_DIRENTS_MAX)
+		return 1;	/* cannot happen: emitted when full */
+	e->ino[n] = d.d_ino;
+	e->type[n] = d.d_type;
+	e->count = n + 1;
+	w->off += d.d_reclen;
+	if (e->count == FSL_DIRENTS_MAX) {
+		e->seq = w->seq;
+		e->flags = 0;
+		dirents_emit(e);
+		w->seq += FSL_DIRENTS_MAX;
+		e->count = 0;
+	}
+	return 0;
+}
+
+static __always_inline void dirents_walk(struct pt_regs *regs, __s32 fd, __s64 ret)
+{
+	struct dirents_walk w = {};
+	struct fsl_ev_dirents *e;
+	struct dirents_buf *b;
+	__u32 zero = 0;
+
+	b = bpf_map_lookup_elem(&dirents_scratch, &zero);
+	if (!b)
+		return;
+	e = (struct fsl_ev_dirents *)b->raw;
+	__builtin_memset(e, 0, sizeof(*e));
+	hdr_fill(&e->hdr, FSL_EV_DIRENTS, 0);
+	e->fd = fd;
+	/* the saved user registers still hold the arguments at exit */
+	w.ubuf = sc_arg(regs, 1);
+	w.len = ret;
+	bpf_loop(DIRENTS_WALK_MAX, dirents_step, &w, 0);
+	if (w.off < w.len && !(w.flags & FSL_DIRENTS_FAULT))
+		w.flags |= FSL_DIRENTS_TRUNC;
+	if (e->count || w.flags) {
+		e->seq = w.seq;
+		e->flags = w.flags;
+		dirents_emit(e);
+	}
+}
+
 /* Emit the record kept in b at sys_exit(regs, ret). */
 static __always_inline void dirop_emit(struct dirop_buf *b, __u64 *ctx)
 {
@@ -171,6 +283,8 @@ static __always_inline void dirop_emit(struct dirop_buf *b, __u64 *ctx)
 	e->hdr.size = size;
 	if (bpf_ringbuf_output(&events, b->raw, size, rb_flags()))
 		lost_inc(FSL_FAM_DIROPS);
+	if (e->op == FSL_OP_READDIR && e->ret > 0)
+		dirents_walk((struct pt_regs *)ctx[0], e->fd, e->ret);
 }
 
 /*

@@ -514,6 +514,44 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
  */
 uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean);
 
+/*
+ * Readdir order vs inode order, per directory stream: the inode numbers one
+ * process read from one fd with getdents64 (dirents events) until the end of
+ * the directory (a readdir returning 0) or the fd was reused. A stat of each
+ * entry in readdir order reads the inode table in that order: itable block
+ * L(ino) = (ino - 1) * inode_size / block_size, counted within the linear
+ * inode-table space (exact within a flex group, whose tables are adjacent).
+ */
+struct fsl_readdir_cost {
+	uint64_t changes;	/* successive entries in different itable blocks */
+	uint64_t travel;	/* sum of |block distance| between successive entries */
+	uint64_t first_travel;	/* the same between first touches of each block (cached) */
+	uint64_t backward;	/* first touches below the previous one */
+};
+
+struct fsl_readdir_dir {
+	uint32_t pid;
+	int32_t fd;
+	uint64_t ts;		/* first dirents event */
+	uint64_t entries;
+	uint64_t pairs;		/* entries - 1 */
+	uint64_t ascending;	/* successive pairs with increasing inode number */
+	uint64_t blocks;	/* distinct itable blocks */
+	struct fsl_readdir_cost rd;	/* stat in readdir order */
+	struct fsl_readdir_cost io;	/* stat in inode order */
+	uint32_t flags;		/* FSL_DIRENTS_* seen; FSL_READDIR_OPEN: no end seen */
+	char path[64];		/* the path the fd was opened with (as passed, tail kept), "" unknown */
+};
+#define FSL_READDIR_OPEN	(1u << 8)
+
+/*
+ * Streams, most entries first (array owned by l); *total sums them (pid 0).
+ * *geometry = 0 when ext4.inode_size/block_size are not in the trace (then
+ * blocks and costs are 0).
+ */
+unsigned int fsl_layout__readdir(const struct fsl_layout *l, const struct fsl_readdir_dir **out,
+				 struct fsl_readdir_dir *total, int *geometry);
+
 /* ------------------------------------------------- /proc/fs/jbd2/<dev>/info */
 
 struct fsl_jbd2_info {

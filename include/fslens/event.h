@@ -103,6 +103,7 @@ enum fsl_event_type {
 
 	/* dirops: struct fsl_ev_dirop (variable length) */
 	FSL_EV_DIROP = 100,
+	FSL_EV_DIRENTS = 101,	/* struct fsl_ev_dirents (variable length) */
 
 	/* offcpu: struct fsl_ev_offcpu */
 	FSL_EV_OFFCPU = 110,
@@ -543,6 +544,33 @@ struct fsl_ev_dirop {
 	__u16 _pad[3];
 	char paths[];
 };
+
+/*
+ * The entries one getdents64 call returned, in readdir order, read from the
+ * caller's buffer at syscall exit: up to FSL_DIRENTS_MAX per record, several
+ * records per call (seq = index of the first entry within the call). hdr.ts is
+ * the exit time; the call's dirop record (op readdir) precedes them. type[] is
+ * d_type (DT_*), fixed size; ino[] holds count inode numbers.
+ */
+#define FSL_DIRENTS_MAX		64
+#define FSL_DIRENTS_TRUNC	(1u << 0)	/* the call returned more than was walked */
+#define FSL_DIRENTS_FAULT	(1u << 1)	/* the buffer could not be read / was malformed */
+
+struct fsl_ev_dirents {
+	struct fsl_hdr hdr;
+	__s32 fd;
+	__u16 count;		/* entries in this record */
+	__u16 flags;		/* FSL_DIRENTS_* (on the call's last record) */
+	__u32 seq;
+	__u32 _pad;
+	__u8 type[FSL_DIRENTS_MAX];
+	__u64 ino[];
+};
+
+static inline unsigned int fsl_dirents_size(unsigned int count)
+{
+	return sizeof(struct fsl_ev_dirents) + 8u * count;
+}
 
 /* Task states recorded with an off-CPU wait. */
 #define FSL_OFFCPU_UNINTERRUPTIBLE	2	/* TASK_UNINTERRUPTIBLE */

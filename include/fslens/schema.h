@@ -25,6 +25,7 @@ enum fsl_field_kind {
 	FSL_F_PATHS,	/* dirop tail: path then path2, lengths in path_len/path2_len */
 	FSL_F_S16,
 	FSL_F_U8X,	/* u8 printed as a number even if char-like */
+	FSL_F_INOS,	/* dirents tail: count u64 inode numbers (count field), size 0 */
 };
 
 struct fsl_field {

@@ -32,7 +32,7 @@ static uint64_t touch(struct fsl_reader *r, const struct fsl_hdr *ev)
 	for (k = 0; d && k < d->nfields; k++) {
 		const struct fsl_field *f = &d->fields[k];
 
-		if (f->kind == FSL_F_PATHS || (uint32_t)f->offset + f->size > ev->size)
+		if (f->kind == FSL_F_PATHS || f->kind == FSL_F_INOS || (uint32_t)f->offset + f->size > ev->size)
 			continue;
 		acc += (uint64_t)fsl_field_get(f, ev);
 	}

@@ -33,6 +33,13 @@ static void print_event(const struct fsl_event_desc *d, const struct fsl_hdr *ev
 
 			printf(" path=%.*s path2=%.*s", o->path_len, o->paths, o->path2_len,
 			       o->paths + o->path_len);
+		} else if (f->kind == FSL_F_INOS && ev->size >= sizeof(struct fsl_ev_dirents)) {
+			const struct fsl_ev_dirents *de = (const void *)ev;
+			unsigned int k;
+
+			printf(" ino=");
+			for (k = 0; k < de->count; k++)
+				printf("%s%llu", k ? "," : "", (unsigned long long)de->ino[k]);
 		} else if (f->offset + f->size <= ev->size) {
 			printf(" %s=%" PRId64, f->name, fsl_field_get(f, ev));
 		}

@@ -22,7 +22,7 @@ static inline uint64_t tg_rand(uint64_t *s)
 /*
  * Fill buf (>= 1024 bytes) with a record of desc's type whose every schema
  * field holds a pseudo-random value; dirops get paths of path_len/path2_len
- * bytes. Returns the record.
+ * bytes, dirents path_len entries. Returns the record.
  */
 static inline struct fsl_hdr *tg_fill(void *buf, const struct fsl_event_desc *d, uint64_t *seed,
 				      uint64_t ts, size_t path_len, size_t path2_len)
@@ -33,12 +33,14 @@ static inline struct fsl_hdr *tg_fill(void *buf, const struct fsl_event_desc *d,
 
 	if (d->type == FSL_EV_DIROP)
 		size = fsl_dirop_size(path_len, path2_len);
+	if (d->type == FSL_EV_DIRENTS)	/* path_len entries */
+		size = fsl_dirents_size(path_len < FSL_DIRENTS_MAX ? path_len : FSL_DIRENTS_MAX);
 	memset(buf, 0, size);
 	for (k = 0; k < d->nfields; k++) {
 		const struct fsl_field *f = &d->fields[k];
 		uint64_t v = tg_rand(seed);
 
-		if (f->kind == FSL_F_PATHS)
+		if (f->kind == FSL_F_PATHS || f->kind == FSL_F_INOS)
 			continue;
 		if (f->kind == FSL_F_COMM) {
 			unsigned int i, n = 1 + v % 15;
@@ -64,6 +66,16 @@ static inline struct fsl_hdr *tg_fill(void *buf, const struct fsl_event_desc *d,
 		op->path2_len = path2_len;
 		for (i = 0; i < path_len + path2_len; i++)
 			op->paths[i] = i % 17 == 0 ? '/' : 'a' + (tg_rand(seed) % 26);
+	}
+	if (d->type == FSL_EV_DIRENTS) {
+		struct fsl_ev_dirents *de = buf;
+		size_t i;
+
+		de->count = (size - sizeof(*de)) / 8;
+		for (i = 0; i < de->count; i++) {
+			de->ino[i] = tg_rand(seed) >> (tg_rand(seed) % 64);
+			de->type[i] = tg_rand(seed) % 15;
+		}
 	}
 	return h;
 }
