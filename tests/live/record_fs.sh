@@ -126,7 +126,15 @@ want_rw=$(( (ke[0] - ks[0]) + (ke[4] - ks[4]) ))
 outer_rw=$(( (st_after[0] - st_before[0]) + (st_after[4] - st_before[4]) ))
 check_le block_completes_within_outer "$got_rw" "$outer_rw"
 check_ge block_completes_some "$got_rw" 20
-check_eq block_completes_vs_stat "$got_rw" "$want_rw"
+# The kernel fires block_rq_complete before it accounts the request in the
+# stat (blk_update_request, then blk_account_io_done). On a loop device the
+# completing worker is preemptible, so a request can straddle an edge: its
+# tracepoint before attach and its accounting after the start snapshot (trace
+# one short), or the mirror at the end. Exact on a quiet machine; allow the
+# two edges one request each.
+d=$(( got_rw - want_rw )); d=${d#-}
+check_le block_completes_vs_stat "$d" 2
+[ "$d" -ne 0 ] && echo "  note: completions $got_rw vs stat $want_rw (edge race)" >&2
 
 # creates: exactly one create dirop per small file, right path, success
 "$Q" "$T_TMP/t.trace" events dirop >"$T_TMP/dirops"
