@@ -1191,6 +1191,16 @@ static const unsigned char *lanes_scalar(unsigned char *rec, const unsigned char
  * u32 lanes (zero-extended), then unzigzag and add all 4 at once.
  */
 __attribute__((target("ssse3")))
+static inline __m128i lanes4_ssse3(const unsigned char *p, unsigned int c, __m128i one)
+{
+	__m128i v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p),
+				     _mm_load_si128((const __m128i *)code_shuf[c]));
+
+	return _mm_xor_si128(_mm_srli_epi32(v, 1),
+			     _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(v, one)));
+}
+
+__attribute__((target("ssse3")))
 static const unsigned char *lanes_ssse3(unsigned char *rec, const unsigned char *codes,
 					const unsigned char *p, const unsigned char *end,
 					unsigned int cb, unsigned int lastmask)
@@ -1199,32 +1209,47 @@ static const unsigned char *lanes_ssse3(unsigned char *rec, const unsigned char 
 	unsigned int b, c, len;
 	__m128i v;
 
-	for (b = 0; b < cb; b++) {
-		c = codes[b];
-		if (b == cb - 1U)
-			c &= lastmask;
-		len = code_tab[c].len;
-		if ((size_t)(end - p) < len)
-			return NULL;
-		v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p),
-				     _mm_load_si128((const __m128i *)code_shuf[c]));
-		v = _mm_xor_si128(_mm_srli_epi32(v, 1),
-				  _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(v, one)));
-		if (b) {
-			__m128i *q = (__m128i *)(rec + 12 + 16 * b);
-
-			_mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), v));
-		} else {
-			/* lanes 0, 1 at bytes 8..15; lanes 2, 3 at 20..27 */
-			__m128i *q0 = (__m128i *)(rec + 8), *q1 = (__m128i *)(rec + 20);
-
-			_mm_storel_epi64(q0, _mm_add_epi32(_mm_loadl_epi64(q0), v));
-			_mm_storel_epi64(q1, _mm_add_epi32(_mm_loadl_epi64(q1),
-							   _mm_srli_si128(v, 8)));
+	/* lanes 0, 1 at bytes 8..15; lanes 2, 3 at 20..27 */
+	c = codes[0] & (cb == 1 ? lastmask : 0xff);
+	len = code_tab[c].len;
+	if ((size_t)(end - p) < len)
+		return NULL;
+	v = lanes4_ssse3(p, c, one);
+	_mm_storel_epi64((__m128i *)(rec + 8), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 8)), v));
+	_mm_storel_epi64((__m128i *)(rec + 20), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 20)),
+							      _mm_srli_si128(v, 8)));
+	p += len;
+	if (cb == 1)
+		return p;
+	/* each code byte takes at most 16 bytes of deltas: check once if we can */
+	if ((size_t)(end - p) >= 16 * (cb - 1)) {
+		for (b = 1; b < cb - 1; b++) {
+			c = codes[b];
+			v = lanes4_ssse3(p, c, one);
+			_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
+					 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
+			p += code_tab[c].len;
 		}
-		p += len;
+	} else {
+		for (b = 1; b < cb - 1; b++) {
+			c = codes[b];
+			len = code_tab[c].len;
+			if ((size_t)(end - p) < len)
+				return NULL;
+			v = lanes4_ssse3(p, c, one);
+			_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
+					 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
+			p += len;
+		}
 	}
-	return p;
+	c = codes[b] & lastmask;
+	len = code_tab[c].len;
+	if ((size_t)(end - p) < len)
+		return NULL;
+	v = lanes4_ssse3(p, c, one);
+	_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
+			 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
+	return p + len;
 }
 #endif
 
