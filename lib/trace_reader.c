@@ -1130,7 +1130,7 @@ static void code_tab_init(void)
 				code_shuf[c][4 * i + j] = j < len[k] ? code_tab[c].off[i] + j : 0x80;
 		}
 	}
-#if defined(__x86_64__) || defined(__i386__)
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(FSL_TRACE_NO_SIMD)
 	if (__builtin_cpu_supports("ssse3"))
 		lanes_fn = lanes_ssse3;
 #endif
