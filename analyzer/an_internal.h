@@ -12,12 +12,14 @@
 #include <string.h>
 #include "fslens/analysis.h"
 
-/* ---- open-addressing map: u64 key -> fixed-size value (zeroed on insert) ---- */
+/*
+ * ---- open-addressing map: u64 key -> fixed-size value (zeroed on insert) ----
+ * One array of slots, each { u64 key, u64 used, value }, so a lookup touches
+ * one cache line, not three (keys, used flags, values).
+ */
 struct an_map {
-	uint64_t *keys;
-	uint8_t *used;
-	char *vals;
-	size_t vsize, cap, n;
+	char *slots;
+	size_t vsize, stride, cap, n;
 	size_t last;		/* slot of the last hit: runs of one key are common */
 };
 

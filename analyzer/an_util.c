@@ -184,27 +184,37 @@ void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds)
 
 /* ---- map ---- */
 
+struct map_slot {
+	uint64_t key;
+	uint64_t used;
+	char val[];
+};
+
+static inline struct map_slot *map_slot(const struct an_map *m, size_t i)
+{
+	return (struct map_slot *)(m->slots + i * m->stride);
+}
+
 void an_map_init(struct an_map *m, size_t vsize)
 {
 	memset(m, 0, sizeof(*m));
 	m->vsize = vsize;
+	m->stride = sizeof(struct map_slot) + ((vsize + 7) & ~(size_t)7);
 }
 
 void an_map_free(struct an_map *m)
 {
-	free(m->keys);
-	free(m->used);
-	free(m->vals);
-	m->keys = NULL;
-	m->used = NULL;
-	m->vals = NULL;
+	free(m->slots);
+	m->slots = NULL;
 	m->cap = m->n = m->last = 0;
 }
 
 void an_map_clear(struct an_map *m)
 {
-	if (m->used)
-		memset(m->used, 0, m->cap);
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		map_slot(m, i)->used = 0;
 	m->n = 0;
 }
 
@@ -218,18 +228,23 @@ static inline size_t map_hash(uint64_t k, size_t cap)
 
 void *an_map_get(const struct an_map *m, uint64_t key)
 {
+	struct map_slot *sl;
 	size_t i;
 
 	if (!m->cap)
 		return NULL;
-	if (m->used[m->last] && m->keys[m->last] == key)
-		return m->vals + m->last * m->vsize;
-	for (i = map_hash(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key) {
+	sl = map_slot(m, m->last);
+	if (sl->key == key && sl->used)
+		return sl->val;
+	for (i = map_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		sl = map_slot(m, i);
+		if (!sl->used)
+			return NULL;
+		if (sl->key == key) {
 			((struct an_map *)m)->last = i;
-			return m->vals + i * m->vsize;
+			return sl->val;
 		}
-	return NULL;
+	}
 }
 
 static int map_grow(struct an_map *m)
@@ -239,23 +254,19 @@ static int map_grow(struct an_map *m)
 
 	an_map_init(&n, m->vsize);
 	n.cap = m->cap ? m->cap * 2 : 64;
-	n.keys = malloc(n.cap * sizeof(*n.keys));
-	n.used = calloc(n.cap, 1);
-	n.vals = malloc(n.cap * n.vsize);
-	if (!n.keys || !n.used || !n.vals) {
-		an_map_free(&n);
+	n.slots = calloc(n.cap, n.stride);
+	if (!n.slots)
 		return -ENOMEM;
-	}
 	for (i = 0; i < m->cap; i++) {
+		struct map_slot *o = map_slot(m, i), *d;
 		size_t j;
 
-		if (!m->used[i])
+		if (!o->used)
 			continue;
-		for (j = map_hash(m->keys[i], n.cap); n.used[j]; j = (j + 1) & (n.cap - 1))
+		for (j = map_hash(o->key, n.cap); map_slot(&n, j)->used; j = (j + 1) & (n.cap - 1))
 			;
-		n.used[j] = 1;
-		n.keys[j] = m->keys[i];
-		memcpy(n.vals + j * n.vsize, m->vals + i * m->vsize, m->vsize);
+		d = map_slot(&n, j);
+		memcpy(d, o, m->stride);
 	}
 	n.n = m->n;
 	n.last = 0;
@@ -267,6 +278,7 @@ static int map_grow(struct an_map *m)
 void *an_map_put(struct an_map *m, uint64_t key, int *fresh)
 {
 	void *v = an_map_get(m, key);
+	struct map_slot *sl;
 	size_t i;
 
 	if (fresh)
@@ -275,16 +287,16 @@ void *an_map_put(struct an_map *m, uint64_t key, int *fresh)
 		return v;
 	if ((m->n + 1) * 4 > m->cap * 3 && map_grow(m))
 		return NULL;
-	for (i = map_hash(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
+	for (i = map_hash(key, m->cap); map_slot(m, i)->used; i = (i + 1) & (m->cap - 1))
 		;
-	m->used[i] = 1;
-	m->keys[i] = key;
+	sl = map_slot(m, i);
+	sl->used = 1;
+	sl->key = key;
 	m->n++;
-	v = m->vals + i * m->vsize;
-	memset(v, 0, m->vsize);
+	memset(sl->val, 0, m->vsize);
 	if (fresh)
 		*fresh = 1;
-	return v;
+	return sl->val;
 }
 
 void an_map_del(struct an_map *m, uint64_t key)
@@ -293,21 +305,19 @@ void an_map_del(struct an_map *m, uint64_t key)
 
 	if (!m->cap)
 		return;
-	for (i = map_hash(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
+	for (i = map_hash(key, m->cap); map_slot(m, i)->used; i = (i + 1) & (m->cap - 1))
+		if (map_slot(m, i)->key == key)
 			break;
-	if (!m->used[i])
+	if (!map_slot(m, i)->used)
 		return;
-	m->used[i] = 0;
+	map_slot(m, i)->used = 0;
 	m->n--;
 	/* Backward-shift the cluster after i so lookups stay correct. */
-	for (j = (i + 1) & (m->cap - 1); m->used[j]; j = (j + 1) & (m->cap - 1)) {
-		k = map_hash(m->keys[j], m->cap);
+	for (j = (i + 1) & (m->cap - 1); map_slot(m, j)->used; j = (j + 1) & (m->cap - 1)) {
+		k = map_hash(map_slot(m, j)->key, m->cap);
 		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
-			m->used[i] = 1;
-			m->keys[i] = m->keys[j];
-			memcpy(m->vals + i * m->vsize, m->vals + j * m->vsize, m->vsize);
-			m->used[j] = 0;
+			memcpy(map_slot(m, i), map_slot(m, j), m->stride);
+			map_slot(m, j)->used = 0;
 			i = j;
 		}
 	}
@@ -316,10 +326,13 @@ void an_map_del(struct an_map *m, uint64_t key)
 void *an_map_next(const struct an_map *m, size_t *i, uint64_t *key)
 {
 	for (; *i < m->cap; (*i)++) {
-		if (m->used[*i]) {
+		struct map_slot *sl = map_slot(m, *i);
+
+		if (sl->used) {
 			if (key)
-				*key = m->keys[*i];
-			return m->vals + (*i)++ * m->vsize;
+				*key = sl->key;
+			(*i)++;
+			return sl->val;
 		}
 	}
 	return NULL;

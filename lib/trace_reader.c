@@ -13,10 +13,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <zstd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 #include "trace_internal.h"
 
 #define MAX_WARNINGS	200
+
+static pthread_once_t code_once = PTHREAD_ONCE_INIT;
+static void code_tab_init(void);
 
 struct blk_ent {
 	uint64_t off;
@@ -35,7 +42,7 @@ struct rstate {
 	uint8_t nlanes;
 	uint8_t cb;		/* bytes of lane codes */
 	uint8_t valid;
-	uint64_t cmask;		/* the low cb bytes (cb <= 8) */
+	uint8_t lastmask;	/* code bits of the real lanes in the last code byte */
 	uint32_t lanes[FSL_MAX_LANES];
 };
 
@@ -834,6 +841,7 @@ struct fsl_reader *fsl_reader__open(const char *path, const struct fsl_reader_op
 	size_t i;
 	int e;
 
+	pthread_once(&code_once, code_tab_init);
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		*err = -ENOMEM;
@@ -1074,8 +1082,176 @@ static const uint16_t lane_off_tab[FSL_MAX_LANES] = {
 	236, 240, 244, 248, 252, 256, 260, 264,
 };
 _Static_assert(FSL_MAX_LANES == 64, "lane table");
-static const uint32_t code_mask[4] = { 0, 0xff, 0xffff, 0xffffffff };
-static const uint8_t code_len[4] = { 0, 1, 2, 4 };
+
+/*
+ * Decoding of one byte of lane codes (4 lanes, 2 bits each): where each
+ * lane's delta starts in the delta bytes, the mask of its length (0 for an
+ * unchanged lane) and the bytes all four take.
+ */
+struct code_dec {
+	uint32_t mask[4];
+	uint8_t off[4];
+	uint8_t len;
+};
+static struct code_dec code_tab[256];
+static unsigned char code_shuf[256][16] __attribute__((aligned(16)));
+
+static const unsigned char *lanes_scalar(unsigned char *rec, const unsigned char *codes,
+					 const unsigned char *p, const unsigned char *end,
+					 unsigned int cb, unsigned int lastmask);
+#if defined(__x86_64__) || defined(__i386__)
+static const unsigned char *lanes_ssse3(unsigned char *rec, const unsigned char *codes,
+					const unsigned char *p, const unsigned char *end,
+					unsigned int cb, unsigned int lastmask);
+#endif
+static const unsigned char *(*lanes_fn)(unsigned char *, const unsigned char *,
+					const unsigned char *, const unsigned char *,
+					unsigned int, unsigned int) = lanes_scalar;
+
+static void code_tab_init(void)
+{
+	static const uint32_t mask[4] = { 0, 0xff, 0xffff, 0xffffffff };
+	static const uint8_t len[4] = { 0, 1, 2, 4 };
+	unsigned int c, i, o;
+
+	for (c = 0; c < 256; c++) {
+		for (i = 0, o = 0; i < 4; i++) {
+			unsigned int k = c >> (2 * i) & 3;
+
+			code_tab[c].off[i] = o;
+			code_tab[c].mask[i] = mask[k];
+			o += len[k];
+		}
+		code_tab[c].len = o;
+		for (i = 0; i < 4; i++) {
+			unsigned int k = c >> (2 * i) & 3, j;
+
+			for (j = 0; j < 4; j++)
+				code_shuf[c][4 * i + j] = j < len[k] ? code_tab[c].off[i] + j : 0x80;
+		}
+	}
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(FSL_TRACE_NO_SIMD)
+	if (__builtin_cpu_supports("ssse3"))
+		lanes_fn = lanes_ssse3;
+#endif
+}
+
+/* Add the zigzag delta at p (masked to its length) to the lane at q. */
+static inline void add_lane(unsigned char *q, const unsigned char *p, uint32_t mask)
+{
+	store32(q, load32(q) + (uint32_t)unzigzag32(load32(p) & mask));
+}
+
+/*
+ * Apply the lane deltas of one record: cb code bytes at codes (2 bits per
+ * lane: 0 same, 1/2/3 a 1/2/4-byte zigzag delta follows), the deltas from
+ * p on. One code byte covers 4 lanes; a table gives each lane's offset and
+ * mask in the deltas, so the 4 lanes are updated without branches (an
+ * unchanged lane adds 0). Code bits past the last lane (lastmask) are
+ * ignored. Returns the end of the deltas, or NULL if they pass end. The
+ * chunk buffer has 16 readable bytes past end; rec has room for all lanes
+ * of the last code byte.
+ */
+static const unsigned char *lanes_scalar(unsigned char *rec, const unsigned char *codes,
+					 const unsigned char *p, const unsigned char *end,
+					 unsigned int cb, unsigned int lastmask)
+{
+	unsigned int b, c;
+	const struct code_dec *d;
+	unsigned char *q;
+
+	for (b = 0; b < cb; b++) {
+		c = codes[b];
+		if (b == cb - 1U)
+			c &= lastmask;
+		if (!c)
+			continue;
+		d = &code_tab[c];
+		if ((size_t)(end - p) < d->len)
+			return NULL;
+		if (b) {
+			q = rec + 12 + 16 * b;
+			add_lane(q, p + d->off[0], d->mask[0]);
+			add_lane(q + 4, p + d->off[1], d->mask[1]);
+		} else {
+			q = rec + 12;
+			add_lane(rec + 8, p + d->off[0], d->mask[0]);
+			add_lane(q, p + d->off[1], d->mask[1]);
+		}
+		add_lane(q + 8, p + d->off[2], d->mask[2]);
+		add_lane(q + 12, p + d->off[3], d->mask[3]);
+		p += d->len;
+	}
+	return p;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * The same with SSSE3: one shuffle gathers a code byte's 4 deltas into 4
+ * u32 lanes (zero-extended), then unzigzag and add all 4 at once.
+ */
+__attribute__((target("ssse3")))
+static inline __m128i lanes4_ssse3(const unsigned char *p, unsigned int c, __m128i one)
+{
+	__m128i v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p),
+				     _mm_load_si128((const __m128i *)code_shuf[c]));
+
+	return _mm_xor_si128(_mm_srli_epi32(v, 1),
+			     _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(v, one)));
+}
+
+__attribute__((target("ssse3")))
+static const unsigned char *lanes_ssse3(unsigned char *rec, const unsigned char *codes,
+					const unsigned char *p, const unsigned char *end,
+					unsigned int cb, unsigned int lastmask)
+{
+	const __m128i one = _mm_set1_epi32(1);
+	unsigned int b, c, len;
+	__m128i v;
+
+	/* lanes 0, 1 at bytes 8..15; lanes 2, 3 at 20..27 */
+	c = codes[0] & (cb == 1 ? lastmask : 0xff);
+	len = code_tab[c].len;
+	if ((size_t)(end - p) < len)
+		return NULL;
+	v = lanes4_ssse3(p, c, one);
+	_mm_storel_epi64((__m128i *)(rec + 8), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 8)), v));
+	_mm_storel_epi64((__m128i *)(rec + 20), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 20)),
+							      _mm_srli_si128(v, 8)));
+	p += len;
+	if (cb == 1)
+		return p;
+	/* each code byte takes at most 16 bytes of deltas: check once if we can */
+	if ((size_t)(end - p) >= 16 * (cb - 1)) {
+		for (b = 1; b < cb - 1; b++) {
+			c = codes[b];
+			v = lanes4_ssse3(p, c, one);
+			_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
+					 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
+			p += code_tab[c].len;
+		}
+	} else {
+		for (b = 1; b < cb - 1; b++) {
+			c = codes[b];
+			len = code_tab[c].len;
+			if ((size_t)(end - p) < len)
+				return NULL;
+			v = lanes4_ssse3(p, c, one);
+			_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
+					 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
+			p += len;
+		}
+	}
+	c = codes[b] & lastmask;
+	len = code_tab[c].len;
+	if ((size_t)(end - p) < len)
+		return NULL;
+	v = lanes4_ssse3(p, c, one);
+	_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
+			 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
+	return p + len;
+}
+#endif
 
 /*
  * Varint at *pp. The buffer has 16 readable bytes past end (zeroed), so 8
@@ -1147,9 +1323,13 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 		need = sz;
 		if (type < FSL_STATE_TYPES && r->min_size[type] > need)
 			need = r->min_size[type];
-		if (st->cap < need) {
-			/* room for the record and zero-fill up to its schema size */
-			size_t nc = (need + 255) & ~(size_t)255;
+		if (st->cap < need + 16) {
+			/*
+			 * Room for the record, zero-fill up to its schema size,
+			 * and the unused lanes of the last code byte (< 12 bytes
+			 * past the lanes; they are rewritten unchanged).
+			 */
+			size_t nc = (need + 16 + 255) & ~(size_t)255;
 			unsigned char *nr = realloc(st->rec, nc);
 
 			if (!nr)
@@ -1162,7 +1342,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 		st->nlanes = n;
 		st->tail_off = fsl_lane_off(n);
 		st->cb = (2 * n + 7) / 8;
-		st->cmask = fsl_bytemask(st->cb);
+		st->lastmask = (2 * n) % 8 ? (1u << (2 * n) % 8) - 1 : 0xff;
 		st->valid = 1;
 		for (i = 0; i < n; i++)
 			store32(st->rec + lane_off_tab[i], st->lanes[i]);
@@ -1184,44 +1364,14 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 	v = load64(p) & fsl_bytemask(k);
 	p += k;
 	r->prev_ts += (uint64_t)unzigzag64(v);
-	/* 2-bit code per lane (0 same, 1/2/3: a 1/2/4-byte zigzag delta follows) */
+	/* 2-bit code per lane, then the deltas of the changed lanes */
 	{
 		unsigned int cb = st->cb;
-		uint64_t c0, c1 = 0, m0, m1;
 
 		if (p > end || (size_t)(end - p) < cb)
 			return -EILSEQ;
-		c0 = load64(p);
-		if (cb > 8)
-			c1 = load64(p + 8) & fsl_bytemask(cb - 8);
-		else
-			c0 &= st->cmask;
-		p += cb;
-		m0 = (c0 | c0 >> 1) & 0x5555555555555555ull;
-		m1 = (c1 | c1 >> 1) & 0x5555555555555555ull;
-		while (m0) {
-			unsigned int j = __builtin_ctzll(m0), code = c0 >> j & 3;
-			unsigned char *q = st->rec + lane_off_tab[j >> 1];
-
-			m0 &= m0 - 1;
-			if (p >= end)
-				return -EILSEQ;
-			v = load32(p) & code_mask[code];
-			p += code_len[code];
-			store32(q, load32(q) + (uint32_t)unzigzag32((uint32_t)v));
-		}
-		while (m1) {
-			unsigned int j = __builtin_ctzll(m1), code = c1 >> j & 3;
-			unsigned char *q = st->rec + lane_off_tab[32 + (j >> 1)];
-
-			m1 &= m1 - 1;
-			if (p >= end)
-				return -EILSEQ;
-			v = load32(p) & code_mask[code];
-			p += code_len[code];
-			store32(q, load32(q) + (uint32_t)unzigzag32((uint32_t)v));
-		}
-		if (p > end)
+		p = lanes_fn(st->rec, p, p + cb, end, cb, st->lastmask);
+		if (!p)
 			return -EILSEQ;
 	}
 	tail_off = st->tail_off;
