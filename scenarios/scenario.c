@@ -28,7 +28,7 @@ const struct fsl_param_def fsl_common_params[] = {
 	{ "sync",        { "1" },         "1: every phase ends with syncfs() (its cost is part of the phase)" },
 	{ "dirty_bytes", { "" },          "set vm.dirty_bytes for the run (restored afterwards)" },
 	{ "dirty_background_bytes", { "" }, "set vm.dirty_background_bytes for the run (restored)" },
-	{ "tick_ms",     { "100" },       "rate sample interval" },
+	{ "tick_ms",     { "10", "100", "100" }, "rate sample interval (small scale: short phases need finer samples)" },
 	{ "seed",        { "1" },         "seed of the deterministic generator" },
 	{ NULL },
 };
