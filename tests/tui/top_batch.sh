@@ -3,6 +3,10 @@
 # rates of each interval, the totals (-a), and the same numbers as
 # `fslens report --json` over the same events.
 . tests/lib.sh
+# The frames are checked with their UTF-8 sparklines: run in a UTF-8 locale
+# whatever the caller's (top prints ASCII bars in others, tested elsewhere).
+export LANG=C.UTF-8
+unset LC_ALL LC_CTYPE
 
 TRACE=$T_TMP/t.trace
 "$BUILD/tests/top_trace" "$TRACE" 10 || { fail gen "top_trace failed"; exit 1; }
