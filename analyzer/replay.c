@@ -912,6 +912,19 @@ apply:
 		map_put(&r->imeta, q.ino, (im & ~IM_SIZE_MASK) | (end & IM_SIZE_MASK));
 }
 
+/* The request as ext4_request_blocks / ext4_allocate_blocks both carry it. */
+static void req_from_event(struct thr *t, const struct fsl_hdr *ev,
+			   const struct fsl_ev_ext4_alloc_blocks *e)
+{
+	memset(&t->req, 0, sizeof(t->req));
+	t->req.ino = e->ino;
+	t->req.logical = e->logical;
+	t->req.len = e->len;
+	t->req.flags = e->flags;
+	t->req.cpu = ev->cpu;
+	t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
+}
+
 static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
@@ -923,18 +936,12 @@ static int h_request_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	t = thr_get(r, ev->tid);
 	if (!t)
 		return -ENOMEM;
-	memset(&t->req, 0, sizeof(t->req));
-	t->req.ino = e->ino;
-	t->req.logical = e->logical;
-	t->req.len = e->len;
-	t->req.flags = e->flags;
+	req_from_event(t, ev, e);
 	t->req.lleft = e->lleft;
 	t->req.lright = e->lright;
 	t->req.pleft = e->pleft;
 	t->req.pright = e->pright;
-	t->req.cpu = ev->cpu;
 	t->req.pid = ev->pid;
-	t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
 	{
 		uint64_t im = imeta(r, e->ino), ty = (im & IM_TYPE_MASK) >> IM_TYPE_SHIFT;
 
@@ -1030,13 +1037,7 @@ static int h_allocate_blocks(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		return -ENOMEM;
 	if (!t->has_req || t->req.ino != e->ino) {
 		/* no request seen (lost event): keep the state right anyway */
-		memset(&t->req, 0, sizeof(t->req));
-		t->req.ino = e->ino;
-		t->req.logical = e->logical;
-		t->req.len = e->len;
-		t->req.flags = e->flags;
-		t->req.cpu = ev->cpu;
-		t->req.is_reg = !!(e->flags & FSL_MB_HINT_DATA);
+		req_from_event(t, ev, e);
 		t->req_im = imeta(r, e->ino);
 		t->has_mb = 0;
 		if (e->block && e->len) {

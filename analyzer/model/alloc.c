@@ -239,7 +239,12 @@ static void grp_stats(struct fsl_alloc *a, uint32_t g)
 	gr->dirty = 0;
 }
 
-static void core_set(struct fsl_alloc *a, uint64_t blk, uint64_t len, int used)
+/*
+ * Mark [blk, blk+len) used or free in one of the two bitmaps (a->core, the
+ * in-core state the buddy is derived from, or a->disk, the on-disk state
+ * that frees reach only at commit), flagging the groups touched.
+ */
+static void bitmap_set(struct fsl_alloc *a, uint64_t *map, uint64_t blk, uint64_t len, int used)
 {
 	while (len) {
 		uint32_t g = blk_group(a, blk), off = blk_off(a, blk);
@@ -249,32 +254,26 @@ static void core_set(struct fsl_alloc *a, uint64_t blk, uint64_t len, int used)
 		if (g >= a->g.ngroups)
 			return;
 		if (used)
-			bits_set(gw(a, a->core, g), off, n);
+			bits_set(gw(a, map, g), off, n);
 		else
-			bits_clear(gw(a, a->core, g), off, n);
-		a->grp[g].dirty = 1;
+			bits_clear(gw(a, map, g), off, n);
+		if (map == a->core)
+			a->grp[g].dirty = 1;
+		else
+			a->grp[g].ddirty = 1;
 		blk += n;
 		len -= n;
 	}
 }
 
+static void core_set(struct fsl_alloc *a, uint64_t blk, uint64_t len, int used)
+{
+	bitmap_set(a, a->core, blk, len, used);
+}
+
 static void disk_set(struct fsl_alloc *a, uint64_t blk, uint64_t len, int used)
 {
-	while (len) {
-		uint32_t g = blk_group(a, blk), off = blk_off(a, blk);
-		uint32_t n = a->g.blocks_per_group - off < len ? a->g.blocks_per_group - off
-							       : (uint32_t)len;
-
-		if (g >= a->g.ngroups)
-			return;
-		if (used)
-			bits_set(gw(a, a->disk, g), off, n);
-		else
-			bits_clear(gw(a, a->disk, g), off, n);
-		a->grp[g].ddirty = 1;
-		blk += n;
-		len -= n;
-	}
+	bitmap_set(a, a->disk, blk, len, used);
 }
 
 /* ---- geometry ---- */
