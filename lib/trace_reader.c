@@ -43,6 +43,8 @@ struct rstate {
 	uint8_t cb;		/* bytes of lane codes */
 	uint8_t valid;
 	uint8_t lastmask;	/* code bits of the real lanes in the last code byte */
+	uint8_t fast;		/* valid, <= 16 lanes, no tail: see next_ssse3() */
+	uint32_t codemask;	/* the cb code bytes (last one masked), fast types only */
 	uint32_t lanes[FSL_MAX_LANES];
 };
 
@@ -1094,6 +1096,7 @@ struct code_dec {
 	uint8_t len;
 };
 static struct code_dec code_tab[256];
+static uint8_t code_len[256];	/* code_tab[].len */
 static unsigned char code_shuf[256][16] __attribute__((aligned(16)));
 
 static const unsigned char *lanes_scalar(unsigned char *rec, const unsigned char *codes,
@@ -1104,6 +1107,11 @@ static const unsigned char *lanes_ssse3(unsigned char *rec, const unsigned char 
 					const unsigned char *p, const unsigned char *end,
 					unsigned int cb, unsigned int lastmask);
 #endif
+static int next_generic(struct fsl_reader *r, const struct fsl_hdr **ev);
+#if defined(__x86_64__) || defined(__i386__)
+static int next_ssse3(struct fsl_reader *r, const struct fsl_hdr **ev);
+#endif
+static int (*next_fn)(struct fsl_reader *, const struct fsl_hdr **);
 static const unsigned char *(*lanes_fn)(unsigned char *, const unsigned char *,
 					const unsigned char *, const unsigned char *,
 					unsigned int, unsigned int) = lanes_scalar;
@@ -1123,6 +1131,7 @@ static void code_tab_init(void)
 			o += len[k];
 		}
 		code_tab[c].len = o;
+		code_len[c] = o;
 		for (i = 0; i < 4; i++) {
 			unsigned int k = c >> (2 * i) & 3, j;
 
@@ -1131,8 +1140,10 @@ static void code_tab_init(void)
 		}
 	}
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(FSL_TRACE_NO_SIMD)
-	if (__builtin_cpu_supports("ssse3"))
+	if (__builtin_cpu_supports("ssse3")) {
 		lanes_fn = lanes_ssse3;
+		next_fn = next_ssse3;
+	}
 #endif
 }
 
@@ -1344,11 +1355,27 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 		st->cb = (2 * n + 7) / 8;
 		st->lastmask = (2 * n) % 8 ? (1u << (2 * n) % 8) - 1 : 0xff;
 		st->valid = 1;
+		/*
+		 * The fast path of next_ssse3() takes records of at most 4
+		 * code bytes and no tail (so never a dirop or dirents).
+		 */
+		st->fast = st->cb <= 4 && sz <= st->tail_off && type < FSL_STATE_TYPES &&
+			   type != FSL_EV_DIROP && type != FSL_EV_DIRENTS;
+		st->codemask = 0;
+		if (st->fast) {
+			/* the code bytes as one little-endian word, bits past the last lane off */
+			for (i = 0; i + 1 < st->cb; i++)
+				st->codemask |= 0xffu << 8 * i;
+			st->codemask |= (uint32_t)st->lastmask << 8 * i;
+		}
+
 		for (i = 0; i < n; i++)
 			store32(st->rec + lane_off_tab[i], st->lanes[i]);
 		/* A record shorter than its schema reads as zero-filled up to it. */
 		if (need > sz)
 			memset(st->rec + sz, 0, need - sz);
+		((struct fsl_hdr *)st->rec)->type = type;
+		((struct fsl_hdr *)st->rec)->size = need;
 	} else if (!st->valid || slot == FSL_STATE_TYPES) {
 		return -EILSEQ;
 	}
@@ -1417,7 +1444,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 	return 0;
 }
 
-int fsl_reader__next(struct fsl_reader *r, const struct fsl_hdr **ev)
+static int next_generic(struct fsl_reader *r, const struct fsl_hdr **ev)
 {
 	for (;;) {
 		struct fsl_hdr *h;
@@ -1455,6 +1482,98 @@ int fsl_reader__next(struct fsl_reader *r, const struct fsl_hdr **ev)
 		*ev = h;
 		return 1;
 	}
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static const uint64_t ts_mask[9] = { 0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull,
+				     0xffffffffffffull, 0xffffffffffffffull, ~0ull };
+
+/*
+ * The common record, decoded without a branch on its contents: a one-byte
+ * tag without shape for a type whose state is `fast` (at most 4 code bytes,
+ * no tail), at least 128 bytes before the chunk's end (such a record takes
+ * at most 2 + 8 + 4 + 64 bytes, and the 16-byte loads stay inside those 128,
+ * so no bounds check is needed). All 4 code bytes are applied; the ones past
+ * cb are masked to 0 and add 0 to bytes of rec past the lanes (rec has room:
+ * cap >= 256). Returns the record, or NULL for anything else, which then
+ * goes through decode() with all its checks: the result is the same.
+ */
+__attribute__((target("ssse3")))
+static inline struct fsl_hdr *decode_fast(struct fsl_reader *r)
+{
+	const __m128i one = _mm_set1_epi32(1);
+	const unsigned char *p = r->rp;
+	struct rstate *st;
+	unsigned int k, c0, c1, c2, c3;
+	uint32_t codes;
+	uint64_t w, d;
+	unsigned char *rec;
+	__m128i v;
+
+	if (r->rend - p < 128)
+		return NULL;
+	w = load64(p);
+	if (w & 0x81)
+		return NULL;
+	st = &r->st[(w & 0x7f) >> 1];
+	k = w >> 8 & 0xff;
+	if (!st->fast || k > 8)
+		return NULL;
+	d = load64(p + 2) & ts_mask[k];
+	p += 2 + k;
+	codes = load32(p) & st->codemask;
+	p += st->cb;
+	rec = st->rec;
+	c0 = codes & 0xff;
+	c1 = codes >> 8 & 0xff;
+	c2 = codes >> 16 & 0xff;
+	c3 = codes >> 24;
+	v = lanes4_ssse3(p, c0, one);
+	_mm_storel_epi64((__m128i *)(rec + 8), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 8)), v));
+	_mm_storel_epi64((__m128i *)(rec + 20), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 20)),
+							      _mm_srli_si128(v, 8)));
+	p += code_len[c0];
+	v = lanes4_ssse3(p, c1, one);
+	_mm_storeu_si128((__m128i *)(rec + 28), _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 28)), v));
+	p += code_len[c1];
+	v = lanes4_ssse3(p, c2, one);
+	_mm_storeu_si128((__m128i *)(rec + 44), _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 44)), v));
+	p += code_len[c2];
+	v = lanes4_ssse3(p, c3, one);
+	_mm_storeu_si128((__m128i *)(rec + 60), _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 60)), v));
+	p += code_len[c3];
+	r->rp = p;
+	r->prev_ts += (uint64_t)unzigzag64(d);
+	((struct fsl_hdr *)rec)->ts = r->prev_ts;
+	return (struct fsl_hdr *)rec;
+}
+
+__attribute__((target("ssse3")))
+static int next_ssse3(struct fsl_reader *r, const struct fsl_hdr **ev)
+{
+	struct fsl_hdr *h;
+
+	/* the last record of a chunk goes the generic way: it checks the chunk's end */
+	while (r->left > 1 && (h = decode_fast(r))) {
+		r->left--;
+		if (r->opts.families) {
+			unsigned int fam = r->fam_of[h->type];	/* type < 64 here */
+
+			if (!(r->opts.families & (1u << fam)))
+				continue;
+		}
+		*ev = h;
+		return 1;
+	}
+	return next_generic(r, ev);
+}
+#endif
+
+static int (*next_fn)(struct fsl_reader *, const struct fsl_hdr **) = next_generic;
+
+int fsl_reader__next(struct fsl_reader *r, const struct fsl_hdr **ev)
+{
+	return next_fn(r, ev);
 }
 
 int fsl_reader__rewind(struct fsl_reader *r)
