@@ -127,6 +127,8 @@ static inline size_t varint_get(const unsigned char *p, const unsigned char *end
 
 uint32_t fsl_crc32c(uint32_t crc, const void *buf, size_t len);
 extern int fsl__trace_fuzz_skip_crc;	/* fuzzing only: checksums always match */
+/* tests only: 1 = decode every record with the generic decoder, 0 = the fastest */
+void fsl__trace_reader_generic(int on);
 
 void fsl_file_hdr_encode(unsigned char out[FSL_HDR_SIZE], const struct fsl_file_hdr *h);
 /* 0, or -EBADMSG (magic), -EILSEQ (checksum), -EPROTONOSUPPORT (version/endian). */

@@ -1049,6 +1049,7 @@ static int next_chunk(struct fsl_reader *r)
 		r->prev_ts = 0;
 		for (size_t i = 0; i <= FSL_STATE_TYPES; i++) {
 			r->st[i].valid = 0;
+			r->st[i].fast = 0;	/* a type needs its shape again */
 			memset(r->st[i].lanes, 0, sizeof(r->st[i].lanes));
 		}
 		return 1;
@@ -1574,6 +1575,16 @@ static int (*next_fn)(struct fsl_reader *, const struct fsl_hdr **) = next_gener
 int fsl_reader__next(struct fsl_reader *r, const struct fsl_hdr **ev)
 {
 	return next_fn(r, ev);
+}
+
+void fsl__trace_reader_generic(int on)
+{
+	static int (*best)(struct fsl_reader *, const struct fsl_hdr **);
+
+	pthread_once(&code_once, code_tab_init);
+	if (!best)
+		best = next_fn;
+	next_fn = on ? next_generic : best;
 }
 
 int fsl_reader__rewind(struct fsl_reader *r)

@@ -96,7 +96,7 @@ struct tg_mix {
 	uint32_t tid;
 	unsigned int handles, ino;
 	unsigned int nq;
-	struct { uint64_t ts; uint32_t size; unsigned char rec[128]; } q[64];
+	struct { uint64_t ts; uint32_t size; unsigned char rec[128] __attribute__((aligned(8))); } q[64];
 };
 
 static inline void tg_mix_init(struct tg_mix *m, uint64_t seed)
