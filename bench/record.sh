@@ -7,6 +7,13 @@
 # system of the creating process, where the probes' in-kernel cost lands;
 # steadier than wall time on a busy machine), the recorder's own CPU per
 # event, events, lost and bytes per event.
+#
+# Noise control (this VM's run-to-run spread was +-10% without it): every
+# run gets the same filesystem (fixed UUID and directory hash seed, so the
+# same htree layout), and with 2+ CPUs the workload is pinned to the last
+# CPU and the recorder (fslens or perf) to the others, in all three variants
+# alike, so the workload neither migrates nor shares its CPU with the
+# recorder.
 #   bench/record.sh [N=300000] [RUNS=5]
 set -u
 cd "$(dirname "$0")/.."
@@ -55,12 +62,23 @@ for tp in $TPS; do
 	[ -d /sys/kernel/tracing/events/${tp%%:*}/${tp#*:} ] && PERF_EV+=(-e "$tp")
 done
 
+FS_UUID=5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+FS_SEED=3c4a2d5e-1f2b-4c6d-8e9f-0a1b2c3d4e5f
+ncpu=$(nproc)
+if [ "$ncpu" -ge 2 ]; then
+	WL=(taskset -c $((ncpu - 1)))
+	REC=(taskset -c 0-$((ncpu - 2)))
+else
+	WL=(); REC=()
+fi
+
 fresh_fs() {
 	umount "$W/mnt" 2>/dev/null
 	[ -n "$LOOP" ] && losetup -d "$LOOP"
 	rm -f "$W/img"
 	truncate -s 4G "$W/img"
-	mkfs.ext4 -q -F -b 4096 -N $((N + N / 4 + 1000)) "$W/img" || exit 1
+	mkfs.ext4 -q -F -b 4096 -N $((N + N / 4 + 1000)) -U "$FS_UUID" \
+		-E hash_seed="$FS_SEED" "$W/img" || exit 1
 	LOOP=$(losetup -f --show "$W/img") || exit 1
 	mount "$LOOP" "$W/mnt" || exit 1
 	mkdir "$W/mnt/d"
@@ -71,14 +89,15 @@ fresh_fs() {
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 : >"$W/t.none"; : >"$W/t.fslens"; : >"$W/t.perf"; : >"$W/c.fslens"
-echo "createmany: $N files, $RUNS runs of each, interleaved; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "createmany: $N files, $RUNS runs of each, interleaved; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)${WL[*]:+; workload on CPU $((ncpu - 1)), recorders on the others}"
 for r in $(seq 1 "$RUNS"); do
 	fresh_fs
-	"$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1
+	"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1
 
 	fresh_fs
 	/usr/bin/time -f "%U %S" -o "$W/f.time" \
-		"$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- "$W/createmany" "$W/mnt/d" "$N" \
+		"${REC[@]}" "$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- \
+		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" \
 		>>"$W/t.fslens" 2>"$W/f.err" || { cat "$W/f.err"; exit 1; }
 	# the recorder's own CPU: its total with children minus the workload's
 	echo "$(cat "$W/f.time") $(tail -1 "$W/t.fslens" | cut -d' ' -f2)" |
@@ -86,8 +105,9 @@ for r in $(seq 1 "$RUNS"); do
 	cp "$W/f.err" "$W/f.err.last"
 
 	fresh_fs
-	perf record -q -a "${PERF_EV[@]}" -o "$W/perf.data" -- \
-		"$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" || { cat "$W/p.err"; exit 1; }
+	"${REC[@]}" perf record -q -a "${PERF_EV[@]}" -o "$W/perf.data" -- \
+		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" ||
+		{ cat "$W/p.err"; exit 1; }
 	psize=$(stat -c %s "$W/perf.data")
 	psamples=$(perf report -i "$W/perf.data" --stats 2>/dev/null |
 		   awk '/SAMPLE events:/ { print $3; exit }')
@@ -108,6 +128,8 @@ echo
 printf 'untraced       median wall %.3f s  cpu %.3f s\n' "$m0" "$c0"
 printf 'fslens record  median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f\n' \
 	"$m1" "$c1" "$(echo "$m1 / $m0" | bc -l)" "$(echo "$c1 / $c0" | bc -l)"
+printf '               workload cpu per file: %.2f us untraced, +%.2f us recorded\n' \
+	"$(echo "$c0 * 1000000 / $N" | bc -l)" "$(echo "($c1 - $c0) * 1000000 / $N" | bc -l)"
 printf '               events %s  lost %s  %.1f bytes/event (%s bytes)  recorder cpu %.2f s (%.2f us/event)\n' \
 	"$ev" "$lost" "$(echo "$fbytes / $ev" | bc -l)" "$fbytes" "$rc" "$(echo "$rc * 1000000 / $ev" | bc -l)"
 printf 'perf record -a median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f\n' \

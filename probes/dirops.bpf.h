@@ -64,8 +64,23 @@ struct {
 	__type(value, struct dirop_buf);
 } dirop_task SEC(".maps");
 
-static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
+/*
+ * Argument i of the syscall whose saved user registers are regs. On tp_btf
+ * regs is a typed kernel pointer, read directly; on raw_tp it is not, and
+ * each register is read with a probe read.
+ */
+static __always_inline __u64 sc_arg(struct pt_regs *regs, int i, const int btf)
 {
+	if (btf) {
+		switch (i) {
+		case 0: return PT_REGS_PARM1_SYSCALL(regs);
+		case 1: return PT_REGS_PARM2_SYSCALL(regs);
+		case 2: return PT_REGS_PARM3_SYSCALL(regs);
+		case 3: return PT_REGS_PARM4_SYSCALL(regs);
+		case 4: return PT_REGS_PARM5_SYSCALL(regs);
+		default: return 0;
+		}
+	}
 	switch (i) {
 	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
 	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
@@ -111,7 +126,7 @@ static __always_inline struct dirop_sc *dirop_followed(__u32 nr, __u64 id)
 
 /* Build the record of sys_enter(regs, nr) in b (header type set last). */
 static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
-				       struct pt_regs *regs, __u32 nr)
+				       struct pt_regs *regs, __u32 nr, const int btf)
 {
 	struct fsl_ev_dirop *e = (struct fsl_ev_dirop *)b->raw;
 	__u16 len, off;
@@ -120,11 +135,11 @@ static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 	hdr_fill(&e->hdr, FSL_EV_DIROP, 0);
 	e->op = sc->op - 1;
 	e->syscall = nr;
-	e->dirfd = sc->dirfd >= 0 ? (__s32)sc_arg(regs, sc->dirfd) : -100;
-	e->dirfd2 = sc->dirfd2 >= 0 ? (__s32)sc_arg(regs, sc->dirfd2) : -100;
-	e->fd = sc->fd >= 0 ? (__s32)sc_arg(regs, sc->fd) : -1;
+	e->dirfd = sc->dirfd >= 0 ? (__s32)sc_arg(regs, sc->dirfd, btf) : -100;
+	e->dirfd2 = sc->dirfd2 >= 0 ? (__s32)sc_arg(regs, sc->dirfd2, btf) : -100;
+	e->fd = sc->fd >= 0 ? (__s32)sc_arg(regs, sc->fd, btf) : -1;
 	if (sc->flags >= 0) {
-		__u64 f = sc_arg(regs, sc->flags);
+		__u64 f = sc_arg(regs, sc->flags, btf);
 
 		if (sc->how) {
 			__u64 how_flags = 0;
@@ -137,13 +152,13 @@ static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 	if (sc->creat)
 		e->flags |= targ_o_creat;
 	if (sc->mode >= 0)
-		e->mode = (__u32)sc_arg(regs, sc->mode);
+		e->mode = (__u32)sc_arg(regs, sc->mode, btf);
 	if (e->op == FSL_OP_OPEN && (e->flags & targ_o_creat))
 		e->op = FSL_OP_CREATE;
 	if (e->op == FSL_OP_UNLINK && (e->flags & 0x200))	/* AT_REMOVEDIR */
 		e->op = FSL_OP_RMDIR;
 	if (sc->path >= 0) {
-		len = copy_path(e->paths, (const char *)sc_arg(regs, sc->path), &e->pflags,
+		len = copy_path(e->paths, (const char *)sc_arg(regs, sc->path, btf), &e->pflags,
 				FSL_DIROP_TRUNC1);
 		e->path_len = len;
 	}
@@ -151,7 +166,7 @@ static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 		off = e->path_len;
 		if (off > FSL_DIROP_PATH_MAX)
 			off = FSL_DIROP_PATH_MAX;
-		len = copy_path(e->paths + off, (const char *)sc_arg(regs, sc->path2),
+		len = copy_path(e->paths + off, (const char *)sc_arg(regs, sc->path2, btf),
 				&e->pflags, FSL_DIROP_TRUNC2);
 		e->path2_len = len;
 	}
@@ -257,7 +272,7 @@ static __always_inline void dirents_walk(struct pt_regs *regs, __s32 fd, __s64 r
 	hdr_fill(&e->hdr, FSL_EV_DIRENTS, 0);
 	e->fd = fd;
 	/* the saved user registers still hold the arguments at exit */
-	w.ubuf = sc_arg(regs, 1);
+	w.ubuf = sc_arg(regs, 1, 0);
 	w.len = ret;
 	bpf_loop(DIRENTS_WALK_MAX, dirents_step, &w, 0);
 	if (w.off < w.len && !(w.flags & FSL_DIRENTS_FAULT))
@@ -307,17 +322,33 @@ int btf_on_sys_enter(__u64 *ctx)
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!b)
 		return 0;
-	dirop_fill(b, sc, (struct pt_regs *)ctx[0], nr);
+	dirop_fill(b, sc, (struct pt_regs *)ctx[0], nr, 1);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int btf_on_sys_exit(__u64 *ctx)
 {
-	struct dirop_buf *b = bpf_task_storage_get(&dirop_task, bpf_get_current_task_btf(),
-						   0, 0);
+	struct dirop_buf *b;
 	struct fsl_ev_dirop *e;
 
+#if defined(__TARGET_ARCH_x86)
+	/*
+	 * Most syscalls are not followed: tell from the syscall number (still
+	 * in the saved registers) before the task storage lookup, a helper call.
+	 */
+	{
+		__u32 nr = ((struct pt_regs *)ctx[0])->orig_ax;
+		struct dirop_sc *sc;
+
+		if (nr >= DIROP_NR_MAX)
+			return 0;
+		sc = bpf_map_lookup_elem(&dirop_sc, &nr);
+		if (!sc || !sc->op)
+			return 0;
+	}
+#endif
+	b = bpf_task_storage_get(&dirop_task, bpf_get_current_task_btf(), 0, 0);
 	if (!b)
 		return 0;
 	e = (struct fsl_ev_dirop *)b->raw;
@@ -343,7 +374,7 @@ int raw_on_sys_enter(__u64 *ctx)
 	b = bpf_map_lookup_elem(&dirop_scratch, &zero);
 	if (!b)
 		return 0;
-	dirop_fill(b, sc, (struct pt_regs *)ctx[0], nr);
+	dirop_fill(b, sc, (struct pt_regs *)ctx[0], nr, 0);
 	bpf_map_update_elem(&dirop_inflight, &tid, b, BPF_ANY);
 	return 0;
 }
