@@ -9,8 +9,8 @@
 # event, events, lost and bytes per event.
 #
 # Noise control (this VM's run-to-run spread was +-10% without it): every
-# run gets the same filesystem (fixed UUID and directory hash seed, so the
-# same htree layout), and with 2+ CPUs the workload is pinned to the last
+# run gets the same filesystem (bench/createmany.inc: fixed UUID and
+# directory hash seed, so the same htree layout), and with 2+ CPUs the workload is pinned to the last
 # CPU and the recorder (fslens or perf) to the others, in all three variants
 # alike, so the workload neither migrates nor shares its CPU with the
 # recorder.
@@ -25,16 +25,8 @@ FSLENS=$PWD/$BUILD/fslens
 [ -x "$FSLENS" ] || { echo "bench/record.sh: build first (make)"; exit 1; }
 "$FSLENS" record --help 2>&1 | grep -q -- --min-wait ||
 	{ echo "bench/record.sh: fslens built without BPF"; exit 1; }
-W=$(mktemp -d /tmp/fslens-bench.XXXXXX)
-LOOP=
-cleanup() {
-	umount "$W/mnt" 2>/dev/null
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-${CC:-gcc} -O2 -o "$W/createmany" bench/record_createmany.c || exit 1
+. bench/createmany.inc
+bench_scratch bench
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
 mkdir -p "$W/mnt"
 
@@ -62,8 +54,6 @@ for tp in $TPS; do
 	[ -d /sys/kernel/tracing/events/${tp%%:*}/${tp#*:} ] && PERF_EV+=(-e "$tp")
 done
 
-FS_UUID=5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
-FS_SEED=3c4a2d5e-1f2b-4c6d-8e9f-0a1b2c3d4e5f
 ncpu=$(nproc)
 if [ "$ncpu" -ge 2 ]; then
 	WL=(taskset -c $((ncpu - 1)))
@@ -72,19 +62,7 @@ else
 	WL=(); REC=()
 fi
 
-fresh_fs() {
-	umount "$W/mnt" 2>/dev/null
-	[ -n "$LOOP" ] && losetup -d "$LOOP"
-	rm -f "$W/img"
-	truncate -s 4G "$W/img"
-	mkfs.ext4 -q -F -b 4096 -N $((N + N / 4 + 1000)) -U "$FS_UUID" \
-		-E hash_seed="$FS_SEED" "$W/img" || exit 1
-	LOOP=$(losetup -f --show "$W/img") || exit 1
-	mount "$LOOP" "$W/mnt" || exit 1
-	mkdir "$W/mnt/d"
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-}
+fresh_fs() { bench_fresh_fs 4G $((N + N / 4 + 1000)); }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 

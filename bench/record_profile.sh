@@ -18,30 +18,9 @@ FSLENS=$PWD/${BUILD:-build}/fslens
 ncpu=$(nproc)
 [ "$ncpu" -ge 2 ] || { echo "bench/record_profile.sh: needs 2 CPUs"; exit 1; }
 CPU=$((ncpu - 1))
-W=$(mktemp -d /tmp/fslens-prof.XXXXXX)
-LOOP=
-cleanup() {
-	umount "$W/mnt" 2>/dev/null
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-${CC:-gcc} -O2 -o "$W/createmany" bench/record_createmany.c || exit 1
-mkdir -p "$W/mnt"
-fresh_fs() {
-	umount "$W/mnt" 2>/dev/null
-	[ -n "$LOOP" ] && losetup -d "$LOOP"
-	rm -f "$W/img"
-	truncate -s 4G "$W/img"
-	mkfs.ext4 -q -F -b 4096 -N $((N + N / 4 + 1000)) -U 5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d \
-		-E hash_seed=3c4a2d5e-1f2b-4c6d-8e9f-0a1b2c3d4e5f "$W/img" || exit 1
-	LOOP=$(losetup -f --show "$W/img") || exit 1
-	mount "$LOOP" "$W/mnt" || exit 1
-	mkdir "$W/mnt/d"
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-}
+. bench/createmany.inc
+bench_scratch prof
+fresh_fs() { bench_fresh_fs 4G $((N + N / 4 + 1000)); }
 fresh_fs
 echo "untraced:  $(perf record -q -C "$CPU" -o "$W/none.data" -- \
 	taskset -c "$CPU" "$W/createmany" "$W/mnt/d" "$N" 2>/dev/null) (wall/cpu s)"

@@ -13,25 +13,11 @@ shift
 FSLENS=${FSLENS:-$PWD/build/fslens}
 [ "$(id -u)" -eq 0 ] || { echo "bench/record_progs.sh: needs root"; exit 1; }
 command -v bpftool >/dev/null || { echo "bench/record_progs.sh: needs bpftool"; exit 1; }
-W=$(mktemp -d /tmp/fslens-progs.XXXXXX)
-LOOP=
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
-cleanup() {
-	sysctl -q kernel.bpf_stats_enabled="$old_stats"
-	umount "$W/mnt" 2>/dev/null
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-${CC:-gcc} -O2 -o "$W/createmany" bench/record_createmany.c || exit 1
-mkdir -p "$W/mnt"
-truncate -s 1G "$W/img"
-mkfs.ext4 -q -F -b 4096 -N $((N * 2 + 1000)) "$W/img" || exit 1
-LOOP=$(losetup -f --show "$W/img") || exit 1
-mount "$LOOP" "$W/mnt" || exit 1
-mkdir "$W/mnt/d"
-sync
+. bench/createmany.inc
+bench_on_exit='sysctl -q kernel.bpf_stats_enabled=$old_stats'
+bench_scratch progs
+bench_fresh_fs 1G $((N * 2 + 1000))
 sysctl -q kernel.bpf_stats_enabled=1
 # the workload, then (still recording) the recorder's programs and their stats
 "$FSLENS" record -m "$W/mnt" -f -o "$W/t.trace" "$@" -- sh -c \
