@@ -28,7 +28,7 @@
 static const char usage_text[] =
 "usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID] [-o FILE] [-f]\n"
 "                     [--duration SEC] [--min-wait USEC] [--ring-size SIZE]\n"
-"                     [--all-sleeps] [--raw-tp] [--classic-tp] [-v]\n"
+"                     [--all-sleeps] [--raw-tp] [--classic-tp] [--syscall-tp] [-v]\n"
 "                     [-- COMMAND ARGS...]\n"
 "\n"
 "  -m, --mount MOUNT    record this filesystem (ext4 for the journal and alloc families)\n"
@@ -43,6 +43,8 @@ static const char usage_text[] =
 "      --all-sleeps     record every off-CPU sleep, not only uninterruptible ones\n"
 "      --raw-tp         attach raw tracepoints as raw_tp even where tp_btf works\n"
 "      --classic-tp     use classic tracepoints for ext4/jbd2 (their fallback)\n"
+"      --syscall-tp     dirops on per-syscall tracepoints: other system calls run no\n"
+"                       program, but the end of the recording takes seconds longer\n"
 "  -v, --verbose        show libbpf's messages\n"
 "  -- COMMAND ARGS      run COMMAND and record it and its descendants; exit with its status\n";
 
@@ -450,6 +452,7 @@ int cmd_record(int argc, char **argv)
 		{ "all-sleeps", no_argument, NULL, 'A' },
 		{ "raw-tp", no_argument, NULL, 'T' },
 		{ "classic-tp", no_argument, NULL, 'C' },
+		{ "syscall-tp", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -515,6 +518,7 @@ int cmd_record(int argc, char **argv)
 		case 'A': co.offcpu_all = 1; break;
 		case 'T': co.force_raw_tp = 1; break;
 		case 'C': co.force_classic = 1; break;
+		case 'S': co.syscall_tp = 1; break;
 		case 'v': r.verbose = 1; break;
 		case 'h':
 			if (!fsl_collector_built_in()) {

@@ -24,7 +24,7 @@
 #include "collector_int.h"
 #include "probes/fslens.skel.h"
 
-#define MAX_LINKS 128
+#define MAX_LINKS 256
 
 struct fsl_collector {
 	struct fsl_collector_opts opts;
@@ -38,6 +38,8 @@ struct fsl_collector {
 	uint32_t families;	/* loaded */
 	int fentry;
 	int nbtf, nraw, ntp;
+	int sc_tp;		/* dirops on per-syscall tracepoints (else raw_syscalls) */
+	const char *tracefs;
 	char mode[96];
 	char counts[96];
 	char missing[2048];
@@ -211,6 +213,37 @@ static int has_variant(struct bpf_object *obj, const char *tp, char want)
 	return 0;
 }
 
+/* One of the two programs dirops attaches to each followed syscall's tracepoints. */
+static int is_sc_prog(struct bpf_program *prog)
+{
+	const char *name = bpf_program__name(prog);
+
+	return !strcmp(name, "tp_dirop_enter") || !strcmp(name, "tp_dirop_exit");
+}
+
+/*
+ * The per-syscall tracepoints of a followed syscall: sys_enter_NAME and
+ * sys_exit_NAME, or with the "new" of the kernel's function name (stat and
+ * lstat are sys_newstat and sys_newlstat on x86-64). Fills tp with the NAME
+ * part; 0 if the kernel has neither.
+ */
+static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp, size_t len)
+{
+	static const char *pre[] = { "", "new" };
+	char en[96], ex[96];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(tp, len, "%s%s", pre[i], name);
+		snprintf(en, sizeof(en), "sys_enter_%s", tp);
+		snprintf(ex, sizeof(ex), "sys_exit_%s", tp);
+		if (tp_exists(c->tracefs, "syscalls", en) == 1 &&
+		    tp_exists(c->tracefs, "syscalls", ex) == 1)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Decide autoload for every program; returns the number left to load.
  * Per tracepoint: tp_btf where the kernel's BTF describes it (unless
@@ -232,8 +265,17 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		int fam, on, exists;
 
 		tp = prog_tp(prog, &kind, grp, sizeof(grp));
-		if (!tp)
+		if (!tp) {
+			/* the per-syscall dirops programs, attached by fsl_collector__start */
+			on = is_sc_prog(prog) && c->sc_tp && (want & (1u << FSL_FAM_DIROPS));
+			bpf_program__set_autoload(prog, on);
+			if (on) {
+				c->families |= 1u << FSL_FAM_DIROPS;
+				c->ntp++;
+				n++;
+			}
 			continue;
+		}
 		fam = tp_family(tp, &group);
 		if (kind == 't')
 			group = grp;
@@ -241,7 +283,7 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		/* fork keeps the tracked map even with the proc family off */
 		if (c->opts.follow && !strcmp(tp, "sched_process_fork"))
 			on = 1;
-		if (!group)
+		if (!group || (c->sc_tp && fam == FSL_FAM_DIROPS))
 			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
 		snprintf(t, sizeof(t), "btf_trace_%s", tp);
@@ -365,7 +407,22 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 	 */
 	use_btf = !opts->force_raw_tp;
 	classic = opts->force_classic;
+	c->tracefs = tracefs;
+	/*
+	 * --syscall-tp: dirops on per-syscall tracepoints (task storage, as on
+	 * tp_btf), if this kernel has them; raw_syscalls otherwise.
+	 */
+	c->sc_tp = use_btf && opts->syscall_tp &&
+		   tp_exists(tracefs, "syscalls", "sys_enter_openat") == 1;
 	e = open_and_load(c, tracefs, vmlinux, use_btf, classic);
+	if (e && e != -ENOENT && c->sc_tp) {
+		fslens_bpf__destroy(c->skel);
+		c->skel = NULL;
+		c->missing[0] = 0;
+		c->sc_tp = 0;
+		e = open_and_load(c, tracefs, vmlinux, use_btf, classic);
+	}
+	c->sc_tp = c->sc_tp && !e;
 	if (e && e != -ENOENT && use_btf) {
 		fslens_bpf__destroy(c->skel);
 		c->skel = NULL;
@@ -382,6 +439,22 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 	btf__free(vmlinux);
 	if (e)
 		goto fail;
+	if (c->sc_tp) {
+		const struct fsl_dirop_sc_entry *t;
+		unsigned int i, n = fsl_dirop_table(&t);
+		char tp[96];
+
+		/* the two programs count once each above; here their tracepoints */
+		c->ntp -= 2;
+		for (i = 0; i < n; i++) {
+			if (sc_tp_name(c, t[i].name, tp, sizeof(tp))) {
+				c->ntp += 2;
+			} else {
+				snprintf(tp, sizeof(tp), "sys_enter_%s", t[i].name);
+				add_missing(c, "syscalls", tp);
+			}
+		}
+	}
 	{
 		size_t n = 0;
 
@@ -393,8 +466,9 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 		if (c->ntp)
 			n += snprintf(c->mode + n, sizeof(c->mode) - n, "%stracepoint",
 				      n ? "+" : "");
-		snprintf(c->counts, sizeof(c->counts), "tp_btf %d, raw_tp %d, tracepoint %d",
-			 c->nbtf, c->nraw, c->ntp);
+		snprintf(c->counts, sizeof(c->counts), "tp_btf %d, raw_tp %d, tracepoint %d%s",
+			 c->nbtf, c->nraw, c->ntp,
+			 c->sc_tp ? "; dirops on per-syscall tracepoints" : "");
 	}
 	if ((c->families & (1u << FSL_FAM_DIROPS)) && (e = fill_dirop_table(c)))
 		goto fail;
@@ -405,26 +479,58 @@ fail:
 	return NULL;
 }
 
+static int add_link(struct fsl_collector *c, struct bpf_link *l)
+{
+	if (!l)
+		return errno ? -errno : -EINVAL;
+	if (c->nlinks == MAX_LINKS) {
+		bpf_link__destroy(l);
+		return -E2BIG;
+	}
+	c->links[c->nlinks++] = l;
+	return 0;
+}
+
+/* The per-syscall dirops programs, on each followed syscall's tracepoints. */
+static int attach_sc(struct fsl_collector *c, struct bpf_program *prog, const char *dir)
+{
+	const struct fsl_dirop_sc_entry *t;
+	unsigned int i, n = fsl_dirop_table(&t);
+	char tp[96];
+	int e;
+
+	for (i = 0; i < n; i++) {
+		char name[64];
+
+		if (!sc_tp_name(c, t[i].name, name, sizeof(name)))
+			continue;
+		snprintf(tp, sizeof(tp), "sys_%s_%s", dir, name);
+		e = add_link(c, bpf_program__attach_tracepoint(prog, "syscalls", tp));
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
 int fsl_collector__start(struct fsl_collector *c)
 {
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, c->skel->obj) {
-		struct bpf_link *l;
+		int e;
 
 		if (!bpf_program__autoload(prog))
 			continue;
-		if (c->nlinks == MAX_LINKS)
-			return -E2BIG;
-		l = bpf_program__attach(prog);
-		if (!l) {
-			int e = -errno;
-
+		if (is_sc_prog(prog))
+			e = attach_sc(c, prog, strstr(bpf_program__name(prog), "enter") ? "enter" :
+				      "exit");
+		else
+			e = add_link(c, bpf_program__attach(prog));
+		if (e) {
 			while (c->nlinks)
 				bpf_link__destroy(c->links[--c->nlinks]);
-			return e ? e : -EINVAL;
+			return e;
 		}
-		c->links[c->nlinks++] = l;
 	}
 	return 0;
 }

@@ -285,12 +285,12 @@ static __always_inline void dirents_walk(struct pt_regs *regs, __s32 fd, __s64 r
 }
 
 /* Emit the record kept in b at sys_exit(regs, ret). */
-static __always_inline void dirop_emit(struct dirop_buf *b, __u64 *ctx)
+static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs, __s64 ret)
 {
 	struct fsl_ev_dirop *e = (struct fsl_ev_dirop *)b->raw;
 	__u64 size;
 
-	e->ret = (__s64)ctx[1];
+	e->ret = ret;
 	e->lat_ns = bpf_ktime_get_ns() - e->hdr.ts;
 	size = (sizeof(struct fsl_ev_dirop) + (__u64)e->path_len + e->path2_len + 7) & ~7ULL;
 	if (size > DIROP_BUF)
@@ -299,7 +299,7 @@ static __always_inline void dirop_emit(struct dirop_buf *b, __u64 *ctx)
 	if (bpf_ringbuf_output(&events, b->raw, size, rb_flags()))
 		lost_inc(FSL_FAM_DIROPS);
 	if (e->op == FSL_OP_READDIR && e->ret > 0)
-		dirents_walk((struct pt_regs *)ctx[0], e->fd, e->ret);
+		dirents_walk(regs, e->fd, e->ret);
 }
 
 /*
@@ -354,7 +354,67 @@ int btf_on_sys_exit(__u64 *ctx)
 	e = (struct fsl_ev_dirop *)b->raw;
 	if (e->hdr.type != FSL_EV_DIROP)
 		return 0;
-	dirop_emit(b, ctx);
+	dirop_emit(b, (struct pt_regs *)ctx[0], (__s64)ctx[1]);
+	e->hdr.type = 0;
+	return 0;
+}
+
+/*
+ * Per-syscall tracepoints (syscalls/sys_enter_<name>, sys_exit_<name>),
+ * preferred where the kernel has them: the collector attaches these two
+ * programs to the followed syscalls only, so every other system call runs
+ * no program at all (with raw_syscalls each runs two). The arguments come
+ * from the task's saved user registers, so the programs read nothing of
+ * the tracepoint record past its syscall number and return value, which
+ * every syscall's record has. Same task storage as on tp_btf.
+ */
+/*
+ * The start of every syscall tracepoint's record: what the kernel lets a
+ * program read of sys_enter_sync, which has no arguments, ends after nr.
+ */
+struct sc_tp_head {
+	__u64 common;
+	int nr;
+};
+
+struct sc_tp_exit {
+	__u64 common;
+	int nr;
+	int _pad;
+	long ret;
+};
+
+SEC("tracepoint")
+int tp_dirop_enter(struct sc_tp_head *ctx)
+{
+	__u32 nr = ctx->nr;
+	struct dirop_sc *sc = dirop_followed(nr, bpf_get_current_pid_tgid());
+	struct task_struct *task;
+	struct dirop_buf *b;
+
+	if (!sc)
+		return 0;
+	task = bpf_get_current_task_btf();
+	b = bpf_task_storage_get(&dirop_task, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!b)
+		return 0;
+	dirop_fill(b, sc, (struct pt_regs *)bpf_task_pt_regs(task), nr, 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_dirop_exit(struct sc_tp_exit *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct dirop_buf *b = bpf_task_storage_get(&dirop_task, task, 0, 0);
+	struct fsl_ev_dirop *e;
+
+	if (!b)
+		return 0;
+	e = (struct fsl_ev_dirop *)b->raw;
+	if (e->hdr.type != FSL_EV_DIROP)
+		return 0;
+	dirop_emit(b, (struct pt_regs *)bpf_task_pt_regs(task), ctx->ret);
 	e->hdr.type = 0;
 	return 0;
 }
@@ -387,7 +447,7 @@ int raw_on_sys_exit(__u64 *ctx)
 
 	if (!b)
 		return 0;
-	dirop_emit(b, ctx);
+	dirop_emit(b, (struct pt_regs *)ctx[0], (__s64)ctx[1]);
 	bpf_map_delete_elem(&dirop_inflight, &tid);
 	return 0;
 }

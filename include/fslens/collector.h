@@ -36,6 +36,7 @@ struct fsl_collector_opts {
 	uint64_t ring_bytes;	/* ring buffer size; 0 = FSL_COLLECTOR_RING_DEFAULT */
 	int force_raw_tp;	/* use raw_tp even where tp_btf is available */
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
+	int syscall_tp;		/* dirops on per-syscall tracepoints, not raw_syscalls */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;

@@ -120,4 +120,13 @@ check_eq raw_rc $? 0
 check_grep raw_mode_said 'probes: raw_tp' err
 check_eq raw_mode_stored "$("$Q" raw.trace kv record.attach | cut -d' ' -f1)" raw_tp
 check_grep raw_dirop 'path=/etc/hostname' <("$Q" raw.trace events dirop)
+
+# --syscall-tp: dirops on per-syscall tracepoints gives the same records
+mkdir -p sctp
+"$FSLENS" record --syscall-tp -e dirops -o sctp.trace -- \
+	sh -c 'for i in 1 2 3 4 5; do : > sctp/f$i; done; ls sctp > /dev/null; stat sctp/f1 > /dev/null' 2>err
+check_eq sctp_rc $? 0
+check_grep sctp_mode_stored 'dirops on per-syscall tracepoints' <("$Q" sctp.trace kv record.attach)
+check_eq sctp_creates "$("$Q" sctp.trace events dirop | grep -c ' op=1 .*path=sctp/f[1-5] ')" 5	# op 1: create
+check_grep sctp_stat ' op=9 .*path=sctp/f1 ' <("$Q" sctp.trace events dirop)	# op 9: stat
 exit $((T_FAILS > 0))
