@@ -1088,16 +1088,15 @@ _Static_assert(FSL_MAX_LANES == 64, "lane table");
 
 /*
  * Decoding of one byte of lane codes (4 lanes, 2 bits each): where each
- * lane's delta starts in the delta bytes, the mask of its length (0 for an
- * unchanged lane) and the bytes all four take.
+ * lane's delta starts in the delta bytes and the mask of its length (0 for
+ * an unchanged lane); code_len[] is the bytes all four take.
  */
 struct code_dec {
 	uint32_t mask[4];
 	uint8_t off[4];
-	uint8_t len;
 };
 static struct code_dec code_tab[256];
-static uint8_t code_len[256];	/* code_tab[].len */
+static uint8_t code_len[256];
 static unsigned char code_shuf[256][16] __attribute__((aligned(16)));
 
 static const unsigned char *lanes_scalar(unsigned char *rec, const unsigned char *codes,
@@ -1131,7 +1130,6 @@ static void code_tab_init(void)
 			code_tab[c].mask[i] = mask[k];
 			o += len[k];
 		}
-		code_tab[c].len = o;
 		code_len[c] = o;
 		for (i = 0; i < 4; i++) {
 			unsigned int k = c >> (2 * i) & 3, j;
@@ -1179,7 +1177,7 @@ static const unsigned char *lanes_scalar(unsigned char *rec, const unsigned char
 		if (!c)
 			continue;
 		d = &code_tab[c];
-		if ((size_t)(end - p) < d->len)
+		if ((size_t)(end - p) < code_len[c])
 			return NULL;
 		if (b) {
 			q = rec + 12 + 16 * b;
@@ -1192,7 +1190,7 @@ static const unsigned char *lanes_scalar(unsigned char *rec, const unsigned char
 		}
 		add_lane(q + 8, p + d->off[2], d->mask[2]);
 		add_lane(q + 12, p + d->off[3], d->mask[3]);
-		p += d->len;
+		p += code_len[c];
 	}
 	return p;
 }
@@ -1212,6 +1210,24 @@ static inline __m128i lanes4_ssse3(const unsigned char *p, unsigned int c, __m12
 			     _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(v, one)));
 }
 
+/* Add the 4 deltas of code byte 0 to lanes 0, 1 (bytes 8..15) and 2, 3 (20..27). */
+__attribute__((target("ssse3")))
+static inline void add4_first(unsigned char *rec, __m128i v)
+{
+	_mm_storel_epi64((__m128i *)(rec + 8), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 8)), v));
+	_mm_storel_epi64((__m128i *)(rec + 20), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 20)),
+							      _mm_srli_si128(v, 8)));
+}
+
+/* Add the 4 deltas of code byte b >= 1 to lanes 4b .. 4b+3 (bytes 12 + 16b ..). */
+__attribute__((target("ssse3")))
+static inline void add4(unsigned char *rec, unsigned int b, __m128i v)
+{
+	__m128i *q = (__m128i *)(rec + 12 + 16 * b);
+
+	_mm_storeu_si128(q, _mm_add_epi32(_mm_loadu_si128(q), v));
+}
+
 __attribute__((target("ssse3")))
 static const unsigned char *lanes_ssse3(unsigned char *rec, const unsigned char *codes,
 					const unsigned char *p, const unsigned char *end,
@@ -1219,49 +1235,21 @@ static const unsigned char *lanes_ssse3(unsigned char *rec, const unsigned char 
 {
 	const __m128i one = _mm_set1_epi32(1);
 	unsigned int b, c, len;
-	__m128i v;
-
-	/* lanes 0, 1 at bytes 8..15; lanes 2, 3 at 20..27 */
-	c = codes[0] & (cb == 1 ? lastmask : 0xff);
-	len = code_tab[c].len;
-	if ((size_t)(end - p) < len)
-		return NULL;
-	v = lanes4_ssse3(p, c, one);
-	_mm_storel_epi64((__m128i *)(rec + 8), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 8)), v));
-	_mm_storel_epi64((__m128i *)(rec + 20), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 20)),
-							      _mm_srli_si128(v, 8)));
-	p += len;
-	if (cb == 1)
-		return p;
 	/* each code byte takes at most 16 bytes of deltas: check once if we can */
-	if ((size_t)(end - p) >= 16 * (cb - 1)) {
-		for (b = 1; b < cb - 1; b++) {
-			c = codes[b];
-			v = lanes4_ssse3(p, c, one);
-			_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
-					 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
-			p += code_tab[c].len;
-		}
-	} else {
-		for (b = 1; b < cb - 1; b++) {
-			c = codes[b];
-			len = code_tab[c].len;
-			if ((size_t)(end - p) < len)
-				return NULL;
-			v = lanes4_ssse3(p, c, one);
-			_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
-					 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
-			p += len;
-		}
+	int check = (size_t)(end - p) < 16 * cb;
+
+	for (b = 0; b < cb; b++) {
+		c = codes[b] & (b == cb - 1 ? lastmask : 0xff);
+		len = code_len[c];
+		if (check && (size_t)(end - p) < len)
+			return NULL;
+		if (b)
+			add4(rec, b, lanes4_ssse3(p, c, one));
+		else
+			add4_first(rec, lanes4_ssse3(p, c, one));
+		p += len;
 	}
-	c = codes[b] & lastmask;
-	len = code_tab[c].len;
-	if ((size_t)(end - p) < len)
-		return NULL;
-	v = lanes4_ssse3(p, c, one);
-	_mm_storeu_si128((__m128i *)(rec + 12 + 16 * b),
-			 _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 12 + 16 * b)), v));
-	return p + len;
+	return p;
 }
 #endif
 
@@ -1410,9 +1398,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 		p += size - tail_off;
 	}
 	h = (struct fsl_hdr *)st->rec;
-	h->ts = r->prev_ts;
-	h->type = type;
-	h->size = st->out_size;
+	h->ts = r->prev_ts;	/* type and size were set with the shape */
 	if (type == FSL_EV_DIROP) {
 		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)h;
 		size_t room = st->out_size - offsetof(struct fsl_ev_dirop, paths);
@@ -1445,6 +1431,14 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 	return 0;
 }
 
+/* Is an event of this type in the families the reader was opened for? */
+static inline int type_wanted(const struct fsl_reader *r, unsigned int type)
+{
+	unsigned int fam = type < FSL_STATE_TYPES ? r->fam_of[type] : FSL_BLK_NFAM - 1;
+
+	return !r->opts.families || (r->opts.families & (1u << fam));
+}
+
 static int next_generic(struct fsl_reader *r, const struct fsl_hdr **ev)
 {
 	for (;;) {
@@ -1473,22 +1467,14 @@ static int next_generic(struct fsl_reader *r, const struct fsl_hdr **ev)
 			     (unsigned long long)r->coff, (size_t)(r->rend - r->rp), r->ccount);
 			r->stats.bad_chunks++;
 		}
-		if (r->opts.families) {
-			unsigned int fam = h->type < FSL_STATE_TYPES ? r->fam_of[h->type] :
-					   FSL_BLK_NFAM - 1;
-
-			if (!(r->opts.families & (1u << fam)))
-				continue;
-		}
+		if (!type_wanted(r, h->type))
+			continue;
 		*ev = h;
 		return 1;
 	}
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-static const uint64_t ts_mask[9] = { 0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull,
-				     0xffffffffffffull, 0xffffffffffffffull, ~0ull };
-
 /*
  * The common record, decoded without a branch on its contents: a one-byte
  * tag without shape for a type whose state is `fast` (at most 4 code bytes,
@@ -1509,7 +1495,6 @@ static inline struct fsl_hdr *decode_fast(struct fsl_reader *r)
 	uint32_t codes;
 	uint64_t w, d;
 	unsigned char *rec;
-	__m128i v;
 
 	if (r->rend - p < 128)
 		return NULL;
@@ -1520,7 +1505,7 @@ static inline struct fsl_hdr *decode_fast(struct fsl_reader *r)
 	k = w >> 8 & 0xff;
 	if (!st->fast || k > 8)
 		return NULL;
-	d = load64(p + 2) & ts_mask[k];
+	d = load64(p + 2) & fsl_bytemask(k);
 	p += 2 + k;
 	codes = load32(p) & st->codemask;
 	p += st->cb;
@@ -1529,19 +1514,13 @@ static inline struct fsl_hdr *decode_fast(struct fsl_reader *r)
 	c1 = codes >> 8 & 0xff;
 	c2 = codes >> 16 & 0xff;
 	c3 = codes >> 24;
-	v = lanes4_ssse3(p, c0, one);
-	_mm_storel_epi64((__m128i *)(rec + 8), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 8)), v));
-	_mm_storel_epi64((__m128i *)(rec + 20), _mm_add_epi32(_mm_loadl_epi64((__m128i *)(rec + 20)),
-							      _mm_srli_si128(v, 8)));
+	add4_first(rec, lanes4_ssse3(p, c0, one));
 	p += code_len[c0];
-	v = lanes4_ssse3(p, c1, one);
-	_mm_storeu_si128((__m128i *)(rec + 28), _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 28)), v));
+	add4(rec, 1, lanes4_ssse3(p, c1, one));
 	p += code_len[c1];
-	v = lanes4_ssse3(p, c2, one);
-	_mm_storeu_si128((__m128i *)(rec + 44), _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 44)), v));
+	add4(rec, 2, lanes4_ssse3(p, c2, one));
 	p += code_len[c2];
-	v = lanes4_ssse3(p, c3, one);
-	_mm_storeu_si128((__m128i *)(rec + 60), _mm_add_epi32(_mm_loadu_si128((__m128i *)(rec + 60)), v));
+	add4(rec, 3, lanes4_ssse3(p, c3, one));
 	p += code_len[c3];
 	r->rp = p;
 	r->prev_ts += (uint64_t)unzigzag64(d);
@@ -1557,12 +1536,8 @@ static int next_ssse3(struct fsl_reader *r, const struct fsl_hdr **ev)
 	/* the last record of a chunk goes the generic way: it checks the chunk's end */
 	while (r->left > 1 && (h = decode_fast(r))) {
 		r->left--;
-		if (r->opts.families) {
-			unsigned int fam = r->fam_of[h->type];	/* type < 64 here */
-
-			if (!(r->opts.families & (1u << fam)))
-				continue;
-		}
+		if (!type_wanted(r, h->type))
+			continue;
 		*ev = h;
 		return 1;
 	}
