@@ -69,27 +69,19 @@ struct {
  * regs is a typed kernel pointer, read directly; on raw_tp it is not, and
  * each register is read with a probe read.
  */
+#define SC_ARG(n) (btf ? PT_REGS_PARM##n##_SYSCALL(regs) : PT_REGS_PARM##n##_CORE_SYSCALL(regs))
 static __always_inline __u64 sc_arg(struct pt_regs *regs, int i, const int btf)
 {
-	if (btf) {
-		switch (i) {
-		case 0: return PT_REGS_PARM1_SYSCALL(regs);
-		case 1: return PT_REGS_PARM2_SYSCALL(regs);
-		case 2: return PT_REGS_PARM3_SYSCALL(regs);
-		case 3: return PT_REGS_PARM4_SYSCALL(regs);
-		case 4: return PT_REGS_PARM5_SYSCALL(regs);
-		default: return 0;
-		}
-	}
 	switch (i) {
-	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
-	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
-	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
-	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
-	case 4: return PT_REGS_PARM5_CORE_SYSCALL(regs);
+	case 0: return SC_ARG(1);
+	case 1: return SC_ARG(2);
+	case 2: return SC_ARG(3);
+	case 3: return SC_ARG(4);
+	case 4: return SC_ARG(5);
 	default: return 0;
 	}
 }
+#undef SC_ARG
 
 /* Copy a user path to dst; returns the kept length, flags truncation/fault. */
 static __always_inline __u16 copy_path(char *dst, const char *src, __u16 *pflags,
@@ -109,17 +101,23 @@ static __always_inline __u16 copy_path(char *dst, const char *src, __u16 *pflags
 	return n;
 }
 
-/* The table entry of a followed syscall by a wanted task, else NULL. */
-static __always_inline struct dirop_sc *dirop_followed(__u32 nr, __u64 id)
+/* The table entry of a followed syscall, else NULL. */
+static __always_inline struct dirop_sc *dirop_sc_of(__u32 nr)
 {
 	struct dirop_sc *sc;
 
 	if (nr >= DIROP_NR_MAX)
 		return NULL;
 	sc = bpf_map_lookup_elem(&dirop_sc, &nr);
-	if (!sc || !sc->op)
-		return NULL;
-	if ((id >> 32) == targ_self || !tgid_wanted(id >> 32))
+	return sc && sc->op ? sc : NULL;
+}
+
+/* The table entry of a followed syscall by a wanted task, else NULL. */
+static __always_inline struct dirop_sc *dirop_followed(__u32 nr, __u64 id)
+{
+	struct dirop_sc *sc = dirop_sc_of(nr);	/* the cheap test first */
+
+	if (!sc || (id >> 32) == targ_self || !tgid_wanted(id >> 32))
 		return NULL;
 	return sc;
 }
@@ -303,74 +301,72 @@ static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs
 }
 
 /*
- * tp_btf: the record in flight lives in the task's own storage, created at
- * the task's first followed call and reused; hdr.type marks it pending.
- * Measured (bpf_stats, run_time_ns/run_cnt) this is cheaper than the hash
- * below: no 600-byte copy into a hash entry and no delete per call, and
- * sys_exit of a task that never made a followed call is one pointer test.
+ * tp_btf and per-syscall tracepoints: the record in flight lives in the
+ * task's own storage, created at the task's first followed call and
+ * reused; hdr.type marks it pending. Measured (bpf_stats,
+ * run_time_ns/run_cnt) this is cheaper than the hash below: no 600-byte
+ * copy into a hash entry and no delete per call, and sys_exit of a task
+ * that never made a followed call is one pointer test.
  */
+static __always_inline void task_enter(struct task_struct *task, struct pt_regs *regs,
+				       struct dirop_sc *sc, __u32 nr)
+{
+	struct dirop_buf *b;
+
+	b = bpf_task_storage_get(&dirop_task, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (b)
+		dirop_fill(b, sc, regs, nr, 1);
+}
+
+static __always_inline void task_exit(struct task_struct *task, struct pt_regs *regs, __s64 ret)
+{
+	struct dirop_buf *b = bpf_task_storage_get(&dirop_task, task, 0, 0);
+	struct fsl_ev_dirop *e;
+
+	if (!b)
+		return;
+	e = (struct fsl_ev_dirop *)b->raw;
+	if (e->hdr.type != FSL_EV_DIROP)
+		return;
+	dirop_emit(b, regs, ret);
+	e->hdr.type = 0;
+}
+
 SEC("tp_btf/sys_enter")
 int btf_on_sys_enter(__u64 *ctx)
 {
 	__u32 nr = (__u32)ctx[1];
 	struct dirop_sc *sc = dirop_followed(nr, bpf_get_current_pid_tgid());
-	struct dirop_buf *b;
 
-	if (!sc)
-		return 0;
-	b = bpf_task_storage_get(&dirop_task, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!b)
-		return 0;
-	dirop_fill(b, sc, (struct pt_regs *)ctx[0], nr, 1);
+	if (sc)
+		task_enter(bpf_get_current_task_btf(), (struct pt_regs *)ctx[0], sc, nr);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int btf_on_sys_exit(__u64 *ctx)
 {
-	struct dirop_buf *b;
-	struct fsl_ev_dirop *e;
-
 #if defined(__TARGET_ARCH_x86)
 	/*
 	 * Most syscalls are not followed: tell from the syscall number (still
 	 * in the saved registers) before the task storage lookup, a helper call.
 	 */
-	{
-		__u32 nr = ((struct pt_regs *)ctx[0])->orig_ax;
-		struct dirop_sc *sc;
-
-		if (nr >= DIROP_NR_MAX)
-			return 0;
-		sc = bpf_map_lookup_elem(&dirop_sc, &nr);
-		if (!sc || !sc->op)
-			return 0;
-	}
+	if (!dirop_sc_of(((struct pt_regs *)ctx[0])->orig_ax))
+		return 0;
 #endif
-	b = bpf_task_storage_get(&dirop_task, bpf_get_current_task_btf(), 0, 0);
-	if (!b)
-		return 0;
-	e = (struct fsl_ev_dirop *)b->raw;
-	if (e->hdr.type != FSL_EV_DIROP)
-		return 0;
-	dirop_emit(b, (struct pt_regs *)ctx[0], (__s64)ctx[1]);
-	e->hdr.type = 0;
+	task_exit(bpf_get_current_task_btf(), (struct pt_regs *)ctx[0], (__s64)ctx[1]);
 	return 0;
 }
 
 /*
- * Per-syscall tracepoints (syscalls/sys_enter_<name>, sys_exit_<name>),
- * preferred where the kernel has them: the collector attaches these two
- * programs to the followed syscalls only, so every other system call runs
- * no program at all (with raw_syscalls each runs two). The arguments come
- * from the task's saved user registers, so the programs read nothing of
- * the tracepoint record past its syscall number and return value, which
- * every syscall's record has. Same task storage as on tp_btf.
- */
-/*
- * The start of every syscall tracepoint's record: what the kernel lets a
- * program read of sys_enter_sync, which has no arguments, ends after nr.
+ * Per-syscall tracepoints (syscalls/sys_enter_<name>, sys_exit_<name>;
+ * record --syscall-tp): the collector attaches these two programs to the
+ * followed syscalls only, so every other system call runs no program at
+ * all (with raw_syscalls each runs two). The arguments come from the
+ * task's saved user registers, so the programs read nothing of the
+ * tracepoint record past its syscall number and return value, which every
+ * syscall's record has: what the kernel lets a program read of
+ * sys_enter_sync, which has no arguments, ends after nr.
  */
 struct sc_tp_head {
 	__u64 common;
@@ -387,18 +383,13 @@ struct sc_tp_exit {
 SEC("tracepoint")
 int tp_dirop_enter(struct sc_tp_head *ctx)
 {
-	__u32 nr = ctx->nr;
-	struct dirop_sc *sc = dirop_followed(nr, bpf_get_current_pid_tgid());
+	struct dirop_sc *sc = dirop_followed(ctx->nr, bpf_get_current_pid_tgid());
 	struct task_struct *task;
-	struct dirop_buf *b;
 
-	if (!sc)
-		return 0;
-	task = bpf_get_current_task_btf();
-	b = bpf_task_storage_get(&dirop_task, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!b)
-		return 0;
-	dirop_fill(b, sc, (struct pt_regs *)bpf_task_pt_regs(task), nr, 1);
+	if (sc) {
+		task = bpf_get_current_task_btf();
+		task_enter(task, (struct pt_regs *)bpf_task_pt_regs(task), sc, ctx->nr);
+	}
 	return 0;
 }
 
@@ -406,16 +397,8 @@ SEC("tracepoint")
 int tp_dirop_exit(struct sc_tp_exit *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct dirop_buf *b = bpf_task_storage_get(&dirop_task, task, 0, 0);
-	struct fsl_ev_dirop *e;
 
-	if (!b)
-		return 0;
-	e = (struct fsl_ev_dirop *)b->raw;
-	if (e->hdr.type != FSL_EV_DIROP)
-		return 0;
-	dirop_emit(b, (struct pt_regs *)bpf_task_pt_regs(task), ctx->ret);
-	e->hdr.type = 0;
+	task_exit(task, (struct pt_regs *)bpf_task_pt_regs(task), ctx->ret);
 	return 0;
 }
 
