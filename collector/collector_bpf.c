@@ -39,6 +39,8 @@ struct fsl_collector {
 	int fentry;
 	int nbtf, nraw, ntp;
 	int sc_tp;		/* dirops on per-syscall tracepoints (else raw_syscalls) */
+	unsigned int nsc;	/* followed syscalls that have them */
+	char sc_name[64][32];	/* their NAME in syscalls:sys_{enter,exit}_NAME */
 	const char *tracefs;
 	char mode[96];
 	char counts[96];
@@ -271,7 +273,6 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 			bpf_program__set_autoload(prog, on);
 			if (on) {
 				c->families |= 1u << FSL_FAM_DIROPS;
-				c->ntp++;
 				n++;
 			}
 			continue;
@@ -444,16 +445,17 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 		unsigned int i, n = fsl_dirop_table(&t);
 		char tp[96];
 
-		/* the two programs count once each above; here their tracepoints */
-		c->ntp -= 2;
+		/* the tracepoints the two programs go on, found once */
 		for (i = 0; i < n; i++) {
-			if (sc_tp_name(c, t[i].name, tp, sizeof(tp))) {
-				c->ntp += 2;
+			if (c->nsc < sizeof(c->sc_name) / sizeof(c->sc_name[0]) &&
+			    sc_tp_name(c, t[i].name, c->sc_name[c->nsc], sizeof(c->sc_name[0]))) {
+				c->nsc++;
 			} else {
 				snprintf(tp, sizeof(tp), "sys_enter_%s", t[i].name);
 				add_missing(c, "syscalls", tp);
 			}
 		}
+		c->ntp += 2 * c->nsc;
 	}
 	{
 		size_t n = 0;
@@ -494,17 +496,12 @@ static int add_link(struct fsl_collector *c, struct bpf_link *l)
 /* The per-syscall dirops programs, on each followed syscall's tracepoints. */
 static int attach_sc(struct fsl_collector *c, struct bpf_program *prog, const char *dir)
 {
-	const struct fsl_dirop_sc_entry *t;
-	unsigned int i, n = fsl_dirop_table(&t);
+	unsigned int i;
 	char tp[96];
 	int e;
 
-	for (i = 0; i < n; i++) {
-		char name[64];
-
-		if (!sc_tp_name(c, t[i].name, name, sizeof(name)))
-			continue;
-		snprintf(tp, sizeof(tp), "sys_%s_%s", dir, name);
+	for (i = 0; i < c->nsc; i++) {
+		snprintf(tp, sizeof(tp), "sys_%s_%s", dir, c->sc_name[i]);
 		e = add_link(c, bpf_program__attach_tracepoint(prog, "syscalls", tp));
 		if (e)
 			return e;
