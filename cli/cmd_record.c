@@ -65,6 +65,16 @@ struct u64set {
 	size_t n, cap;
 };
 
+/* The slot of stored value v (x + 1) in v[cap]: where it is, or the empty one it goes in. */
+static size_t u64set_slot(const uint64_t *v, size_t cap, uint64_t sv)
+{
+	size_t i = (sv * 0x9e3779b97f4a7c15ull) & (cap - 1);
+
+	while (v[i] && v[i] != sv)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
 static int u64set_add(struct u64set *s, uint64_t x)
 {
 	size_t i;
@@ -76,24 +86,16 @@ static int u64set_add(struct u64set *s, uint64_t x)
 
 		if (!nv)
 			return -ENOMEM;
-		for (j = 0; j < s->cap; j++) {
-			if (!s->v[j])
-				continue;
-			i = (s->v[j] * 0x9e3779b97f4a7c15ull) & (nc - 1);
-			while (nv[i])
-				i = (i + 1) & (nc - 1);
-			nv[i] = s->v[j];
-		}
+		for (j = 0; j < s->cap; j++)
+			if (s->v[j])
+				nv[u64set_slot(nv, nc, s->v[j])] = s->v[j];
 		free(s->v);
 		s->v = nv;
 		s->cap = nc;
 	}
-	i = (x * 0x9e3779b97f4a7c15ull) & (s->cap - 1);
-	while (s->v[i]) {
-		if (s->v[i] == x)
-			return 0;
-		i = (i + 1) & (s->cap - 1);
-	}
+	i = u64set_slot(s->v, s->cap, x);
+	if (s->v[i])
+		return 0;
 	s->v[i] = x;
 	s->n++;
 	return 1;
@@ -101,23 +103,10 @@ static int u64set_add(struct u64set *s, uint64_t x)
 
 static int u64set_has(const struct u64set *s, uint64_t x)
 {
-	size_t i;
-
-	if (!s->cap)
-		return 0;
-	x += 1;
-	for (i = (x * 0x9e3779b97f4a7c15ull) & (s->cap - 1); s->v[i]; i = (i + 1) & (s->cap - 1))
-		if (s->v[i] == x)
-			return 1;
-	return 0;
+	return s->cap && s->v[u64set_slot(s->v, s->cap, x + 1)];
 }
 
 /* ---- the recording ---- */
-
-/* A task first seen after it had exited: named by its later proc record, if any. */
-struct gone_task {
-	struct fsl_hdr first;	/* the first record that named its tid */
-};
 
 struct rec {
 	struct fsl_writer *w;
@@ -131,7 +120,7 @@ struct rec {
 	struct fsl_reorder *ro;
 	int verbose;
 	struct u64set gone_tids;	/* tids in gone[] (never removed: gone[] decides) */
-	struct gone_task *gone;
+	struct fsl_hdr *gone;		/* first record of each task seen after it exited */
 	size_t ngone, capgone;
 	uint64_t named_late;		/* gone tasks named from a later proc record */
 };
@@ -216,14 +205,14 @@ static int gone_add(struct rec *r, const struct fsl_hdr *ev)
 {
 	if (r->ngone == r->capgone) {
 		size_t nc = r->capgone ? r->capgone * 2 : 64;
-		struct gone_task *ng = realloc(r->gone, nc * sizeof(*ng));
+		struct fsl_hdr *ng = realloc(r->gone, nc * sizeof(*ng));
 
 		if (!ng)
 			return -ENOMEM;
 		r->gone = ng;
 		r->capgone = nc;
 	}
-	r->gone[r->ngone++].first = *ev;
+	r->gone[r->ngone++] = *ev;
 	return u64set_add(&r->gone_tids, ev->tid) < 0 ? -ENOMEM : 0;
 }
 
@@ -237,12 +226,12 @@ static int gone_name(struct rec *r, const struct fsl_ev_proc *p)
 	size_t i;
 
 	for (i = 0; i < r->ngone; i++)
-		if (r->gone[i].first.tid == p->hdr.tid)
+		if (r->gone[i].tid == p->hdr.tid)
 			break;
 	if (i == r->ngone || !p->comm[0])
 		return 0;
 	q = *p;
-	q.hdr = r->gone[i].first;
+	q.hdr = r->gone[i];
 	q.hdr.type = FSL_EV_PROC;
 	q.hdr.size = sizeof(q);
 	q.hdr._pad = 0;
