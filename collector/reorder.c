@@ -159,10 +159,9 @@ static int heap_push(struct fsl_reorder *r, struct slot s)
 int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
 		      fsl_collector_event_fn fn, void *ctx)
 {
-	const struct slot *o;
 	struct fsl_hdr *copy;
 	struct slot s;
-	int e, which;
+	int e;
 
 	copy = malloc(ev->size);
 	if (!copy)
@@ -174,12 +173,7 @@ int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
 		free(copy);
 		return e;
 	}
-	if (ev->ts > r->max_ts)
-		r->max_ts = ev->ts;
-	while ((which = oldest(r, &o)) >= 0 && o->ts + r->window <= r->max_ts)
-		if ((e = pop(r, which, fn, ctx)))
-			return e;
-	return 0;
+	return fsl_reorder__advance(r, ev->ts, fn, ctx);
 }
 
 int fsl_reorder__advance(struct fsl_reorder *r, uint64_t now, fsl_collector_event_fn fn,
