@@ -215,10 +215,10 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	st = &s->st[slot];
 	d = &s->res.devs[slot];
+	dist = btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
 	if (an_in_window(&s->c->win, h->ts)) {
 		bin = an_tb_bin(&d->tb, s->c->origin, h->ts, &folds);
 		dev_fold(d, folds);
-		dist = btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
 		adist = dist < 0 ? -(uint64_t)dist : (uint64_t)dist;
 		d->d2d++;
 		d->seek_total += adist;
@@ -241,8 +241,6 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			d->seek_mode = adist;
 		}
 		add_point(d, h->ts, ev);
-	} else {
-		btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
 	}
 	return 0;
 }
