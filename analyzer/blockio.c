@@ -32,7 +32,7 @@
 
 struct an_rq {
 	uint64_t q_ts, d_ts;
-	uint8_t queued, issued;	/* q_ts, d_ts valid (0 is a time in imports) */
+	uint8_t issued;		/* d_ts valid (0 is a time in imports) */
 	uint32_t pid;
 	uint32_t bytes;
 	char comm[16];
@@ -156,7 +156,6 @@ static int on_insert(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return -ENOMEM;
 	done_forget(s, ev);
 	r->q_ts = h->ts;
-	r->queued = 1;
 	r->issued = 0;
 	r->pid = h->pid;
 	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
@@ -202,9 +201,8 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return -ENOMEM;
 	if (ev->nr_sector)
 		done_forget(s, ev);
-	if (fresh || !r->queued) {
+	if (fresh) {		/* no insert seen: Q = D */
 		r->q_ts = h->ts;
-		r->queued = 1;
 		r->pid = h->pid;
 		an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
 	}
