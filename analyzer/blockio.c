@@ -72,6 +72,20 @@ static uint64_t sec_key(const struct fsl_ev_block_rq *ev)
 	return (((uint64_t)ev->dev << 40) ^ ev->sector) | (1ull << 63);
 }
 
+static void done_remember(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
+{
+	if (s->done.n >= AN_MAX_DONE)
+		an_map_clear(&s->done);
+	an_map_put(&s->done, rq_key(ev), NULL);
+	if (s->by_sector)
+		an_map_put(&s->done, sec_key(ev), NULL);
+}
+
+static int done_seen(const struct an_blockio *s, const struct fsl_ev_block_rq *ev)
+{
+	return an_map_get(&s->done, rq_key(ev)) || (s->by_sector && an_map_get(&s->done, sec_key(ev)));
+}
+
 static void done_forget(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
 {
 	an_map_del(&s->done, rq_key(ev));
@@ -257,8 +271,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	int slot, fresh, dbl;
 
 	/* a second, zero-byte completion of a request already completed */
-	dbl = !r && !ev->nr_sector &&
-	      (an_map_get(&s->done, key) || (s->by_sector && an_map_get(&s->done, sec_key(ev))));
+	dbl = !r && !ev->nr_sector && done_seen(s, ev);
 	if (dbl)
 		done_forget(s, ev);
 	if (!an_in_window(&s->c->win, h->ts)) {
@@ -308,11 +321,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		fsl_hist_add(&d->q2d, r->d_ts - r->q_ts);
 		fsl_hist_add(&d->d2c, h->ts - r->d_ts);
 		fsl_hist_add(&d->q2c, q2c);
-		if (s->done.n >= AN_MAX_DONE)
-			an_map_clear(&s->done);
-		an_map_put(&s->done, key, NULL);
-		if (s->by_sector)
-			an_map_put(&s->done, sec_key(ev), NULL);
+		done_remember(s, ev);
 	} else {
 		d->flush_rqs++;
 		fsl_hist_add(&d->flush_q2d, r->d_ts - r->q_ts);
