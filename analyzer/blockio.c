@@ -32,7 +32,7 @@
 
 struct an_rq {
 	uint64_t q_ts, d_ts;
-	uint8_t queued, issued;	/* q_ts, d_ts valid (0 is a time in imports) */
+	uint8_t issued;		/* d_ts valid (0 is a time in imports) */
 	uint32_t pid;
 	uint32_t bytes;
 	char comm[16];
@@ -70,6 +70,20 @@ static uint64_t rq_key(const struct fsl_ev_block_rq *ev)
 static uint64_t sec_key(const struct fsl_ev_block_rq *ev)
 {
 	return (((uint64_t)ev->dev << 40) ^ ev->sector) | (1ull << 63);
+}
+
+static void done_remember(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
+{
+	if (s->done.n >= AN_MAX_DONE)
+		an_map_clear(&s->done);
+	an_map_put(&s->done, rq_key(ev), NULL);
+	if (s->by_sector)
+		an_map_put(&s->done, sec_key(ev), NULL);
+}
+
+static int done_seen(const struct an_blockio *s, const struct fsl_ev_block_rq *ev)
+{
+	return an_map_get(&s->done, rq_key(ev)) || (s->by_sector && an_map_get(&s->done, sec_key(ev)));
 }
 
 static void done_forget(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
@@ -156,7 +170,6 @@ static int on_insert(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return -ENOMEM;
 	done_forget(s, ev);
 	r->q_ts = h->ts;
-	r->queued = 1;
 	r->issued = 0;
 	r->pid = h->pid;
 	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
@@ -202,9 +215,8 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return -ENOMEM;
 	if (ev->nr_sector)
 		done_forget(s, ev);
-	if (fresh || !r->queued) {
+	if (fresh) {		/* no insert seen: Q = D */
 		r->q_ts = h->ts;
-		r->queued = 1;
 		r->pid = h->pid;
 		an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
 	}
@@ -215,10 +227,10 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	st = &s->st[slot];
 	d = &s->res.devs[slot];
+	dist = btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
 	if (an_in_window(&s->c->win, h->ts)) {
 		bin = an_tb_bin(&d->tb, s->c->origin, h->ts, &folds);
 		dev_fold(d, folds);
-		dist = btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
 		adist = dist < 0 ? -(uint64_t)dist : (uint64_t)dist;
 		d->d2d++;
 		d->seek_total += adist;
@@ -241,8 +253,6 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			d->seek_mode = adist;
 		}
 		add_point(d, h->ts, ev);
-	} else {
-		btt_dist(st, ev->sector, ev->sector + ev->nr_sector);
 	}
 	return 0;
 }
@@ -261,8 +271,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	int slot, fresh, dbl;
 
 	/* a second, zero-byte completion of a request already completed */
-	dbl = !r && !ev->nr_sector &&
-	      (an_map_get(&s->done, key) || (s->by_sector && an_map_get(&s->done, sec_key(ev))));
+	dbl = !r && !ev->nr_sector && done_seen(s, ev);
 	if (dbl)
 		done_forget(s, ev);
 	if (!an_in_window(&s->c->win, h->ts)) {
@@ -312,11 +321,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		fsl_hist_add(&d->q2d, r->d_ts - r->q_ts);
 		fsl_hist_add(&d->d2c, h->ts - r->d_ts);
 		fsl_hist_add(&d->q2c, q2c);
-		if (s->done.n >= AN_MAX_DONE)
-			an_map_clear(&s->done);
-		an_map_put(&s->done, key, NULL);
-		if (s->by_sector)
-			an_map_put(&s->done, sec_key(ev), NULL);
+		done_remember(s, ev);
 	} else {
 		d->flush_rqs++;
 		fsl_hist_add(&d->flush_q2d, r->d_ts - r->q_ts);

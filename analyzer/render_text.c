@@ -471,6 +471,12 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 	}
 }
 
+static void cost_row(FILE *f, const char *name, const struct fsl_readdir_cost *c)
+{
+	fprintf(f, "    %-22s %14" PRIu64 " %17" PRIu64 " %18" PRIu64 " %9" PRIu64 "\n", name,
+		c->changes, c->travel, c->first_travel, c->backward);
+}
+
 /* Readdir (hash) order vs inode order and what a stat of each entry costs. */
 static void sec_readdir(FILE *f, const struct fsl_layout *l)
 {
@@ -494,12 +500,8 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 	} else {
 		fprintf(f, "    %-22s %14s %17s %18s %9s\n", "stat each entry:",
 			"block changes", "blocks travelled", "first-read travel", "backward");
-		fprintf(f, "    %-22s %14" PRIu64 " %17" PRIu64 " %18" PRIu64 " %9" PRIu64 "\n",
-			"  in readdir order", t.rd.changes, t.rd.travel, t.rd.first_travel,
-			t.rd.backward);
-		fprintf(f, "    %-22s %14" PRIu64 " %17" PRIu64 " %18" PRIu64 " %9" PRIu64 "\n",
-			"  in inode order", t.io.changes, t.io.travel, t.io.first_travel,
-			t.io.backward);
+		cost_row(f, "  in readdir order", &t.rd);
+		cost_row(f, "  in inode order", &t.io);
 		fprintf(f, "    (inode-table blocks: %" PRIu64 " distinct; first read = a block's first "
 			"visit, cached after)\n", t.blocks);
 	}

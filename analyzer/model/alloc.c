@@ -523,29 +523,24 @@ static uint32_t ipg_hash(uint64_t key, uint32_t cap)
 
 static struct ipage *ipg_find(const struct fsl_alloc *a, uint64_t key)
 {
-	uint32_t h = ipg_hash(key, a->ipg_cap);
+	uint32_t h;
 
-	while (a->ipg[h]) {
+	/* one allocation looks its inode up several times, its neighbours next */
+	if (a->hint && a->hint->key == key)
+		return a->hint;
+	for (h = ipg_hash(key, a->ipg_cap); a->ipg[h]; h = (h + 1) & (a->ipg_cap - 1))
 		if (a->ipg[h]->key == key)
-			return a->ipg[h];
-		h = (h + 1) & (a->ipg_cap - 1);
-	}
+			return ((struct fsl_alloc *)a)->hint = a->ipg[h];
 	return NULL;
 }
 
 static struct inode *ino_find(const struct fsl_alloc *a, uint64_t ino)
 {
-	uint64_t key = ino >> IPAGE_SHIFT;
-	struct ipage *p = a->hint;
+	struct ipage *p = ipg_find(a, ino >> IPAGE_SHIFT);
 	struct inode *in;
 
-	/* one allocation looks its inode up several times, its neighbours next */
-	if (!p || p->key != key) {
-		p = ipg_find(a, key);
-		if (!p)
-			return NULL;
-		((struct fsl_alloc *)a)->hint = p;
-	}
+	if (!p)
+		return NULL;
 	in = &p->in[ino & (IPAGE - 1)];
 	return in->ino == ino && ino ? in : NULL;
 }
@@ -589,7 +584,7 @@ static struct inode *ino_get(struct fsl_alloc *a, uint64_t ino)
 
 	if (!ino)
 		return NULL;
-	p = a->hint && a->hint->key == key ? a->hint : ipg_find(a, key);
+	p = ipg_find(a, key);
 	if (!p) {
 		p = calloc(1, sizeof(*p));
 		if (!p)

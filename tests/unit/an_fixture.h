@@ -109,8 +109,9 @@ static inline int fx_offcpu(struct fsl_analysis *a, uint64_t ts, uint32_t pid, u
 	return fsl_analysis__feed(a, &ev.hdr);
 }
 
-static inline int fx_dirop(struct fsl_analysis *a, uint64_t ts, uint32_t pid, unsigned int op,
-			   uint64_t lat, int64_t ret, const char *path)
+/* A dirop on fd (readdir's directory fd); path NULL for none. */
+static inline int fx_dirop_fd(struct fsl_analysis *a, uint64_t ts, uint32_t pid, unsigned int op,
+			      uint64_t lat, int64_t ret, int32_t fd, const char *path)
 {
 	union {
 		struct fsl_ev_dirop ev;
@@ -123,11 +124,18 @@ static inline int fx_dirop(struct fsl_analysis *a, uint64_t ts, uint32_t pid, un
 	u.ev.lat_ns = lat;
 	u.ev.ret = ret;
 	u.ev.dirfd = -100;
+	u.ev.fd = fd;
 	u.ev.op = op;
 	u.ev.path_len = n;
 	if (n)
 		memcpy(u.ev.paths, path, n);
 	return fsl_analysis__feed(a, &u.ev.hdr);
+}
+
+static inline int fx_dirop(struct fsl_analysis *a, uint64_t ts, uint32_t pid, unsigned int op,
+			   uint64_t lat, int64_t ret, const char *path)
+{
+	return fx_dirop_fd(a, ts, pid, op, lat, ret, 0, path);
 }
 
 static inline int fx_commit(struct fsl_analysis *a, unsigned int type, uint64_t ts, uint32_t dev,

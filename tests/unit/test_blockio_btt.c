@@ -13,17 +13,8 @@
 static int rq(struct fsl_analysis *a, unsigned int type, uint64_t ts, uint64_t sector,
 	      uint32_t nr, uint64_t id)
 {
-	struct fsl_ev_block_rq e;
-
-	memset(&e, 0, sizeof(e));
-	fx_hdr(&e.hdr, type, sizeof(e), ts, 7, 7);
-	e.dev = DEV;
-	e.sector = sector;
-	e.nr_sector = nr;
-	e.bytes = nr * 512;
-	e.flags = nr ? FSL_RQ_WRITE : FSL_RQ_FLUSH | FSL_RQ_NONE;
-	e.rq = id;
-	return fsl_analysis__feed(a, &e.hdr);
+	return fx_rq(a, type, ts, 7, DEV, sector, nr,
+		     nr ? FSL_RQ_WRITE : FSL_RQ_FLUSH | FSL_RQ_NONE, id);
 }
 
 /* issue + complete after `lat` ns */

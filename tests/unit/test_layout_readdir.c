@@ -23,21 +23,6 @@ static int feed_dirents(struct fsl_analysis *a, uint64_t ts, uint32_t pid, int32
 	return fsl_analysis__feed(a, &u.ev.hdr);
 }
 
-static int feed_dirop_fd(struct fsl_analysis *a, uint64_t ts, uint32_t pid, unsigned int op,
-			 int32_t fd, int64_t ret)
-{
-	struct fsl_ev_dirop ev;
-
-	memset(&ev, 0, sizeof(ev));
-	fx_hdr(&ev.hdr, FSL_EV_DIROP, fsl_dirop_size(0, 0), ts, pid, pid);
-	ev.op = op;
-	ev.fd = fd;
-	ev.dirfd = -100;
-	ev.ret = ret;
-	ev.lat_ns = 1000;
-	return fsl_analysis__feed(a, &ev.hdr);
-}
-
 static struct fsl_analysis *run(struct fx_meta *fx)
 {
 	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
@@ -48,10 +33,10 @@ static struct fsl_analysis *run(struct fx_meta *fx)
 	if (!a || fsl_analysis__begin(a, &fx->m))
 		return NULL;
 	/* A: pid 10 fd 3, two records of one call, then the end (ret 0) */
-	feed_dirop_fd(a, 100, 10, FSL_OP_READDIR, 3, 200);
+	fx_dirop_fd(a, 100, 10, FSL_OP_READDIR, 1000, 200, 3, NULL);
 	feed_dirents(a, 101, 10, 3, a1, 3);
 	feed_dirents(a, 101, 10, 3, a2, 3);
-	feed_dirop_fd(a, 120, 10, FSL_OP_READDIR, 3, 0);
+	fx_dirop_fd(a, 120, 10, FSL_OP_READDIR, 1000, 0, 3, NULL);
 	/* B: fd 4, never ended */
 	feed_dirents(a, 130, 10, 4, b, 2);
 	/* C1: fd 3 again, ended by an open that returns fd 3; C2 after it */
@@ -59,7 +44,7 @@ static struct fsl_analysis *run(struct fx_meta *fx)
 	fx_dirop(a, 150, 10, FSL_OP_OPEN, 1000, 3, "/d");
 	feed_dirents(a, 160, 10, 3, c2, 2);
 	/* another process's end of its fd 3 ends nothing of pid 10 */
-	feed_dirop_fd(a, 170, 11, FSL_OP_READDIR, 3, 0);
+	fx_dirop_fd(a, 170, 11, FSL_OP_READDIR, 1000, 0, 3, NULL);
 	return a;
 }
 
