@@ -61,7 +61,7 @@ LDLIBS	+= -lext2fs -lcom_err
 endif
 
 # Sources. Files named *_bpf.c use libbpf and build only WITH_BPF.
-ALL_SRC	:= $(wildcard lib/*.c analyzer/*.c analyzer/model/*.c tui/*.c scenarios/*.c \
+ALL_SRC	:= $(wildcard lib/*.c analyzer/*.c analyzer/*/*.c tui/*.c scenarios/*.c \
 	   collector/*.c cli/*.c)
 BPF_SRC	:= $(filter %_bpf.c,$(ALL_SRC))
 CORE_SRC := $(filter-out %_bpf.c cli/main.c,$(ALL_SRC))

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "an_internal.h"
+#include "../an_internal.h"
 
 #define AN_DEFAULT_COMMIT_NS	5000000000ull	/* ext4 commit=5 */
 

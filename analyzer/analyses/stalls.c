@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "an_internal.h"
+#include "../an_internal.h"
 
 /* TASK_NOLOAD: idle kernel threads wait in TASK_IDLE; that is not a stall. */
 #define AN_TASK_NOLOAD	0x400

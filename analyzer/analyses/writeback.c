@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "an_internal.h"
+#include "../an_internal.h"
 
 #define AN_MAX_WB_INODES	65536
 

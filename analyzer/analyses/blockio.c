@@ -24,7 +24,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "an_internal.h"
+#include "../an_internal.h"
 
 #define AN_MAX_DISTS	4096	/* distinct seek distances counted exactly (mode) */
 #define AN_MAX_ISSUERS	64
