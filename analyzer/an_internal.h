@@ -139,8 +139,6 @@ void an_journal_free(struct an_journal *s);
 void an_journal_reset(struct an_journal *s);
 struct fsl_consumer *an_journal_consumer(struct an_journal *s);
 const struct fsl_journal *an_journal_result(struct an_journal *s);
-/* From /proc/fs/jbd2 info at the start: the kernel's average and txn limit. */
-void an_journal_seed(struct an_journal *s, uint64_t ewma_ns, uint64_t max_blocks);
 
 struct an_writeback;
 struct an_writeback *an_writeback_new(struct an_ctx *c);

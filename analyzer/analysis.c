@@ -293,39 +293,24 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	free(a);
 }
 
-static uint64_t kv_u64(const struct fsl_meta *m, const char *key, uint64_t dflt)
-{
-	const char *v = fsl_meta_kv(m, key);
-	char *end;
-	unsigned long long x;
-
-	if (!v || !*v)
-		return dflt;
-	x = strtoull(v, &end, 10);
-	return *end ? dflt : x;
-}
-
 int fsl_analysis__begin(struct fsl_analysis *a, const struct fsl_meta *m)
 {
 	unsigned int i;
 	int err;
 
 	a->c.meta = m;
-	a->c.hz = kv_u64(m, FSL_KV_HZ, 250);
+	a->c.hz = fsl_meta__u64(m, FSL_KV_HZ, 250);
 	if (!a->c.hz)
 		a->c.hz = 250;
 	if (!a->c.target_dev)
-		a->c.target_dev = kv_u64(m, FSL_KV_DEV, 0);
+		a->c.target_dev = fsl_meta__u64(m, FSL_KV_DEV, 0);
 	if (a->opts.root_pid < 0)
-		a->c.tasks.root_pid = kv_u64(m, FSL_KV_ROOT_PID, 0);
+		a->c.tasks.root_pid = fsl_meta__u64(m, FSL_KV_ROOT_PID, 0);
 	if (!a->c.origin)
-		a->c.origin = kv_u64(m, FSL_KV_START_NS, 0);
-	a->c.mount = fsl_meta_kv(m, FSL_KV_MOUNT);
-	if (a->c.mount && a->c.mount[0] != '/')
-		a->c.mount = NULL;
-	a->c.mount_len = a->c.mount ? strlen(a->c.mount) : 0;
-	while (a->c.mount_len > 1 && a->c.mount[a->c.mount_len - 1] == '/')
-		a->c.mount_len--;
+		a->c.origin = fsl_meta__u64(m, FSL_KV_START_NS, 0);
+	a->c.mount = fsl_meta__mount(m, &a->c.mount_len);
+	fsl_meta__jbd2_info(m, FSL_JBD2_START, &a->jinfo[0]);
+	fsl_meta__jbd2_info(m, FSL_JBD2_END, &a->jinfo[1]);
 	for (i = 0; i < a->ncons; i++)
 		if (a->cons[i]->begin && (err = a->cons[i]->begin(a->cons[i], m)) < 0)
 			return err;
@@ -454,7 +439,7 @@ const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a)
 	release(a, UINT64_MAX);
 	struct fsl_stalls *s = (struct fsl_stalls *)an_stalls_result(a->stalls);
 
-	s->min_wait_ns = kv_u64(a->c.meta, FSL_KV_MIN_WAIT_US, 0) * 1000;
+	s->min_wait_ns = fsl_meta__u64(a->c.meta, FSL_KV_MIN_WAIT_US, 0) * 1000;
 	return s;
 }
 
@@ -556,66 +541,6 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 		qsort(a->procs, n, sizeof(*a->procs), proc_cmp);
 	*out = a->procs;
 	return n;
-}
-
-int fsl_jbd2_info_parse(const char *text, struct fsl_jbd2_info *o)
-{
-	static const struct {
-		const char *suffix;
-		size_t off;
-	} lines[] = {
-		{ "ms waiting for transaction", offsetof(struct fsl_jbd2_info, wait_ms) },
-		{ "ms request delay", offsetof(struct fsl_jbd2_info, request_delay_ms) },
-		{ "ms running transaction", offsetof(struct fsl_jbd2_info, running_ms) },
-		{ "ms transaction was being locked", offsetof(struct fsl_jbd2_info, locked_ms) },
-		{ "ms flushing data", offsetof(struct fsl_jbd2_info, flushing_ms) },
-		{ "ms logging transaction", offsetof(struct fsl_jbd2_info, logging_ms) },
-		{ "us average transaction commit time", offsetof(struct fsl_jbd2_info, avg_commit_us) },
-		{ " handles per transaction", offsetof(struct fsl_jbd2_info, handles) },
-		{ " blocks per transaction", offsetof(struct fsl_jbd2_info, blocks) },
-		{ " logged blocks per transaction", offsetof(struct fsl_jbd2_info, logged_blocks) },
-	};
-	const char *p = text;
-	unsigned long long a, b, c;
-	unsigned int i;
-
-	memset(o, 0, sizeof(*o));
-	if (!text || sscanf(text, "%llu transactions (%llu requested), each up to %llu blocks",
-			    &a, &b, &c) != 3)
-		return -EINVAL;
-	o->transactions = a;
-	o->requested = b;
-	o->max_blocks = c;
-	while ((p = strchr(p, '\n'))) {
-		char *end;
-		unsigned long long v;
-
-		p++;
-		while (*p == ' ')
-			p++;
-		v = strtoull(p, &end, 10);
-		if (end == p)
-			continue;
-		for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-			if (!strncmp(end, lines[i].suffix, strlen(lines[i].suffix))) {
-				*(uint64_t *)((char *)o + lines[i].off) = v;
-				break;
-			}
-	}
-	o->valid = 1;
-	return 0;
-}
-
-void fsl_analysis__jbd2_info(struct fsl_analysis *a, const char *start, const char *end)
-{
-	if (start)
-		fsl_jbd2_info_parse(start, &a->jinfo[0]);
-	if (end)
-		fsl_jbd2_info_parse(end, &a->jinfo[1]);
-	if (a->journal && a->jinfo[0].valid)
-		an_journal_seed(a->journal, a->jinfo[0].avg_commit_us * 1000, a->jinfo[0].max_blocks);
-	else if (a->journal && a->jinfo[1].valid)
-		an_journal_seed(a->journal, 0, a->jinfo[1].max_blocks);
 }
 
 const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a)

@@ -39,24 +39,6 @@ static const char usage_text[] =
  * Local twins of fsl_err/fsl_usage_error (cli/main.c): the unit-test binary
  * links cli/ without main.c, so commands cannot call those yet.
  */
-/* Names the recorder may store /proc/fs/jbd2/<dev>/info under. */
-static const char *jbd2_text(struct fsl_reader *r, const char *when)
-{
-	static const char *const fmts[] = { "jbd2.info.%s", "jbd2_info_%s", "jbd2/info@%s",
-					    "jbd2_info.%s", "jbd2.%s" };
-	char name[64];
-	unsigned int i;
-	const char *t;
-	size_t len;
-
-	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		snprintf(name, sizeof(name), fmts[i], when);
-		if ((t = fsl_reader__text(r, name, &len)))
-			return t;
-	}
-	return NULL;
-}
-
 static int parse_sec(const char *s, uint64_t *ns)
 {
 	char *end;
@@ -322,7 +304,6 @@ int cmd_report(int argc, char **argv)
 		fsl_err(err, "cannot start the analyses of '%s'", path);
 		goto out;
 	}
-	fsl_analysis__jbd2_info(a, jbd2_text(r, "start"), jbd2_text(r, "end"));
 	if ((err = feed_all(r, a, &from_reader)) < 0) {
 		if (from_reader)
 			fsl_err(err, "cannot read '%s'", path);

@@ -29,6 +29,11 @@ static const struct fsl_trace_stats *m_stats(const struct fsl_meta *m)
 	return fsl_reader__stats(m->priv);
 }
 
+static const char *m_text(const struct fsl_meta *m, const char *name, size_t *len)
+{
+	return fsl_reader__text(m->priv, name, len);
+}
+
 void fsl_meta_from_reader(struct fsl_meta *m, struct fsl_reader *r)
 {
 	m->priv = r;
@@ -37,6 +42,7 @@ void fsl_meta_from_reader(struct fsl_meta *m, struct fsl_reader *r)
 	m->sym = m_sym;
 	m->bitmap = m_bitmap;
 	m->stats = m_stats;
+	m->text = m_text;
 }
 
 int fsl_session_dispatch(struct fsl_consumer **cons, unsigned int n, const struct fsl_hdr *ev)

@@ -358,26 +358,34 @@ static int on_sync_file(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
-/* Seed from the /proc/fs/jbd2/<dev>/info text captured at the start. */
-static int journal_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
-{
-	struct an_journal *s = cons->priv;
-	const char *v = fsl_meta_kv(m, "target.commit_interval_s");
-
-	if (v && atoi(v) > 0)
-		s->commit_interval_ns = (uint64_t)atoi(v) * 1000000000ull;
-	v = fsl_meta_kv(m, "jbd2.max_transaction_buffers");
-	if (v)
-		s->max_txn_blocks = strtoull(v, NULL, 10);
-	return 0;
-}
-
-void an_journal_seed(struct an_journal *s, uint64_t ewma_ns, uint64_t max_blocks)
+static void journal_seed(struct an_journal *s, uint64_t ewma_ns, uint64_t max_blocks)
 {
 	if (ewma_ns)
 		s->ewma = ewma_ns;
 	if (max_blocks)
 		s->max_txn_blocks = max_blocks;
+}
+
+/*
+ * Seed from /proc/fs/jbd2/<dev>/info as recorded: the kernel's commit-time
+ * average and the transaction limit at the start (else the limit at the end).
+ */
+static int journal_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
+{
+	struct an_journal *s = cons->priv;
+	struct fsl_jbd2_info ji;
+	uint64_t v;
+
+	v = fsl_meta__u64(m, FSL_KV_COMMIT_INTERVAL_S, 0);
+	if (v)
+		s->commit_interval_ns = v * 1000000000ull;
+	if (!fsl_meta__get_u64(m, FSL_KV_JBD2_MAX_TXN_BUFFERS, &v))
+		s->max_txn_blocks = v;
+	if (!fsl_meta__jbd2_info(m, FSL_JBD2_START, &ji))
+		journal_seed(s, ji.avg_commit_us * 1000, ji.max_blocks);
+	else if (!fsl_meta__jbd2_info(m, FSL_JBD2_END, &ji))
+		journal_seed(s, 0, ji.max_blocks);
+	return 0;
 }
 
 struct an_journal *an_journal_new(struct an_ctx *c)

@@ -102,36 +102,3 @@ uint32_t fsl_dirhash_half_md4(const char *name, size_t len, const uint32_t seed[
 		hash = (0x7fffffffu - 1) << 1;
 	return hash;
 }
-
-int fsl_hash_seed_parse(const char *s, uint32_t seed[4])
-{
-	uint8_t b[16];
-	int n = 0, hi = -1;
-
-	for (; *s && n < 16; s++) {
-		int v;
-
-		if (*s == '-')
-			continue;
-		if (*s >= '0' && *s <= '9')
-			v = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			v = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			v = *s - 'A' + 10;
-		else
-			return -1;
-		if (hi < 0) {
-			hi = v;
-		} else {
-			b[n++] = (uint8_t)(hi << 4 | v);
-			hi = -1;
-		}
-	}
-	if (n != 16 || *s)
-		return -1;
-	for (n = 0; n < 4; n++)
-		seed[n] = (uint32_t)b[4 * n] | (uint32_t)b[4 * n + 1] << 8 |
-			  (uint32_t)b[4 * n + 2] << 16 | (uint32_t)b[4 * n + 3] << 24;
-	return 0;
-}

@@ -554,23 +554,7 @@ unsigned int fsl_layout__readdir(const struct fsl_layout *l, const struct fsl_re
 
 /* ------------------------------------------------- /proc/fs/jbd2/<dev>/info */
 
-struct fsl_jbd2_info {
-	int valid;
-	uint64_t transactions, requested, max_blocks;
-	uint64_t wait_ms, request_delay_ms, running_ms, locked_ms, flushing_ms, logging_ms;
-	uint64_t avg_commit_us;		/* the kernel's running average (3/4 old + 1/4 new) */
-	uint64_t handles, blocks, logged_blocks;	/* per transaction */
-};
-
-/* Parse the text of /proc/fs/jbd2/<dev>/info. 0 or -EINVAL. */
-int fsl_jbd2_info_parse(const char *text, struct fsl_jbd2_info *out);
-/*
- * Give the analysis the info captured at the start and end of the recording
- * (either may be NULL): the journal section compares with their deltas, the
- * commit-time average is seeded like the kernel's, the diagnosis names the
- * transaction size limit.
- */
-void fsl_analysis__jbd2_info(struct fsl_analysis *a, const char *start, const char *end);
+/* The info recorded at the start and the end (NULL if absent); parser: meta.h. */
 const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a);
 const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a);
 

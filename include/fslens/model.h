@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "meta.h"
 
 /* ---- filesystem geometry and tunables (filled from trace KV metadata) ---- */
 
@@ -257,8 +258,7 @@ void fsl_ialloc__apply(struct fsl_ialloc *ia, uint64_t dir, uint64_t ino, int is
 /* ext4's half-MD4 directory hash (DX_HASH_HALF_MD4) of a name with a seed. */
 uint32_t fsl_dirhash_half_md4(const char *name, size_t len, const uint32_t seed[4],
 			      int unsigned_chars);
-/* "3f2a9c1e-7b44-..." (as dumpe2fs prints the hash seed) -> s_hash_seed words. 0/-1. */
-int fsl_hash_seed_parse(const char *s, uint32_t seed[4]);
+/* fsl_hash_seed_parse (the hash seed as the trace stores it): include/fslens/meta.h. */
 
 /* ---- journal (jbd2) ---- */
 

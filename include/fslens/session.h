@@ -14,25 +14,10 @@
 #include <stdint.h>
 #include "event.h"
 #include "trace.h"
-
-/* Metadata as consumers see it: file-backed or live. */
-struct fsl_meta {
-	void *priv;
-	const char *(*kv)(const struct fsl_meta *m, const char *key);
-	const struct fsl_stack *(*stack)(const struct fsl_meta *m, int32_t id);
-	const char *(*sym)(const struct fsl_meta *m, uint64_t addr);
-	const struct fsl_bitmap *(*bitmap)(const struct fsl_meta *m, unsigned int kind,
-					   unsigned int when);
-	const struct fsl_trace_stats *(*stats)(const struct fsl_meta *m);
-};
+#include "meta.h"
 
 /* A fsl_meta view of an open reader (no allocation; valid while r is). */
 void fsl_meta_from_reader(struct fsl_meta *m, struct fsl_reader *r);
-
-static inline const char *fsl_meta_kv(const struct fsl_meta *m, const char *key)
-{
-	return m && m->kv ? m->kv(m, key) : NULL;
-}
 
 struct fsl_consumer;
 typedef int (*fsl_handler_fn)(struct fsl_consumer *c, const struct fsl_hdr *ev);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include "event.h"
 #include "schema.h"
+#include "meta.h"
 
 #define FSL_TRACE_MAGIC		"FSLENS\r\n"	/* 8 bytes */
 #define FSL_TRACE_VERSION	1
@@ -32,22 +33,7 @@ enum fsl_meta_kind {
 	FSL_META_SYMS,		/* address -> symbol, for ext4_journal_start ip etc. */
 };
 
-/* Well-known KV keys (docs/trace-format.md lists them all). */
-#define FSL_KV_HOSTNAME		"host.name"
-#define FSL_KV_KERNEL		"host.kernel"	/* uname -r */
-#define FSL_KV_HZ		"host.hz"
-#define FSL_KV_NCPUS		"host.ncpus"
-#define FSL_KV_MOUNT		"target.mount"
-#define FSL_KV_DEV		"target.dev"	/* kernel dev_t of the fs, decimal */
-#define FSL_KV_FSTYPE		"target.fstype"
-#define FSL_KV_MIN_WAIT_US	"record.min_wait_us"
-#define FSL_KV_PROBE_MODE	"record.probe_mode"	/* "tracepoint" | "tracepoint+fentry" */
-#define FSL_KV_MISSING_TP	"record.missing"	/* comma list of tracepoints absent */
-#define FSL_KV_COMMAND		"record.command"
-#define FSL_KV_ROOT_PID		"record.root_pid"
-#define FSL_KV_START_NS		"record.start_ns"	/* CLOCK_MONOTONIC at start */
-#define FSL_KV_END_NS		"record.end_ns"
-#define FSL_KV_REALTIME_OFFSET	"clock.realtime_offset_ns"	/* REALTIME - MONOTONIC */
+/* KV keys and text names: include/fslens/meta.h (docs/record.md describes them). */
 
 /* Bitmaps (FSL_META_BITMAP): which and when. */
 enum fsl_bitmap_kind { FSL_BITMAP_BLOCK = 1, FSL_BITMAP_INODE = 2 };

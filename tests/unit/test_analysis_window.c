@@ -21,7 +21,7 @@ static char *run(const char *path, uint64_t t0, uint64_t t1, int stepped)
 	const struct fsl_hdr *ev;
 	struct fsl_meta m;
 	char *buf = NULL;
-	size_t len = 0, tl;
+	size_t len = 0;
 	int err = 0, reset = 0;
 	FILE *f;
 
@@ -38,7 +38,6 @@ static char *run(const char *path, uint64_t t0, uint64_t t1, int stepped)
 	a = fsl_analysis__new(&o, &err);
 	if (!a || fsl_analysis__begin(a, &m))
 		return NULL;
-	fsl_analysis__jbd2_info(a, fsl_reader__text(r, "jbd2.info.start", &tl), NULL);
 	if (stepped)	/* an earlier window, as top would have shown */
 		fsl_analysis__reset(a, 0, t0 / 2);
 	while (fsl_reader__next(r, &ev) > 0) {

@@ -24,7 +24,6 @@ struct golden {
 static int golden_open(struct golden *g, const char *path, const struct fsl_analysis_opts *o)
 {
 	const struct fsl_hdr *ev;
-	size_t len;
 	int err = 0;
 
 	memset(g, 0, sizeof(*g));
@@ -37,8 +36,6 @@ static int golden_open(struct golden *g, const char *path, const struct fsl_anal
 		return err;
 	if ((err = fsl_analysis__begin(g->a, &g->m)))
 		return err;
-	fsl_analysis__jbd2_info(g->a, fsl_reader__text(g->r, "jbd2.info.start", &len),
-				fsl_reader__text(g->r, "jbd2.info.end", &len));
 	while ((err = fsl_reader__next(g->r, &ev)) > 0)
 		if ((err = fsl_analysis__feed(g->a, ev)))
 			return err;
