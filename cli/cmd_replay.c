@@ -99,17 +99,6 @@ int cmd_replay(int argc, char **argv)
 		fsl_reader__close(rd);
 		return fsl_err(err, "replay setup");
 	}
-	{
-		static const char *const texts[] = { "jbd2.info.start", "jbd2.info.end" };
-		size_t k, tl;
-		const char *tx;
-
-		for (k = 0; k < 2; k++) {
-			tx = fsl_reader__text(rd, texts[k], &tl);
-			if (tx)
-				fsl_replay__set_text(r, texts[k], tx, tl);
-		}
-	}
 	cons[0] = fsl_replay__consumer(r);
 	err = fsl_session_run(rd, cons, 1);
 	if (err) {

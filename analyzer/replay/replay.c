@@ -220,22 +220,6 @@ struct fsl_replay {
 	uint64_t max_txn;		/* from /proc/fs/jbd2/DEV/info, 0 unknown */
 };
 
-void fsl_replay__set_text(struct fsl_replay *r, const char *name, const char *text, size_t len)
-{
-	char buf[512];
-	const char *p;
-
-	if (!text || strncmp(name, "jbd2.info", 9))
-		return;
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, text, len);
-	buf[len] = 0;
-	p = strstr(buf, "each up to ");
-	if (p)
-		r->max_txn = strtoull(p + 11, NULL, 10);
-}
-
 /* What the replay knows of an inode, packed in one map value. */
 #define IM_SIZE_MASK	((1ull << 40) - 1)	/* known size in blocks */
 #define IM_TYPE_SHIFT	40			/* 1 regular, 2 directory, 3 other */
@@ -384,95 +368,53 @@ int fsl_replay_opts_add_set(struct fsl_replay_opts *o, const char *kv, const cha
 
 /* ---- metadata ---- */
 
-static uint64_t kv_u64(const struct fsl_meta *m, const char *key, uint64_t def, int *found)
-{
-	const char *v = fsl_meta_kv(m, key);
-	char *end;
-	unsigned long long x;
-
-	if (!v || !*v)
-		return def;
-	x = strtoull(v, &end, 0);
-	if (end == v)
-		return def;
-	if (found)
-		(*found)++;
-	return x;
-}
-
-/* Does a comma-separated option string contain opt (or "opt=...")? */
-static const char *has_opt(const char *opts, const char *opt)
-{
-	size_t n = strlen(opt);
-	const char *p = opts;
-
-	while (p && *p) {
-		if (!strncmp(p, opt, n) && (p[n] == ',' || p[n] == 0 || p[n] == '=' ||
-					    p[n] == ' '))
-			return p + n;
-		p = strpbrk(p, ", ");
-		if (p)
-			p++;
-	}
-	return NULL;
-}
-
-static const char *mount_opt(const struct fsl_meta *m, const char *opt)
-{
-	const char *s = fsl_meta_kv(m, "target.options"), *p;
-
-	if (s && (p = has_opt(s, opt)))
-		return p;
-	s = fsl_meta_kv(m, "target.mountinfo");
-	if (s && (p = has_opt(s, opt)))
-		return p;
-	return NULL;
-}
-
 static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 {
 	struct fsl_geom *g = &r->g;
 	struct fsl_tunables *t = &r->t;
+	struct fsl_ext4_geometry eg;
+	struct fsl_jbd2_info ji;
 	const char *v;
-	int found = 0;
+	int have;
 
 	fsl_geom_defaults(g);
 	fsl_tunables_defaults(t);
-	g->block_size = (uint32_t)kv_u64(m, "ext4.block_size", 0, &found);
-	g->blocks_count = kv_u64(m, "ext4.blocks_count", 0, &found);
-	g->blocks_per_group = (uint32_t)kv_u64(m, "ext4.blocks_per_group", 0, &found);
-	g->inodes_per_group = (uint32_t)kv_u64(m, "ext4.inodes_per_group", 0, &found);
-	g->first_data_block = (uint32_t)kv_u64(m, "ext4.first_data_block", 0, NULL);
-	g->ngroups = (uint32_t)kv_u64(m, "ext4.group_count", 0, NULL);
-	g->inode_size = (uint32_t)kv_u64(m, "ext4.inode_size", 256, NULL);
-	g->first_ino = (uint32_t)kv_u64(m, "ext4.first_ino", 11, NULL);
-	g->flex_size = (uint32_t)kv_u64(m, "ext4.flex_bg_size", 0, NULL);
-	if (!g->flex_size) {
-		uint64_t lg = kv_u64(m, "ext4.log_groups_per_flex", 0, NULL);
-
-		g->flex_size = lg < 31 ? 1u << lg : 1;
-	}
-	g->journal_blocks = kv_u64(m, "ext4.journal_blocks", 0, NULL);
-	v = fsl_meta_kv(m, "ext4.hash_seed");
-	if (v && !fsl_hash_seed_parse(v, g->hash_seed))
-		g->has_hash_seed = 1;
-	g->delalloc = !mount_opt(m, "nodelalloc");
-	v = mount_opt(m, "data");
+	have = !fsl_meta__ext4_geometry(m, &eg);
+	g->block_size = eg.block_size;
+	g->blocks_count = eg.blocks_count;
+	g->blocks_per_group = eg.blocks_per_group;
+	g->inodes_per_group = eg.inodes_per_group;
+	g->first_data_block = eg.first_data_block;
+	g->ngroups = eg.group_count;
+	g->inode_size = eg.inode_size ? eg.inode_size : 256;
+	g->first_ino = eg.first_ino ? eg.first_ino : 11;
+	g->flex_size = eg.flex_bg_size;
+	g->journal_blocks = eg.journal_blocks;
+	memcpy(g->hash_seed, eg.hash_seed, sizeof(g->hash_seed));
+	g->has_hash_seed = eg.has_hash_seed;
+	g->delalloc = !fsl_meta__mount_opt(m, "nodelalloc");
+	v = fsl_meta__mount_opt(m, "data");
 	g->data_writeback = v && !strncmp(v, "=writeback", 10);
-	v = mount_opt(m, "commit");
+	v = fsl_meta__mount_opt(m, "commit");
 	if (v && *v == '=' && atoi(v + 1) > 0)
 		t->commit_ns = (uint64_t)atoi(v + 1) * 1000000000ull;
-	t->mb_stream_req = (uint32_t)kv_u64(m, "ext4.tune.mb_stream_req", t->mb_stream_req, NULL);
-	t->mb_group_prealloc = (uint32_t)kv_u64(m, "ext4.tune.mb_group_prealloc",
-						t->mb_group_prealloc, NULL);
-	t->mb_order2_req = (uint32_t)kv_u64(m, "ext4.tune.mb_order2_req", t->mb_order2_req, NULL);
-	t->mb_min_to_scan = (uint32_t)kv_u64(m, "ext4.tune.mb_min_to_scan", t->mb_min_to_scan,
-					     NULL);
-	t->mb_max_to_scan = (uint32_t)kv_u64(m, "ext4.tune.mb_max_to_scan", t->mb_max_to_scan,
-					     NULL);
-	t->mb_max_inode_prealloc = (uint32_t)kv_u64(m, "ext4.tune.mb_max_inode_prealloc",
-						    t->mb_max_inode_prealloc, NULL);
-	r->hz = kv_u64(m, FSL_KV_HZ, 250, NULL);
+	t->mb_stream_req = (uint32_t)fsl_meta__u64(m, FSL_KV_EXT4_TUNE_MB_STREAM_REQ,
+						   t->mb_stream_req);
+	t->mb_group_prealloc = (uint32_t)fsl_meta__u64(m, FSL_KV_EXT4_TUNE_MB_GROUP_PREALLOC,
+						       t->mb_group_prealloc);
+	t->mb_order2_req = (uint32_t)fsl_meta__u64(m, FSL_KV_EXT4_TUNE_MB_ORDER2_REQ,
+						   t->mb_order2_req);
+	t->mb_min_to_scan = (uint32_t)fsl_meta__u64(m, FSL_KV_EXT4_TUNE_MB_MIN_TO_SCAN,
+						    t->mb_min_to_scan);
+	t->mb_max_to_scan = (uint32_t)fsl_meta__u64(m, FSL_KV_EXT4_TUNE_MB_MAX_TO_SCAN,
+						    t->mb_max_to_scan);
+	t->mb_max_inode_prealloc = (uint32_t)fsl_meta__u64(m,
+			FSL_KV_EXT4_TUNE_MB_MAX_INODE_PREALLOC, t->mb_max_inode_prealloc);
+	/* the journal's transaction limit: the end's value wins, as it is the later */
+	if (!fsl_meta__jbd2_info(m, FSL_JBD2_END, &ji) ||
+	    !fsl_meta__jbd2_info(m, FSL_JBD2_START, &ji))
+		r->max_txn = ji.max_blocks;
+	r->hz = fsl_meta__u64(m, FSL_KV_HZ, 250);
 	v = fsl_meta_kv(m, FSL_KV_KERNEL);
 	if (v) {
 		int maj = 0, min = 0;
@@ -482,7 +424,7 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	} else {
 		r->new_cr_names = 1;
 	}
-	r->have_geom = found == 4 && !fsl_geom_finish(g);
+	r->have_geom = have && !fsl_geom_finish(g);
 	if (!r->have_geom)
 		note(r, "no ext4 geometry in the trace (ext4.block_size, blocks_count, "
 			"blocks_per_group, inodes_per_group): allocator fidelity skipped%s", NULL);
@@ -526,7 +468,7 @@ static void load_bitmaps(struct fsl_replay *r, const struct fsl_meta *m)
 		note(r, "no start inode bitmap in the trace%s", NULL);
 	}
 	/* directories per group (bg_used_dirs_count): "ext4.used_dirs" = comma list */
-	v = fsl_meta_kv(m, "ext4.used_dirs");
+	v = fsl_meta_kv(m, FSL_KV_EXT4_USED_DIRS);
 	if (v) {
 		uint32_t gidx = 0;
 
@@ -543,14 +485,14 @@ static void load_bitmaps(struct fsl_replay *r, const struct fsl_meta *m)
 			"lost+found as existing directories%s", NULL);
 	}
 	fsl_ialloc__set_topdir(r->ia, r->g.root_ino);
-	v = fsl_meta_kv(m, "ext4.block_uninit");
+	v = fsl_meta_kv(m, FSL_KV_EXT4_BLOCK_UNINIT);
 	while (v && *v) {
 		fsl_alloc__set_block_uninit(r->ks, (uint32_t)strtoul(v, NULL, 10), 1);
 		v = strchr(v, ',');
 		if (v)
 			v++;
 	}
-	v = fsl_meta_kv(m, "ext4.mb_loaded");
+	v = fsl_meta_kv(m, FSL_KV_EXT4_MB_LOADED);
 	if (v && strcmp(v, "all")) {
 		uint32_t gi;
 

@@ -76,8 +76,6 @@ struct fsl_replay;
 
 struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err);
 void fsl_replay__free(struct fsl_replay *r);
-/* Named text metadata of the trace (jbd2.info.start: the journal's max transaction). */
-void fsl_replay__set_text(struct fsl_replay *r, const char *name, const char *text, size_t len);
 /* The consumer to hand to fsl_session_run / fsl_session_dispatch. */
 struct fsl_consumer *fsl_replay__consumer(struct fsl_replay *r);
 const struct fsl_replay_result *fsl_replay__result(const struct fsl_replay *r);
