@@ -85,21 +85,11 @@ static int mkdir_p(const char *dir)
  */
 static const char *trace_dev_name(void *ctx, uint32_t dev)
 {
-	static const char *const keys[] = { "target.disk_name", "target.dev_name" };
 	static char name[64];
-	unsigned int i, ma, mi;
-	const char *v;
-	int n;
+	struct fsl_meta m;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		v = fsl_reader__kv(ctx, keys[i]);
-		if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && FSL_MKDEV(ma, mi) == dev &&
-		    v[n] && !strchr(v + n, '/')) {
-			snprintf(name, sizeof(name), "%s", v + n);
-			return name;
-		}
-	}
-	return NULL;
+	fsl_meta_from_reader(&m, ctx);
+	return fsl_meta__dev_name(&m, dev, name, sizeof(name));
 }
 
 /* Wait class of an off-CPU stack, by the report's rule table. */

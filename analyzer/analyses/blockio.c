@@ -373,7 +373,7 @@ static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
 static int blockio_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 {
 	struct an_blockio *s = cons->priv;
-	const char *src = m ? fsl_meta_kv(m, "import.source") : NULL;
+	const char *src = m ? fsl_meta_kv(m, FSL_KV_IMPORT_SOURCE) : NULL;
 
 	s->by_sector = src && !strcmp(src, "blktrace");
 	if (s->c->target_dev && !s->res.ndevs)

@@ -430,11 +430,11 @@ static uint64_t rd_key(uint32_t pid, int32_t fd)
 /* Inode size / block size from the trace, 0 if unknown. */
 static void rd_geometry(const struct an_layout *s, uint64_t *isz, uint64_t *bsz)
 {
-	const char *i = fsl_meta_kv(s->c->meta, "ext4.inode_size");
-	const char *b = fsl_meta_kv(s->c->meta, "ext4.block_size");
+	struct fsl_ext4_geometry g;
 
-	*isz = i ? strtoull(i, NULL, 10) : 0;
-	*bsz = b ? strtoull(b, NULL, 10) : 0;
+	fsl_meta__ext4_geometry(s->c->meta, &g);
+	*isz = g.inode_size;
+	*bsz = g.block_size;
 	if (!*isz || !*bsz)
 		*isz = *bsz = 0;
 }
@@ -968,16 +968,16 @@ uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16]
 {
 	const struct an_layout *s = (const void *)l;
 	const struct fsl_meta *m = s->c->meta;
-	const char *ipg_s = fsl_meta_kv(m, "ext4.inodes_per_group");
-	const char *bpg_s = fsl_meta_kv(m, "ext4.blocks_per_group");
-	const char *fdb_s = fsl_meta_kv(m, "ext4.first_data_block");
-	uint64_t ipg = ipg_s ? strtoull(ipg_s, NULL, 10) : 0;
-	uint64_t bpg = bpg_s ? strtoull(bpg_s, NULL, 10) : 0;
-	uint64_t fdb = fdb_s ? strtoull(fdb_s, NULL, 10) : 0, n = 0, sum = 0;
+	struct fsl_ext4_geometry g;
+	uint64_t ipg, bpg, fdb, n = 0, sum = 0;
 	struct an_file *f;
 	uint64_t ino;
 	size_t it = 0;
 
+	fsl_meta__ext4_geometry(m, &g);
+	ipg = g.inodes_per_group;
+	bpg = g.blocks_per_group;
+	fdb = g.first_data_block;
 	memset(out, 0, 16 * sizeof(out[0]));
 	*mean = 0;
 	if (!ipg || !bpg)

@@ -121,7 +121,7 @@ struct fsl_pf_export *fsl_pf_export__new(FILE *out, const struct fsl_meta *meta,
 	x->meta = meta;
 	memset(x->io_head, 0xff, sizeof(x->io_head));	/* all -1 */
 	{
-		const char *ps = fsl_meta_kv(meta, "host.page_size");
+		const char *ps = fsl_meta_kv(meta, FSL_KV_PAGE_SIZE);
 		long v = ps ? strtol(ps, NULL, 10) : 0;
 
 		x->page_mib = (v > 0 ? v : 4096) / 1048576.0;

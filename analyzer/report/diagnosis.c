@@ -38,19 +38,10 @@ static double ms(uint64_t ns)
 /* The journal's size in bytes if the trace knows it (collector metadata). */
 static uint64_t journal_bytes(const struct fsl_meta *m)
 {
-	static const char *const keys[] = { "ext4.journal_bytes", "ext4.journal_size",
-					    "fs.journal_bytes" };
-	const char *v, *bs;
-	unsigned int i;
+	struct fsl_ext4_geometry g;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if ((v = fsl_meta_kv(m, keys[i])))
-			return strtoull(v, NULL, 10);
-	v = fsl_meta_kv(m, "ext4.journal_blocks");
-	bs = fsl_meta_kv(m, "ext4.block_size");
-	if (v && bs)
-		return strtoull(v, NULL, 10) * strtoull(bs, NULL, 10);
-	return 0;
+	fsl_meta__ext4_geometry(m, &g);
+	return g.journal_bytes ? g.journal_bytes : g.journal_blocks * g.block_size;
 }
 
 /* "rule <- caller <- caller" from the deciding frame outward, up to 4 callers. */

@@ -354,7 +354,7 @@ static void sec_writeback(FILE *f, struct fsl_analysis *a)
 				i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i), w->pages[i],
 				w->works[i]);
 	if (w->ninodes && w->inodes[0].pages) {
-		const char *devs = fsl_meta_kv(fsl_analysis__meta(a), "target.disk");
+		const char *devs = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_DISK);
 		uint64_t bdev = devs ? strtoull(devs, NULL, 10) : 0;
 
 		fprintf(f, "  inodes written most:");
