@@ -163,9 +163,9 @@ int cmd_import(int argc, char **argv)
 			fsl_err(err, "cannot create '%s'", out);
 		goto out;
 	}
-	fsl_writer__kv(w, "import.source", "blktrace");
-	fsl_writer__kv(w, "import.sections", "block");
-	fsl_writer__kv(w, "import.note", "imported from blktrace: block-level events and task "
+	fsl_writer__kv(w, FSL_KV_IMPORT_SOURCE, "blktrace");
+	fsl_writer__kv(w, FSL_KV_IMPORT_SECTIONS, "block");
+	fsl_writer__kv(w, FSL_KV_IMPORT_NOTE, "imported from blktrace: block-level events and task "
 		       "names only; no journal, writeback, allocation, syscall or off-CPU data");
 	err = fsl_bt_import((const char *const *)files, n, emit, w, &st, eb, sizeof(eb));
 	if (err) {
@@ -182,19 +182,19 @@ int cmd_import(int argc, char **argv)
 		for (k = 0; k < st.ndevs && len < sizeof(devs); k++)
 			len += snprintf(devs + len, sizeof(devs) - len, "%s%u:%u", k ? "," : "",
 					FSL_MAJOR(st.devs[k]), FSL_MINOR(st.devs[k]));
-		fsl_writer__kv(w, "import.devices", "%s", devs);
+		fsl_writer__kv(w, FSL_KV_IMPORT_DEVICES, "%s", devs);
 		if (st.ndevs == 1) {
 			char base[256];
 
 			fsl_writer__kv(w, FSL_KV_DEV, "%u", st.devs[0]);
-			fsl_writer__kv(w, "target.disk", "%u", st.devs[0]);
+			fsl_writer__kv(w, FSL_KV_DISK, "%u", st.devs[0]);
 			/* the disk's name, as blktrace named the files: sdb.blktrace.N */
 			if (common_base(files, n, base, sizeof(base)))
-				fsl_writer__kv(w, "target.disk_name", "%u:%u %s",
+				fsl_writer__kv(w, FSL_KV_DISK_NAME, "%u:%u %s",
 					       FSL_MAJOR(st.devs[0]), FSL_MINOR(st.devs[0]), base);
 		}
-		fsl_writer__kv(w, "import.byte_order", "%s", st.big_endian ? "big" : "little");
-		fsl_writer__kv(w, "import.skipped_actions", "%llu", (unsigned long long)st.skipped);
+		fsl_writer__kv(w, FSL_KV_IMPORT_BYTE_ORDER, "%s", st.big_endian ? "big" : "little");
+		fsl_writer__kv(w, FSL_KV_IMPORT_SKIPPED, "%llu", (unsigned long long)st.skipped);
 		fsl_writer__kv(w, FSL_KV_NCPUS, "%u", st.max_cpu + 1);
 		fsl_writer__kv(w, FSL_KV_START_NS, "%llu", (unsigned long long)st.first_ns);
 		fsl_writer__kv(w, FSL_KV_END_NS, "%llu", (unsigned long long)st.last_ns);

@@ -111,30 +111,30 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 	if (e)
 		return e;
 	sb = fs->super;
-	err |= kvf(s, "ext4.block_size", "%u", fs->blocksize);
-	err |= kvf(s, "ext4.cluster_size", "%u", EXT2_CLUSTER_SIZE(sb));
-	err |= kvf(s, "ext4.blocks_count", "%llu", (unsigned long long)ext2fs_blocks_count(sb));
-	err |= kvf(s, "ext4.free_blocks", "%llu",
+	err |= kvf(s, FSL_KV_EXT4_BLOCK_SIZE, "%u", fs->blocksize);
+	err |= kvf(s, FSL_KV_EXT4_CLUSTER_SIZE, "%u", EXT2_CLUSTER_SIZE(sb));
+	err |= kvf(s, FSL_KV_EXT4_BLOCKS_COUNT, "%llu", (unsigned long long)ext2fs_blocks_count(sb));
+	err |= kvf(s, FSL_KV_EXT4_FREE_BLOCKS, "%llu",
 		   (unsigned long long)ext2fs_free_blocks_count(sb));
-	err |= kvf(s, "ext4.reserved_blocks", "%llu",
+	err |= kvf(s, FSL_KV_EXT4_RESERVED_BLOCKS, "%llu",
 		   (unsigned long long)ext2fs_r_blocks_count(sb));
-	err |= kvf(s, "ext4.inodes_count", "%u", sb->s_inodes_count);
-	err |= kvf(s, "ext4.free_inodes", "%u", sb->s_free_inodes_count);
-	err |= kvf(s, "ext4.first_data_block", "%u", sb->s_first_data_block);
-	err |= kvf(s, "ext4.blocks_per_group", "%u", sb->s_blocks_per_group);
-	err |= kvf(s, "ext4.inodes_per_group", "%u", sb->s_inodes_per_group);
-	err |= kvf(s, "ext4.group_count", "%u", fs->group_desc_count);
-	err |= kvf(s, "ext4.inode_size", "%u", EXT2_INODE_SIZE(sb));
-	err |= kvf(s, "ext4.first_ino", "%u", EXT2_FIRST_INO(sb));
-	err |= kvf(s, "ext4.desc_size", "%u", EXT2_DESC_SIZE(sb));
-	err |= kvf(s, "ext4.inode_blocks_per_group", "%u", fs->inode_blocks_per_group);
-	err |= kvf(s, "ext4.reserved_gdt_blocks", "%u", sb->s_reserved_gdt_blocks);
-	err |= kvf(s, "ext4.log_groups_per_flex", "%u", sb->s_log_groups_per_flex);
-	err |= kvf(s, "ext4.flex_bg_size", "%u",
+	err |= kvf(s, FSL_KV_EXT4_INODES_COUNT, "%u", sb->s_inodes_count);
+	err |= kvf(s, FSL_KV_EXT4_FREE_INODES, "%u", sb->s_free_inodes_count);
+	err |= kvf(s, FSL_KV_EXT4_FIRST_DATA_BLOCK, "%u", sb->s_first_data_block);
+	err |= kvf(s, FSL_KV_EXT4_BLOCKS_PER_GROUP, "%u", sb->s_blocks_per_group);
+	err |= kvf(s, FSL_KV_EXT4_INODES_PER_GROUP, "%u", sb->s_inodes_per_group);
+	err |= kvf(s, FSL_KV_EXT4_GROUP_COUNT, "%u", fs->group_desc_count);
+	err |= kvf(s, FSL_KV_EXT4_INODE_SIZE, "%u", EXT2_INODE_SIZE(sb));
+	err |= kvf(s, FSL_KV_EXT4_FIRST_INO, "%u", EXT2_FIRST_INO(sb));
+	err |= kvf(s, FSL_KV_EXT4_DESC_SIZE, "%u", EXT2_DESC_SIZE(sb));
+	err |= kvf(s, FSL_KV_EXT4_INODE_BLOCKS_PER_GROUP, "%u", fs->inode_blocks_per_group);
+	err |= kvf(s, FSL_KV_EXT4_RESERVED_GDT, "%u", sb->s_reserved_gdt_blocks);
+	err |= kvf(s, FSL_KV_EXT4_LOG_GROUPS_PER_FLEX, "%u", sb->s_log_groups_per_flex);
+	err |= kvf(s, FSL_KV_EXT4_FLEX_BG_SIZE, "%u",
 		   ext2fs_has_feature_flex_bg(sb) ? 1u << sb->s_log_groups_per_flex : 1u);
-	err |= kvf(s, "ext4.feature_compat", "0x%x", sb->s_feature_compat);
-	err |= kvf(s, "ext4.feature_incompat", "0x%x", sb->s_feature_incompat);
-	err |= kvf(s, "ext4.feature_ro_compat", "0x%x", sb->s_feature_ro_compat);
+	err |= kvf(s, FSL_KV_EXT4_FEATURE_COMPAT, "0x%x", sb->s_feature_compat);
+	err |= kvf(s, FSL_KV_EXT4_FEATURE_INCOMPAT, "0x%x", sb->s_feature_incompat);
+	err |= kvf(s, FSL_KV_EXT4_FEATURE_RO_COMPAT, "0x%x", sb->s_feature_ro_compat);
 	for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
 		uint32_t w = feats[i].compat == 0 ? sb->s_feature_compat :
 			     feats[i].compat == 1 ? sb->s_feature_incompat :
@@ -146,27 +146,27 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 			strcat(names, feats[i].name);
 		}
 	}
-	err |= kvf(s, "ext4.features", "%s", names);
+	err |= kvf(s, FSL_KV_EXT4_FEATURES, "%s", names);
 	uuid_str(sb->s_uuid, u);
-	err |= kvf(s, "ext4.uuid", "%s", u);
+	err |= kvf(s, FSL_KV_EXT4_UUID, "%s", u);
 	uuid_str((const uint8_t *)sb->s_hash_seed, u);
-	err |= kvf(s, "ext4.hash_seed", "%s", u);
-	err |= kvf(s, "ext4.def_hash_version", "%u", sb->s_def_hash_version);
-	err |= kvf(s, "ext4.default_mount_opts", "0x%x", sb->s_default_mount_opts);
-	err |= kvf(s, "ext4.mount_opts", "%.64s", (const char *)sb->s_mount_opts);
-	err |= kvf(s, "ext4.min_extra_isize", "%u", sb->s_min_extra_isize);
-	err |= kvf(s, "ext4.raid_stride", "%u", sb->s_raid_stride);
-	err |= kvf(s, "ext4.raid_stripe_width", "%u", sb->s_raid_stripe_width);
+	err |= kvf(s, FSL_KV_EXT4_HASH_SEED, "%s", u);
+	err |= kvf(s, FSL_KV_EXT4_DEF_HASH_VERSION, "%u", sb->s_def_hash_version);
+	err |= kvf(s, FSL_KV_EXT4_DEFAULT_MOUNT_OPTS, "0x%x", sb->s_default_mount_opts);
+	err |= kvf(s, FSL_KV_EXT4_MOUNT_OPTS, "%.64s", (const char *)sb->s_mount_opts);
+	err |= kvf(s, FSL_KV_EXT4_MIN_EXTRA_ISIZE, "%u", sb->s_min_extra_isize);
+	err |= kvf(s, FSL_KV_EXT4_RAID_STRIDE, "%u", sb->s_raid_stride);
+	err |= kvf(s, FSL_KV_EXT4_RAID_STRIPE_WIDTH, "%u", sb->s_raid_stripe_width);
 	if (ext2fs_has_feature_journal(sb)) {
-		err |= kvf(s, "ext4.journal_inum", "%u", sb->s_journal_inum);
+		err |= kvf(s, FSL_KV_EXT4_JOURNAL_INUM, "%u", sb->s_journal_inum);
 		if (sb->s_journal_inum &&
 		    ext2fs_read_inode(fs, sb->s_journal_inum, &ino) == 0) {
 			unsigned long long bytes = EXT2_I_SIZE(&ino);
 
-			err |= kvf(s, "ext4.journal_bytes", "%llu", bytes);
-			err |= kvf(s, "ext4.journal_blocks", "%llu", bytes / fs->blocksize);
+			err |= kvf(s, FSL_KV_EXT4_JOURNAL_BYTES, "%llu", bytes);
+			err |= kvf(s, FSL_KV_EXT4_JOURNAL_BLOCKS, "%llu", bytes / fs->blocksize);
 		} else if (sb->s_journal_dev) {
-			err |= kvf(s, "ext4.journal_dev", "%u", sb->s_journal_dev);
+			err |= kvf(s, FSL_KV_EXT4_JOURNAL_DEV, "%u", sb->s_journal_dev);
 		}
 	}
 	ext2fs_close_free(&fs);
@@ -214,9 +214,9 @@ int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev)
 	}
 	ext2fs_close_free(&fs);
 	if (!e)
-		e = s->kv(s->ctx, "ext4.used_dirs", dirs ? dirs : "");
+		e = s->kv(s->ctx, FSL_KV_EXT4_USED_DIRS, dirs ? dirs : "");
 	if (!e)
-		e = s->kv(s->ctx, "ext4.block_uninit", uninit ? uninit : "");
+		e = s->kv(s->ctx, FSL_KV_EXT4_BLOCK_UNINIT, uninit ? uninit : "");
 	free(dirs);
 	free(uninit);
 	return e;

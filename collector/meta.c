@@ -289,24 +289,24 @@ int fsl_meta_host(const struct fsl_meta_sink *s)
 	if (uname(&u) == 0) {
 		e |= kv(s, FSL_KV_HOSTNAME, "%s", u.nodename);
 		e |= kv(s, FSL_KV_KERNEL, "%s", u.release);
-		e |= kv(s, "host.kernel_version", "%s", u.version);
-		e |= kv(s, "host.arch", "%s", u.machine);
+		e |= kv(s, FSL_KV_KERNEL_VERSION, "%s", u.version);
+		e |= kv(s, FSL_KV_ARCH, "%s", u.machine);
 	}
 	hz = fsl_kernel_hz(&hz_src);
 	if (hz > 0) {
 		e |= kv(s, FSL_KV_HZ, "%d", hz);
-		e |= kv(s, "host.hz_source", "%s", hz_src);
+		e |= kv(s, FSL_KV_HZ_SOURCE, "%s", hz_src);
 	}
 	e |= kv(s, FSL_KV_NCPUS, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	e |= kv(s, "host.ncpus_conf", "%ld", sysconf(_SC_NPROCESSORS_CONF));
-	e |= kv(s, "host.page_size", "%ld", sysconf(_SC_PAGESIZE));
+	e |= kv(s, FSL_KV_NCPUS_CONF, "%ld", sysconf(_SC_NPROCESSORS_CONF));
+	e |= kv(s, FSL_KV_PAGE_SIZE, "%ld", sysconf(_SC_PAGESIZE));
 	if (read_small("/proc/cmdline", buf, sizeof(buf)) == 0)
-		e |= kv(s, "host.cmdline", "%s", buf);
+		e |= kv(s, FSL_KV_CMDLINE, "%s", buf);
 	if (read_small("/proc/meminfo", buf, 64) == 0) {
 		long long memkb = 0;
 
 		if (sscanf(buf, "MemTotal: %lld", &memkb) == 1)
-			e |= kv(s, "host.mem_kb", "%lld", memkb);
+			e |= kv(s, FSL_KV_MEM_KB, "%lld", memkb);
 	}
 	/* bracket REALTIME between two MONOTONIC reads: offset error <= half the gap */
 	m0 = ts_ns(CLOCK_MONOTONIC);
@@ -314,8 +314,8 @@ int fsl_meta_host(const struct fsl_meta_sink *s)
 	m1 = ts_ns(CLOCK_MONOTONIC);
 	bt = ts_ns(CLOCK_BOOTTIME);
 	e |= kv(s, FSL_KV_REALTIME_OFFSET, "%" PRId64, r - (m0 + (m1 - m0) / 2));
-	e |= kv(s, "clock.boottime_offset_ns", "%" PRId64, bt - ts_ns(CLOCK_MONOTONIC));
-	e |= kv(s, "clock.source", "CLOCK_MONOTONIC");
+	e |= kv(s, FSL_KV_BOOTTIME_OFFSET, "%" PRId64, bt - ts_ns(CLOCK_MONOTONIC));
+	e |= kv(s, FSL_KV_CLOCK_SOURCE, "CLOCK_MONOTONIC");
 	return e ? -EIO : 0;
 }
 
@@ -356,24 +356,24 @@ int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t)
 	if (t->mount[0])
 		e |= kv(s, FSL_KV_MOUNT, "%s", t->mount);
 	e |= kv(s, FSL_KV_DEV, "%u", t->dev);
-	e |= kv(s, "target.dev_name", "%u:%u %s", FSL_MAJOR(t->dev), FSL_MINOR(t->dev),
+	e |= kv(s, FSL_KV_DEV_NAME, "%u:%u %s", FSL_MAJOR(t->dev), FSL_MINOR(t->dev),
 		t->devname);
 	if (t->blkdev)
-		e |= kv(s, "target.disk", "%u", t->blkdev);
+		e |= kv(s, FSL_KV_DISK, "%u", t->blkdev);
 	if (t->diskname[0])
-		e |= kv(s, "target.disk_name", "%u:%u %s", FSL_MAJOR(t->blkdev),
+		e |= kv(s, FSL_KV_DISK_NAME, "%u:%u %s", FSL_MAJOR(t->blkdev),
 			FSL_MINOR(t->blkdev), t->diskname);
 	if (t->fstype[0])
 		e |= kv(s, FSL_KV_FSTYPE, "%s", t->fstype);
 	if (t->source[0])
-		e |= kv(s, "target.source", "%s", t->source);
+		e |= kv(s, FSL_KV_SOURCE, "%s", t->source);
 	if (t->options[0])
-		e |= kv(s, "target.options", "%s", t->options);
+		e |= kv(s, FSL_KV_OPTIONS, "%s", t->options);
 	if (t->mountinfo[0])
-		e |= kv(s, "target.mountinfo", "%s", t->mountinfo);
+		e |= kv(s, FSL_KV_MOUNTINFO, "%s", t->mountinfo);
 	if (!strcmp(t->fstype, "ext4") && t->devname[0]) {
 		snprintf(p, sizeof(p), "/sys/fs/ext4/%s", t->devname);
-		sysfs_dir_kv(s, p, "ext4.tune.");
+		sysfs_dir_kv(s, p, FSL_KV_EXT4_TUNE_PREFIX);
 	}
 	if (t->diskname[0]) {
 		static const char *q[] = { "rotational", "scheduler", "nr_requests",
@@ -386,16 +386,16 @@ int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t)
 			if (read_small(p, v, sizeof(v)) == 0) {
 				char key[64];
 
-				snprintf(key, sizeof(key), "queue.%s", q[i]);
+				snprintf(key, sizeof(key), FSL_KV_QUEUE_PREFIX "%s", q[i]);
 				e |= s->kv(s->ctx, key, v);
 			}
 		}
 		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", t->diskname);
 		if (read_small(p, v, sizeof(v)) == 0)
-			e |= kv(s, "queue.loop_backing_file", "%s", v);
+			e |= kv(s, FSL_KV_LOOP_BACKING, "%s", v);
 		snprintf(p, sizeof(p), "/sys/block/%s/loop/dio", t->diskname);
 		if (read_small(p, v, sizeof(v)) == 0)
-			e |= kv(s, "queue.loop_dio", "%s", v);
+			e |= kv(s, FSL_KV_LOOP_DIO, "%s", v);
 	}
 	return e ? -EIO : 0;
 }
@@ -426,23 +426,8 @@ int fsl_meta_jbd2(const struct fsl_meta_sink *s, const struct fsl_target *t, con
 		return -ENOENT;
 	if (read_small(p, buf, sizeof(buf)))
 		return -errno;
-	snprintf(name, sizeof(name), "jbd2.info.%s", when);
+	snprintf(name, sizeof(name), FSL_TEXT_JBD2_INFO_PREFIX "%s", when);
 	return s->text(s->ctx, name, buf, strlen(buf));
-}
-
-long fsl_jbd2_info_transactions(const char *text)
-{
-	const char *p = strstr(text, " transactions");
-	long n;
-
-	if (!p)
-		return -1;
-	/* back up over the digits before " transactions" */
-	while (p > text && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	if (sscanf(p, "%ld transactions", &n) != 1)
-		return -1;
-	return n;
 }
 
 int fsl_meta_mb_loaded(const struct fsl_meta_sink *s, const struct fsl_target *t)
@@ -472,5 +457,5 @@ int fsl_meta_mb_loaded(const struct fsl_meta_sink *s, const struct fsl_target *t
 		return e;
 	if (!n || bad)
 		return -EIO;
-	return kv(s, "ext4.mb_loaded", "all");
+	return kv(s, FSL_KV_EXT4_MB_LOADED, "all");
 }

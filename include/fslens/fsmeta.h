@@ -3,7 +3,8 @@
  * Metadata capture for a recording (collector/meta.c, collector/ext4meta.c):
  * the machine, the target filesystem and its device, ext4 geometry and
  * free-space bitmaps. Plain C (no libbpf), written into a sink so it can be
- * tested without a trace writer. Keys are listed in docs/record.md.
+ * tested without a trace writer. Keys are named in include/fslens/meta.h and
+ * described in docs/record.md.
  */
 #ifndef FSLENS_FSMETA_H
 #define FSLENS_FSMETA_H
@@ -45,8 +46,6 @@ int fsl_meta_host(const struct fsl_meta_sink *s);
 int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t);
 /* /proc/fs/jbd2/<dev>-N/info as text "jbd2.info.<when>"; -ENOENT if no journal. */
 int fsl_meta_jbd2(const struct fsl_meta_sink *s, const struct fsl_target *t, const char *when);
-/* Parse "N transactions" from a jbd2 info text; -1 if absent. */
-long fsl_jbd2_info_transactions(const char *text);
 
 /* ext4.* superblock keys read with libext2fs (-EOPNOTSUPP without it). */
 int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t);

@@ -184,17 +184,6 @@ TEST(dirops_table_layout)
 	CHECK(sc_find("mkdirat") && sc_find("unlinkat") && sc_find("linkat") && sc_find("statx"));
 }
 
-/* ---- jbd2 info ---- */
-
-TEST(jbd2_info_parse)
-{
-	CHECK_EQ(fsl_jbd2_info_transactions(
-		"1234 transactions (1200 requested), each up to 8192 blocks\naverage:\n"), 1234);
-	CHECK_EQ(fsl_jbd2_info_transactions("0 transactions (0 requested), each up to 2730 blocks"),
-		 0);
-	CHECK_EQ(fsl_jbd2_info_transactions("average:\n  5ms waiting\n"), -1);
-}
-
 /* ---- target, HZ, host ---- */
 
 TEST(target_resolve_root)
