@@ -389,7 +389,7 @@ static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *
 		return;
 	if (fgets(buf, sizeof(buf), f)) {
 		buf[strcspn(buf, "\n")] = 0;
-		snprintf(key, sizeof(key), "queue.stat.%s", when);
+		snprintf(key, sizeof(key), FSL_KV_QUEUE_STAT_PREFIX "%s", when);
 		fsl_writer__kv(r->w, key, "%s", buf + strspn(buf, " "));
 	}
 	fclose(f);
@@ -619,7 +619,7 @@ int cmd_record(int argc, char **argv)
 					fprintf(stderr, "fslens record: warning: cannot read the ext4 "
 						"superblock of %s: %s\n", t.bdev, strerror(-e));
 				if (fsl_meta_jbd2(&sink, &t, "start") == 0)
-					fsl_writer__kv(r.w, "jbd2.info.start_ns", "%" PRId64, mono_ns());
+					fsl_writer__kv(r.w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
 				/*
 				 * Reading mb_groups loads every group's buddy, so the
 				 * model starts with all of them in memory, as stored.
@@ -699,13 +699,13 @@ int cmd_record(int argc, char **argv)
 		disk_stat_kv(&r, &t, "start");
 	fsl_writer__kv(r.w, FSL_KV_START_NS, "%" PRId64, t0);
 	fsl_writer__kv(r.w, FSL_KV_PROBE_MODE, "tracepoint");
-	fsl_writer__kv(r.w, "record.attach", "%s (%s)", fsl_collector__mode(r.c),
+	fsl_writer__kv(r.w, FSL_KV_ATTACH, "%s (%s)", fsl_collector__mode(r.c),
 		       fsl_collector__attach_counts(r.c));
-	fsl_writer__kv(r.w, "record.fentry", "%s",
+	fsl_writer__kv(r.w, FSL_KV_FENTRY, "%s",
 		       fsl_collector__fentry(r.c) ? "available (no fentry extras yet)" :
 						    "refused by this kernel");
 	fsl_writer__kv(r.w, FSL_KV_MIN_WAIT_US, "%lld", min_wait_us);
-	fsl_writer__kv(r.w, "record.offcpu_states", "%s",
+	fsl_writer__kv(r.w, FSL_KV_OFFCPU_STATES, "%s",
 		       co.offcpu_all ? "all" : "uninterruptible");
 	{
 		char fams[256] = "";
@@ -714,12 +714,12 @@ int cmd_record(int argc, char **argv)
 			if (fsl_collector__families(r.c) & (1u << i))
 				snprintf(fams + strlen(fams), sizeof(fams) - strlen(fams), "%s%s",
 					 fams[0] ? "," : "", fsl_family_name(i));
-		fsl_writer__kv(r.w, "record.families", "%s", fams);
+		fsl_writer__kv(r.w, FSL_KV_FAMILIES, "%s", fams);
 	}
-	fsl_writer__kv(r.w, "record.ring_bytes", "%llu", (unsigned long long)
+	fsl_writer__kv(r.w, FSL_KV_RING_BYTES, "%llu", (unsigned long long)
 		       (co.ring_bytes ? co.ring_bytes : FSL_COLLECTOR_RING_DEFAULT));
 	if (co.pid)
-		fsl_writer__kv(r.w, "record.pid", "%u", co.pid);
+		fsl_writer__kv(r.w, FSL_KV_PID, "%u", co.pid);
 	if (cmd) {
 		fsl_writer__kv(r.w, FSL_KV_COMMAND, "%s", cmdline);
 		fsl_writer__kv(r.w, FSL_KV_ROOT_PID, "%d", (int)child);
@@ -800,7 +800,7 @@ int cmd_record(int argc, char **argv)
 			struct fsl_meta_sink sink = { r.w, sink_kv, sink_text, sink_bitmap };
 
 			if (fsl_meta_jbd2(&sink, &t, "end") == 0)
-				fsl_writer__kv(r.w, "jbd2.info.end_ns", "%" PRId64, mono_ns());
+				fsl_writer__kv(r.w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
 		}
 	}
 	if (have_target)
@@ -812,10 +812,10 @@ int cmd_record(int argc, char **argv)
 		fsl_err(e, "draining the ring buffer");
 	if (!r.werr)
 		fsl_reorder__flush(r.ro, write_event, &r);
-	fsl_writer__kv(r.w, "record.late", "%llu", (unsigned long long)fsl_reorder__late(r.ro));
+	fsl_writer__kv(r.w, FSL_KV_LATE, "%llu", (unsigned long long)fsl_reorder__late(r.ro));
 	/* tasks seen only after they exited: named from a later record, or never */
-	fsl_writer__kv(r.w, "record.proc_named_late", "%llu", (unsigned long long)r.named_late);
-	fsl_writer__kv(r.w, "record.proc_unnamed", "%zu", r.ngone);
+	fsl_writer__kv(r.w, FSL_KV_PROC_NAMED_LATE, "%llu", (unsigned long long)r.named_late);
+	fsl_writer__kv(r.w, FSL_KV_PROC_UNNAMED, "%zu", r.ngone);
 	if (r.werr)
 		goto werr;
 	if (have_target && is_ext4) {
