@@ -24,17 +24,11 @@
 #include "reorder.h"
 #include "source.h"
 
-struct kv_pair {
-	char *key, *value;
-};
-
 struct live {
 	struct top_source src;
 	struct fsl_collector *c;
 	struct fsl_ksyms *ksyms;
-	/* metadata */
-	struct kv_pair *kv;
-	size_t nkv, kv_cap;
+	struct fsl_meta_store store;	/* key-values and texts, as a trace holds them */
 	struct fsl_stack **stacks;	/* by id, symbolized on first use */
 	size_t nstacks;
 	struct top_reorder rb;		/* events waiting for the clock */
@@ -46,41 +40,15 @@ struct live {
 static int kv_put(void *ctx, const char *key, const char *value)
 {
 	struct live *l = ctx;
-	size_t i;
 
-	for (i = 0; i < l->nkv; i++)
-		if (!strcmp(l->kv[i].key, key)) {
-			char *v = strdup(value);
-
-			if (!v)
-				return -ENOMEM;
-			free(l->kv[i].value);
-			l->kv[i].value = v;
-			return 0;
-		}
-	if (l->nkv == l->kv_cap) {
-		size_t cap = l->kv_cap ? l->kv_cap * 2 : 64;
-		struct kv_pair *n = realloc(l->kv, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		l->kv = n;
-		l->kv_cap = cap;
-	}
-	l->kv[l->nkv].key = strdup(key);
-	l->kv[l->nkv].value = strdup(value);
-	if (!l->kv[l->nkv].key || !l->kv[l->nkv].value) {
-		free(l->kv[l->nkv].key);
-		free(l->kv[l->nkv].value);
-		return -ENOMEM;
-	}
-	l->nkv++;
-	return 0;
+	return fsl_meta_store__kv(&l->store, key, value);
 }
 
-static int text_drop(void *ctx, const char *name, const void *data, size_t len)
+static int text_put(void *ctx, const char *name, const void *data, size_t len)
 {
-	return 0;
+	struct live *l = ctx;
+
+	return fsl_meta_store__text(&l->store, name, data, len);
 }
 
 static int bitmap_drop(void *ctx, const struct fsl_bitmap *bm)
@@ -91,12 +59,15 @@ static int bitmap_drop(void *ctx, const struct fsl_bitmap *bm)
 static const char *meta_kv(const struct fsl_meta *m, const char *key)
 {
 	struct live *l = m->priv;
-	size_t i;
 
-	for (i = 0; i < l->nkv; i++)
-		if (!strcmp(l->kv[i].key, key))
-			return l->kv[i].value;
-	return NULL;
+	return fsl_meta_store__get_kv(&l->store, key);
+}
+
+static const char *meta_text(const struct fsl_meta *m, const char *name, size_t *len)
+{
+	struct live *l = m->priv;
+
+	return fsl_meta_store__get_text(&l->store, name, len);
 }
 
 static void stack_free(struct fsl_stack *st)
@@ -249,11 +220,7 @@ static void live_free(struct top_source *s)
 		fsl_collector__free(l->c);
 	}
 	fsl_ksyms__free(l->ksyms);
-	for (i = 0; i < l->nkv; i++) {
-		free(l->kv[i].key);
-		free(l->kv[i].value);
-	}
-	free(l->kv);
+	fsl_meta_store__fini(&l->store);
 	for (i = 0; i < l->nstacks; i++)
 		stack_free(l->stacks[i]);
 	free(l->stacks);
@@ -278,7 +245,7 @@ static uint64_t mono_ns(void)
 
 struct top_source *top_source__live(const struct top_live_opts *o, int *err)
 {
-	struct fsl_meta_sink sink = { NULL, kv_put, text_drop, bitmap_drop };
+	struct fsl_meta_sink sink = { NULL, kv_put, text_put, bitmap_drop };
 	struct fsl_collector_opts co = { 0 };
 	struct live *l = calloc(1, sizeof(*l));
 	char v[32];
@@ -295,10 +262,14 @@ struct top_source *top_source__live(const struct top_live_opts *o, int *err)
 	l->src.meta.kv = meta_kv;
 	l->src.meta.stack = meta_stack;
 	l->src.meta.sym = meta_sym;
+	l->src.meta.text = meta_text;
+	fsl_meta_store__init(&l->store);
 	sink.ctx = l;
 	fsl_meta_host(&sink);
 	if (o->target) {
 		fsl_meta_target(&sink, o->target);
+		/* the journal's state now, as record stores it at its start */
+		fsl_meta_jbd2(&sink, o->target, "start");
 		co.dev = o->target->dev;
 		co.blkdev = o->target->blkdev;
 		co.families = o->families;
