@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* collector/reorder.c: the stream leaves in (ts, arrival) order, held for the window. */
+/* lib/ordered.c: the stream leaves in (ts, arrival) order, held for the window. */
 #include <stdlib.h>
 #include <string.h>
 #include "t.h"
 #include "fslens/event.h"
-#include "../../collector/collector_int.h"
+#include "fslens/ordered.h"
 
 struct out {
 	uint64_t ts[4096];
@@ -24,16 +24,16 @@ static int take(void *ctx, const struct fsl_hdr *ev)
 	return 0;
 }
 
-static int push(struct fsl_reorder *r, uint64_t ts, uint32_t tid, struct out *o)
+static int push(struct fsl_ordered *r, uint64_t ts, uint32_t tid, struct out *o)
 {
 	struct fsl_hdr h = { .ts = ts, .tid = tid, .type = FSL_EV_NONE, .size = sizeof(h) };
 
-	return fsl_reorder__push(r, &h, take, o);
+	return fsl_ordered__push(r, &h, take, o);
 }
 
-TEST(reorder_holds_for_window_and_sorts)
+TEST(ordered_holds_for_window_and_sorts)
 {
-	struct fsl_reorder *r = fsl_reorder__new(100);
+	struct fsl_ordered *r = fsl_ordered__new(100);
 	struct out *o = calloc(1, sizeof(*o));
 
 	REQUIRE(r && o);
@@ -49,49 +49,49 @@ TEST(reorder_holds_for_window_and_sorts)
 	CHECK_U64(o->ts[1], 1000);
 	CHECK_U64(o->ts[2], 1050);
 	CHECK_U64(o->ts[3], 1095);
-	CHECK_EQ(fsl_reorder__pending(r), 1);
-	CHECK_EQ(fsl_reorder__flush(r, take, o), 0);
+	CHECK_EQ(fsl_ordered__pending(r), 1);
+	CHECK_EQ(fsl_ordered__flush(r, take, o), 0);
 	CHECK_EQ(o->n, 5);
 	CHECK_U64(o->ts[4], 1200);
-	CHECK_U64(fsl_reorder__late(r), 0);
+	CHECK_U64(fsl_ordered__late(r), 0);
 	/* older than what already left: passed on, counted late */
 	CHECK_EQ(push(r, 500, 6, o), 0);
-	CHECK_EQ(fsl_reorder__flush(r, take, o), 0);
+	CHECK_EQ(fsl_ordered__flush(r, take, o), 0);
 	CHECK_U64(o->ts[5], 500);
-	CHECK_U64(fsl_reorder__late(r), 1);
-	fsl_reorder__free(r);
+	CHECK_U64(fsl_ordered__late(r), 1);
+	fsl_ordered__free(r);
 	free(o);
 }
 
-TEST(reorder_advance_releases_by_clock)
+TEST(ordered_advance_releases_by_clock)
 {
-	struct fsl_reorder *r = fsl_reorder__new(100);
+	struct fsl_ordered *r = fsl_ordered__new(100);
 	struct out *o = calloc(1, sizeof(*o));
 
 	REQUIRE(r && o);
 	CHECK_EQ(push(r, 1000, 1, o), 0);
 	CHECK_EQ(push(r, 1020, 2, o), 0);
-	CHECK_EQ(fsl_reorder__advance(r, 1099, take, o), 0);
+	CHECK_EQ(fsl_ordered__advance(r, 1099, take, o), 0);
 	CHECK_EQ(o->n, 0);			/* 1000 is only 99 ns old */
-	CHECK_EQ(fsl_reorder__advance(r, 1100, take, o), 0);
+	CHECK_EQ(fsl_ordered__advance(r, 1100, take, o), 0);
 	CHECK_EQ(o->n, 1);
 	CHECK_U64(o->ts[0], 1000);
-	CHECK_EQ(fsl_reorder__advance(r, 50, take, o), 0);	/* the clock never goes back */
+	CHECK_EQ(fsl_ordered__advance(r, 50, take, o), 0);	/* the clock never goes back */
 	CHECK_EQ(push(r, 1010, 3, o), 0);	/* 1110 > 1100: held */
 	CHECK_EQ(o->n, 1);
-	CHECK_EQ(fsl_reorder__advance(r, 1120, take, o), 0);
+	CHECK_EQ(fsl_ordered__advance(r, 1120, take, o), 0);
 	CHECK_EQ(o->n, 3);			/* in ts order, not arrival order */
 	CHECK_U64(o->ts[1], 1010);
 	CHECK_U64(o->ts[2], 1020);
-	CHECK_EQ(fsl_reorder__pending(r), 0);
-	CHECK_U64(fsl_reorder__late(r), 0);
-	fsl_reorder__free(r);
+	CHECK_EQ(fsl_ordered__pending(r), 0);
+	CHECK_U64(fsl_ordered__late(r), 0);
+	fsl_ordered__free(r);
 	free(o);
 }
 
-TEST(reorder_equal_ts_keep_arrival_order)
+TEST(ordered_equal_ts_keep_arrival_order)
 {
-	struct fsl_reorder *r = fsl_reorder__new(10);
+	struct fsl_ordered *r = fsl_ordered__new(10);
 	struct out *o = calloc(1, sizeof(*o));
 	int i;
 
@@ -101,7 +101,7 @@ TEST(reorder_equal_ts_keep_arrival_order)
 	push(r, 40, 2, o);	/* heap */
 	push(r, 50, 3, o);	/* FIFO (not older than its tail) */
 	push(r, 40, 4, o);	/* heap */
-	CHECK_EQ(fsl_reorder__flush(r, take, o), 0);
+	CHECK_EQ(fsl_ordered__flush(r, take, o), 0);
 	REQUIRE(o->n == 4);
 	CHECK_EQ(o->tid[0], 2);
 	CHECK_EQ(o->tid[1], 4);
@@ -109,13 +109,13 @@ TEST(reorder_equal_ts_keep_arrival_order)
 	CHECK_EQ(o->tid[3], 3);
 	for (i = 1; i < o->n; i++)
 		CHECK(o->ts[i - 1] <= o->ts[i]);
-	fsl_reorder__free(r);
+	fsl_ordered__free(r);
 	free(o);
 }
 
-TEST(reorder_random_stream_is_sorted)
+TEST(ordered_random_stream_is_sorted)
 {
-	struct fsl_reorder *r = fsl_reorder__new(1000);
+	struct fsl_ordered *r = fsl_ordered__new(1000);
 	struct out *o = calloc(1, sizeof(*o));
 	uint64_t t = 1000000;
 	unsigned int seed = 7;
@@ -130,16 +130,16 @@ TEST(reorder_random_stream_is_sorted)
 		else
 			push(r, t, i, o);
 	}
-	CHECK(fsl_reorder__pending(r) > 0);
-	fsl_reorder__flush(r, take, o);
+	CHECK(fsl_ordered__pending(r) > 0);
+	fsl_ordered__flush(r, take, o);
 	CHECK_EQ(o->n, 4000);
 	for (i = 1; i < o->n; i++)
 		if (o->ts[i - 1] > o->ts[i])
 			break;
 	CHECK_EQ(i, 4000);
-	CHECK_U64(fsl_reorder__late(r), 0);
+	CHECK_U64(fsl_ordered__late(r), 0);
 	/* free with records still held is clean (ASan checks) */
 	push(r, t + 5, 1, o);
-	fsl_reorder__free(r);
+	fsl_ordered__free(r);
 	free(o);
 }
