@@ -173,6 +173,8 @@ int fsl_ordered__push(struct fsl_ordered *r, const struct fsl_hdr *ev,
 		free(copy);
 		return e;
 	}
+	if (!fn)
+		return 0;
 	return fsl_ordered__advance(r, ev->ts, fn, ctx);
 }
 

@@ -8,7 +8,7 @@
  * "late": it is still passed on (at once, when its turn comes) and counted.
  *
  *	o = fsl_ordered__new(window_ns);
- *	fsl_ordered__push(o, ev, fn, ctx);	per record (by timestamp)
+ *	fsl_ordered__push(o, ev, fn, ctx);	per record (released by timestamp)
  *	fsl_ordered__advance(o, now, fn, ctx);	the clock moved (live sources)
  *	fsl_ordered__flush(o, fn, ctx);		end of stream: everything held
  *	fsl_ordered__free(o);
@@ -30,7 +30,11 @@ struct fsl_ordered;
 
 /* NULL when out of memory. */
 struct fsl_ordered *fsl_ordered__new(uint64_t window_ns);
-/* Hold a copy of ev, then release what ev's ts makes a window old. */
+/*
+ * Hold a copy of ev, then release what ev's ts makes a window old. With fn
+ * NULL the record is only held: a source that releases by its own clock
+ * (live top) calls fsl_ordered__advance() for that.
+ */
 int fsl_ordered__push(struct fsl_ordered *o, const struct fsl_hdr *ev, fsl_event_fn fn,
 		      void *ctx);
 /*
