@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
+#include "fslens/ordered.h"
 #include "fslens/schema.h"
 #include "fslens/trace.h"
 #include "../collector/collector_int.h"
@@ -117,7 +118,7 @@ struct rec {
 	uint64_t nevents;
 	int werr;
 	struct u64set tids, stacks, ips;
-	struct fsl_reorder *ro;
+	struct fsl_ordered *ro;
 	int verbose;
 	struct u64set gone_tids;	/* tids in gone[] (never removed: gone[] decides) */
 	struct fsl_hdr *gone;		/* first record of each task seen after it exited */
@@ -197,7 +198,7 @@ static int proc_seen(struct rec *r, const struct fsl_hdr *ev)
 	p.kind = FSL_PROC_SEEN;
 	/* kernel threads are children of kthreadd (pid 2) */
 	p.flags = (ppid == 2 || ev->pid == 2) ? FSL_PROC_KTHREAD : 0;
-	return fsl_reorder__push(r->ro, &p.hdr, write_event, r);
+	return fsl_ordered__push(r->ro, &p.hdr, write_event, r);
 }
 
 /* Remember a task that exited before user space saw it. */
@@ -239,7 +240,7 @@ static int gone_name(struct rec *r, const struct fsl_ev_proc *p)
 	q.exit_code = 0;
 	r->gone[i] = r->gone[--r->ngone];
 	r->named_late++;
-	return fsl_reorder__push(r->ro, &q.hdr, write_event, r);
+	return fsl_ordered__push(r->ro, &q.hdr, write_event, r);
 }
 
 /* Every record from the ring: note what must be resolved at the end, order it. */
@@ -267,7 +268,7 @@ static int on_event(void *ctx, const struct fsl_hdr *ev)
 	else if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
 		 ev->type == FSL_EV_EXT4_JOURNAL_START_SB)
 		u64set_add(&r->ips, ((const struct fsl_ev_ext4_journal_start *)ev)->ip);
-	e = fsl_reorder__push(r->ro, ev, write_event, r);
+	e = fsl_ordered__push(r->ro, ev, write_event, r);
 	if (e && !r->werr)
 		r->werr = e;
 	return e;
@@ -592,7 +593,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	/* dirops and off-CPU records carry their start time: order them here */
-	r.ro = fsl_reorder__new(2000000000ull);
+	r.ro = fsl_ordered__new(2000000000ull);
 	if (!r.ro)
 		return fsl_err(-ENOMEM, "cannot start");
 	r.w = fsl_writer__open(out, &wo, &e);
@@ -601,7 +602,7 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "fslens record: '%s' exists; use -f to overwrite it\n", out);
 		else
 			fsl_err(e, "cannot create '%s'", out);
-		fsl_reorder__free(r.ro);
+		fsl_ordered__free(r.ro);
 		return 1;
 	}
 
@@ -656,7 +657,7 @@ int cmd_record(int argc, char **argv)
 			fsl_err(e, "cannot load the probes%s", r.verbose ? "" :
 				" (-v shows libbpf's messages)");
 		fsl_writer__abort(r.w);
-		fsl_reorder__free(r.ro);
+		fsl_ordered__free(r.ro);
 		unlink(out);
 		return 1;
 	}
@@ -768,7 +769,7 @@ int cmd_record(int argc, char **argv)
 		 */
 		if (now - last_flush >= FLUSH_NS) {
 			last_flush = now;
-			e = fsl_reorder__advance(r.ro, (uint64_t)now, write_event, &r);
+			e = fsl_ordered__advance(r.ro, (uint64_t)now, write_event, &r);
 			if (!e && !r.werr)
 				e = fsl_writer__flush(r.w);
 			else if (r.werr)
@@ -811,8 +812,8 @@ int cmd_record(int argc, char **argv)
 	if (e && !r.werr)
 		fsl_err(e, "draining the ring buffer");
 	if (!r.werr)
-		fsl_reorder__flush(r.ro, write_event, &r);
-	fsl_writer__kv(r.w, FSL_KV_LATE, "%llu", (unsigned long long)fsl_reorder__late(r.ro));
+		fsl_ordered__flush(r.ro, write_event, &r);
+	fsl_writer__kv(r.w, FSL_KV_LATE, "%llu", (unsigned long long)fsl_ordered__late(r.ro));
 	/* tasks seen only after they exited: named from a later record, or never */
 	fsl_writer__kv(r.w, FSL_KV_PROC_NAMED_LATE, "%llu", (unsigned long long)r.named_late);
 	fsl_writer__kv(r.w, FSL_KV_PROC_UNNAMED, "%zu", r.ngone);
@@ -882,7 +883,7 @@ out:
 	fsl_collector__free(r.c);
 	if (r.w)
 		fsl_writer__abort(r.w);
-	fsl_reorder__free(r.ro);
+	fsl_ordered__free(r.ro);
 	free(r.tids.v);
 	free(r.gone_tids.v);
 	free(r.gone);

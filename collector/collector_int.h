@@ -26,25 +26,4 @@ unsigned int fsl_dirop_table(const struct fsl_dirop_sc_entry **out);
 #include "fslens/ksyms.h"
 #include "fslens/collector.h"
 
-/*
- * Puts the ring's records in time order (collector/reorder.c): each record
- * is held until a record window_ns newer has arrived, then passed to fn in
- * (ts, arrival) order. Records older than one already passed on are "late"
- * (still passed on, counted).
- */
-struct fsl_reorder;
-struct fsl_reorder *fsl_reorder__new(uint64_t window_ns);
-int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
-		      fsl_collector_event_fn fn, void *ctx);
-/*
- * The clock has reached now (same clock as the records' ts) though no record
- * that new has arrived: pass on what is a window older than now.
- */
-int fsl_reorder__advance(struct fsl_reorder *r, uint64_t now, fsl_collector_event_fn fn,
-			 void *ctx);
-int fsl_reorder__flush(struct fsl_reorder *r, fsl_collector_event_fn fn, void *ctx);
-size_t fsl_reorder__pending(const struct fsl_reorder *r);
-uint64_t fsl_reorder__late(const struct fsl_reorder *r);
-void fsl_reorder__free(struct fsl_reorder *r);
-
 #endif

@@ -11,10 +11,4 @@
  *    count work on other filesystems too. Wanted: the collector drops dirops
  *    whose resolved path is not on opts.dev (or the analysis, given the
  *    target mount, drops absolute paths outside it).
- *
- * 2. (record) collector/reorder.c (fsl_reorder, internal) holds each record
- *    until one window_ns newer arrives; tui/reorder.c releases records once
- *    the live clock has passed them, which a screen needs when the stream
- *    goes quiet. One buffer with both "release up to time T" and "release
- *    what a newer record has passed" would serve record and top.
  */

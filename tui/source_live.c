@@ -5,9 +5,11 @@
  *
  * Events come off the ring buffer nearly, not exactly, in time order (CPUs
  * race to reserve; dirops and off-CPU records carry their start time and
- * arrive at their end). The analyses want time order, so events wait in a
- * small buffer until the trace clock has passed them by TOP_LIVE_LAG_NS and
- * leave it sorted. The main loop runs the live clock that much behind.
+ * arrive at their end). The analyses want time order, so events wait in the
+ * ordering service (lib/ordered.c) until the clock the main loop passes to
+ * pump has passed them, and leave it sorted. The main loop runs that clock
+ * TOP_LIVE_LAG_NS behind the real one, which is the window late records
+ * have to sort in.
  *
  * Metadata for the analyses (HZ, target device, stacks) is gathered here the
  * way `fslens record` gathers it, and stacks are symbolized on first use.
@@ -21,7 +23,7 @@
 #include "fslens/fsmeta.h"
 #include "fslens/trace.h"
 #include "fslens/ksyms.h"
-#include "reorder.h"
+#include "fslens/ordered.h"
 #include "source.h"
 
 struct live {
@@ -31,7 +33,7 @@ struct live {
 	struct fsl_meta_store store;	/* key-values and texts, as a trace holds them */
 	struct fsl_stack **stacks;	/* by id, symbolized on first use */
 	size_t nstacks;
-	struct top_reorder rb;		/* events waiting for the clock */
+	struct fsl_ordered *held;	/* events waiting for the clock */
 	int err;
 };
 
@@ -152,25 +154,45 @@ static int stash(void *ctx, const struct fsl_hdr *ev)
 {
 	struct live *l = ctx;
 
-	l->err = top_reorder__push(&l->rb, ev);
+	/* Held only: pump releases them by the clock, not by newer records. */
+	l->err = fsl_ordered__push(l->held, ev, NULL, NULL);
 	return l->err ? 1 : 0;
+}
+
+struct pump_ctx {
+	top_event_fn fn;
+	void *ctx;
+	unsigned int max, n;
+};
+
+/* fn's negative return stops the release; so does reaching max (1). */
+static int deliver(void *ctx, const struct fsl_hdr *ev)
+{
+	struct pump_ctx *p = ctx;
+	int rc = p->fn(p->ctx, ev);
+
+	if (rc < 0)
+		return rc;
+	return p->max && ++p->n >= p->max;
 }
 
 static int live_pump(struct top_source *s, uint64_t until, unsigned int max, top_event_fn fn,
 		     void *ctx)
 {
 	struct live *l = (struct live *)s;
+	struct pump_ctx p = { fn, ctx, max, 0 };
 	int rc;
 
 	/* Drain the ring unless a backlog is already waiting. */
-	if (!max || top_reorder__pending(&l->rb) < max) {
+	if (!max || fsl_ordered__pending(l->held) < max) {
 		rc = fsl_collector__poll(l->c, 0, stash, l);
 		if (l->err)
 			return l->err;
 		if (rc < 0 && rc != -EINTR)
 			return rc;
 	}
-	rc = top_reorder__pop(&l->rb, until, max, fn, ctx);
+	/* The service's window is 1 ns, so the clock at until releases ts < until. */
+	rc = fsl_ordered__advance(l->held, until, deliver, &p);
 	return rc < 0 ? rc : 0;
 }
 
@@ -224,7 +246,7 @@ static void live_free(struct top_source *s)
 	for (i = 0; i < l->nstacks; i++)
 		stack_free(l->stacks[i]);
 	free(l->stacks);
-	top_reorder__fini(&l->rb);
+	fsl_ordered__free(l->held);
 	free(l);
 }
 
@@ -257,7 +279,12 @@ struct top_source *top_source__live(const struct top_live_opts *o, int *err)
 	}
 	l->src.ops = &live_ops;
 	l->src.live = 1;
-	top_reorder__init(&l->rb);
+	l->held = fsl_ordered__new(1);
+	if (!l->held) {
+		free(l);
+		*err = -ENOMEM;
+		return NULL;
+	}
 	l->src.meta.priv = l;
 	l->src.meta.kv = meta_kv;
 	l->src.meta.stack = meta_stack;

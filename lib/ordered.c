@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Time-ordering of the ring buffer's stream before it reaches the writer.
- * Records come nearly in time order; the exceptions are the ones stamped
- * with their start (a system call or an off-CPU wait that ended just now).
- * Every record is held until the newest time seen is a window past it, then
- * passed on in (ts, arrival) order, so the writer receives a sorted stream
- * and never re-sorts its own buffer. Records that arrive in order (nearly
+ * The ordering service (see include/fslens/ordered.h). Its streams come
+ * nearly in time order; in the collector's the exceptions are the records
+ * stamped with their start (a system call or an off-CPU wait that ended just
+ * now). Every record is held until the newest time seen is a window past it,
+ * then passed on in (ts, arrival) order, so a consumer (the trace writer,
+ * live top's session) receives a sorted stream and never re-sorts. Records that arrive in order (nearly
  * all) wait in a FIFO, O(1); the others in a min-heap, O(log n); the next
  * record out is the older of the two heads.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "collector_int.h"
+#include "fslens/ordered.h"
 
 struct slot {
 	uint64_t ts;
@@ -20,7 +20,7 @@ struct slot {
 	struct fsl_hdr *ev;
 };
 
-struct fsl_reorder {
+struct fsl_ordered {
 	struct slot *h;		/* heap of the out-of-order ones */
 	size_t n, cap;
 	struct slot *q;		/* FIFO ring of the in-order ones */
@@ -30,9 +30,9 @@ struct fsl_reorder {
 	int emitted;
 };
 
-struct fsl_reorder *fsl_reorder__new(uint64_t window_ns)
+struct fsl_ordered *fsl_ordered__new(uint64_t window_ns)
 {
-	struct fsl_reorder *r = calloc(1, sizeof(*r));
+	struct fsl_ordered *r = calloc(1, sizeof(*r));
 
 	if (r)
 		r->window = window_ns;
@@ -79,7 +79,7 @@ static void sift_down(struct slot *h, size_t n, size_t i)
 }
 
 /* The oldest held record: 1 from the FIFO, 0 from the heap, -1 none. */
-static int oldest(const struct fsl_reorder *r, const struct slot **s)
+static int oldest(const struct fsl_ordered *r, const struct slot **s)
 {
 	const struct slot *f = r->qlen ? &r->q[r->qhead] : NULL;
 
@@ -95,7 +95,7 @@ static int oldest(const struct fsl_reorder *r, const struct slot **s)
 }
 
 /* Pass the oldest record to fn; the callback's error is returned. */
-static int pop(struct fsl_reorder *r, int from_fifo, fsl_collector_event_fn fn, void *ctx)
+static int pop(struct fsl_ordered *r, int from_fifo, fsl_event_fn fn, void *ctx)
 {
 	struct fsl_hdr *ev;
 	int e;
@@ -119,7 +119,7 @@ static int pop(struct fsl_reorder *r, int from_fifo, fsl_collector_event_fn fn, 
 	return e;
 }
 
-static int fifo_push(struct fsl_reorder *r, struct slot s)
+static int fifo_push(struct fsl_ordered *r, struct slot s)
 {
 	if (r->qlen == r->qcap) {
 		size_t nc = r->qcap ? r->qcap * 2 : 4096, i;
@@ -140,7 +140,7 @@ static int fifo_push(struct fsl_reorder *r, struct slot s)
 	return 0;
 }
 
-static int heap_push(struct fsl_reorder *r, struct slot s)
+static int heap_push(struct fsl_ordered *r, struct slot s)
 {
 	if (r->n == r->cap) {
 		size_t nc = r->cap ? r->cap * 2 : 1024;
@@ -156,8 +156,8 @@ static int heap_push(struct fsl_reorder *r, struct slot s)
 	return 0;
 }
 
-int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
-		      fsl_collector_event_fn fn, void *ctx)
+int fsl_ordered__push(struct fsl_ordered *r, const struct fsl_hdr *ev,
+		      fsl_event_fn fn, void *ctx)
 {
 	struct fsl_hdr *copy;
 	struct slot s;
@@ -173,10 +173,12 @@ int fsl_reorder__push(struct fsl_reorder *r, const struct fsl_hdr *ev,
 		free(copy);
 		return e;
 	}
-	return fsl_reorder__advance(r, ev->ts, fn, ctx);
+	if (!fn)
+		return 0;
+	return fsl_ordered__advance(r, ev->ts, fn, ctx);
 }
 
-int fsl_reorder__advance(struct fsl_reorder *r, uint64_t now, fsl_collector_event_fn fn,
+int fsl_ordered__advance(struct fsl_ordered *r, uint64_t now, fsl_event_fn fn,
 			 void *ctx)
 {
 	const struct slot *o;
@@ -190,7 +192,7 @@ int fsl_reorder__advance(struct fsl_reorder *r, uint64_t now, fsl_collector_even
 	return 0;
 }
 
-int fsl_reorder__flush(struct fsl_reorder *r, fsl_collector_event_fn fn, void *ctx)
+int fsl_ordered__flush(struct fsl_ordered *r, fsl_event_fn fn, void *ctx)
 {
 	const struct slot *o;
 	int e, which;
@@ -201,17 +203,17 @@ int fsl_reorder__flush(struct fsl_reorder *r, fsl_collector_event_fn fn, void *c
 	return 0;
 }
 
-size_t fsl_reorder__pending(const struct fsl_reorder *r)
+size_t fsl_ordered__pending(const struct fsl_ordered *r)
 {
 	return r->n + r->qlen;
 }
 
-uint64_t fsl_reorder__late(const struct fsl_reorder *r)
+uint64_t fsl_ordered__late(const struct fsl_ordered *r)
 {
 	return r->late;
 }
 
-void fsl_reorder__free(struct fsl_reorder *r)
+void fsl_ordered__free(struct fsl_ordered *r)
 {
 	if (!r)
 		return;
