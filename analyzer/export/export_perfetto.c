@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/export.h"
+#include "fslens/json.h"
 #include "fslens/schema.h"
 #include "fslens/trace.h"
 
@@ -493,7 +494,7 @@ static void put_ts(FILE *f, const char *key, uint64_t ns)
 
 static void put_name(FILE *f, const char *s)
 {
-	fsl_json_str(f, s, strlen(s));
+	fsl_json_write_string(f, s, strlen(s));
 }
 
 static void meta_name(FILE *f, const char *what, uint32_t pid, uint32_t tid, const char *name)
@@ -641,7 +642,7 @@ static int write_waits(struct fsl_pf_export *x)
 			if (len >= sizeof(sbuf))
 				len = sizeof(sbuf) - 1;
 			fputs(",\"stack\":", f);
-			fsl_json_str(f, sbuf, len);
+			fsl_json_write_string(f, sbuf, len);
 		}
 		fputs("}}", f);
 	}

@@ -89,29 +89,6 @@ const char *fsl_comms__get(const struct fsl_comms *c, uint32_t tid)
 	return NULL;
 }
 
-void fsl_json_str(FILE *f, const char *s, size_t len)
-{
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char ch = s[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20 || ch >= 0x7f)
-			/* raw bytes as Latin-1: always valid JSON */
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 void fsl_csv_str(FILE *f, const char *s, size_t len)
 {
 	size_t i;

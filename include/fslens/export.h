@@ -233,8 +233,6 @@ void fsl_comms__free(struct fsl_comms *c);
 int fsl_comms__event(struct fsl_comms *c, const struct fsl_hdr *ev);
 const char *fsl_comms__get(const struct fsl_comms *c, uint32_t tid);
 
-/* Write s (len bytes) as a JSON string with quotes; bytes >= 0x80 as \u00XX. */
-void fsl_json_str(FILE *f, const char *s, size_t len);
 /* Write s as one CSV field (quoted when it holds , " or a line break). */
 void fsl_csv_str(FILE *f, const char *s, size_t len);
 /* A kernel frame without its "+0x.../0x..." offset, into buf. */

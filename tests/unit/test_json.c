@@ -134,3 +134,66 @@ TEST(json_doubles)
 	CHECK_STR(s, "[0.1,1234567.25,-2.5e-07,0.33333333333333331,1e+300,0,null]");
 	free(s);
 }
+
+/* fsl_json_write_string of n bytes, into a NUL-terminated heap string. */
+static char *esc(const char *s, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fsl_json_write_string(f, s, n);
+	fclose(f);
+	return buf;
+}
+
+#define CHECK_ESC(in, want) do {					\
+	char *_s = esc(in, sizeof(in) - 1);				\
+	CHECK_STR(_s, want);						\
+	free(_s);							\
+} while (0)
+
+/*
+ * The one escaper (the exporters' Latin-1 \u00XX copy is gone): every byte
+ * that is not part of a valid UTF-8 sequence becomes one U+FFFD, valid
+ * sequences of every length pass through, control characters are escaped.
+ */
+TEST(json_escape_utf8)
+{
+	/* valid: 2, 3, 4 bytes, and the extremes U+0080, U+FFFF, U+10FFFF */
+	CHECK_ESC("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	CHECK_ESC("\xc2\x80|\xef\xbf\xbf|\xf4\x8f\xbf\xbf", "\"\xc2\x80|\xef\xbf\xbf|\xf4\x8f\xbf\xbf\"");
+	/* Latin-1 bytes are not characters: the old exporter wrote caf\u00e9 for "caf\xe9" */
+	CHECK_ESC("caf\xe9", "\"caf\\ufffd\"");
+	/* truncated sequences, at the end and before ASCII */
+	CHECK_ESC("a\xe2\x82", "\"a\\ufffd\\ufffd\"");
+	CHECK_ESC("\xf0\x9f\x98z", "\"\\ufffd\\ufffd\\ufffdz\"");
+	CHECK_ESC("\xc3", "\"\\ufffd\"");
+	/* a lone continuation byte */
+	CHECK_ESC("\x80x", "\"\\ufffdx\"");
+	/* overlong forms of '/' (2, 3 and 4 bytes) and of U+07FF / U+FFFF */
+	CHECK_ESC("\xc0\xaf", "\"\\ufffd\\ufffd\"");
+	CHECK_ESC("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"");
+	CHECK_ESC("\xf0\x80\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	CHECK_ESC("\xe0\x9f\xbf", "\"\\ufffd\\ufffd\\ufffd\"");
+	CHECK_ESC("\xf0\x8f\xbf\xbf", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	/* surrogates encoded in UTF-8 (CESU-8 halves): U+D800, U+DFFF */
+	CHECK_ESC("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");
+	CHECK_ESC("\xed\xbf\xbf", "\"\\ufffd\\ufffd\\ufffd\"");
+	/* U+D7FF just below them is fine; beyond U+10FFFF is not */
+	CHECK_ESC("\xed\x9f\xbf", "\"\xed\x9f\xbf\"");
+	CHECK_ESC("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	CHECK_ESC("\xf5\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	CHECK_ESC("\xfe\xff", "\"\\ufffd\\ufffd\"");
+}
+
+TEST(json_escape_controls)
+{
+	CHECK_ESC("a\nb\tc\rd\be\ff", "\"a\\nb\\tc\\rd\\be\\ff\"");
+	CHECK_ESC("\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\"");
+	CHECK_ESC("q\"b\\s/", "\"q\\\"b\\\\s/\"");
+	CHECK_ESC("nul\0end", "\"nul\\u0000end\"");
+	CHECK_ESC("", "\"\"");
+}
