@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals shared by the analyses (the files of analyzer/, not the model): a small
- * hash map, the time base folding, the task table, and the per-analysis
- * constructors the set in analysis.c wires together.
+ * Internals shared by the analyses (the files of analyzer/, not the model): the
+ * time base folding, the task table, and the per-analysis constructors the set
+ * in analysis.c wires together. Their hash map is include/fslens/hashmap.h.
  */
 #ifndef FSL_AN_INTERNAL_H
 #define FSL_AN_INTERNAL_H
@@ -11,27 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "fslens/analysis.h"
-
-/*
- * ---- open-addressing map: u64 key -> fixed-size value (zeroed on insert) ----
- * One array of slots, each { u64 key, u64 used, value }, so a lookup touches
- * one cache line, not three (keys, used flags, values).
- */
-struct an_map {
-	char *slots;
-	size_t vsize, stride, cap, n;
-	size_t last;		/* slot of the last hit: runs of one key are common */
-};
-
-void an_map_init(struct an_map *m, size_t vsize);
-void an_map_free(struct an_map *m);
-void an_map_clear(struct an_map *m);
-void *an_map_get(const struct an_map *m, uint64_t key);
-/* Find or insert (zeroed); NULL only on ENOMEM. *fresh = 1 when inserted. */
-void *an_map_put(struct an_map *m, uint64_t key, int *fresh);
-void an_map_del(struct an_map *m, uint64_t key);
-/* Iterate: i from 0; returns the next used slot's value or NULL at the end. */
-void *an_map_next(const struct an_map *m, size_t *i, uint64_t *key);
+#include "fslens/hashmap.h"
 
 /* ---- time base ---- */
 /*
@@ -63,7 +43,7 @@ struct an_task {
 };
 
 struct an_tasks {
-	struct an_map map;	/* tgid -> struct an_task */
+	struct fsl_map map;	/* tgid -> struct an_task */
 	int64_t root_pid;	/* 0: no root */
 };
 
@@ -83,7 +63,7 @@ struct an_ctx {
 	uint64_t hz;		/* host.hz, default 250 */
 	uint32_t target_dev;
 	uint64_t now;
-	struct an_map procs;	/* tgid -> struct fsl_proc_stat (window) */
+	struct fsl_map procs;	/* tgid -> struct fsl_proc_stat (window) */
 	/* Start of the latest wait of each class, any task, any window: the
 	 * journal reads it to tell why a commit started. */
 	uint64_t last_wait_start[FSL_WC__MAX];

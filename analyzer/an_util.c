@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Building blocks of the analyses: histogram, time base, map, task table. */
+/* Building blocks of the analyses: histogram, time base, task table. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,173 +182,17 @@ void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds)
 	}
 }
 
-/* ---- map ---- */
-
-struct map_slot {
-	uint64_t key;
-	uint64_t used;
-	char val[];
-};
-
-static inline struct map_slot *map_slot(const struct an_map *m, size_t i)
-{
-	return (struct map_slot *)(m->slots + i * m->stride);
-}
-
-void an_map_init(struct an_map *m, size_t vsize)
-{
-	memset(m, 0, sizeof(*m));
-	m->vsize = vsize;
-	m->stride = sizeof(struct map_slot) + ((vsize + 7) & ~(size_t)7);
-}
-
-void an_map_free(struct an_map *m)
-{
-	free(m->slots);
-	m->slots = NULL;
-	m->cap = m->n = m->last = 0;
-}
-
-void an_map_clear(struct an_map *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		map_slot(m, i)->used = 0;
-	m->n = 0;
-}
-
-static inline size_t map_hash(uint64_t k, size_t cap)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k & (cap - 1);
-}
-
-void *an_map_get(const struct an_map *m, uint64_t key)
-{
-	struct map_slot *sl;
-	size_t i;
-
-	if (!m->cap)
-		return NULL;
-	sl = map_slot(m, m->last);
-	if (sl->key == key && sl->used)
-		return sl->val;
-	for (i = map_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-		sl = map_slot(m, i);
-		if (!sl->used)
-			return NULL;
-		if (sl->key == key) {
-			((struct an_map *)m)->last = i;
-			return sl->val;
-		}
-	}
-}
-
-static int map_grow(struct an_map *m)
-{
-	struct an_map n;
-	size_t i;
-
-	an_map_init(&n, m->vsize);
-	n.cap = m->cap ? m->cap * 2 : 64;
-	n.slots = calloc(n.cap, n.stride);
-	if (!n.slots)
-		return -ENOMEM;
-	for (i = 0; i < m->cap; i++) {
-		struct map_slot *o = map_slot(m, i), *d;
-		size_t j;
-
-		if (!o->used)
-			continue;
-		for (j = map_hash(o->key, n.cap); map_slot(&n, j)->used; j = (j + 1) & (n.cap - 1))
-			;
-		d = map_slot(&n, j);
-		memcpy(d, o, m->stride);
-	}
-	n.n = m->n;
-	n.last = 0;
-	an_map_free(m);
-	*m = n;
-	return 0;
-}
-
-void *an_map_put(struct an_map *m, uint64_t key, int *fresh)
-{
-	void *v = an_map_get(m, key);
-	struct map_slot *sl;
-	size_t i;
-
-	if (fresh)
-		*fresh = 0;
-	if (v)
-		return v;
-	if ((m->n + 1) * 4 > m->cap * 3 && map_grow(m))
-		return NULL;
-	for (i = map_hash(key, m->cap); map_slot(m, i)->used; i = (i + 1) & (m->cap - 1))
-		;
-	sl = map_slot(m, i);
-	sl->used = 1;
-	sl->key = key;
-	m->n++;
-	memset(sl->val, 0, m->vsize);
-	if (fresh)
-		*fresh = 1;
-	return sl->val;
-}
-
-void an_map_del(struct an_map *m, uint64_t key)
-{
-	size_t i, j, k;
-
-	if (!m->cap)
-		return;
-	for (i = map_hash(key, m->cap); map_slot(m, i)->used; i = (i + 1) & (m->cap - 1))
-		if (map_slot(m, i)->key == key)
-			break;
-	if (!map_slot(m, i)->used)
-		return;
-	map_slot(m, i)->used = 0;
-	m->n--;
-	/* Backward-shift the cluster after i so lookups stay correct. */
-	for (j = (i + 1) & (m->cap - 1); map_slot(m, j)->used; j = (j + 1) & (m->cap - 1)) {
-		k = map_hash(map_slot(m, j)->key, m->cap);
-		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
-			memcpy(map_slot(m, i), map_slot(m, j), m->stride);
-			map_slot(m, j)->used = 0;
-			i = j;
-		}
-	}
-}
-
-void *an_map_next(const struct an_map *m, size_t *i, uint64_t *key)
-{
-	for (; *i < m->cap; (*i)++) {
-		struct map_slot *sl = map_slot(m, *i);
-
-		if (sl->used) {
-			if (key)
-				*key = sl->key;
-			(*i)++;
-			return sl->val;
-		}
-	}
-	return NULL;
-}
-
 /* ---- tasks ---- */
 
 void an_tasks_init(struct an_tasks *t)
 {
-	an_map_init(&t->map, sizeof(struct an_task));
+	fsl_map__init(&t->map, sizeof(struct an_task));
 	t->root_pid = 0;
 }
 
 void an_tasks_free(struct an_tasks *t)
 {
-	an_map_free(&t->map);
+	fsl_map__free(&t->map);
 }
 
 void an_tasks_event(struct an_tasks *t, const struct fsl_ev_proc *ev)
@@ -356,9 +200,10 @@ void an_tasks_event(struct an_tasks *t, const struct fsl_ev_proc *ev)
 	struct an_task *k;
 
 	/* Threads share their process's entry; the leader's record decides. */
-	if (ev->kind != FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid && an_map_get(&t->map, ev->hdr.pid))
+	if (ev->kind != FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid &&
+	    fsl_map__get(&t->map, ev->hdr.pid))
 		return;
-	k = an_map_put(&t->map, ev->hdr.pid, NULL);
+	k = fsl_map__put(&t->map, ev->hdr.pid, NULL);
 	if (!k)
 		return;
 	if (ev->kind == FSL_PROC_EXIT)
@@ -374,7 +219,7 @@ void an_tasks_event(struct an_tasks *t, const struct fsl_ev_proc *ev)
 
 int an_tasks_role(struct an_tasks *t, uint32_t pid, int kthread_hint)
 {
-	struct an_task *k = an_map_get(&t->map, pid);
+	struct an_task *k = fsl_map__get(&t->map, pid);
 	uint32_t p;
 	int depth, role;
 
@@ -393,7 +238,7 @@ int an_tasks_role(struct an_tasks *t, uint32_t pid, int kthread_hint)
 				role = FSL_ROLE_WORKLOAD;
 				break;
 			}
-			q = an_map_get(&t->map, p);
+			q = fsl_map__get(&t->map, p);
 			if (!q || !q->known)
 				break;
 			p = q->ppid;
@@ -407,7 +252,7 @@ int an_tasks_role(struct an_tasks *t, uint32_t pid, int kthread_hint)
 
 const char *an_tasks_comm(const struct an_tasks *t, uint32_t pid)
 {
-	struct an_task *k = an_map_get(&t->map, pid);
+	struct an_task *k = fsl_map__get(&t->map, pid);
 
 	return k && k->known ? k->comm : NULL;
 }

@@ -184,7 +184,7 @@ int fsl_section_parse(const char *list, uint32_t *mask, const char **bad)
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid)
 {
 	int fresh;
-	struct fsl_proc_stat *p = an_map_put(&c->procs, pid, &fresh);
+	struct fsl_proc_stat *p = fsl_map__put(&c->procs, pid, &fresh);
 
 	if (p && fresh) {
 		p->pid = pid;
@@ -218,7 +218,7 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	sec = a->opts.sections ? a->opts.sections : FSL_SEC_ALL;
 	a->opts.sections = sec;
 	an_tasks_init(&a->c.tasks);
-	an_map_init(&a->c.procs, sizeof(struct fsl_proc_stat));
+	fsl_map__init(&a->c.procs, sizeof(struct fsl_proc_stat));
 	a->c.win.t0 = a->opts.t0;
 	a->c.win.t1 = a->opts.t1;
 	a->c.origin = a->opts.t0;
@@ -285,7 +285,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_layout_free(a->layout);
 	an_health_free(a->health);
 	an_tasks_free(&a->c.tasks);
-	an_map_free(&a->c.procs);
+	fsl_map__free(&a->c.procs);
 	free(a->procs);
 	while (a->npend)
 		free(pend_pop(a).ev);
@@ -402,7 +402,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	a->c.win.t0 = t0;
 	a->c.win.t1 = t1;
 	a->c.origin = t0;
-	an_map_clear(&a->c.procs);
+	fsl_map__clear(&a->c.procs);
 	a->c.waits_without_stack = 0;
 	an_stalls_reset(a->stalls);
 	if (a->ops)
@@ -529,7 +529,7 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 		a->procs = np;
 		a->procs_cap = a->c.procs.n;
 	}
-	while ((p = an_map_next(&a->c.procs, &it, NULL))) {
+	while ((p = fsl_map__next(&a->c.procs, &it, NULL))) {
 		/* the current name: exec and comm changes come after the first event */
 		const char *comm = an_tasks_comm(&a->c.tasks, p->pid);
 

@@ -42,15 +42,15 @@ struct an_dev_state {		/* persistent per device */
 	uint32_t dev;
 	uint64_t last_start;	/* previous dispatch with data (0, 0 before any) */
 	uint64_t last_end;	/* sector after it */
-	struct an_map dists;	/* distance -> count (window) */
-	struct an_map issuers;	/* hash(comm) -> fsl_io_issuer (window) */
+	struct fsl_map dists;	/* distance -> count (window) */
+	struct fsl_map issuers;	/* hash(comm) -> fsl_io_issuer (window) */
 };
 
 struct an_blockio {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
-	struct an_map rqs;	/* rq -> an_rq (in flight) */
-	struct an_map done;	/* rq, (dev, sector) -> completed with data, not issued again */
+	struct fsl_map rqs;	/* rq -> an_rq (in flight) */
+	struct fsl_map done;	/* rq, (dev, sector) -> completed with data, not issued again */
 	int by_sector;		/* made-up request identities (blktrace import) */
 	struct an_dev_state st[FSL_MAX_DEVS];
 	struct fsl_blockio res;
@@ -75,22 +75,23 @@ static uint64_t sec_key(const struct fsl_ev_block_rq *ev)
 static void done_remember(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
 {
 	if (s->done.n >= AN_MAX_DONE)
-		an_map_clear(&s->done);
-	an_map_put(&s->done, rq_key(ev), NULL);
+		fsl_map__clear(&s->done);
+	fsl_map__put(&s->done, rq_key(ev), NULL);
 	if (s->by_sector)
-		an_map_put(&s->done, sec_key(ev), NULL);
+		fsl_map__put(&s->done, sec_key(ev), NULL);
 }
 
 static int done_seen(const struct an_blockio *s, const struct fsl_ev_block_rq *ev)
 {
-	return an_map_get(&s->done, rq_key(ev)) || (s->by_sector && an_map_get(&s->done, sec_key(ev)));
+	return fsl_map__get(&s->done, rq_key(ev)) ||
+	       (s->by_sector && fsl_map__get(&s->done, sec_key(ev)));
 }
 
 static void done_forget(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
 {
-	an_map_del(&s->done, rq_key(ev));
+	fsl_map__del(&s->done, rq_key(ev));
 	if (s->by_sector)
-		an_map_del(&s->done, sec_key(ev));
+		fsl_map__del(&s->done, sec_key(ev));
 }
 
 static uint64_t comm_hash(const char *s)
@@ -123,8 +124,8 @@ static int dev_slot(struct an_blockio *s, uint32_t dev)
 		s->st[i].dev = dev;
 		s->st[i].last_start = 0;
 		s->st[i].last_end = 0;
-		an_map_clear(&s->st[i].dists);
-		an_map_clear(&s->st[i].issuers);
+		fsl_map__clear(&s->st[i].dists);
+		fsl_map__clear(&s->st[i].issuers);
 	}
 	return i;
 }
@@ -164,7 +165,7 @@ static int on_insert(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_blockio *s = cons->priv;
 	const struct fsl_ev_block_rq *ev = (const void *)h;
-	struct an_rq *r = an_map_put(&s->rqs, rq_key(ev), NULL);
+	struct an_rq *r = fsl_map__put(&s->rqs, rq_key(ev), NULL);
 
 	if (!r)
 		return -ENOMEM;
@@ -204,7 +205,7 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_blockio *s = cons->priv;
 	const struct fsl_ev_block_rq *ev = (const void *)h;
 	int fresh, slot;
-	struct an_rq *r = an_map_put(&s->rqs, rq_key(ev), &fresh);
+	struct an_rq *r = fsl_map__put(&s->rqs, rq_key(ev), &fresh);
 	struct an_dev_state *st;
 	struct fsl_dev_io *d;
 	int64_t dist;
@@ -244,9 +245,9 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			d->series_seeks[bin]++;
 			fsl_hist_add(&d->seek_dist, adist);
 		}
-		cnt = an_map_get(&st->dists, adist);
+		cnt = fsl_map__get(&st->dists, adist);
 		if (!cnt && st->dists.n < AN_MAX_DISTS)
-			cnt = an_map_put(&st->dists, adist, NULL);
+			cnt = fsl_map__put(&st->dists, adist, NULL);
 		if (cnt && (++*cnt > d->seek_mode_count ||
 			    (*cnt == d->seek_mode_count && adist < d->seek_mode))) {
 			d->seek_mode_count = *cnt;
@@ -262,7 +263,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_blockio *s = cons->priv;
 	const struct fsl_ev_block_rq *ev = (const void *)h;
 	uint64_t key = rq_key(ev);
-	struct an_rq *r = an_map_get(&s->rqs, key);
+	struct an_rq *r = fsl_map__get(&s->rqs, key);
 	struct fsl_io_issuer *is;
 	struct fsl_proc_stat *ps;
 	struct fsl_dev_io *d;
@@ -276,7 +277,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		done_forget(s, ev);
 	if (!an_in_window(&s->c->win, h->ts)) {
 		if (r)
-			an_map_del(&s->rqs, key);
+			fsl_map__del(&s->rqs, key);
 		return 0;
 	}
 	slot = dev_slot(s, ev->dev);
@@ -288,11 +289,11 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		else
 			s->res.unmatched++;
 		if (r)
-			an_map_del(&s->rqs, key);
+			fsl_map__del(&s->rqs, key);
 		return 0;
 	}
 	if (slot < 0) {
-		an_map_del(&s->rqs, key);
+		fsl_map__del(&s->rqs, key);
 		return 0;
 	}
 	d = &s->res.devs[slot];
@@ -334,9 +335,9 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	d->series_bytes[bin] += bytes;
 
 	/* issuers: requests with data, as the device's Q2C */
-	is = bytes ? an_map_get(&s->st[slot].issuers, comm_hash(r->comm)) : NULL;
+	is = bytes ? fsl_map__get(&s->st[slot].issuers, comm_hash(r->comm)) : NULL;
 	if (bytes && !is && s->st[slot].issuers.n < AN_MAX_ISSUERS) {
-		is = an_map_put(&s->st[slot].issuers, comm_hash(r->comm), &fresh);
+		is = fsl_map__put(&s->st[slot].issuers, comm_hash(r->comm), &fresh);
 		if (is && fresh)
 			memcpy(is->comm, r->comm, 16);
 	}
@@ -352,7 +353,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		else if (ev->flags & FSL_RQ_READ)
 			ps->read_bytes += bytes;
 	}
-	an_map_del(&s->rqs, key);
+	fsl_map__del(&s->rqs, key);
 	return 0;
 }
 
@@ -363,7 +364,7 @@ static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	int slot;
 
 	/* The merged request never completes on its own. */
-	an_map_del(&s->rqs, rq_key(ev));
+	fsl_map__del(&s->rqs, rq_key(ev));
 	if (!an_in_window(&s->c->win, h->ts) || (slot = dev_slot(s, ev->dev)) < 0)
 		return 0;
 	s->res.devs[slot].merges++;
@@ -389,11 +390,11 @@ struct an_blockio *an_blockio_new(struct an_ctx *c)
 	if (!s)
 		return NULL;
 	s->c = c;
-	an_map_init(&s->rqs, sizeof(struct an_rq));
-	an_map_init(&s->done, sizeof(uint8_t));
+	fsl_map__init(&s->rqs, sizeof(struct an_rq));
+	fsl_map__init(&s->done, sizeof(uint8_t));
 	for (i = 0; i < FSL_MAX_DEVS; i++) {
-		an_map_init(&s->st[i].dists, sizeof(uint64_t));
-		an_map_init(&s->st[i].issuers, sizeof(struct fsl_io_issuer));
+		fsl_map__init(&s->st[i].dists, sizeof(uint64_t));
+		fsl_map__init(&s->st[i].issuers, sizeof(struct fsl_io_issuer));
 	}
 	s->cons.name = "blockio";
 	s->cons.priv = s;
@@ -411,11 +412,11 @@ void an_blockio_free(struct an_blockio *s)
 
 	if (!s)
 		return;
-	an_map_free(&s->rqs);
-	an_map_free(&s->done);
+	fsl_map__free(&s->rqs);
+	fsl_map__free(&s->done);
 	for (i = 0; i < FSL_MAX_DEVS; i++) {
-		an_map_free(&s->st[i].dists);
-		an_map_free(&s->st[i].issuers);
+		fsl_map__free(&s->st[i].dists);
+		fsl_map__free(&s->st[i].issuers);
 	}
 	free(s);
 }
@@ -432,8 +433,8 @@ void an_blockio_reset(struct an_blockio *s)
 	for (i = 0; i < n; i++) {
 		s->res.devs[i].dev = devs[i];
 		s->res.devs[i].point_stride = 1;
-		an_map_clear(&s->st[i].dists);
-		an_map_clear(&s->st[i].issuers);
+		fsl_map__clear(&s->st[i].dists);
+		fsl_map__clear(&s->st[i].issuers);
 	}
 	s->res.ndevs = n;
 }
@@ -463,7 +464,7 @@ const struct fsl_blockio *an_blockio_result(struct an_blockio *s)
 	for (i = 0; i < s->res.ndevs; i++) {
 		it = 0;
 		n = 0;
-		while ((is = an_map_next(&s->st[i].issuers, &it, NULL)) && n < AN_MAX_ISSUERS)
+		while ((is = fsl_map__next(&s->st[i].issuers, &it, NULL)) && n < AN_MAX_ISSUERS)
 			all[n++] = *is;
 		qsort(all, n, sizeof(all[0]), issuer_cmp);
 		if (n > FSL_MAX_ISSUERS)

@@ -32,10 +32,10 @@ struct an_site {
 struct an_journal {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
-	struct an_map open;		/* dev<<32|tid -> an_open_txn */
-	struct an_map pending;		/* thread -> an_pending_handle */
-	struct an_map sites;		/* type<<32|line -> an_site */
-	struct an_map fsyncs;		/* thread -> depth of ext4_sync_file in progress */
+	struct fsl_map open;		/* dev<<32|tid -> an_open_txn */
+	struct fsl_map pending;		/* thread -> an_pending_handle */
+	struct fsl_map sites;		/* type<<32|line -> an_site */
+	struct fsl_map fsyncs;		/* thread -> depth of ext4_sync_file in progress */
 	uint64_t fsync_inflight;
 	uint64_t checkpoints_since_commit;
 	uint64_t prev_start, prev_flushing;	/* of the previous commit */
@@ -112,7 +112,7 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_open_txn *o;
 	int fresh;
 
-	o = an_map_put(&s->open, key, &fresh);
+	o = fsl_map__put(&s->open, key, &fresh);
 	if (!o)
 		return -ENOMEM;
 	if (fresh) {
@@ -191,14 +191,14 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			s->res.series_commit_ns[bin] += ns;
 		}
 		if (o->t.have_stats) {
-			an_map_del(&s->open, key);
+			fsl_map__del(&s->open, key);
 		} else {
 			/* Stats may follow end_commit; never wait for them long. */
-			struct an_open_txn *old = an_map_get(&s->open, txn_key(ev->dev,
-								ev->transaction - 16));
+			struct an_open_txn *old = fsl_map__get(&s->open, txn_key(ev->dev,
+								  ev->transaction - 16));
 
 			if (old && old->ended)
-				an_map_del(&s->open, txn_key(ev->dev, ev->transaction - 16));
+				fsl_map__del(&s->open, txn_key(ev->dev, ev->transaction - 16));
 		}
 		break;
 	}
@@ -211,11 +211,11 @@ static int on_run_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_journal *s = cons->priv;
 	const struct fsl_ev_jbd2_run_stats *ev = (const void *)h;
 	uint64_t key = txn_key(ev->dev, ev->tid);
-	struct an_open_txn *o = an_map_get(&s->open, key);
+	struct an_open_txn *o = fsl_map__get(&s->open, key);
 	struct fsl_txn *t, *ring = NULL;
 
 	if (!o) {
-		o = an_map_put(&s->open, key, NULL);
+		o = fsl_map__put(&s->open, key, NULL);
 		if (!o)
 			return -ENOMEM;
 		o->t.dev = ev->dev;
@@ -243,7 +243,7 @@ static int on_run_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			s->res.trig[old]--;
 			s->res.trig[t->trigger]++;
 		}
-		an_map_del(&s->open, key);
+		fsl_map__del(&s->open, key);
 	}
 	return 0;
 }
@@ -252,7 +252,7 @@ static int on_journal_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_journal *s = cons->priv;
 	const struct fsl_ev_ext4_journal_start *ev = (const void *)h;
-	struct an_pending_handle *p = an_map_put(&s->pending, h->tid, NULL);
+	struct an_pending_handle *p = fsl_map__put(&s->pending, h->tid, NULL);
 
 	if (!p)
 		return -ENOMEM;
@@ -266,19 +266,19 @@ static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_journal *s = cons->priv;
 	const struct fsl_ev_jbd2_handle_start *ev = (const void *)h;
-	struct an_pending_handle *p = an_map_get(&s->pending, h->tid);
+	struct an_pending_handle *p = fsl_map__get(&s->pending, h->tid);
 	uint64_t wait = 0, ip = 0;
 	struct an_site *site;
 
 	if (p) {
 		wait = h->ts >= p->ts ? h->ts - p->ts : 0;
 		ip = p->ip;
-		an_map_del(&s->pending, h->tid);
+		fsl_map__del(&s->pending, h->tid);
 	}
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
 	s->res.handles++;
-	site = an_map_put(&s->sites, (uint64_t)ev->type << 32 | ev->line_no, NULL);
+	site = fsl_map__put(&s->sites, (uint64_t)ev->type << 32 | ev->line_no, NULL);
 	if (!site)
 		return -ENOMEM;
 	site->s.type = ev->type;
@@ -345,14 +345,14 @@ static int on_sync_file(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	uint64_t *depth;
 
 	if (h->type == FSL_EV_EXT4_SYNC_FILE_ENTER) {
-		depth = an_map_put(&s->fsyncs, h->tid, NULL);
+		depth = fsl_map__put(&s->fsyncs, h->tid, NULL);
 		if (!depth)
 			return -ENOMEM;
 		(*depth)++;
 		s->fsync_inflight++;
-	} else if ((depth = an_map_get(&s->fsyncs, h->tid)) && *depth) {
+	} else if ((depth = fsl_map__get(&s->fsyncs, h->tid)) && *depth) {
 		if (!--*depth)
-			an_map_del(&s->fsyncs, h->tid);
+			fsl_map__del(&s->fsyncs, h->tid);
 		s->fsync_inflight--;
 	}
 	return 0;
@@ -396,10 +396,10 @@ struct an_journal *an_journal_new(struct an_ctx *c)
 		return NULL;
 	s->c = c;
 	s->commit_interval_ns = AN_DEFAULT_COMMIT_NS;
-	an_map_init(&s->open, sizeof(struct an_open_txn));
-	an_map_init(&s->pending, sizeof(struct an_pending_handle));
-	an_map_init(&s->sites, sizeof(struct an_site));
-	an_map_init(&s->fsyncs, sizeof(uint64_t));
+	fsl_map__init(&s->open, sizeof(struct an_open_txn));
+	fsl_map__init(&s->pending, sizeof(struct an_pending_handle));
+	fsl_map__init(&s->sites, sizeof(struct an_site));
+	fsl_map__init(&s->fsyncs, sizeof(uint64_t));
 	s->cons.name = "journal";
 	s->cons.priv = s;
 	s->cons.begin = journal_begin;
@@ -425,10 +425,10 @@ void an_journal_free(struct an_journal *s)
 {
 	if (!s)
 		return;
-	an_map_free(&s->open);
-	an_map_free(&s->pending);
-	an_map_free(&s->sites);
-	an_map_free(&s->fsyncs);
+	fsl_map__free(&s->open);
+	fsl_map__free(&s->pending);
+	fsl_map__free(&s->sites);
+	fsl_map__free(&s->fsyncs);
 	free(s);
 }
 
@@ -439,9 +439,9 @@ void an_journal_reset(struct an_journal *s)
 
 	memset(&s->res, 0, sizeof(s->res));
 	s->ring_head = 0;
-	an_map_clear(&s->sites);
+	fsl_map__clear(&s->sites);
 	/* Ended transactions waiting for their stats belong to the old window. */
-	while ((o = an_map_next(&s->open, &it, NULL)))
+	while ((o = fsl_map__next(&s->open, &it, NULL)))
 		o->counted = 0;
 }
 
@@ -471,7 +471,7 @@ const struct fsl_journal *an_journal_result(struct an_journal *s)
 	unsigned int n = 0;
 
 	/* Sites: keep the FSL_HANDLE_SITES with the most wait. */
-	while ((site = an_map_next(&s->sites, &it, NULL))) {
+	while ((site = fsl_map__next(&s->sites, &it, NULL))) {
 		if (n < FSL_HANDLE_SITES) {
 			s->res.sites[n++] = site->s;
 			qsort(s->res.sites, n, sizeof(s->res.sites[0]), site_cmp);

@@ -48,9 +48,9 @@ struct an_layout_s;
 struct an_layout {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
-	struct an_map files;		/* ino -> an_file */
-	struct an_map modes;		/* ino -> mode (from inode events) */
-	struct an_map pa_hint;		/* tid -> how of the last prealloc use */
+	struct fsl_map files;		/* ino -> an_file */
+	struct fsl_map modes;		/* ino -> mode (from inode events) */
+	struct fsl_map pa_hint;		/* tid -> how of the last prealloc use */
 	struct an_alloc *allocs;	/* every allocation seen, append order */
 	size_t nallocs, cap_allocs;
 	uint64_t max_alloc_len;		/* longest allocation: bounds the search back */
@@ -60,8 +60,8 @@ struct an_layout {
 	uint64_t nfiles, nfrag;
 	int dirty;
 	/* readdir streams: (pid << 32 | fd) -> an_rd_stream while open */
-	struct an_map rd_open;
-	struct an_map rd_paths;		/* (pid << 32 | fd) -> an_rd_path */
+	struct fsl_map rd_open;
+	struct fsl_map rd_paths;		/* (pid << 32 | fd) -> an_rd_path */
 	struct fsl_readdir_dir *rd_done, *rd_out;
 	size_t nrd_done, cap_rd_done, nrd_out;
 	struct fsl_readdir_dir rd_total;
@@ -95,10 +95,10 @@ const char *fsl_alloc_how_name(unsigned int how)
 static struct an_file *file_get(struct an_layout *s, uint64_t ino)
 {
 	int fresh;
-	struct an_file *f = an_map_put(&s->files, ino, &fresh);
+	struct an_file *f = fsl_map__put(&s->files, ino, &fresh);
 
 	if (f && fresh) {
-		uint64_t *mode = an_map_get(&s->modes, ino);
+		uint64_t *mode = fsl_map__get(&s->modes, ino);
 
 		f->kind = 'f';
 		f->kind_known = mode && (*mode & AN_S_IFMT);
@@ -280,7 +280,7 @@ static int on_map(struct fsl_consumer *cons, const struct fsl_hdr *h)
 static int on_prealloc(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_layout *s = cons->priv;
-	uint8_t *how = an_map_put(&s->pa_hint, h->tid, NULL);
+	uint8_t *how = fsl_map__put(&s->pa_hint, h->tid, NULL);
 
 	if (!how)
 		return -ENOMEM;
@@ -326,7 +326,7 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_layout *s = cons->priv;
 	const struct fsl_ev_ext4_alloc_blocks *ev = (const void *)h;
-	uint8_t *pa = an_map_get(&s->pa_hint, h->tid);
+	uint8_t *pa = fsl_map__get(&s->pa_hint, h->tid);
 	uint8_t how;
 
 	if (!in_window_end(s, h->ts) || !ev->len || !ev->block)
@@ -346,7 +346,7 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (add_alloc(s, ev->block, ev->len, ev->ino, h->ts, how))
 		return -ENOMEM;
 	if (pa)
-		an_map_del(&s->pa_hint, h->tid);
+		fsl_map__del(&s->pa_hint, h->tid);
 	if (!(ev->flags & (AN_MB_HINT_DATA | AN_MB_HINT_METADATA))) {
 		struct an_file *f = file_get(s, ev->ino);
 
@@ -380,7 +380,7 @@ static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 	if (!in_window_end(s, h->ts))
 		return 0;
-	f = an_map_get(&s->files, ev->ino);
+	f = fsl_map__get(&s->files, ev->ino);
 	if (!f)
 		return 0;
 	s->dirty = 1;
@@ -397,22 +397,22 @@ static int on_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!in_window_end(s, h->ts) || !ev->ino)
 		return 0;
 	if (h->type == FSL_EV_EXT4_FREE_INODE) {
-		f = an_map_get(&s->files, ev->ino);
+		f = fsl_map__get(&s->files, ev->ino);
 		if (f) {
 			free(f->ext);
-			an_map_del(&s->files, ev->ino);
+			fsl_map__del(&s->files, ev->ino);
 			s->dirty = 1;
 		}
-		an_map_del(&s->modes, ev->ino);
+		fsl_map__del(&s->modes, ev->ino);
 		return 0;
 	}
 	if (h->type != FSL_EV_EXT4_ALLOCATE_INODE || !ev->mode)
 		return 0;
-	mode = an_map_put(&s->modes, ev->ino, NULL);
+	mode = fsl_map__put(&s->modes, ev->ino, NULL);
 	if (!mode)
 		return -ENOMEM;
 	*mode = ev->mode;
-	f = an_map_get(&s->files, ev->ino);
+	f = fsl_map__get(&s->files, ev->ino);
 	if (f) {
 		f->kind = (ev->mode & AN_S_IFMT) == AN_S_IFDIR ? 'd' : 'f';
 		f->kind_known = 1;
@@ -533,7 +533,7 @@ out:
 /* The stream ended (end of directory or fd reused): keep its figures. */
 static int rd_close(struct an_layout *s, uint64_t key)
 {
-	struct an_rd_stream *st = an_map_get(&s->rd_open, key);
+	struct an_rd_stream *st = fsl_map__get(&s->rd_open, key);
 	int err = 0;
 
 	if (!st)
@@ -553,7 +553,7 @@ static int rd_close(struct an_layout *s, uint64_t key)
 			s->nrd_done++;
 	}
 	free(st->ino);
-	an_map_del(&s->rd_open, key);
+	fsl_map__del(&s->rd_open, key);
 	s->dirty = 1;
 	return err;
 }
@@ -571,11 +571,11 @@ static int on_dirents(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	n = ev->count;
 	if (n > (h->size - sizeof(*ev)) / 8)
 		n = (h->size - sizeof(*ev)) / 8;
-	st = an_map_put(&s->rd_open, rd_key(h->pid, ev->fd), &fresh);
+	st = fsl_map__put(&s->rd_open, rd_key(h->pid, ev->fd), &fresh);
 	if (!st)
 		return -ENOMEM;
 	if (fresh) {
-		const struct an_rd_path *p = an_map_get(&s->rd_paths, rd_key(h->pid, ev->fd));
+		const struct an_rd_path *p = fsl_map__get(&s->rd_paths, rd_key(h->pid, ev->fd));
 
 		memset(st, 0, sizeof(*st));
 		st->pid = h->pid;
@@ -623,7 +623,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			return err;
 		if (len > room)
 			len = room;
-		p = an_map_put(&s->rd_paths, key, NULL);
+		p = fsl_map__put(&s->rd_paths, key, NULL);
 		if (!p)
 			return -ENOMEM;
 		/* keep the tail: the directory's own name is at the end */
@@ -669,7 +669,7 @@ static void rd_compute(struct an_layout *s)
 		return;
 	memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
 	s->nrd_out = s->nrd_done;
-	while ((st = an_map_next(&s->rd_open, &it, NULL))) {
+	while ((st = fsl_map__next(&s->rd_open, &it, NULL))) {
 		if (!st->n || rd_summarise(s, st, &s->rd_out[s->nrd_out]))
 			continue;
 		s->rd_out[s->nrd_out++].flags |= FSL_READDIR_OPEN;
@@ -708,9 +708,9 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	if (!s)
 		return NULL;
 	s->c = c;
-	an_map_init(&s->files, sizeof(struct an_file));
-	an_map_init(&s->modes, sizeof(uint64_t));
-	an_map_init(&s->pa_hint, sizeof(uint8_t));
+	fsl_map__init(&s->files, sizeof(struct an_file));
+	fsl_map__init(&s->modes, sizeof(uint64_t));
+	fsl_map__init(&s->pa_hint, sizeof(uint8_t));
 	s->cons.name = "layout";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT] = on_map;
@@ -723,8 +723,8 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_EXT4_FREE_INODE] = on_inode;
 	s->cons.handlers[FSL_EV_DIRENTS] = on_dirents;
 	s->cons.handlers[FSL_EV_DIROP] = on_dirop;
-	an_map_init(&s->rd_open, sizeof(struct an_rd_stream));
-	an_map_init(&s->rd_paths, sizeof(struct an_rd_path));
+	fsl_map__init(&s->rd_open, sizeof(struct an_rd_stream));
+	fsl_map__init(&s->rd_paths, sizeof(struct an_rd_path));
 	return s;
 }
 
@@ -736,16 +736,16 @@ void an_layout_free(struct an_layout *s)
 
 	if (!s)
 		return;
-	while ((f = an_map_next(&s->files, &it, NULL)))
+	while ((f = fsl_map__next(&s->files, &it, NULL)))
 		free(f->ext);
-	an_map_free(&s->files);
-	an_map_free(&s->modes);
-	an_map_free(&s->pa_hint);
+	fsl_map__free(&s->files);
+	fsl_map__free(&s->modes);
+	fsl_map__free(&s->pa_hint);
 	it = 0;
-	while ((st = an_map_next(&s->rd_open, &it, NULL)))
+	while ((st = fsl_map__next(&s->rd_open, &it, NULL)))
 		free(st->ino);
-	an_map_free(&s->rd_open);
-	an_map_free(&s->rd_paths);
+	fsl_map__free(&s->rd_open);
+	fsl_map__free(&s->rd_paths);
 	free(s->rd_done);
 	free(s->rd_out);
 	free(s->allocs);
@@ -837,7 +837,7 @@ static void layout_compute(struct an_layout *s)
 		qsort(s->allocs, s->nallocs, sizeof(*s->allocs), alloc_cmp);
 	s->nbreaks = 0;
 	s->nfiles = s->nfrag = 0;
-	while ((f = an_map_next(&s->files, &it, &ino))) {
+	while ((f = fsl_map__next(&s->files, &it, &ino))) {
 		int frag = 0;
 
 		if (!f->n)
@@ -919,7 +919,7 @@ unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_fil
 	size_t it = 0;
 	unsigned int n = 0, i, j;
 
-	while ((f = an_map_next(&s->files, &it, &ino))) {
+	while ((f = fsl_map__next(&s->files, &it, &ino))) {
 		struct fsl_layout_file cur = { .ino = ino, .kind = f->kind };
 		uint64_t blocks = 0;
 
@@ -953,7 +953,7 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16])
 	uint32_t j, runs;
 
 	memset(out, 0, 16 * sizeof(out[0]));
-	while ((f = an_map_next(&s->files, &it, NULL))) {
+	while ((f = fsl_map__next(&s->files, &it, NULL))) {
 		if (!f->n)
 			continue;
 		for (runs = 0, j = 0; j < f->n; j++)
@@ -982,7 +982,7 @@ uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16]
 	*mean = 0;
 	if (!ipg || !bpg)
 		return 0;
-	while ((f = an_map_next(&s->files, &it, &ino))) {
+	while ((f = fsl_map__next(&s->files, &it, &ino))) {
 		uint64_t gi, gd, d;
 		unsigned int row;
 

@@ -29,8 +29,8 @@ struct an_tstate {
 struct an_ops {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
-	struct an_map dirs;	/* hash(path) -> an_dir */
-	struct an_map threads;	/* tid -> an_tstate */
+	struct fsl_map dirs;	/* hash(path) -> an_dir */
+	struct fsl_map threads;	/* tid -> an_tstate */
 	struct fsl_ops res;
 };
 
@@ -83,10 +83,10 @@ static size_t op_dir(const struct fsl_ev_dirop *ev, char *buf, size_t len)
 
 static struct an_dir *dir_get(struct an_ops *s, uint64_t key, const char *dir, size_t n)
 {
-	struct an_dir *d = an_map_get(&s->dirs, key);
+	struct an_dir *d = fsl_map__get(&s->dirs, key);
 
 	if (!d && s->dirs.n < AN_MAX_DIRS) {
-		d = an_map_put(&s->dirs, key, NULL);
+		d = fsl_map__put(&s->dirs, key, NULL);
 		if (d && dir)
 			memcpy(d->path, dir, n + 1);
 	}
@@ -99,7 +99,7 @@ static void lookup_wait(struct an_ops *s, uint64_t key, uint64_t ts, uint64_t du
 
 	if (!an_in_window(&s->c->win, ts + dur))
 		return;
-	d = an_map_get(&s->dirs, key);
+	d = fsl_map__get(&s->dirs, key);
 	if (d)
 		d->lookup_wait_ns += dur;
 }
@@ -107,7 +107,7 @@ static void lookup_wait(struct an_ops *s, uint64_t key, uint64_t ts, uint64_t du
 /* Remember the thread's call; give its directory the waits that happened inside it. */
 static int track_thread(struct an_ops *s, const struct fsl_hdr *h, uint64_t key, uint64_t end)
 {
-	struct an_tstate *t = an_map_put(&s->threads, h->tid, NULL);
+	struct an_tstate *t = fsl_map__put(&s->threads, h->tid, NULL);
 	uint32_t i, k;
 
 	if (!t)
@@ -206,7 +206,7 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	    (s->c->cur_wait == h ? s->c->cur_cls : an_stalls_class(s->c->stalls, ev->stack_id)) !=
 	    FSL_WC_DIR_BLOCK_READ)
 		return 0;
-	t = an_map_put(&s->threads, h->tid, NULL);
+	t = fsl_map__put(&s->threads, h->tid, NULL);
 	if (!t)
 		return -ENOMEM;
 	if (t->op_dir && h->ts >= t->op_ts && h->ts < t->op_end) {
@@ -230,8 +230,8 @@ struct an_ops *an_ops_new(struct an_ctx *c)
 	if (!s)
 		return NULL;
 	s->c = c;
-	an_map_init(&s->dirs, sizeof(struct an_dir));
-	an_map_init(&s->threads, sizeof(struct an_tstate));
+	fsl_map__init(&s->dirs, sizeof(struct an_dir));
+	fsl_map__init(&s->threads, sizeof(struct an_tstate));
 	s->cons.name = "ops";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_DIROP] = on_dirop;
@@ -243,15 +243,15 @@ void an_ops_free(struct an_ops *s)
 {
 	if (!s)
 		return;
-	an_map_free(&s->dirs);
-	an_map_free(&s->threads);
+	fsl_map__free(&s->dirs);
+	fsl_map__free(&s->threads);
 	free(s);
 }
 
 void an_ops_reset(struct an_ops *s)
 {
 	memset(&s->res, 0, sizeof(s->res));
-	an_map_clear(&s->dirs);
+	fsl_map__clear(&s->dirs);
 }
 
 struct fsl_consumer *an_ops_consumer(struct an_ops *s)
@@ -274,7 +274,7 @@ const struct fsl_ops *an_ops_result(struct an_ops *s)
 	size_t it = 0;
 	unsigned int i, n = 0;
 
-	while ((d = an_map_next(&s->dirs, &it, NULL))) {
+	while ((d = fsl_map__next(&s->dirs, &it, NULL))) {
 		for (i = 0; i < n && !dir_better(d, &s->res.dirs[i]); i++)
 			;
 		if (i >= FSL_TOP_DIRS)

@@ -27,8 +27,8 @@ struct an_stack_agg {		/* window: per stack */
 struct an_stalls {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
-	struct an_map cls_cache;	/* stack id -> an_stack_cls */
-	struct an_map stacks;		/* stack id -> an_stack_agg */
+	struct fsl_map cls_cache;	/* stack id -> an_stack_cls */
+	struct fsl_map stacks;		/* stack id -> an_stack_agg */
 	struct fsl_stalls res;
 };
 
@@ -45,7 +45,7 @@ static void stack_class(struct an_stalls *s, int32_t id, struct an_stack_cls *ou
 		out->missing = 0;
 		return;
 	}
-	k = an_map_put(&s->cls_cache, (uint64_t)(uint32_t)id, &fresh);
+	k = fsl_map__put(&s->cls_cache, (uint64_t)(uint32_t)id, &fresh);
 	if (k && !fresh) {
 		*out = *k;
 		return;
@@ -97,7 +97,7 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (ev->dur_ns > cs->max_ns)
 		cs->max_ns = ev->dur_ns;
 
-	agg = an_map_put(&s->stacks, (uint64_t)(uint32_t)ev->stack_id, NULL);
+	agg = fsl_map__put(&s->stacks, (uint64_t)(uint32_t)ev->stack_id, NULL);
 	if (!agg)
 		return -ENOMEM;
 	agg->ns[role] += ev->dur_ns;
@@ -159,8 +159,8 @@ struct an_stalls *an_stalls_new(struct an_ctx *c)
 	if (!s)
 		return NULL;
 	s->c = c;
-	an_map_init(&s->cls_cache, sizeof(struct an_stack_cls));
-	an_map_init(&s->stacks, sizeof(struct an_stack_agg));
+	fsl_map__init(&s->cls_cache, sizeof(struct an_stack_cls));
+	fsl_map__init(&s->stacks, sizeof(struct an_stack_agg));
 	s->cons.name = "stalls";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_OFFCPU] = on_offcpu;
@@ -173,15 +173,15 @@ void an_stalls_free(struct an_stalls *s)
 {
 	if (!s)
 		return;
-	an_map_free(&s->cls_cache);
-	an_map_free(&s->stacks);
+	fsl_map__free(&s->cls_cache);
+	fsl_map__free(&s->stacks);
 	free(s);
 }
 
 void an_stalls_reset(struct an_stalls *s)
 {
 	memset(&s->res, 0, sizeof(s->res));
-	an_map_clear(&s->stacks);
+	fsl_map__clear(&s->stacks);
 }
 
 struct fsl_consumer *an_stalls_consumer(struct an_stalls *s)
@@ -205,7 +205,7 @@ static void top_stacks(struct an_stalls *s)
 			s->res.cls[i].top_stack_ns[j] = 0;
 			s->res.cls[i].top_comm[j][0] = 0;
 		}
-	while ((agg = an_map_next(&s->stacks, &it, &key))) {
+	while ((agg = fsl_map__next(&s->stacks, &it, &key))) {
 		struct fsl_class_stat *cs;
 		int32_t id = (int32_t)(uint32_t)key;
 

@@ -18,9 +18,9 @@ struct an_wb_work {		/* writeback_start, per flusher thread */
 struct an_writeback {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
-	struct an_map works;		/* tid -> an_wb_work */
-	struct an_map inodes;		/* ino -> fsl_wb_inode (window) */
-	struct an_map throttled;	/* pid -> fsl_wb_throttle (window) */
+	struct fsl_map works;		/* tid -> an_wb_work */
+	struct fsl_map inodes;		/* ino -> fsl_wb_inode (window) */
+	struct fsl_map throttled;	/* pid -> fsl_wb_throttle (window) */
 	uint64_t inodes_dropped;
 	struct fsl_writeback res;
 };
@@ -68,17 +68,17 @@ static int on_work(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	uint64_t pages = 0;
 
 	if (h->type == FSL_EV_WRITEBACK_START) {
-		w = an_map_put(&s->works, h->tid, NULL);
+		w = fsl_map__put(&s->works, h->tid, NULL);
 		if (!w)
 			return -ENOMEM;
 		w->nr_pages = ev->nr_pages;
 		return 0;
 	}
-	w = an_map_get(&s->works, h->tid);
+	w = fsl_map__get(&s->works, h->tid);
 	if (w && w->nr_pages >= ev->nr_pages)
 		pages = w->nr_pages - ev->nr_pages;
 	if (w)
-		an_map_del(&s->works, h->tid);
+		fsl_map__del(&s->works, h->tid);
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
 	r = reason_idx(ev->reason);
@@ -98,9 +98,9 @@ static int on_single_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	s->res.inode_passes++;
 	s->res.inode_pages += ev->wrote;
-	in = an_map_get(&s->inodes, ev->ino);
+	in = fsl_map__get(&s->inodes, ev->ino);
 	if (!in && s->inodes.n < AN_MAX_WB_INODES) {
-		in = an_map_put(&s->inodes, ev->ino, NULL);
+		in = fsl_map__put(&s->inodes, ev->ino, NULL);
 		if (!in)
 			return -ENOMEM;
 		in->ino = ev->ino;
@@ -128,7 +128,7 @@ static int on_balance(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	ns = (uint64_t)ev->pause * 1000000ull;
 	s->res.throttle_pauses++;
 	s->res.throttle_ns += ns;
-	t = an_map_put(&s->throttled, h->pid, &fresh);
+	t = fsl_map__put(&s->throttled, h->pid, &fresh);
 	if (!t)
 		return -ENOMEM;
 	if (fresh)
@@ -165,9 +165,9 @@ struct an_writeback *an_writeback_new(struct an_ctx *c)
 	if (!s)
 		return NULL;
 	s->c = c;
-	an_map_init(&s->works, sizeof(struct an_wb_work));
-	an_map_init(&s->inodes, sizeof(struct fsl_wb_inode));
-	an_map_init(&s->throttled, sizeof(struct fsl_wb_throttle));
+	fsl_map__init(&s->works, sizeof(struct an_wb_work));
+	fsl_map__init(&s->inodes, sizeof(struct fsl_wb_inode));
+	fsl_map__init(&s->throttled, sizeof(struct fsl_wb_throttle));
 	s->cons.name = "writeback";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_WRITEBACK_START] = on_work;
@@ -182,9 +182,9 @@ void an_writeback_free(struct an_writeback *s)
 {
 	if (!s)
 		return;
-	an_map_free(&s->works);
-	an_map_free(&s->inodes);
-	an_map_free(&s->throttled);
+	fsl_map__free(&s->works);
+	fsl_map__free(&s->inodes);
+	fsl_map__free(&s->throttled);
 	free(s);
 }
 
@@ -199,8 +199,8 @@ void an_writeback_reset(struct an_writeback *s)
 	s->res.nr_writeback = w;
 	s->res.dirty_thresh = dt;
 	s->res.bg_thresh = bt;
-	an_map_clear(&s->inodes);
-	an_map_clear(&s->throttled);
+	fsl_map__clear(&s->inodes);
+	fsl_map__clear(&s->throttled);
 	s->inodes_dropped = 0;
 }
 
@@ -216,7 +216,7 @@ const struct fsl_writeback *an_writeback_result(struct an_writeback *s)
 	size_t it = 0;
 	unsigned int i, n = 0;
 
-	while ((in = an_map_next(&s->inodes, &it, NULL))) {
+	while ((in = fsl_map__next(&s->inodes, &it, NULL))) {
 		for (i = 0; i < n && (s->res.inodes[i].pages > in->pages ||
 				      (s->res.inodes[i].pages == in->pages &&
 				       s->res.inodes[i].ino < in->ino)); i++)
@@ -231,7 +231,7 @@ const struct fsl_writeback *an_writeback_result(struct an_writeback *s)
 	s->res.ninodes = n;
 	it = 0;
 	n = 0;
-	while ((t = an_map_next(&s->throttled, &it, NULL))) {
+	while ((t = fsl_map__next(&s->throttled, &it, NULL))) {
 		if (!t->comm[0])
 			an_comm_copy(t->comm, an_tasks_comm(&s->c->tasks, t->pid));
 		for (i = 0; i < n && (s->res.throttled[i].pause_ns > t->pause_ns ||
