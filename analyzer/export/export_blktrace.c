@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fslens/export.h"
+#include "fslens/hashmap.h"
 
 /* ---- codec ---- */
 
@@ -162,13 +163,7 @@ uint32_t fsl_bt_flags_from_cats(uint32_t cats)
 	return f;
 }
 
-/* ---- a small u64 set/map (open addressing, keys != 0) ---- */
-
-struct u64map {
-	uint64_t *keys;
-	uint64_t *vals;
-	size_t cap, n;
-};
+/* ---- request and task tables (u64 -> u64 in lib/hashmap) ---- */
 
 static uint64_t mix64(uint64_t k)
 {
@@ -179,85 +174,14 @@ static uint64_t mix64(uint64_t k)
 	return k ^ (k >> 33);
 }
 
-static int u64map_grow(struct u64map *m)
+static int map_set(struct fsl_map *m, uint64_t key, uint64_t val)
 {
-	struct u64map nm = { 0 };
-	size_t i, j;
+	uint64_t *v = fsl_map__put(m, key, NULL);
 
-	nm.cap = m->cap ? m->cap * 2 : 256;
-	nm.keys = calloc(nm.cap, sizeof(*nm.keys));
-	nm.vals = calloc(nm.cap, sizeof(*nm.vals));
-	if (!nm.keys || !nm.vals) {
-		free(nm.keys);
-		free(nm.vals);
+	if (!v)
 		return -ENOMEM;
-	}
-	for (i = 0; i < m->cap; i++) {
-		if (!m->keys[i] || m->keys[i] == UINT64_MAX)
-			continue;
-		for (j = mix64(m->keys[i]) & (nm.cap - 1); nm.keys[j]; j = (j + 1) & (nm.cap - 1))
-			;
-		nm.keys[j] = m->keys[i];
-		nm.vals[j] = m->vals[i];
-		nm.n++;
-	}
-	free(m->keys);
-	free(m->vals);
-	*m = nm;
+	*v = val;
 	return 0;
-}
-
-/* Slot of key, or NULL. UINT64_MAX marks a deleted slot. */
-static uint64_t *u64map_get(struct u64map *m, uint64_t key)
-{
-	size_t j;
-
-	if (!m->cap)
-		return NULL;
-	for (j = mix64(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-		if (m->keys[j] == key)
-			return &m->vals[j];
-	return NULL;
-}
-
-static int u64map_put(struct u64map *m, uint64_t key, uint64_t val)
-{
-	uint64_t *v = u64map_get(m, key);
-	size_t j;
-	int err;
-
-	if (v) {
-		*v = val;
-		return 0;
-	}
-	if ((m->n + 1) * 2 > m->cap) {
-		err = u64map_grow(m);
-		if (err)
-			return err;
-	}
-	for (j = mix64(key) & (m->cap - 1); m->keys[j] && m->keys[j] != UINT64_MAX;
-	     j = (j + 1) & (m->cap - 1))
-		;
-	m->keys[j] = key;
-	m->vals[j] = val;
-	m->n++;
-	return 0;
-}
-
-static void u64map_del(struct u64map *m, uint64_t key)
-{
-	uint64_t *v = u64map_get(m, key);
-
-	if (v)
-		/* a tombstone; n stays, so tombstones count toward the load */
-		m->keys[v - m->vals] = UINT64_MAX;
-}
-
-static void u64map_free(struct u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
 }
 
 /* ---- exporter ---- */
@@ -276,12 +200,12 @@ struct fsl_bt_export {
 	struct fsl_bt_export_opts o;
 	struct bt_dev *devs;
 	size_t ndevs;
-	struct u64map inserted;		/* request key -> 1 while between insert and issue,
+	struct fsl_map inserted;	/* request key -> 1 while between insert and issue,
 					 * 2 if its Q and I were left out (merged later) */
-	struct u64map scan_ins;		/* scan pass: request key -> insert ts */
-	struct u64map merged;		/* (key, insert ts) of requests merged away */
-	struct u64map noted;		/* (dev, tid) -> 1 once its process notify is out */
-	struct u64map comm_idx;		/* tid -> index into comms + 1 */
+	struct fsl_map scan_ins;	/* scan pass: request key -> insert ts */
+	struct fsl_map merged;		/* (key, insert ts) of requests merged away */
+	struct fsl_map noted;		/* (dev, tid) -> 1 once its process notify is out */
+	struct fsl_map comm_idx;	/* tid -> index into comms + 1 */
 	char (*comms)[16];
 	size_t ncomms, comms_cap;
 };
@@ -295,6 +219,11 @@ struct fsl_bt_export *fsl_bt_export__new(const struct fsl_bt_export_opts *opts, 
 		return NULL;
 	}
 	x->o = *opts;
+	fsl_map__init(&x->inserted, sizeof(uint64_t));
+	fsl_map__init(&x->scan_ins, sizeof(uint64_t));
+	fsl_map__init(&x->merged, sizeof(uint64_t));
+	fsl_map__init(&x->noted, sizeof(uint64_t));
+	fsl_map__init(&x->comm_idx, sizeof(uint64_t));
 	if (!x->o.dir)
 		x->o.dir = ".";
 	*err = 0;
@@ -400,7 +329,7 @@ static int put_rec(struct fsl_bt_export *x, struct bt_dev *d, struct fsl_bt_rec 
 
 static const char *comm_of(struct fsl_bt_export *x, uint32_t tid)
 {
-	uint64_t *v = u64map_get(&x->comm_idx, (uint64_t)tid + 1);
+	uint64_t *v = fsl_map__get(&x->comm_idx, (uint64_t)tid + 1);
 
 	return v ? x->comms[*v - 1] : NULL;
 }
@@ -408,7 +337,7 @@ static const char *comm_of(struct fsl_bt_export *x, uint32_t tid)
 static int note_proc(struct fsl_bt_export *x, const struct fsl_ev_proc *p)
 {
 	uint32_t tid = p->hdr.tid ? p->hdr.tid : p->hdr.pid;
-	uint64_t *v = u64map_get(&x->comm_idx, (uint64_t)tid + 1);
+	uint64_t *v = fsl_map__get(&x->comm_idx, (uint64_t)tid + 1);
 
 	if (!v) {
 		if (x->ncomms == x->comms_cap) {
@@ -422,9 +351,9 @@ static int note_proc(struct fsl_bt_export *x, const struct fsl_ev_proc *p)
 		}
 		memset(x->comms[x->ncomms], 0, 16);
 		x->ncomms++;
-		if (u64map_put(&x->comm_idx, (uint64_t)tid + 1, x->ncomms))
+		if (map_set(&x->comm_idx, (uint64_t)tid + 1, x->ncomms))
 			return -ENOMEM;
-		v = u64map_get(&x->comm_idx, (uint64_t)tid + 1);
+		v = fsl_map__get(&x->comm_idx, (uint64_t)tid + 1);
 	}
 	memcpy(x->comms[*v - 1], p->comm, 15);
 	x->comms[*v - 1][15] = 0;
@@ -459,7 +388,7 @@ static int notifies(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_
 	}
 	d->stamped = 1;
 	key = ((uint64_t)d->st.dev << 32 | tid) + 1;
-	if (u64map_get(&x->noted, key))
+	if (fsl_map__get(&x->noted, key))
 		return 0;
 	comm = comm_of(x, tid);
 	if (!comm)
@@ -476,7 +405,7 @@ static int notifies(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_
 	if (err)
 		return err;
 	d->st.notify++;
-	return u64map_put(&x->noted, key, 1);
+	return map_set(&x->noted, key, 1);
 }
 
 static uint64_t rq_key(const struct fsl_ev_block_rq *b)
@@ -524,16 +453,16 @@ int fsl_bt_export__scan(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 		return 0;
 	switch (ev->type) {
 	case FSL_EV_BLOCK_RQ_INSERT:
-		return u64map_put(&x->scan_ins, rq_key(b), ev->ts);
+		return map_set(&x->scan_ins, rq_key(b), ev->ts);
 	case FSL_EV_BLOCK_RQ_ISSUE:
-		u64map_del(&x->scan_ins, rq_key(b));
+		fsl_map__del(&x->scan_ins, rq_key(b));
 		return 0;
 	case FSL_EV_BLOCK_RQ_MERGE:
-		ts = u64map_get(&x->scan_ins, rq_key(b));
+		ts = fsl_map__get(&x->scan_ins, rq_key(b));
 		if (!ts)
 			return 0;
-		u64map_del(&x->scan_ins, rq_key(b));
-		return u64map_put(&x->merged, ins_id(rq_key(b), *ts), 1);
+		fsl_map__del(&x->scan_ins, rq_key(b));
+		return map_set(&x->merged, ins_id(rq_key(b), *ts), 1);
 	}
 	return 0;
 }
@@ -563,23 +492,23 @@ int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 	key = rq_key(b);
 	switch (ev->type) {
 	case FSL_EV_BLOCK_RQ_INSERT:
-		if (u64map_get(&x->merged, ins_id(key, ev->ts)))
-			return u64map_put(&x->inserted, key, 2);	/* shown as its M only */
+		if (fsl_map__get(&x->merged, ins_id(key, ev->ts)))
+			return map_set(&x->inserted, key, 2);	/* shown as its M only */
 		err = emit(x, d, b, tid, FSL_BT_A_QUEUE, FSL_BT_C_QUEUE);
 		if (!err)
 			err = emit(x, d, b, tid, FSL_BT_A_INSERT, FSL_BT_C_QUEUE | FSL_BT_C_FS);
 		if (!err)
-			err = u64map_put(&x->inserted, key, 1);
+			err = map_set(&x->inserted, key, 1);
 		break;
 	case FSL_EV_BLOCK_RQ_ISSUE:
-		if (!u64map_get(&x->inserted, key))
+		if (!fsl_map__get(&x->inserted, key))
 			err = emit(x, d, b, tid, FSL_BT_A_QUEUE, FSL_BT_C_QUEUE);
-		u64map_del(&x->inserted, key);
+		fsl_map__del(&x->inserted, key);
 		if (!err)
 			err = emit(x, d, b, tid, FSL_BT_A_ISSUE, FSL_BT_C_ISSUE | FSL_BT_C_FS);
 		break;
 	case FSL_EV_BLOCK_RQ_MERGE:
-		u64map_del(&x->inserted, key);
+		fsl_map__del(&x->inserted, key);
 		err = emit(x, d, b, tid, FSL_BT_A_BACKMERGE, FSL_BT_C_QUEUE | FSL_BT_C_FS);
 		break;
 	case FSL_EV_BLOCK_RQ_COMPLETE:
@@ -643,11 +572,11 @@ void fsl_bt_export__free(struct fsl_bt_export *x)
 		free(x->devs[i].seq);
 	}
 	free(x->devs);
-	u64map_free(&x->inserted);
-	u64map_free(&x->scan_ins);
-	u64map_free(&x->merged);
-	u64map_free(&x->noted);
-	u64map_free(&x->comm_idx);
+	fsl_map__free(&x->inserted);
+	fsl_map__free(&x->scan_ins);
+	fsl_map__free(&x->merged);
+	fsl_map__free(&x->noted);
+	fsl_map__free(&x->comm_idx);
 	free(x->comms);
 	free(x);
 }
