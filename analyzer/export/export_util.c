@@ -4,89 +4,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/export.h"
+#include "fslens/hashmap.h"
 
-struct comm_ent {
-	uint32_t tid;
-	char comm[16];
-};
-
+/* tid -> comm, in the one hash map */
 struct fsl_comms {
-	struct comm_ent *tab;
-	size_t cap, n;
+	struct fsl_map map;
 };
 
 struct fsl_comms *fsl_comms__new(void)
 {
-	return calloc(1, sizeof(struct fsl_comms));
+	struct fsl_comms *c = calloc(1, sizeof(*c));
+
+	if (c)
+		fsl_map__init(&c->map, 16);
+	return c;
 }
 
 void fsl_comms__free(struct fsl_comms *c)
 {
 	if (!c)
 		return;
-	free(c->tab);
+	fsl_map__free(&c->map);
 	free(c);
-}
-
-static size_t slot(uint32_t tid, size_t cap)
-{
-	return (size_t)(tid * 2654435761u) & (cap - 1);
-}
-
-static int grow(struct fsl_comms *c)
-{
-	size_t ncap = c->cap ? c->cap * 2 : 1024, i, j;
-	struct comm_ent *nt = calloc(ncap, sizeof(*nt));
-
-	if (!nt)
-		return -ENOMEM;
-	for (i = 0; i < c->cap; i++) {
-		if (!c->tab[i].tid)
-			continue;
-		for (j = slot(c->tab[i].tid, ncap); nt[j].tid; j = (j + 1) & (ncap - 1))
-			;
-		nt[j] = c->tab[i];
-	}
-	free(c->tab);
-	c->tab = nt;
-	c->cap = ncap;
-	return 0;
 }
 
 int fsl_comms__event(struct fsl_comms *c, const struct fsl_hdr *ev)
 {
 	const struct fsl_ev_proc *p = (const void *)ev;
 	uint32_t tid;
-	size_t j;
+	char *comm;
 
 	if (ev->type != FSL_EV_PROC || ev->size < sizeof(*p))
 		return 0;
 	tid = ev->tid ? ev->tid : ev->pid;
 	if (!tid || !p->comm[0])
 		return 0;
-	if ((c->n + 1) * 2 > c->cap && grow(c))
+	comm = fsl_map__put(&c->map, tid, NULL);
+	if (!comm)
 		return -ENOMEM;
-	j = slot(tid, c->cap);
-	while (c->tab[j].tid && c->tab[j].tid != tid)
-		j = (j + 1) & (c->cap - 1);
-	if (!c->tab[j].tid)
-		c->n++;
-	c->tab[j].tid = tid;
-	memcpy(c->tab[j].comm, p->comm, 15);
-	c->tab[j].comm[15] = 0;
+	memcpy(comm, p->comm, 15);
+	comm[15] = 0;
 	return 0;
 }
 
 const char *fsl_comms__get(const struct fsl_comms *c, uint32_t tid)
 {
-	size_t j;
-
-	if (!c || !c->cap || !tid)
-		return NULL;
-	for (j = slot(tid, c->cap); c->tab[j].tid; j = (j + 1) & (c->cap - 1))
-		if (c->tab[j].tid == tid)
-			return c->tab[j].comm;
-	return NULL;
+	return c && tid ? fsl_map__get(&c->map, tid) : NULL;
 }
 
 void fsl_csv_str(FILE *f, const char *s, size_t len)
