@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fslens/export.h"
 #include "fslens/json.h"
 #include "fslens/trace.h"
 
@@ -87,31 +88,6 @@ static const char *proc_kind(uint32_t k)
 	static const char *const names[] = { "seen", "fork", "exec", "exit", "comm" };
 
 	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "unknown";
-}
-
-static void rwbs(char *out, uint32_t fl)
-{
-	char *p = out;
-
-	if (fl & FSL_RQ_FLUSH)
-		*p++ = 'F';
-	if (fl & FSL_RQ_WRITE)
-		*p++ = 'W';
-	else if (fl & FSL_RQ_READ)
-		*p++ = 'R';
-	else if (fl & FSL_RQ_DISCARD)
-		*p++ = 'D';
-	else
-		*p++ = 'N';
-	if (fl & FSL_RQ_FUA)
-		*p++ = 'F';
-	if (fl & FSL_RQ_AHEAD)
-		*p++ = 'A';
-	if (fl & FSL_RQ_SYNC)
-		*p++ = 'S';
-	if (fl & FSL_RQ_META)
-		*p++ = 'M';
-	*p = 0;
 }
 
 /* A path as text: printable bytes as is, the rest as \xNN; quoted. */
@@ -282,7 +258,7 @@ static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		const struct fsl_ev_block_rq *b = (const void *)ev;
 		char rw[12];
 
-		rwbs(rw, b->flags);
+		fsl_rwbs(b->flags, rw);
 		/* blkparse-like: dev rwbs sector + nr_sector */
 		printf(" %u,%u %s %" PRIu64 " + %u", FSL_MAJOR(b->dev), FSL_MINOR(b->dev), rw,
 		       (uint64_t)b->sector, b->nr_sector);
@@ -366,7 +342,7 @@ static void print_json(struct dump *d, const struct fsl_hdr *ev, const struct fs
 	if (e && ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
 		char rw[12];
 
-		rwbs(rw, ((const struct fsl_ev_block_rq *)ev)->flags);
+		fsl_rwbs(((const struct fsl_ev_block_rq *)ev)->flags, rw);
 		fsl_json__kv_str(j, "rwbs", rw);
 	}
 	if (e && ev->type == FSL_EV_PROC)

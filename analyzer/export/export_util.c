@@ -92,16 +92,22 @@ unsigned int fsl_frames_skip_tracing(const struct fsl_stack *st)
 	return k;
 }
 
+/*
+ * The order of the kernel's blk_fill_rwbs(): preflush, the operation, then
+ * FUA, readahead, sync, meta. Where more than one operation bit is set (an
+ * imported blktrace discard carries its write bit too) the discard wins, as
+ * in blkparse. A bare flush has no data operation: N, as blkparse prints it.
+ */
 const char *fsl_rwbs(uint32_t flags, char buf[8])
 {
 	int i = 0;
 
 	if (flags & FSL_RQ_FLUSH)
 		buf[i++] = 'F';
-	if (flags & FSL_RQ_WRITE)
-		buf[i++] = 'W';
-	else if (flags & FSL_RQ_DISCARD)
+	if (flags & FSL_RQ_DISCARD)
 		buf[i++] = 'D';
+	else if (flags & FSL_RQ_WRITE)
+		buf[i++] = 'W';
 	else if (flags & FSL_RQ_READ)
 		buf[i++] = 'R';
 	else
