@@ -12,6 +12,7 @@
 #include <string.h>
 #include "fslens/analysis.h"
 #include "fslens/hashmap.h"
+#include "fslens/text.h"
 
 /* ---- time base ---- */
 /*
@@ -90,9 +91,6 @@ static inline void an_comm_copy(char dst[16], const char *src)
 		memcpy(dst, src, n);
 	dst[n] = 0;
 }
-
-/* Strip "+0x1a/0x40" and " [module]" from a frame into buf; returns buf. */
-const char *an_frame_func(const char *frame, char *buf, size_t len);
 
 /* ---- the analyses: each has new/free/reset and a consumer ---- */
 struct an_stalls;

@@ -257,13 +257,3 @@ const char *an_tasks_comm(const struct an_tasks *t, uint32_t pid)
 	return k && k->known ? k->comm : NULL;
 }
 
-const char *an_frame_func(const char *frame, char *buf, size_t len)
-{
-	size_t n = strcspn(frame, "+ \t[");
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, frame, n);
-	buf[n] = 0;
-	return buf;
-}

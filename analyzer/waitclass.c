@@ -155,7 +155,7 @@ unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframe
 	for (i = (int)nframes - 1; i >= 0; i--) {
 		if (!frames[i])
 			continue;
-		an_frame_func(frames[i], func, sizeof(func));
+		fsl_frame_func(frames[i], func, sizeof(func));
 		for (r = 0; r < sizeof(wc_rules) / sizeof(wc_rules[0]); r++) {
 			if (wc_rules[r].rank <= best_rank || !rule_match(&wc_rules[r], func))
 				continue;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "fslens/text.h"
 #include "fslens/analysis.h"
 #include "fslens/export.h"
 #include "fslens/session.h"
@@ -47,17 +48,6 @@ struct export_args {
 	uint64_t from, to;		/* window, ns from the start (to 0: the end) */
 	uint64_t t0, t1;		/* the same, absolute (t1 0: no end) */
 };
-
-static int parse_sec(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || v < 0)
-		return -EINVAL;
-	*ns = (uint64_t)(v * 1e9);
-	return 0;
-}
 
 static int parse_dev(const char *s, uint32_t *dev)
 {
@@ -386,11 +376,11 @@ int cmd_export(int argc, char **argv)
 		case 'P': a.per_class = 1; break;
 		case 'q': a.quiet = 1; break;
 		case 'F':
-			if (parse_sec(optarg, &a.from))
+			if (fsl_parse_seconds(optarg, &a.from))
 				return fsl_usage_error("export", usage, "bad --from '%s'", optarg);
 			break;
 		case 'T':
-			if (parse_sec(optarg, &a.to) || !a.to)
+			if (fsl_parse_seconds(optarg, &a.to) || !a.to)
 				return fsl_usage_error("export", usage, "bad --to '%s'", optarg);
 			break;
 		case 'h':

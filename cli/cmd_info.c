@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "fslens/text.h"
 #include "fslens/json.h"
 #include "fslens/trace.h"
 
@@ -25,18 +26,6 @@ static const char *kv_or(struct fsl_reader *r, const char *key, const char *dflt
 	const char *v = fsl_reader__kv(r, key);
 
 	return v && *v ? v : dflt;
-}
-
-static void human_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= 10ull << 30)
-		snprintf(buf, len, "%.1f GiB", b / 1073741824.0);
-	else if (b >= 10ull << 20)
-		snprintf(buf, len, "%.1f MiB", b / 1048576.0);
-	else if (b >= 10ull << 10)
-		snprintf(buf, len, "%.1f KiB", b / 1024.0);
-	else
-		snprintf(buf, len, "%" PRIu64 " B", b);
 }
 
 /* Recording start and end: the recorder's KV when present, else the events. */
@@ -148,7 +137,7 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 
 	span(r, s, &start, &end);
 	fsl_reader__meta_counts(r, &mc);
-	human_bytes(b1, sizeof(b1), s->file_bytes);
+	fsl_fmt_bytes(b1, sizeof(b1), s->file_bytes);
 	printf("file:        %s (%s, format version %u, %s)\n", path, b1, s->version,
 	       s->complete ? "complete" : "INCOMPLETE: recording did not finish");
 	printf("machine:     %s, kernel %s", kv_or(r, FSL_KV_HOSTNAME, "?"),
@@ -194,9 +183,9 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 	if (s->late_events)
 		printf("late:        %" PRIu64 " events arrived after the reorder window and are "
 		       "stored slightly out of time order\n", s->late_events);
-	human_bytes(b1, sizeof(b1), s->raw_bytes);
-	human_bytes(b2, sizeof(b2), s->compressed_bytes);
-	human_bytes(b3, sizeof(b3), s->file_bytes);
+	fsl_fmt_bytes(b1, sizeof(b1), s->raw_bytes);
+	fsl_fmt_bytes(b2, sizeof(b2), s->compressed_bytes);
+	fsl_fmt_bytes(b3, sizeof(b3), s->file_bytes);
 	printf("size:        raw %s, compressed %s", b1, b2);
 	if (s->compressed_bytes)
 		printf(" (%.1fx)", (double)s->raw_bytes / s->compressed_bytes);

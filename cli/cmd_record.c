@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fslens/text.h"
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
 #include "fslens/ordered.h"
@@ -358,18 +359,6 @@ static void log_libbpf(void *ctx, const char *line)
 {
 	if (*(int *)ctx)
 		fprintf(stderr, "%s\n", line);
-}
-
-static void human(double b, char *buf, size_t len)
-{
-	const char *u[] = { "B", "KiB", "MiB", "GiB" };
-	int i = 0;
-
-	while (b >= 1024 && i < 3) {
-		b /= 1024;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", b, u[i]);
 }
 
 /*
@@ -847,7 +836,7 @@ int cmd_record(int argc, char **argv)
 		struct stat st;
 		uint64_t bytes = stat(out, &st) == 0 ? (uint64_t)st.st_size : 0;
 
-		human(bytes, sz, sizeof(sz));
+		fsl_fmt_bytes(sz, sizeof(sz), bytes);
 		fprintf(stderr, "fslens record: %.1f s, %" PRIu64 " events, %s (%.1f bytes/event)"
 			" -> %s\n", secs, r.nevents, sz, r.nevents ? (double)bytes / r.nevents : 0.0,
 			out);

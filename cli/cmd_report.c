@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fslens/text.h"
 #include "fslens/analysis.h"
 #include "fslens/report.h"
 #include "fslens/session.h"
@@ -39,16 +40,6 @@ static const char usage_text[] =
  * Local twins of fsl_err/fsl_usage_error (cli/main.c): the unit-test binary
  * links cli/ without main.c, so commands cannot call those yet.
  */
-static int parse_sec(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || v < 0)
-		return -EINVAL;
-	*ns = (uint64_t)(v * 1e9);
-	return 0;
-}
 
 /*
  * Reading (zstd, decoding) and analysing cost about the same per event, so
@@ -241,12 +232,12 @@ int cmd_report(int argc, char **argv)
 				return fsl_usage_error("report", usage_text, "unknown section '%s'", bad);
 			break;
 		case 'f':
-			if (parse_sec(optarg, &from))
+			if (fsl_parse_seconds(optarg, &from))
 				return fsl_usage_error("report", usage_text, "bad --from '%s'", optarg);
 			have_from = 1;
 			break;
 		case 't':
-			if (parse_sec(optarg, &to))
+			if (fsl_parse_seconds(optarg, &to))
 				return fsl_usage_error("report", usage_text, "bad --to '%s'", optarg);
 			have_to = 1;
 			break;

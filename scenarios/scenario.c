@@ -220,33 +220,6 @@ const char *fsl_params__get(const struct fsl_params *p, const char *key)
 	return i < 0 ? NULL : p->value[i];
 }
 
-int fsl_parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	case 't': case 'T': v <<= 40; end++; break;
-	}
-	if (*end == 'i' || *end == 'B')
-		end++;
-	if (*end == 'B')
-		end++;
-	if (*end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int fsl_parse_bool(const char *s, int *out)
 {
 	static const char *yes[] = { "1", "yes", "on", "true", "y" };

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "fslens/text.h"
 
 enum fsl_scale { FSL_SCALE_SMALL = 0, FSL_SCALE_MEDIUM, FSL_SCALE_FULL, FSL_SCALE__MAX };
 
@@ -93,7 +94,7 @@ const char *fsl_params__get(const struct fsl_params *p, const char *key);
 uint64_t fsl_params__size(const struct fsl_params *p, const char *key);
 /* Booleans: 1/0, yes/no, on/off, true/false. */
 int fsl_params__bool(const struct fsl_params *p, const char *key);
-int fsl_parse_size(const char *s, uint64_t *out);
+/* fsl_parse_size: include/fslens/text.h */
 int fsl_parse_bool(const char *s, int *out);
 
 uint64_t fsl_now_ns(void);

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "fslens/text.h"
 #include "view.h"
 
 enum { COL_HIST = 4, COL_STACK = 5 };
@@ -64,12 +65,6 @@ static int sched_frame(const char *f)
 	return 0;
 }
 
-/* "func+0x1a/0x40" -> "func" */
-static size_t frame_name_len(const char *f)
-{
-	return strcspn(f, "+ ");
-}
-
 /* Innermost frames that explain the wait, joined with '<' (callee<caller). */
 void top_stack_compact(const char *const *frames, unsigned int n, char *buf, size_t len);
 void top_stack_compact(const char *const *frames, unsigned int n, char *buf, size_t len)
@@ -83,7 +78,7 @@ void top_stack_compact(const char *const *frames, unsigned int n, char *buf, siz
 	if (i == n)
 		i = 0;
 	for (; i < n && used + 2 < len; i++) {
-		fl = frame_name_len(frames[i]);
+		fl = fsl_frame_func_len(frames[i]);
 		if (used) {
 			buf[used++] = '<';
 		}

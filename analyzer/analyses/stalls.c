@@ -59,7 +59,7 @@ static void stack_class(struct an_stalls *s, int32_t id, struct an_stack_cls *ou
 	for (i = 0; st && i < st->nframes; i++) {
 		char f[64];
 
-		if (!strcmp(an_frame_func(st->frames[i], f, sizeof(f)), "kthread")) {
+		if (!strcmp(fsl_frame_func(st->frames[i], f, sizeof(f)), "kthread")) {
 			out->kthread = 1;
 			break;
 		}

@@ -298,7 +298,7 @@ int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev)
 		/* outermost first, ';' separated (no commas: no quoting needed) */
 		for (k = st ? st->nframes : 0; k-- > 0;)
 			fprintf(f, "%s%s", k + 1 < st->nframes ? ";" : "",
-				fsl_frame_name(st->frames[k], fb, sizeof(fb)));
+				fsl_frame_func(st->frames[k], fb, sizeof(fb)));
 		fputc('\n', f);
 		return 0;
 	}

@@ -118,7 +118,7 @@ static char *fold_line(struct fsl_folded_export *x, const struct fsl_hdr *ev,
 		return s;
 	}
 	for (k = st->nframes; k-- > fsl_frames_skip_tracing(st);) {
-		const char *fr = fsl_frame_name(st->frames[k], fb, sizeof(fb));
+		const char *fr = fsl_frame_func(st->frames[k], fb, sizeof(fb));
 		size_t fl = strlen(fr);
 
 		if (len + fl + 2 > cap) {

@@ -637,7 +637,7 @@ static int write_waits(struct fsl_pf_export *x)
 			for (k = st->nframes; k-- > skip && len + 1 < sizeof(sbuf);) {
 				len += snprintf(sbuf + len, sizeof(sbuf) - len, "%s%s",
 						k + 1 < st->nframes ? ";" : "",
-						fsl_frame_name(st->frames[k], fb, sizeof(fb)));
+						fsl_frame_func(st->frames[k], fb, sizeof(fb)));
 			}
 			if (len >= sizeof(sbuf))
 				len = sizeof(sbuf) - 1;

@@ -70,17 +70,6 @@ void fsl_csv_str(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 }
 
-const char *fsl_frame_name(const char *frame, char *buf, size_t len)
-{
-	size_t n = strcspn(frame, "+/ ");
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, frame, n);
-	buf[n] = 0;
-	return buf;
-}
-
 unsigned int fsl_frames_skip_tracing(const struct fsl_stack *st)
 {
 	unsigned int k = 0;

@@ -18,6 +18,7 @@
 #include "fslens/event.h"
 #include "fslens/json.h"
 #include "fslens/replay.h"
+#include "fslens/text.h"
 
 #define MS 1000000ull
 #define LONG_WAIT_NS (10 * MS)
@@ -288,25 +289,6 @@ static struct thr *thr_get(struct fsl_replay *r, uint32_t tid)
 
 /* ---- options ---- */
 
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (end == s)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	default: break;
-	}
-	if (*end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int fsl_replay_opts_add_set(struct fsl_replay_opts *o, const char *kv, const char **why)
 {
 	static const char *const keys[] = {
@@ -332,7 +314,7 @@ int fsl_replay_opts_add_set(struct fsl_replay_opts *o, const char *kv, const cha
 		       "mb_stream_req, mb_group_prealloc)";
 		return -EINVAL;
 	}
-	if (parse_size(eq + 1, &v)) {
+	if (fsl_parse_size(eq + 1, &v)) {
 		*why = "value is not a number";
 		return -EINVAL;
 	}
@@ -525,7 +507,7 @@ static void apply_whatif(struct fsl_replay *r, struct scen *s)
 	for (i = 0; i < r->o.nset; i++) {
 		const char *k = r->o.set_key[i];
 
-		parse_size(r->o.set_val[i], &v);
+		fsl_parse_size(r->o.set_val[i], &v);
 		if (!strcmp(k, "journal_size"))
 			r->w_journal_bytes = v;
 		else if (!strcmp(k, "blocksize"))

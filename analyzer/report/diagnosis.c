@@ -56,7 +56,7 @@ static void stack_summary(const struct an_ctx *c, int32_t id, struct sbuf *b, in
 		return;
 	fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, &rule);
 	for (i = 0; i < (int)st->nframes; i++) {
-		an_frame_func(st->frames[i], f, sizeof(f));
+		fsl_frame_func(st->frames[i], f, sizeof(f));
 		if (!strcmp(f, "touch_atime") || !strcmp(f, "file_accessed") ||
 		    !strcmp(f, "ext4_dirty_inode_atime"))
 			*atime = 1;
@@ -65,7 +65,7 @@ static void stack_summary(const struct an_ctx *c, int32_t id, struct sbuf *b, in
 			*mtime = 1;
 	}
 	for (i = rule < 0 ? 0 : rule; i < (int)st->nframes && shown < 5; i++) {
-		an_frame_func(st->frames[i], f, sizeof(f));
+		fsl_frame_func(st->frames[i], f, sizeof(f));
 		if (!strncmp(f, "__x64_sys_", 10) || !strncmp(f, "do_syscall", 10) ||
 		    !strncmp(f, "entry_SYSCALL", 13))
 			break;

@@ -18,19 +18,6 @@ const char *fsl_fmt_ns(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b < 10240)
-		snprintf(buf, len, "%" PRIu64 " B", b);
-	else if (b < 10485760)
-		snprintf(buf, len, "%.1f KiB", b / 1024.0);
-	else if (b < 10737418240ull)
-		snprintf(buf, len, "%.1f MiB", b / 1048576.0);
-	else
-		snprintf(buf, len, "%.2f GiB", b / 1073741824.0);
-	return buf;
-}
-
 const char *fsl_fmt_count(char *buf, size_t len, uint64_t n)
 {
 	if (n < 100000)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include "event.h"
 #include "session.h"
+#include "text.h"
 
 /* ---- the blktrace v7 binary record (struct blk_io_trace, 48 bytes) ---- */
 
@@ -235,8 +236,7 @@ const char *fsl_comms__get(const struct fsl_comms *c, uint32_t tid);
 
 /* Write s as one CSV field (quoted when it holds , " or a line break). */
 void fsl_csv_str(FILE *f, const char *s, size_t len);
-/* A kernel frame without its "+0x.../0x..." offset, into buf. */
-const char *fsl_frame_name(const char *frame, char *buf, size_t len);
+/* A frame's function name: fsl_frame_func (include/fslens/text.h). */
 /*
  * Innermost frames that belong to the tracing itself (the tracepoint's
  * __traceiter_* caller, BPF glue): how many to skip when drawing a stack.

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analysis.h"
+#include "text.h"	/* fsl_fmt_bytes */
 
 #define FSL_REPORT_JSON_VERSION	1
 
@@ -25,9 +26,8 @@ int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info);
 int fsl_report__html(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info);
 
-/* Helpers the renderers share (and top may use): "12.3 ms", "1.5 GiB"... */
+/* Helpers the renderers share (and top may use): "12.3 ms", "1,234"... */
 const char *fsl_fmt_ns(char *buf, size_t len, uint64_t ns);
-const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 const char *fsl_fmt_count(char *buf, size_t len, uint64_t n);
 /* EXT4_HT_* handle type name. */
 const char *fsl_handle_type_name(unsigned int type);

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The text conventions fslens reads and writes everywhere (lib/text.c):
+ * sizes ("64M", "1GiB"), seconds ("1.5") as exact nanoseconds, byte counts
+ * for people ("1.5 MiB"), and the function name of a stack frame. One
+ * implementation each, so options and output read the same in every command.
+ */
+#ifndef FSLENS_TEXT_H
+#define FSLENS_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A byte count: decimal digits, an optional K, M, G or T (powers of 1024),
+ * then optionally "i", "B" or "iB" ("64M", "64MiB", "4096", "1TB").
+ * 0, or -EINVAL (malformed) / -ERANGE (does not fit in 64 bits).
+ */
+int fsl_parse_size(const char *s, uint64_t *out);
+
+/*
+ * Non-negative seconds ("2", "1.5", ".25", "1e-3") as nanoseconds. Plain
+ * decimals convert exactly (digits past the ninth decimal are truncated),
+ * so "0.3" is 300000000 ns, not the 299999999 that (uint64_t)(0.3 * 1e9)
+ * gives; exponent forms go through a double and are rounded. 0, -EINVAL,
+ * -ERANGE.
+ */
+int fsl_parse_seconds(const char *s, uint64_t *ns);
+
+/* "512 B", "12.5 KiB", "3.0 MiB", "1.25 GiB" (each unit from 10 of it). */
+const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
+
+/*
+ * The function of a symbolized frame: "ext4_da_write_begin+0x1a/0x40 [ext4]"
+ * -> "ext4_da_write_begin" (up to the first '+', '/', blank or '[').
+ */
+size_t fsl_frame_func_len(const char *frame);
+/* The same, copied into buf (truncated to len - 1). Returns buf. */
+const char *fsl_frame_func(const char *frame, char *buf, size_t len);
+
+#endif /* FSLENS_TEXT_H */
