@@ -3,6 +3,7 @@
 #ifndef FSL_CLI_H
 #define FSL_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes: 0 ok, 1 failure, 2 usage error. */
@@ -25,4 +26,13 @@ int fsl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * May this process load BPF programs and read kernel stacks? Root, or
+ * CAP_SYS_ADMIN, or both CAP_BPF and CAP_PERFMON in the effective set.
+ */
+int fsl_have_bpf_caps(void);
+/* The same decision for a CapEff mask and an euid (fsl_have_bpf_caps' rule). */
+int fsl_bpf_caps_ok(uint64_t cap_eff, unsigned int euid);
+/* CapEff of a /proc/<pid>/status text: 0, or -ENOENT if the line is missing. */
+int fsl_status_cap_eff(const char *status, uint64_t *cap_eff);
 #endif

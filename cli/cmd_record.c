@@ -335,25 +335,6 @@ static int write_symbols(struct rec *r, int *nstacks)
 }
 
 /* CAP_BPF (39), CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set. */
-static int have_caps(void)
-{
-	char line[256];
-	unsigned long long eff = 0;
-	FILE *f;
-
-	if (geteuid() == 0)
-		return 1;
-	f = fopen("/proc/self/status", "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	if (eff & (1ull << 21))
-		return 1;
-	return (eff & (1ull << 39)) && (eff & (1ull << 38));
-}
 
 static void log_libbpf(void *ctx, const char *line)
 {
@@ -526,7 +507,7 @@ int cmd_record(int argc, char **argv)
 			"(needs clang, bpftool, libbpf-dev and kernel BTF at build time)\n");
 		return 1;
 	}
-	if (!have_caps()) {
+	if (!fsl_have_bpf_caps()) {
 		fprintf(stderr, "fslens record: needs root, or CAP_BPF and CAP_PERFMON (to load "
 			"and attach BPF programs and read kernel stacks)\n");
 		return 1;

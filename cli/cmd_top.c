@@ -61,23 +61,6 @@ static int parse_int(const char *s, long min, long max, long *out)
 }
 
 /* CAP_BPF (39), CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set. */
-static int have_caps(void)
-{
-	unsigned long long eff = 0;
-	char line[256];
-	FILE *f;
-
-	if (geteuid() == 0)
-		return 1;
-	f = fopen("/proc/self/status", "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return (eff >> 39 & 1 && eff >> 38 & 1) || (eff >> 21 & 1);
-}
 
 /* Start the collector on the target; says why not on stderr. */
 static struct top_source *open_live(const char *mount, const char *dev, int *err)
@@ -93,7 +76,7 @@ static struct top_source *open_live(const char *mount, const char *dev, int *err
 			"time); --replay TRACE still works\n");
 		return NULL;
 	}
-	if (!have_caps()) {
+	if (!fsl_have_bpf_caps()) {
 		fprintf(stderr, "fslens top: live mode needs root, or CAP_BPF and CAP_PERFMON; "
 			"--replay TRACE works without\n");
 		return NULL;
