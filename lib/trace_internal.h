@@ -83,6 +83,24 @@ static inline uint64_t get_le64(const unsigned char *p)
 	return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
 }
 
+/* Record fields in host order at any alignment (the records are native, the file frame is LE). */
+static inline void store32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
+static inline void store64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
+static inline uint32_t load32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+static inline uint64_t load64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 static inline uint64_t zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t unzigzag64(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
 static inline uint32_t zigzag32(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31); }

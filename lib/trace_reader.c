@@ -1057,27 +1057,6 @@ static int next_chunk(struct fsl_reader *r)
 	return 0;
 }
 
-static inline void store32(unsigned char *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static inline uint32_t load32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t load64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static const uint16_t lane_off_tab[FSL_MAX_LANES] = {
 	8, 12, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96,
 	100, 104, 108, 112, 116, 120, 124, 128, 132, 136, 140, 144, 148, 152, 156, 160, 164,

@@ -541,32 +541,6 @@ static int write_chunk(struct fsl_writer *w)
 	return 0;
 }
 
-static inline void store32(unsigned char *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static inline uint64_t load64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint32_t load32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline void store64(unsigned char *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
 static int encode(struct fsl_writer *w, const unsigned char *rec)
 {
 	const struct fsl_hdr *h = (const struct fsl_hdr *)rec;
