@@ -83,6 +83,7 @@ struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, i
 {
 	struct top_feed *f = calloc(1, sizeof(*f));
 	const char *s;
+	uint64_t dev;
 
 	if (!f) {
 		*err = -ENOMEM;
@@ -101,14 +102,11 @@ struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, i
 	fsl_analysis__reset(f->win, start_ns, 0);
 	s = fsl_meta_kv(meta, FSL_KV_MOUNT);
 	snprintf(f->target, sizeof(f->target), "%s", s && *s ? s : "-");
-	s = fsl_meta_kv(meta, FSL_KV_DEV);
-	if (s && *s) {
-		unsigned long dev = strtoul(s, NULL, 10);
-
-		snprintf(f->dev, sizeof(f->dev), "%u:%u", FSL_MAJOR(dev), FSL_MINOR(dev));
-	} else {
+	if (!fsl_meta__get_u64(meta, FSL_KV_DEV, &dev))
+		snprintf(f->dev, sizeof(f->dev), "%u:%u", FSL_MAJOR((uint32_t)dev),
+			 FSL_MINOR((uint32_t)dev));
+	else
 		snprintf(f->dev, sizeof(f->dev), "?");
-	}
 	return f;
 }
 

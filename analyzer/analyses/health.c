@@ -71,13 +71,11 @@ const struct fsl_health *an_health_result(struct an_health *s)
 {
 	const struct fsl_meta *m = s->c->meta;
 	const struct fsl_trace_stats *st = m && m->stats ? m->stats(m) : NULL;
-	const char *v;
 
 	/* Lost events are only known per trace (footer) or per live session. */
 	if (st)
 		memcpy(s->res.lost, st->counts.lost, sizeof(s->res.lost));
-	v = fsl_meta_kv(m, FSL_KV_MIN_WAIT_US);
-	s->res.min_wait_us = v ? strtoull(v, NULL, 10) : 0;
+	s->res.min_wait_us = fsl_meta__u64(m, FSL_KV_MIN_WAIT_US, 0);
 	s->res.probe_mode = fsl_meta_kv(m, FSL_KV_PROBE_MODE);
 	s->res.missing = fsl_meta_kv(m, FSL_KV_MISSING_TP);
 	s->res.unknown_stacks = s->c->waits_without_stack;

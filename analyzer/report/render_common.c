@@ -56,7 +56,6 @@ void rn_span(struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
 {
 	const struct fsl_health *h = fsl_analysis__health(a);
 	const struct fsl_meta *m = fsl_analysis__meta(a);
-	const char *s = fsl_meta_kv(m, FSL_KV_START_NS), *e = fsl_meta_kv(m, FSL_KV_END_NS);
 	uint64_t w0, w1;
 
 	fsl_analysis__window(a, &w0, &w1);
@@ -65,8 +64,8 @@ void rn_span(struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
 		*t1 = w1;
 		return;
 	}
-	*t0 = s ? strtoull(s, NULL, 10) : h->first_ts;
-	*t1 = e ? strtoull(e, NULL, 10) : h->last_ts;
+	*t0 = fsl_meta__u64(m, FSL_KV_START_NS, h->first_ts);
+	*t1 = fsl_meta__u64(m, FSL_KV_END_NS, h->last_ts);
 	if (!*t0 || (h->first_ts && h->first_ts < *t0))
 		*t0 = h->first_ts;
 	if (h->last_ts > *t1)

@@ -31,7 +31,7 @@ static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct f
 {
 	const struct fsl_health *h = fsl_analysis__health(a);
 	const struct fsl_meta *m = fsl_analysis__meta(a);
-	uint64_t t0, t1, lost = 0, ev = 0;
+	uint64_t t0, t1, lost = 0, ev = 0, dev;
 	unsigned int i;
 
 	rn_span(a, &t0, &t1);
@@ -42,10 +42,10 @@ static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct f
 	fsl_json__kv_str(j, "kernel", fsl_meta_kv(m, FSL_KV_KERNEL));
 	fsl_json__kv_str(j, "mount", fsl_meta_kv(m, FSL_KV_MOUNT));
 	fsl_json__kv_str(j, "fstype", fsl_meta_kv(m, FSL_KV_FSTYPE));
-	if (fsl_meta_kv(m, FSL_KV_DEV)) {
+	if (!fsl_meta__get_u64(m, FSL_KV_DEV, &dev)) {
 		char b[32];
 
-		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), strtoul(fsl_meta_kv(m, FSL_KV_DEV), NULL, 10)));
+		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), (uint32_t)dev));
 	} else {
 		fsl_json__kv_null(j, "dev");
 	}

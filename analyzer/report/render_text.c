@@ -82,7 +82,7 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	char b1[32];
 	unsigned int i;
 	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND);
-	const char *devs = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_DEV);
+	uint64_t dev;
 
 	rn_span(a, &t0, &t1);
 	for (i = 0; i < FSL_FAM__MAX; i++) {
@@ -91,12 +91,9 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	}
 	fprintf(f, "fslens report%s%s: %s, kernel %s\n", info->trace_path ? " " : "",
 		info->trace_path ? info->trace_path : "", rn_kv(a, FSL_KV_HOSTNAME), rn_kv(a, FSL_KV_KERNEL));
-	if (devs) {
-		uint32_t d = strtoul(devs, NULL, 10);
-
+	if (!fsl_meta__get_u64(fsl_analysis__meta(a), FSL_KV_DEV, &dev))
 		fprintf(f, "target %s (%s, dev %s), ", rn_kv(a, FSL_KV_MOUNT), rn_kv(a, FSL_KV_FSTYPE),
-			rn_dev(b1, sizeof(b1), d));
-	}
+			rn_dev(b1, sizeof(b1), (uint32_t)dev));
 	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s\n", rn_sec(t1 - t0), ev,
 		lost ? "*** " : "", lost, lost ? " (see TRACE) ***" : "");
 	if (cmd)
@@ -354,8 +351,7 @@ static void sec_writeback(FILE *f, struct fsl_analysis *a)
 				i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i), w->pages[i],
 				w->works[i]);
 	if (w->ninodes && w->inodes[0].pages) {
-		const char *devs = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_DISK);
-		uint64_t bdev = devs ? strtoull(devs, NULL, 10) : 0;
+		uint64_t bdev = fsl_meta__u64(fsl_analysis__meta(a), FSL_KV_DISK, 0);
 
 		fprintf(f, "  inodes written most:");
 		for (i = 0; i < w->ninodes && i < 6 && w->inodes[i].pages; i++)
