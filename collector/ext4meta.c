@@ -15,20 +15,6 @@
 #ifdef FSL_HAVE_EXT2FS
 #include <ext2fs/ext2fs.h>
 
-static int kvf(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int kvf(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
-{
-	char v[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(v, sizeof(v), fmt, ap);
-	va_end(ap);
-	return s->kv(s->ctx, key, v);
-}
-
 /* libext2fs errors are errcode_t (com_err), some of them plain errno values. */
 static int ext2_err(errcode_t e)
 {
@@ -111,30 +97,31 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 	if (e)
 		return e;
 	sb = fs->super;
-	err |= kvf(s, FSL_KV_EXT4_BLOCK_SIZE, "%u", fs->blocksize);
-	err |= kvf(s, FSL_KV_EXT4_CLUSTER_SIZE, "%u", EXT2_CLUSTER_SIZE(sb));
-	err |= kvf(s, FSL_KV_EXT4_BLOCKS_COUNT, "%llu", (unsigned long long)ext2fs_blocks_count(sb));
-	err |= kvf(s, FSL_KV_EXT4_FREE_BLOCKS, "%llu",
-		   (unsigned long long)ext2fs_free_blocks_count(sb));
-	err |= kvf(s, FSL_KV_EXT4_RESERVED_BLOCKS, "%llu",
-		   (unsigned long long)ext2fs_r_blocks_count(sb));
-	err |= kvf(s, FSL_KV_EXT4_INODES_COUNT, "%u", sb->s_inodes_count);
-	err |= kvf(s, FSL_KV_EXT4_FREE_INODES, "%u", sb->s_free_inodes_count);
-	err |= kvf(s, FSL_KV_EXT4_FIRST_DATA_BLOCK, "%u", sb->s_first_data_block);
-	err |= kvf(s, FSL_KV_EXT4_BLOCKS_PER_GROUP, "%u", sb->s_blocks_per_group);
-	err |= kvf(s, FSL_KV_EXT4_INODES_PER_GROUP, "%u", sb->s_inodes_per_group);
-	err |= kvf(s, FSL_KV_EXT4_GROUP_COUNT, "%u", fs->group_desc_count);
-	err |= kvf(s, FSL_KV_EXT4_INODE_SIZE, "%u", EXT2_INODE_SIZE(sb));
-	err |= kvf(s, FSL_KV_EXT4_FIRST_INO, "%u", EXT2_FIRST_INO(sb));
-	err |= kvf(s, FSL_KV_EXT4_DESC_SIZE, "%u", EXT2_DESC_SIZE(sb));
-	err |= kvf(s, FSL_KV_EXT4_INODE_BLOCKS_PER_GROUP, "%u", fs->inode_blocks_per_group);
-	err |= kvf(s, FSL_KV_EXT4_RESERVED_GDT, "%u", sb->s_reserved_gdt_blocks);
-	err |= kvf(s, FSL_KV_EXT4_LOG_GROUPS_PER_FLEX, "%u", sb->s_log_groups_per_flex);
-	err |= kvf(s, FSL_KV_EXT4_FLEX_BG_SIZE, "%u",
-		   ext2fs_has_feature_flex_bg(sb) ? 1u << sb->s_log_groups_per_flex : 1u);
-	err |= kvf(s, FSL_KV_EXT4_FEATURE_COMPAT, "0x%x", sb->s_feature_compat);
-	err |= kvf(s, FSL_KV_EXT4_FEATURE_INCOMPAT, "0x%x", sb->s_feature_incompat);
-	err |= kvf(s, FSL_KV_EXT4_FEATURE_RO_COMPAT, "0x%x", sb->s_feature_ro_compat);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_BLOCK_SIZE, "%u", fs->blocksize);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_CLUSTER_SIZE, "%u", EXT2_CLUSTER_SIZE(sb));
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_BLOCKS_COUNT, "%llu",
+			   (unsigned long long)ext2fs_blocks_count(sb));
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FREE_BLOCKS, "%llu",
+			   (unsigned long long)ext2fs_free_blocks_count(sb));
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_RESERVED_BLOCKS, "%llu",
+			   (unsigned long long)ext2fs_r_blocks_count(sb));
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_INODES_COUNT, "%u", sb->s_inodes_count);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FREE_INODES, "%u", sb->s_free_inodes_count);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FIRST_DATA_BLOCK, "%u", sb->s_first_data_block);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_BLOCKS_PER_GROUP, "%u", sb->s_blocks_per_group);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_INODES_PER_GROUP, "%u", sb->s_inodes_per_group);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_GROUP_COUNT, "%u", fs->group_desc_count);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_INODE_SIZE, "%u", EXT2_INODE_SIZE(sb));
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FIRST_INO, "%u", EXT2_FIRST_INO(sb));
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_DESC_SIZE, "%u", EXT2_DESC_SIZE(sb));
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_INODE_BLOCKS_PER_GROUP, "%u", fs->inode_blocks_per_group);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_RESERVED_GDT, "%u", sb->s_reserved_gdt_blocks);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_LOG_GROUPS_PER_FLEX, "%u", sb->s_log_groups_per_flex);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FLEX_BG_SIZE, "%u",
+			   ext2fs_has_feature_flex_bg(sb) ? 1u << sb->s_log_groups_per_flex : 1u);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FEATURE_COMPAT, "0x%x", sb->s_feature_compat);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FEATURE_INCOMPAT, "0x%x", sb->s_feature_incompat);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FEATURE_RO_COMPAT, "0x%x", sb->s_feature_ro_compat);
 	for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
 		uint32_t w = feats[i].compat == 0 ? sb->s_feature_compat :
 			     feats[i].compat == 1 ? sb->s_feature_incompat :
@@ -146,27 +133,28 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 			strcat(names, feats[i].name);
 		}
 	}
-	err |= kvf(s, FSL_KV_EXT4_FEATURES, "%s", names);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_FEATURES, "%s", names);
 	uuid_str(sb->s_uuid, u);
-	err |= kvf(s, FSL_KV_EXT4_UUID, "%s", u);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_UUID, "%s", u);
 	uuid_str((const uint8_t *)sb->s_hash_seed, u);
-	err |= kvf(s, FSL_KV_EXT4_HASH_SEED, "%s", u);
-	err |= kvf(s, FSL_KV_EXT4_DEF_HASH_VERSION, "%u", sb->s_def_hash_version);
-	err |= kvf(s, FSL_KV_EXT4_DEFAULT_MOUNT_OPTS, "0x%x", sb->s_default_mount_opts);
-	err |= kvf(s, FSL_KV_EXT4_MOUNT_OPTS, "%.64s", (const char *)sb->s_mount_opts);
-	err |= kvf(s, FSL_KV_EXT4_MIN_EXTRA_ISIZE, "%u", sb->s_min_extra_isize);
-	err |= kvf(s, FSL_KV_EXT4_RAID_STRIDE, "%u", sb->s_raid_stride);
-	err |= kvf(s, FSL_KV_EXT4_RAID_STRIPE_WIDTH, "%u", sb->s_raid_stripe_width);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_HASH_SEED, "%s", u);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_DEF_HASH_VERSION, "%u", sb->s_def_hash_version);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_DEFAULT_MOUNT_OPTS, "0x%x", sb->s_default_mount_opts);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_MOUNT_OPTS, "%.64s", (const char *)sb->s_mount_opts);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_MIN_EXTRA_ISIZE, "%u", sb->s_min_extra_isize);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_RAID_STRIDE, "%u", sb->s_raid_stride);
+	err |= fsl_sink_kv(s, FSL_KV_EXT4_RAID_STRIPE_WIDTH, "%u", sb->s_raid_stripe_width);
 	if (ext2fs_has_feature_journal(sb)) {
-		err |= kvf(s, FSL_KV_EXT4_JOURNAL_INUM, "%u", sb->s_journal_inum);
+		err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_INUM, "%u", sb->s_journal_inum);
 		if (sb->s_journal_inum &&
 		    ext2fs_read_inode(fs, sb->s_journal_inum, &ino) == 0) {
 			unsigned long long bytes = EXT2_I_SIZE(&ino);
 
-			err |= kvf(s, FSL_KV_EXT4_JOURNAL_BYTES, "%llu", bytes);
-			err |= kvf(s, FSL_KV_EXT4_JOURNAL_BLOCKS, "%llu", bytes / fs->blocksize);
+			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_BYTES, "%llu", bytes);
+			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_BLOCKS, "%llu",
+					   bytes / fs->blocksize);
 		} else if (sb->s_journal_dev) {
-			err |= kvf(s, FSL_KV_EXT4_JOURNAL_DEV, "%u", sb->s_journal_dev);
+			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_DEV, "%u", sb->s_journal_dev);
 		}
 	}
 	ext2fs_close_free(&fs);

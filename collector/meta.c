@@ -31,10 +31,7 @@ static void scopy(char *dst, size_t size, const char *src)
 	dst[n] = 0;
 }
 
-static int kv(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int kv(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
+int fsl_sink_kv(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
 {
 	char v[4096];
 	va_list ap;
@@ -287,35 +284,35 @@ int fsl_meta_host(const struct fsl_meta_sink *s)
 	int hz, e = 0;
 
 	if (uname(&u) == 0) {
-		e |= kv(s, FSL_KV_HOSTNAME, "%s", u.nodename);
-		e |= kv(s, FSL_KV_KERNEL, "%s", u.release);
-		e |= kv(s, FSL_KV_KERNEL_VERSION, "%s", u.version);
-		e |= kv(s, FSL_KV_ARCH, "%s", u.machine);
+		e |= fsl_sink_kv(s, FSL_KV_HOSTNAME, "%s", u.nodename);
+		e |= fsl_sink_kv(s, FSL_KV_KERNEL, "%s", u.release);
+		e |= fsl_sink_kv(s, FSL_KV_KERNEL_VERSION, "%s", u.version);
+		e |= fsl_sink_kv(s, FSL_KV_ARCH, "%s", u.machine);
 	}
 	hz = fsl_kernel_hz(&hz_src);
 	if (hz > 0) {
-		e |= kv(s, FSL_KV_HZ, "%d", hz);
-		e |= kv(s, FSL_KV_HZ_SOURCE, "%s", hz_src);
+		e |= fsl_sink_kv(s, FSL_KV_HZ, "%d", hz);
+		e |= fsl_sink_kv(s, FSL_KV_HZ_SOURCE, "%s", hz_src);
 	}
-	e |= kv(s, FSL_KV_NCPUS, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	e |= kv(s, FSL_KV_NCPUS_CONF, "%ld", sysconf(_SC_NPROCESSORS_CONF));
-	e |= kv(s, FSL_KV_PAGE_SIZE, "%ld", sysconf(_SC_PAGESIZE));
+	e |= fsl_sink_kv(s, FSL_KV_NCPUS, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	e |= fsl_sink_kv(s, FSL_KV_NCPUS_CONF, "%ld", sysconf(_SC_NPROCESSORS_CONF));
+	e |= fsl_sink_kv(s, FSL_KV_PAGE_SIZE, "%ld", sysconf(_SC_PAGESIZE));
 	if (read_small("/proc/cmdline", buf, sizeof(buf)) == 0)
-		e |= kv(s, FSL_KV_CMDLINE, "%s", buf);
+		e |= fsl_sink_kv(s, FSL_KV_CMDLINE, "%s", buf);
 	if (read_small("/proc/meminfo", buf, 64) == 0) {
 		long long memkb = 0;
 
 		if (sscanf(buf, "MemTotal: %lld", &memkb) == 1)
-			e |= kv(s, FSL_KV_MEM_KB, "%lld", memkb);
+			e |= fsl_sink_kv(s, FSL_KV_MEM_KB, "%lld", memkb);
 	}
 	/* bracket REALTIME between two MONOTONIC reads: offset error <= half the gap */
 	m0 = ts_ns(CLOCK_MONOTONIC);
 	r = ts_ns(CLOCK_REALTIME);
 	m1 = ts_ns(CLOCK_MONOTONIC);
 	bt = ts_ns(CLOCK_BOOTTIME);
-	e |= kv(s, FSL_KV_REALTIME_OFFSET, "%" PRId64, r - (m0 + (m1 - m0) / 2));
-	e |= kv(s, FSL_KV_BOOTTIME_OFFSET, "%" PRId64, bt - ts_ns(CLOCK_MONOTONIC));
-	e |= kv(s, FSL_KV_CLOCK_SOURCE, "CLOCK_MONOTONIC");
+	e |= fsl_sink_kv(s, FSL_KV_REALTIME_OFFSET, "%" PRId64, r - (m0 + (m1 - m0) / 2));
+	e |= fsl_sink_kv(s, FSL_KV_BOOTTIME_OFFSET, "%" PRId64, bt - ts_ns(CLOCK_MONOTONIC));
+	e |= fsl_sink_kv(s, FSL_KV_CLOCK_SOURCE, "CLOCK_MONOTONIC");
 	return e ? -EIO : 0;
 }
 
@@ -354,23 +351,23 @@ int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t)
 	int e = 0;
 
 	if (t->mount[0])
-		e |= kv(s, FSL_KV_MOUNT, "%s", t->mount);
-	e |= kv(s, FSL_KV_DEV, "%u", t->dev);
-	e |= kv(s, FSL_KV_DEV_NAME, "%u:%u %s", FSL_MAJOR(t->dev), FSL_MINOR(t->dev),
+		e |= fsl_sink_kv(s, FSL_KV_MOUNT, "%s", t->mount);
+	e |= fsl_sink_kv(s, FSL_KV_DEV, "%u", t->dev);
+	e |= fsl_sink_kv(s, FSL_KV_DEV_NAME, "%u:%u %s", FSL_MAJOR(t->dev), FSL_MINOR(t->dev),
 		t->devname);
 	if (t->blkdev)
-		e |= kv(s, FSL_KV_DISK, "%u", t->blkdev);
+		e |= fsl_sink_kv(s, FSL_KV_DISK, "%u", t->blkdev);
 	if (t->diskname[0])
-		e |= kv(s, FSL_KV_DISK_NAME, "%u:%u %s", FSL_MAJOR(t->blkdev),
+		e |= fsl_sink_kv(s, FSL_KV_DISK_NAME, "%u:%u %s", FSL_MAJOR(t->blkdev),
 			FSL_MINOR(t->blkdev), t->diskname);
 	if (t->fstype[0])
-		e |= kv(s, FSL_KV_FSTYPE, "%s", t->fstype);
+		e |= fsl_sink_kv(s, FSL_KV_FSTYPE, "%s", t->fstype);
 	if (t->source[0])
-		e |= kv(s, FSL_KV_SOURCE, "%s", t->source);
+		e |= fsl_sink_kv(s, FSL_KV_SOURCE, "%s", t->source);
 	if (t->options[0])
-		e |= kv(s, FSL_KV_OPTIONS, "%s", t->options);
+		e |= fsl_sink_kv(s, FSL_KV_OPTIONS, "%s", t->options);
 	if (t->mountinfo[0])
-		e |= kv(s, FSL_KV_MOUNTINFO, "%s", t->mountinfo);
+		e |= fsl_sink_kv(s, FSL_KV_MOUNTINFO, "%s", t->mountinfo);
 	if (!strcmp(t->fstype, "ext4") && t->devname[0]) {
 		snprintf(p, sizeof(p), "/sys/fs/ext4/%s", t->devname);
 		sysfs_dir_kv(s, p, FSL_KV_EXT4_TUNE_PREFIX);
@@ -392,10 +389,10 @@ int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t)
 		}
 		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", t->diskname);
 		if (read_small(p, v, sizeof(v)) == 0)
-			e |= kv(s, FSL_KV_LOOP_BACKING, "%s", v);
+			e |= fsl_sink_kv(s, FSL_KV_LOOP_BACKING, "%s", v);
 		snprintf(p, sizeof(p), "/sys/block/%s/loop/dio", t->diskname);
 		if (read_small(p, v, sizeof(v)) == 0)
-			e |= kv(s, FSL_KV_LOOP_DIO, "%s", v);
+			e |= fsl_sink_kv(s, FSL_KV_LOOP_DIO, "%s", v);
 	}
 	return e ? -EIO : 0;
 }
@@ -457,5 +454,5 @@ int fsl_meta_mb_loaded(const struct fsl_meta_sink *s, const struct fsl_target *t
 		return e;
 	if (!n || bad)
 		return -EIO;
-	return kv(s, FSL_KV_EXT4_MB_LOADED, "all");
+	return fsl_sink_kv(s, FSL_KV_EXT4_MB_LOADED, "all");
 }

@@ -20,6 +20,10 @@ struct fsl_meta_sink {
 	int (*bitmap)(void *ctx, const struct fsl_bitmap *bm);
 };
 
+/* printf a value into s->kv(key); what the sink's kv returns. */
+int fsl_sink_kv(const struct fsl_meta_sink *s, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* What `-m MOUNT` or `-d DEV` resolves to. */
 struct fsl_target {
 	char mount[4096];	/* mount point ("" if the device is not mounted) */
