@@ -101,6 +101,19 @@ static inline uint64_t load64(const unsigned char *p)
 	return v;
 }
 
+/* Cut a dirop's path lengths to the room its record has, flagging what was cut. */
+static inline void dirop_clamp_paths(struct fsl_ev_dirop *d, size_t room)
+{
+	if (d->path_len > room) {
+		d->path_len = room;
+		d->pflags |= FSL_DIROP_TRUNC1;
+	}
+	if (d->path2_len > room - d->path_len) {
+		d->path2_len = room - d->path_len;
+		d->pflags |= FSL_DIROP_TRUNC2;
+	}
+}
+
 static inline uint64_t zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t unzigzag64(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
 static inline uint32_t zigzag32(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31); }

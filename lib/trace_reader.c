@@ -1386,14 +1386,7 @@ static int decode(struct fsl_reader *r, struct fsl_hdr **out)
 		 * Path lengths must fit the record: consumers trust them. (The
 		 * writer clamps them, so this only fires on a crafted file.)
 		 */
-		if (d->path_len > room) {
-			d->path_len = room;
-			d->pflags |= FSL_DIROP_TRUNC1;
-		}
-		if (d->path2_len > room - d->path_len) {
-			d->path2_len = room - d->path_len;
-			d->pflags |= FSL_DIROP_TRUNC2;
-		}
+		dirop_clamp_paths(d, room);
 	}
 	if (type == FSL_EV_DIRENTS && st->out_size >= sizeof(struct fsl_ev_dirents)) {
 		struct fsl_ev_dirents *d = (struct fsl_ev_dirents *)h;

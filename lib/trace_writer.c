@@ -836,14 +836,7 @@ int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev)
 		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)(w->ring + off);
 		size_t room = ev->size - offsetof(struct fsl_ev_dirop, paths);
 
-		if (d->path_len > room) {
-			d->path_len = room;
-			d->pflags |= FSL_DIROP_TRUNC1;
-		}
-		if (d->path2_len > room - d->path_len) {
-			d->path2_len = room - d->path_len;
-			d->pflags |= FSL_DIROP_TRUNC2;
-		}
+		dirop_clamp_paths(d, room);
 	}
 	p = &w->items[w->n];
 	if (w->n > w->sorted_end && ev->ts < p[-1].ts)
