@@ -24,63 +24,12 @@ static const char dump_usage[] =
 	"  -e FAMILIES      only these: block,journal,writeback,alloc,dirops,offcpu,proc\n"
 	"                   (comma-separated, or all)\n";
 
-/* tid -> comm, learned from proc events (open addressing, grows). */
-struct comm_map {
-	struct comm_ent { uint32_t tid; char comm[16]; } *e;
-	size_t cap, n;
-};
-
-static struct comm_ent *comm_slot(struct comm_map *m, uint32_t tid)
+/* The name of a record's task: its thread's, else its process's. */
+static const char *comm_of(const struct fsl_comms *c, uint32_t tid, uint32_t pid)
 {
-	size_t i = (tid * 2654435761u) & (m->cap - 1);
+	const char *s = fsl_comms__get(c, tid);
 
-	while (m->e[i].tid && m->e[i].tid != tid)
-		i = (i + 1) & (m->cap - 1);
-	return &m->e[i];
-}
-
-static int comm_set(struct comm_map *m, uint32_t tid, const char *comm)
-{
-	struct comm_ent *s;
-
-	if (!tid)
-		return 0;
-	if ((m->n + 1) * 2 > m->cap) {
-		struct comm_map nm = { calloc(m->cap ? m->cap * 2 : 1024, sizeof(*nm.e)),
-				       m->cap ? m->cap * 2 : 1024, 0 };
-		size_t i;
-
-		if (!nm.e)
-			return -ENOMEM;
-		for (i = 0; i < m->cap; i++)
-			if (m->e[i].tid) {
-				*comm_slot(&nm, m->e[i].tid) = m->e[i];
-				nm.n++;
-			}
-		free(m->e);
-		*m = nm;
-	}
-	s = comm_slot(m, tid);
-	if (!s->tid) {
-		s->tid = tid;
-		m->n++;
-	}
-	memcpy(s->comm, comm, 16);
-	s->comm[15] = 0;
-	return 0;
-}
-
-static const char *comm_get(struct comm_map *m, uint32_t tid, uint32_t pid)
-{
-	struct comm_ent *s;
-
-	if (!m->cap)
-		return NULL;
-	s = comm_slot(m, tid);
-	if (s->tid)
-		return s->comm;
-	s = comm_slot(m, pid);
-	return s->tid ? s->comm : NULL;
+	return s ? s : fsl_comms__get(c, pid);
 }
 
 static const char *proc_kind(uint32_t k)
@@ -112,7 +61,7 @@ struct dump {
 	int json;
 	uint32_t show;		/* family mask printed */
 	uint64_t t0;
-	struct comm_map comms;
+	struct fsl_comms *comms;	/* tid -> comm, from proc records */
 	struct fsl_json j;
 };
 
@@ -422,6 +371,11 @@ int cmd_dump(int argc, char **argv)
 		fprintf(stderr, "fslens: cannot open '%s': %s\n", path, fsl_trace_strerror(err));
 		return 1;
 	}
+	d.comms = fsl_comms__new();
+	if (!d.comms) {
+		fsl_reader__close(d.r);
+		return fsl_err(-ENOMEM, "dump");
+	}
 	v = fsl_reader__kv(d.r, FSL_KV_START_NS);
 	d.t0 = v ? strtoull(v, NULL, 10) : fsl_reader__stats(d.r)->first_ts;
 	if (d.t0 > fsl_reader__stats(d.r)->first_ts && fsl_reader__stats(d.r)->chunks)
@@ -431,17 +385,16 @@ int cmd_dump(int argc, char **argv)
 		const struct fsl_event_desc *e = desc_of(&d, ev->type);
 		unsigned int fam = e ? e->family : FSL_FAM__MAX;
 
-		if (ev->type == FSL_EV_PROC && ev->size >= sizeof(struct fsl_ev_proc) &&
-		    comm_set(&d.comms, ev->tid, ((const struct fsl_ev_proc *)ev)->comm)) {
+		if (fsl_comms__event(d.comms, ev)) {
 			err = -ENOMEM;
 			break;
 		}
 		if (fam < 32 && !(d.show & (1u << fam)))
 			continue;
 		if (d.json)
-			print_json(&d, ev, e, comm_get(&d.comms, ev->tid, ev->pid));
+			print_json(&d, ev, e, comm_of(d.comms, ev->tid, ev->pid));
 		else
-			print_text(&d, ev, e, comm_get(&d.comms, ev->tid, ev->pid));
+			print_text(&d, ev, e, comm_of(d.comms, ev->tid, ev->pid));
 		if (ferror(stdout))
 			break;	/* closed pipe, full disk: main() reports it */
 	}
@@ -449,7 +402,7 @@ int cmd_dump(int argc, char **argv)
 		rc = fsl_err(err, "cannot read '%s'", path);
 	else if (ferror(stdout))
 		rc = 1;
-	free(d.comms.e);
+	fsl_comms__free(d.comms);
 	fsl_reader__close(d.r);
 	return rc;
 }
