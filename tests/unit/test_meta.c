@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "t.h"
+#include "fslens/analysis.h"
 #include "fslens/meta.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
@@ -243,4 +244,40 @@ TEST(meta_text_from_trace)
 	CHECK_U64(ji.avg_commit_us, 12345);
 	CHECK_U64(fsl_meta__u64(&m, FSL_KV_EXT4_BLOCK_SIZE, 0), 4096);
 	fsl_reader__close(r);
+}
+
+/*
+ * Commands no longer hand texts to the analyses: the journal analysis seeds
+ * the kernel's commit-time average from the jbd2 info in the metadata, and
+ * the renderers' start/end infos come from it too, from any fsl_meta.
+ */
+TEST(meta_jbd2_info_reaches_the_analysis)
+{
+	struct fsl_analysis_opts o = { .root_pid = -1 };
+	const struct fsl_jbd2_info *ji;
+	struct fsl_meta_store s;
+	struct fsl_analysis *a;
+	struct fsl_meta m;
+	int err = 0;
+
+	fsl_meta_store__init(&s);
+	store_meta(&s, &m);
+	a = fsl_analysis__new(&o, &err);
+	REQUIRE(a);
+	REQUIRE(fsl_analysis__begin(a, &m) == 0);
+	CHECK_U64(fsl_analysis__journal(a)->ewma_commit_ns, 0);
+	CHECK(fsl_analysis__jbd2_start(a) == NULL);
+	fsl_analysis__free(a);
+
+	fsl_meta_store__text(&s, FSL_TEXT_JBD2_INFO_START, jbd2_text, strlen(jbd2_text));
+	a = fsl_analysis__new(&o, &err);
+	REQUIRE(a);
+	REQUIRE(fsl_analysis__begin(a, &m) == 0);
+	CHECK_U64(fsl_analysis__journal(a)->ewma_commit_ns, 12345000);
+	ji = fsl_analysis__jbd2_start(a);
+	REQUIRE(ji);
+	CHECK_U64(ji->max_blocks, 8192);
+	CHECK(fsl_analysis__jbd2_end(a) == NULL);
+	fsl_analysis__free(a);
+	fsl_meta_store__fini(&s);
 }
