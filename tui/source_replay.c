@@ -98,18 +98,6 @@ static const struct top_source_ops replay_ops = {
 	.free = replay_free,
 };
 
-static int kv_u64(struct fsl_reader *r, const char *key, uint64_t *v)
-{
-	const char *s = fsl_reader__kv(r, key);
-	char *end;
-
-	if (!s || !*s)
-		return 0;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !errno && !*end;
-}
-
 struct top_source *top_source__replay(const char *path, double speed, int *err)
 {
 	struct fsl_reader_opts ro = { 0 };
@@ -136,9 +124,10 @@ struct top_source *top_source__replay(const char *path, double speed, int *err)
 		rp->src.end_ns = st->last_ts;
 	}
 	/* The recording's own start and end bound the trace when it has them. */
-	if (kv_u64(rp->r, FSL_KV_START_NS, &v) && (!st || !st->first_ts || v <= st->first_ts))
+	if (!fsl_meta__get_u64(&rp->src.meta, FSL_KV_START_NS, &v) &&
+	    (!st || !st->first_ts || v <= st->first_ts))
 		rp->src.start_ns = v;
-	if (kv_u64(rp->r, FSL_KV_END_NS, &v) && v >= rp->src.end_ns)
+	if (!fsl_meta__get_u64(&rp->src.meta, FSL_KV_END_NS, &v) && v >= rp->src.end_ns)
 		rp->src.end_ns = v;
 	base = strrchr(path, '/');
 	snprintf(rp->src.desc, sizeof(rp->src.desc), "replay %s x%g", base ? base + 1 : path,
