@@ -15,6 +15,7 @@
 
 PREFIX	?= /usr/local
 DESTDIR	?=
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 BUILD	?= build
 FUZZ_SECONDS ?= 60
 
@@ -174,6 +175,13 @@ install: $(BUILD)/fslens
 	install -D -m 0755 $(BUILD)/fslens $(DESTDIR)$(PREFIX)/bin/fslens
 	for m in docs/man/*.1; do [ -e "$$m" ] || continue; \
 		install -D -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done
+	install -D -m 0644 docs/monitor.md $(DESTDIR)$(PREFIX)/share/doc/fslens/monitor.md
+	install -D -m 0644 docs/grafana/fslens-monitor.json \
+		$(DESTDIR)$(PREFIX)/share/doc/fslens/grafana/fslens-monitor.json
+	mkdir -p $(DESTDIR)$(SYSTEMDDIR)
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@DOCDIR@|$(PREFIX)/share/doc/fslens|g' \
+		scripts/fslens-monitor.service > $(DESTDIR)$(SYSTEMDDIR)/fslens-monitor.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/fslens-monitor.service
 
 clean:
 	rm -rf $(BUILD)
