@@ -12,4 +12,7 @@ const struct fsl_writeback *an_analysis_writeback(struct fsl_analysis *a);
 const struct fsl_blockio *an_analysis_blockio(struct fsl_analysis *a);
 const struct an_ctx *an_analysis_ctx(struct fsl_analysis *a);
 
+/* fsl_analysis__attach with the analyses in reverse order (tests: order must not matter). */
+int an_analysis_attach_order(struct fsl_analysis *a, struct fsl_session *s, int reverse);
+
 #endif

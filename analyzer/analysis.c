@@ -136,14 +136,19 @@ static int set_event(struct fsl_consumer *cons, const struct fsl_hdr *ev)
 	return 0;
 }
 
-int fsl_analysis__attach(struct fsl_analysis *a, struct fsl_session *s)
+int an_analysis_attach_order(struct fsl_analysis *a, struct fsl_session *s, int reverse)
 {
 	unsigned int i;
 	int err = fsl_session__add(s, &a->set);
 
 	for (i = 0; i < a->ncons && !err; i++)
-		err = fsl_session__add(s, a->cons[i]);
+		err = fsl_session__add(s, a->cons[reverse ? a->ncons - 1 - i : i]);
 	return err;
+}
+
+int fsl_analysis__attach(struct fsl_analysis *a, struct fsl_session *s)
+{
+	return an_analysis_attach_order(a, s, 0);
 }
 
 struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int *err)
@@ -253,10 +258,18 @@ int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev)
 	return a->own ? fsl_session__push(a->own, ev) : -EINVAL;
 }
 
-/* Results are read: what the set's own session still holds is delivered. */
+/*
+ * Results are read. Stepping (opts.hold), the waits in flight give their
+ * part up to the window's end (or the newest event): a cut, so the next
+ * window still gets the rest.
+ */
 static void release(struct fsl_analysis *a)
 {
-	if (a->own)
+	if (!a->own)
+		return;
+	if (a->opts.hold)
+		fsl_session__cut(a->own, a->c.win.t1 ? a->c.win.t1 : fsl_session__now(a->own));
+	else
 		fsl_session__flush(a->own);
 }
 
