@@ -476,40 +476,35 @@ static int add_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r
 
 int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned int n)
 {
-	struct fsl_reader *r[NMAX] = { 0 };
-	unsigned int t, firstcol[NMAX];
+	unsigned int t, firstcol;
 	int err = 0;
 
 	if (!n || n > NMAX) {
 		snprintf(c->error, sizeof(c->error), "%s", n ? "at most 64 traces" : "no trace given");
 		return -EINVAL;
 	}
-	/* every trace opens and has its phases before any is read */
+	/* a missing trace is said before any is read */
+	for (t = 0; t < n; t++)
+		if (access(traces[t], R_OK))
+			return fail(c, -errno, "cannot open", traces[t]);
+	/* one at a time: open, phases and columns, the pass, close */
 	for (t = 0; t < n && !err; t++) {
+		struct fsl_reader *r;
+
 		snprintf(c->traces[t], sizeof(c->traces[0]), "%s", traces[t]);
 		c->ntraces = t + 1;
-		if (access(traces[t], R_OK)) {
-			err = fail(c, -errno, "cannot open", traces[t]);
-			break;
-		}
-		r[t] = fsl_reader__open(traces[t], NULL, &err);
-		if (!r[t]) {
-			fail(c, err, "cannot read", traces[t]);
-			break;
-		}
+		r = fsl_reader__open(traces[t], NULL, &err);
+		if (!r)
+			return fail(c, err, "cannot read", traces[t]);
 		c->stats[t].opens++;
-		err = add_trace(c, t, r[t], &firstcol[t]);
+		err = add_trace(c, t, r, &firstcol);
+		if (!err)
+			err = do_trace(c, t, r, firstcol);
+		fsl_reader__close(r);
 	}
-	if (!err) {
+	/* the labels need every trace's parameters */
+	if (!err)
 		label_columns(c);
-		for (t = 0; t < n && !err; t++) {
-			err = do_trace(c, t, r[t], firstcol[t]);
-			fsl_reader__close(r[t]);
-			r[t] = NULL;
-		}
-	}
-	for (t = 0; t < n; t++)
-		fsl_reader__close(r[t]);
 	return err;
 }
 
