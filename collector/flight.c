@@ -34,6 +34,10 @@ struct fsl_flight {
 	/* open commits: start time by tid, for the commit trigger */
 	uint32_t commit_tid;
 	uint64_t commit_start;
+	/* tasks seen acting on the target (journal/alloc records, filtered by
+	 * device in the kernel): tid -> last time, for the wait trigger */
+	uint32_t seen_tid[4096];
+	uint64_t seen_ts[4096];
 	unsigned int ncaptures;
 	char *trig;
 	size_t trigsz;
@@ -164,14 +168,41 @@ static int ring_put(struct fsl_flight *f, const struct fsl_hdr *ev)
 	return 0;
 }
 
+#define SEEN_NS	2000000000ull	/* a task acted on the target this recently */
+
+static void seen_put(struct fsl_flight *f, uint32_t tid, uint64_t ts)
+{
+	unsigned int slot = (tid * 2654435761u) >> 20;
+
+	f->seen_tid[slot] = tid;
+	f->seen_ts[slot] = ts;
+}
+
+/* Did tid act on the target within SEEN_NS of [from, to]? */
+static int seen_near(const struct fsl_flight *f, uint32_t tid, uint64_t from, uint64_t to)
+{
+	unsigned int slot = (tid * 2654435761u) >> 20;
+
+	return f->seen_tid[slot] == tid && f->seen_ts[slot] + SEEN_NS >= from &&
+	       f->seen_ts[slot] <= to + SEEN_NS;
+}
+
 static int on_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct fsl_flight *f = ctx;
+	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
 
+	if (f->have_target && d && (d->family == FSL_FAM_JOURNAL || d->family == FSL_FAM_ALLOC))
+		seen_put(f, ev->tid, ev->ts);
 	if (ev->type == FSL_EV_OFFCPU && f->o.wait_over_ns && !f->trig[0]) {
 		const struct fsl_ev_offcpu *o = (const void *)ev;
 
-		if (o->dur_ns > f->o.wait_over_ns)
+		/*
+		 * Only a wait of a task working on the target: one elsewhere on
+		 * the machine is not this filesystem's stall.
+		 */
+		if (o->dur_ns > f->o.wait_over_ns &&
+		    (!f->have_target || seen_near(f, ev->tid, ev->ts, ev->ts + o->dur_ns)))
 			snprintf(f->trig, f->trigsz, "wait of %.0f ms (tid %u)", o->dur_ns / 1e6,
 				 ev->tid);
 	} else if (ev->type == FSL_EV_JBD2_START_COMMIT) {
