@@ -264,8 +264,8 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 	__u64 ns;
 	int idx;
 
-	if (!s)
-		return 0;
+	if (!s || (!s->op && !s->hint))
+		return 0;	/* the common case: nothing to count, nothing to clear */
 	if (s->op) {
 		op = s->op - 1;
 		ns = bpf_ktime_get_ns() - s->op_ts;
