@@ -403,6 +403,11 @@ static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64
 	return rc;
 }
 
+void top_feed__horizon(struct top_feed *f, uint64_t t)
+{
+	fsl_session__horizon(f->session, t);
+}
+
 int top_feed__cut(struct top_feed *f, uint64_t t)
 {
 	const struct fsl_stalls *st;

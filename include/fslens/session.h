@@ -106,6 +106,11 @@ int fsl_session__begin(struct fsl_session *s, const struct fsl_meta *m);
 int fsl_session__push(struct fsl_session *s, const struct fsl_hdr *ev);
 /* A live clock reached now: release what the ordering window allows. */
 int fsl_session__advance(struct fsl_session *s, uint64_t now);
+/*
+ * No cut will come before t (top pumps up to its next refresh, and cuts
+ * there): a span ending before t is delivered at once instead of held.
+ */
+void fsl_session__horizon(struct fsl_session *s, uint64_t t);
 /* A window edge at t: spans in flight handed to partial() up to t, then flush(t). */
 int fsl_session__cut(struct fsl_session *s, uint64_t t);
 /* Everything held (ordering and spans) delivered now. */
