@@ -199,7 +199,6 @@ static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 
 			c->ctx = &x;
 			err = c->handlers[ev->type](c, ev);
-			c->ctx = NULL;
 		}
 	}
 	for (i = 0; i < s->nany && err >= 0; i++) {
@@ -207,7 +206,6 @@ static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 
 		c->ctx = &x;
 		err = c->any(c, ev);
-		c->ctx = NULL;
 	}
 	return err < 0 ? err : 0;
 }
@@ -286,7 +284,6 @@ static int cut_one(void *ctx, const struct fsl_hdr *ev)
 			continue;
 		c->ctx = &x;
 		err = c->partial(c, ev, &x);
-		c->ctx = NULL;
 		if (err < 0)
 			return err;
 	}

@@ -11,7 +11,7 @@
  *
  * A consumer fills handlers[] for the event types it wants. During a
  * handler call, c->ctx points at what the session and the context stage
- * know of the event (struct fsl_evctx). Consumers see metadata only through
+ * know of the event (valid during the call only) (struct fsl_evctx). Consumers see metadata only through
  * struct fsl_meta, so they work the same on a trace and live.
  *
  * Windows (docs/report-json.md): a wait or a path call is a span [ts, end];
@@ -72,6 +72,8 @@ typedef int (*fsl_handler_fn)(struct fsl_consumer *c, const struct fsl_hdr *ev);
 struct fsl_consumer {
 	const char *name;
 	void *priv;
+	/* Set by the session before each call (beside priv: one cache line). */
+	const struct fsl_evctx *ctx;
 	int (*begin)(struct fsl_consumer *c, const struct fsl_meta *m);
 	/* Called for every event after the type-specific handler (may be NULL). */
 	fsl_handler_fn any;
@@ -82,8 +84,6 @@ struct fsl_consumer {
 		       const struct fsl_evctx *x);
 	/* A window edge at t, after the partial() calls of that cut. */
 	int (*flush)(struct fsl_consumer *c, uint64_t t);
-	/* Set by the session for the duration of each call; NULL outside one. */
-	const struct fsl_evctx *ctx;
 };
 
 struct fsl_session_opts {

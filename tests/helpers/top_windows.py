@@ -138,7 +138,7 @@ for k in range(n):
     drows = {}
     for l in frames['dirs'][k]:
         f = l.split(None, 3)
-        if len(f) == 4 and f[3].startswith('/'):
+        if len(f) == 4:
             drows[f[3]] = f[:3]
     for d in ops['dirs']:
         check(pre + 'dir %s' % d['path'], drows.get(d['path']),
