@@ -107,7 +107,8 @@ static void causes(struct fsl_json *j, struct fsl_analysis *a)
 	for (i = 0; i < FSL_WC__MAX; i++) {
 		const struct fsl_class_stat *c = &st->cls[i];
 
-		if (!c->count[0] && !c->count[1] && !c->count[2])
+		if (!c->count[0] && !c->count[1] && !c->count[2] &&
+		    !c->ns[0] && !c->ns[1] && !c->ns[2])	/* time of a wait that ends later */
 			continue;
 		fsl_json__key(j, fsl_wclass_id(i));
 		fsl_json__obj_begin(j);
