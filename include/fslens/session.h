@@ -43,7 +43,7 @@ struct fsl_evctx {
 	uint64_t end;		/* when the item completes: counts go there */
 	/* From the context stage (all 0 without one). */
 	uint32_t flags;		/* FSL_EVCTX_* */
-	int32_t role;		/* enum fsl_task_role of the task (analysis.h) */
+	int32_t role;		/* enum fsl_task_role of a stall's task (analysis.h); -1 not asked */
 	uint32_t cls;		/* wait class of a stall (enum fsl_wclass) */
 };
 #define FSL_EVCTX_STALL		(1u << 0)	/* an off-CPU record that is a stall; cls set */

@@ -46,6 +46,13 @@ groups = {'JRNL': ['journal_log_space', 'txn_locked', 'buffer_under_commit', 'co
           'IO': ['inode_table_read', 'bitmap_read', 'page_wait', 'queue_wait', 'flush',
                  'other_io']}
 
+sums = {}
+
+
+def add(key, v):
+    sums[key] = sums.get(key, 0) + v
+
+
 for k in range(n):
     t0 = round(k * step * 1e9)
     last = k == n - 1
@@ -57,6 +64,14 @@ for k in range(n):
     rep = json.loads(run(args))
     w = (t1 - t0) / 1e9
     pre = 'w%d ' % k
+    # consecutive windows add up to the whole trace (checked after the loop)
+    add('workload_ns', rep['blocked']['workload_ns'])
+    add('waits', rep['blocked']['waits'])
+    add('ops', rep['ops']['total'])
+    add('commits', rep['journal']['commits'])
+    add('ios', sum(d['completed'] for d in rep['blockio']))
+    for p in rep['processes']:
+        add('pid %d blocked_ns' % p['pid'], p['blocked_ns'])
     hdr = '\n'.join(frames['processes'][k][:4])
 
     def shown(label):
@@ -147,6 +162,15 @@ for k in range(n):
         check(pre + 'dir %s' % d['path'], drows.get(d['path']),
               [fmt(d['ops'] / w, 8, 1), fmt(d['lookup_wait_us'] / 1e3 / w, 9, 1),
                fmt(d['latency_us'] / 1e3 / w, 9, 1)])
+
+want = {'workload_ns': whole['blocked']['workload_ns'], 'waits': whole['blocked']['waits'],
+        'ops': whole['ops']['total'], 'commits': whole['journal']['commits'],
+        'ios': sum(d['completed'] for d in whole['blockio'])}
+for p in whole['processes']:
+    if p['blocked_ns']:
+        want['pid %d blocked_ns' % p['pid']] = p['blocked_ns']
+for key, v in want.items():
+    check('sum of windows ' + key, sums.get(key, 0), v)
 
 # A failure names its window; passes are summed per kind so the log stays short.
 nfail = 0
