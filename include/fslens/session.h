@@ -11,8 +11,9 @@
  *
  * A consumer fills handlers[] for the event types it wants. During a
  * handler call, c->ctx points at what the session and the context stage
- * know of the event (valid during the call only) (struct fsl_evctx). Consumers see metadata only through
- * struct fsl_meta, so they work the same on a trace and live.
+ * know of the event (struct fsl_evctx; valid during the call only).
+ * Consumers see metadata only through struct fsl_meta, so they work the
+ * same on a trace and live.
  *
  * Windows (docs/report-json.md): a wait or a path call is a span [ts, end];
  * counts fall where the item completes, durations are split at window
