@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The set of analyses behind `fslens report` and `fslens top`: one context
- * (tasks, window, metadata), one consumer per analysis, one feed.
+ * The set of analyses behind `fslens report` and `fslens top`: one window
+ * and metadata (struct an_ctx), the context stage they share, and one
+ * session consumer per analysis; the session dispatches, no second loop.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -22,7 +23,7 @@ struct fsl_analysis {
 	struct an_blockio *blockio;
 	struct an_layout *layout;
 	struct an_health *health;
-	/* set (the window's bookkeeping) first, then one consumer per analysis */
+	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
 	struct fsl_consumer *cons[8];
 	unsigned int ncons;
