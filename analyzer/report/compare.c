@@ -7,9 +7,15 @@
  *
  * One reader and one session pass per trace. The pass feeds one consumer
  * that counts every event into the phases it falls in and feeds the
- * analysis of each phase window; the analyses see the whole trace, so work
- * in flight when a phase starts is known, and each counts only what
- * completes in its window, as `fslens report --from --to` does.
+ * analysis set of each phase window; the analyses see the whole trace, so
+ * work in flight when a phase starts is known, and each window gets what the
+ * one window rule gives it, as `fslens report --from --to` does.
+ *
+ * Each set is fed with fsl_analysis__feed(), so it runs on a session and a
+ * context stage of its own (root pid from the metadata, no reordering, no
+ * split: what report's session does). Attaching them all to the pass's
+ * session would share one context stage, but a diagnosis set is 8
+ * consumers and a session takes 32 (lib/session.c): 3 windows.
  */
 #include <errno.h>
 #include <inttypes.h>
