@@ -69,7 +69,8 @@ struct slice {
 struct pass {
 	struct fsl_compare *c;
 	struct fsl_consumer cons;
-	struct fsl_meta meta;		/* outlives the pass: the analyses resolve stacks lazily */
+	/* outlives the pass: the analyses resolve stacks lazily */
+	struct fsl_meta meta;
 	struct slice sl[NMAX];
 	unsigned int n;
 	uint32_t dev;
@@ -332,8 +333,9 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		if (cl->w1 <= cl->w0) {
 			char msg[96];
 
-			snprintf(msg, sizeof(msg), "phase '%s' run %u is empty: its cell has no cause",
-				 ph->name, ph->run);
+			snprintf(msg, sizeof(msg),
+				 "phase '%s' run %u is empty: its cell has no cause", ph->name,
+				 ph->run);
 			warn(c, trace, msg);
 			continue;
 		}
@@ -486,7 +488,8 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 	int err = 0;
 
 	if (!n || n > NMAX) {
-		snprintf(c->error, sizeof(c->error), "%s", n ? "at most 64 traces" : "no trace given");
+		snprintf(c->error, sizeof(c->error), "%s",
+			 n ? "at most 64 traces" : "no trace given");
 		return -EINVAL;
 	}
 	/* a missing trace is said before any is read */
