@@ -781,13 +781,13 @@ int cmd_compare(int argc, char **argv)
 	if (!c)
 		return fsl_err(-ENOMEM, "compare");
 	c->causes = 1;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((opt = fsl_getopt("compare", argc, argv, "h", lopts)) != -1) {
 		switch (opt) {
 		case 'j': json = 1; break;
 		case 'n': c->causes = 0; break;
 		case 'h': fputs(compare_usage, stdout); rc = 0; goto out;
-		default: fputs(compare_usage, stderr); rc = EXIT_USAGE; goto out;
+		default: rc = EXIT_USAGE; goto out;
 		}
 	}
 	ntraces = argc - optind;

@@ -26,12 +26,12 @@ static const char usage[] =
 	"  csv        one table with a header row (--table)\n"
 	"\n"
 	"options:\n"
-	"  -f, --format FORMAT\n"
+	"  -F, --format FORMAT   one of the formats above\n"
 	"  -o, --output OUT      file, or directory for blktrace and --per-class\n"
 	"      --table TABLE     csv: ops | io | txn | waits | alloc\n"
 	"      --name NAME       blktrace: file base name (one device; default: the disk's\n"
 	"                        name the trace recorded, else MAJ:MIN)\n"
-	"      --dev MAJ:MIN     blktrace: only this device\n"
+	"      --dev DEV         blktrace: only this device (MAJ:MIN or its name, sdc)\n"
 	"      --big-endian      blktrace: write big-endian records\n"
 	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
 	"                        (OUT a directory; classes as in fslens report)\n"
@@ -40,6 +40,8 @@ static const char usage[] =
 	"  -q, --quiet           no summary on stderr\n";
 
 enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV };
+/* long-only options (-f is --force in every command, so --format is -F) */
+enum { OPT_FROM = 256, OPT_TO };
 
 struct export_args {
 	const char *trace, *out, *name, *table;
@@ -49,15 +51,29 @@ struct export_args {
 	uint64_t t0, t1;		/* the same, absolute (t1 0: no end) */
 };
 
-static int parse_dev(const char *s, uint32_t *dev)
+/* MAJ:MIN (or blkparse's MAJ,MIN), or a disk name the trace recorded ("loop0", "/dev/loop0"). */
+static int parse_dev(const char *s, const struct fsl_meta *m, uint32_t *dev)
 {
-	unsigned int ma, mi;
+	static const char *const keys[] = { FSL_KV_DISK_NAME, FSL_KV_DEV_NAME };
+	unsigned int ma, mi, i;
+	const char *v;
 	char c;
+	int n;
 
-	if (sscanf(s, "%u:%u%c", &ma, &mi, &c) != 2 && sscanf(s, "%u,%u%c", &ma, &mi, &c) != 2)
-		return -EINVAL;
-	*dev = FSL_MKDEV(ma, mi);
-	return 0;
+	if (sscanf(s, "%u:%u%c", &ma, &mi, &c) == 2 || sscanf(s, "%u,%u%c", &ma, &mi, &c) == 2) {
+		*dev = FSL_MKDEV(ma, mi);
+		return 0;
+	}
+	if (!strncmp(s, "/dev/", 5))
+		s += 5;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = fsl_meta__str(m, keys[i]);
+		if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && !strcmp(v + n, s)) {
+			*dev = FSL_MKDEV(ma, mi);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static int mkdir_p(const char *dir)
@@ -338,7 +354,7 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "table", required_argument, NULL, 't' },
 		{ "name", required_argument, NULL, 'n' },
@@ -346,8 +362,8 @@ int cmd_export(int argc, char **argv)
 		{ "big-endian", no_argument, NULL, 'B' },
 		{ "per-class", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'T' },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -357,29 +373,25 @@ int cmd_export(int argc, char **argv)
 	struct fsl_reader_opts ro = { 0 };
 	struct fsl_reader *r;
 	struct fsl_meta m;
-	const char *fmt = NULL;
+	const char *fmt = NULL, *dev_arg = NULL;
 	int c, err, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:qh", opts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("export", argc, argv, "F:o:qh", opts)) != -1) {
 		switch (c) {
-		case 'f': fmt = optarg; break;
+		case 'F': fmt = optarg; break;
 		case 'o': a.out = optarg; break;
 		case 't': a.table = optarg; break;
 		case 'n': a.name = optarg; break;
-		case 'd':
-			if (parse_dev(optarg, &a.only_dev))
-				return fsl_usage_error("export", usage,
-						       "--dev wants MAJ:MIN, not '%s'", optarg);
-			break;
+		case 'd': dev_arg = optarg; break;
 		case 'B': a.big_endian = 1; break;
 		case 'P': a.per_class = 1; break;
 		case 'q': a.quiet = 1; break;
-		case 'F':
+		case OPT_FROM:
 			if (fsl_parse_seconds(optarg, &a.from))
 				return fsl_usage_error("export", usage, "bad --from '%s'", optarg);
 			break;
-		case 'T':
+		case OPT_TO:
 			if (fsl_parse_seconds(optarg, &a.to) || !a.to)
 				return fsl_usage_error("export", usage, "bad --to '%s'", optarg);
 			break;
@@ -387,7 +399,7 @@ int cmd_export(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("export", usage, "bad option");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)
@@ -410,7 +422,7 @@ int cmd_export(int argc, char **argv)
 		return fsl_usage_error("export", usage, "csv needs --table ops|io|txn|waits|alloc");
 	if (a.format != FMT_CSV && a.table)
 		return fsl_usage_error("export", usage, "--table is for --format csv");
-	if (a.format != FMT_BLKTRACE && (a.name || a.only_dev || a.big_endian))
+	if (a.format != FMT_BLKTRACE && (a.name || dev_arg || a.big_endian))
 		return fsl_usage_error("export", usage,
 				       "--name, --dev and --big-endian are for --format blktrace");
 	if (a.per_class && a.format != FMT_FOLDED)
@@ -422,6 +434,11 @@ int cmd_export(int argc, char **argv)
 	if (!r)
 		return fsl_err(err, "cannot open '%s'", a.trace);
 	fsl_meta_from_reader(&m, r);
+	if (dev_arg && parse_dev(dev_arg, &m, &a.only_dev)) {
+		fsl_reader__close(r);
+		return fsl_usage_error("export", usage, "--dev %s: not a disk of '%s' (MAJ:MIN, or "
+				       "the name 'fslens info' shows)", dev_arg, a.trace);
+	}
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;

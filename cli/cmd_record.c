@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fslens/devname.h"
 #include "fslens/text.h"
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
@@ -434,14 +435,18 @@ int cmd_record(int argc, char **argv)
 	struct sigaction sa;
 	unsigned int i;
 	int nstacks = 0;
-	char cmdline[4096] = "";
+	char cmdline[4096] = "", devnode[4200];
 	char sz[32];
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+m:d:e:p:o:fvh", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((opt = fsl_getopt("record", argc, argv, "+m:d:e:p:o:fvh", lopts)) != -1) {
 		switch (opt) {
 		case 'm': mount = optarg; break;
-		case 'd': dev = optarg; break;
+		case 'd':
+			if (fsl_dev_arg("record", optarg, devnode, sizeof(devnode)))
+				return EXIT_USAGE;
+			dev = devnode;
+			break;
 		case 'e':
 			if (fsl_family_parse(optarg, &families, &bad))
 				return fsl_usage_error("record", usage_text, "unknown event family '%s'", bad);
@@ -490,7 +495,7 @@ int cmd_record(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("record", usage_text, "bad option");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -372,6 +372,16 @@ check_eq name_round_trip "$(cd out4 && ls | tr '\n' ' ')" "sdc.blktrace.0 sdc.bl
 check_eq be_round_trip_same_bytes "$(cat out4/sdc.blktrace.* | md5sum)" \
 	"$("$FSLENS" export t.trace --format blktrace --dev 8:32 --name sdc -o out5 -q; cat out5/sdc.blktrace.* | md5sum)"
 
+# --dev by the name the trace recorded (sdc, /dev/sdc) is --dev MAJ:MIN
+for d in sdc /dev/sdc; do
+	rm -rf out6
+	"$FSLENS" export be.trace --format blktrace --dev "$d" -o out6 -q
+	check_eq "dev_by_name.$d" "$(cat out6/sdc.blktrace.* | md5sum)" "$(cat out4/sdc.blktrace.* | md5sum)"
+done
+"$FSLENS" export be.trace --format blktrace --dev nosuch -o out7 2>dev.err
+check_eq dev_unknown.rc "$?" 2
+check_grep dev_unknown.msg "^fslens export: --dev nosuch: not a disk of 'be.trace'" dev.err
+
 # errors: a corrupt file names the offset; a missing one is a clear error
 "$FSLENS" import blktrace "$TOP/tests/data/blktrace/badmagic.blktrace.0" -o bad.trace 2>bad.err
 check_eq corrupt.rc "$?" 1
