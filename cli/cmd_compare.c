@@ -34,9 +34,11 @@
 
 static const char compare_usage[] =
 "usage: fslens compare TRACE... [--json] [--no-causes]\n"
-"  One table: rows are phases (from TRACE's .phases file, else the whole trace),\n"
-"  columns are the traces (or runs); each cell: time, ops/s, top cause and its share\n"
-"  of blocked time, journal commits/blocks logged and I/O during the phase.\n"
+"\n"
+"One table: rows are phases (from TRACE's .phases file, else the whole trace),\n"
+"columns are the traces (or runs); each cell: time, ops/s, top cause and its share\n"
+"of blocked time, journal commits/blocks logged and I/O during the phase.\n"
+"\n"
 "  --json        the same as JSON\n"
 "  --no-causes   do not run 'fslens report' per phase (faster; no cause line)\n";
 

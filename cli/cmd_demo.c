@@ -36,20 +36,22 @@
 
 static const char demo_usage[] =
 "usage: fslens demo [SCENARIO] [options]\n"
-"  Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
-"  'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
+"\n"
+"Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
+"'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
+"Scenarios: htree createmany bonnie dbench copytree (docs/demo.md).\n"
+"\n"
 "  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
 "  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
 "  -o DIR             output directory (default fslens-demo)\n"
 "  --keep             keep the scratch image (unmounted, detached) and print its path\n"
-"  -d, --dev DEV      use block device DEV (/dev/sdb1, sdb1 or 8:17) instead of an image:\n"
-"                     it is WIPED (needs --force); --device DEV is the same\n"
+"  -d, --dev DEV      use block device DEV (/dev/sdb1, sdb1 or 8:17) instead of an\n"
+"                     image: it is WIPED (needs -f); --device DEV is the same\n"
 "  -f, --force        allow --dev to overwrite DEV\n"
 "  --no-record        run the workload without recording (phase table only)\n"
 "  --no-report        record but do not run the report\n"
-"  --list             list the scenarios and their parameters\n"
-"Scenarios: htree createmany bonnie dbench copytree (docs/demo.md).\n";
+"  --list             list the scenarios and their parameters\n";
 
 /*
  * Local copies of cli.h's fsl_err/fsl_usage_error: the unit-test binary

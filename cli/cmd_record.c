@@ -42,7 +42,7 @@ static const char usage_text[] =
 "  -f, --force          overwrite an existing trace\n"
 "      --duration SEC   stop after SEC seconds (default: Ctrl-C, or when COMMAND exits)\n"
 "      --min-wait USEC  drop off-CPU waits shorter than this in the kernel (default 100)\n"
-"      --ring-size SIZE ring buffer size, MB or with a K/M suffix (default 64M)\n"
+"      --ring-size SIZE  ring buffer size, MB or with a K/M suffix (default 64M)\n"
 "      --all-sleeps     record every off-CPU sleep, not only uninterruptible ones\n"
 "      --raw-tp         attach raw tracepoints as raw_tp even where tp_btf works\n"
 "      --classic-tp     use classic tracepoints for ext4/jbd2 (their fallback)\n"

@@ -18,7 +18,7 @@ static const char usage_text[] =
 	"       fslens top --replay TRACE [--speed X] [-i SEC] [-p PID]\n"
 	"\n"
 	"  -m, --mount MOUNT    live: the filesystem mounted at MOUNT\n"
-	"  -d, --dev DEV        live: the filesystem on DEV (path or MAJ:MIN)\n"
+	"  -d, --dev DEV        live: the filesystem on DEV (/dev/loop0, loop0 or 7:0)\n"
 	"  -i, --interval SEC   refresh interval (default 1)\n"
 	"  -p, --pid PID        show only this process (a filter; f changes it)\n"
 	"      --replay TRACE   play a recorded trace through the same screen\n"

@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 	}
 	name = argv[1];
 	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		/* the release (VERSION file), +g<commit> when not the tagged release */
 		printf("fslens %s\n", FSL_VERSION);
 		return finish_stdout(0);
 	}
