@@ -57,8 +57,7 @@ endif
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wshadow -Wformat=2 \
 	   -Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS	?= -O2 -g
-BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -I$(BUILD) -D_GNU_SOURCE -MMD -MP \
-	       -DFSL_VERSION='"$(VERSION)"'
+BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -I$(BUILD) -D_GNU_SOURCE -MMD -MP
 LDLIBS	:= -lzstd -lncursesw -lm -lpthread
 ifeq ($(WITH_BPF),1)
 BASE_CFLAGS += -DFSL_HAVE_BPF
@@ -111,6 +110,16 @@ $(BUILD)/tests/%: tests/helpers/%.c $(LIB_OBJS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+# The version is a header rewritten only when it changes, so a new commit
+# relinks with the right --version and an unchanged one rebuilds nothing.
+$(BUILD)/fsl_version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '#define FSL_VERSION "$(VERSION)"' > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/cli/main.o: $(BUILD)/fsl_version.h
+.PHONY: FORCE
+FORCE:
 
 # Every object waits for the skeletons (the BPF-side ones include them; the
 # cost for the rest is nil once they exist).

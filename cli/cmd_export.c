@@ -49,6 +49,7 @@ struct export_args {
 	uint32_t only_dev;
 	uint64_t from, to;		/* window, ns from the start (to 0: the end) */
 	uint64_t t0, t1;		/* the same, absolute (t1 0: no end) */
+	uint64_t origin;		/* the trace's start, where --from counts from */
 };
 
 /* MAJ:MIN (or blkparse's MAJ,MIN), or a disk name the trace recorded ("loop0", "/dev/loop0"). */
@@ -340,6 +341,7 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 		return fsl_err(err, "csv export");
 	}
 	fsl_csv_export__set_classifier(x, wait_class, NULL);
+	fsl_csv_export__set_origin(x, a->origin);
 	err = run(r, csv_ev, x, a);
 	if (!err)
 		err = fsl_csv_export__finish(x);
@@ -442,6 +444,7 @@ int cmd_export(int argc, char **argv)
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	a.origin = origin;
 	if (a.from)
 		a.t0 = origin + a.from;
 	if (a.to)

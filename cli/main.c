@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fsl_version.h"
 
 struct command {
 	const char *name;

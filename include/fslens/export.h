@@ -220,6 +220,8 @@ struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fs
 					   int *err);
 /* Fill the waits table's class column. */
 void fsl_csv_export__set_classifier(struct fsl_csv_export *x, fsl_classify_fn fn, void *ctx);
+/* Where t_s counts from (default: record.start_ns, else 0). */
+void fsl_csv_export__set_origin(struct fsl_csv_export *x, uint64_t origin_ns);
 int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev);
 int fsl_csv_export__finish(struct fsl_csv_export *x);
 void fsl_csv_export__free(struct fsl_csv_export *x);

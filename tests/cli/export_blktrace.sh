@@ -354,6 +354,21 @@ check_ge window.rows "$(echo "$want" | wc -l)" 20
 # rows whose insert fell before the window lose their insert time
 check_eq window.same_requests "$(tail -n +2 win.csv | cut -d, -f1-4,6,7 | sort)" \
 	"$(echo "$want" | cut -d, -f1-4,6,7 | sort)"
+# t_s is the completion in seconds from the start, the unit --from/--to take:
+# every row of the window's export lies inside [0.010, 0.025)
+check_eq csv.t_s_is_complete "$(awk -F, -v o="$origin" 'NR > 1 && $14 != sprintf("%.9f", ($7 - o) / 1e9)' io.csv | head -3)" ""
+check_eq window.t_s_inside "$(awk -F, 'NR > 1 && ($14 < 0.010 || $14 >= 0.025)' win.csv | head -3)" ""
+check_eq csv.header_ends "$(head -1 io.csv | cut -d, -f14-)" "t_s,realtime"
+# realtime is the same instant on the wall clock (date(1) converts the offset)
+rt=$("$tq/tests/trace_query" t.trace kv clock.realtime_offset_ns 2>/dev/null)
+if [ -n "$rt" ]; then
+	row=$(sed -n 2p io.csv)
+	ns=$(( $(cut -d, -f7 <<< "$row") + rt ))
+	check_eq csv.realtime "$(cut -d, -f15 <<< "$row")" \
+		"$(date -u -d @$((ns / 1000000000)) +%Y-%m-%dT%H:%M:%S).$(printf %09d $((ns % 1000000000)))Z"
+else
+	check_eq csv.realtime_empty "$(awk -F, 'NR > 1 && $15 != ""' io.csv | wc -l)" 0
+fi
 "$FSLENS" export t.trace --format csv --table io --from 0.02 --to 0.01 -o x.csv 2>/dev/null
 check_eq window.bad_order "$?" 2
 
