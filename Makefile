@@ -58,10 +58,10 @@ WARN	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wshadow -Wformat=
 	   -Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS	?= -O2 -g
 BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -I$(BUILD) -D_GNU_SOURCE -MMD -MP
-LDLIBS	:= -lzstd -lncursesw -lm -lpthread
+LDLIBS	:= -lzstd -lncursesw -lm -lpthread -lz
 ifeq ($(WITH_BPF),1)
 BASE_CFLAGS += -DFSL_HAVE_BPF
-LDLIBS	+= $(shell pkg-config --libs libbpf) -lelf -lz
+LDLIBS	+= $(shell pkg-config --libs libbpf) -lelf
 endif
 ifeq ($(HAVE_EXT2FS),1)
 BASE_CFLAGS += -DFSL_HAVE_EXT2FS

@@ -26,6 +26,11 @@ int fsl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* fopen(path, "w") writing gzip; NULL with errno. For OUT.gz of the exporters. */
+FILE *fsl_gz_fopen(const char *path);
+/* Does path end in ".gz"? */
+int fsl_is_gz_path(const char *path);
+
 struct option;
 /*
  * getopt_long for a command: options may come anywhere on the line (a leading

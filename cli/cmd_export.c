@@ -21,7 +21,8 @@ static const char usage[] =
 	"formats:\n"
 	"  blktrace   per-CPU files OUT/<dev>.blktrace.<cpu> (blktrace v7) for blkparse,\n"
 	"             btt, iowatcher; OUT is a directory (default .), created if missing\n"
-	"  perfetto   Chrome/Perfetto trace JSON (ui.perfetto.dev) to OUT (default stdout)\n"
+	"  perfetto   Chrome/Perfetto trace JSON (ui.perfetto.dev) to OUT (default stdout);\n"
+	"             OUT.gz (p.json.gz) is written gzipped, as Perfetto's UI opens it\n"
 	"  folded     off-CPU stacks 'comm;frame;...;frame us' for flamegraph.pl\n"
 	"  csv        one table with a header row (--table)\n"
 	"\n"
@@ -209,7 +210,8 @@ static FILE *open_out(const char *path)
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	f = fopen(path, "w");
+	/* OUT.gz: gzip (Perfetto's UI opens .json.gz as it is) */
+	f = fsl_is_gz_path(path) ? fsl_gz_fopen(path) : fopen(path, "w");
 	if (!f)
 		fsl_err(-errno, "cannot create '%s'", path);
 	return f;

@@ -342,6 +342,19 @@ assert len({x['id'] for x in b}) == len(b) == len(e)
 assert all(e[x['id']]['ts'] > x['ts'] for x in b)
 print(len(b))" 2>&1)
 check_eq perfetto.io_slices "$got" "$want"
+# OUT.json.gz: the same JSON, gzipped (gzip(1) and Python's gzip read it back)
+"$FSLENS" export t.trace -F perfetto -o p.json.gz
+check_eq perfetto_gz.rc "$?" 0
+check_cmd perfetto_gz.gzip_t gzip -t p.json.gz
+check_eq perfetto_gz.same_json "$(zcat p.json.gz | md5sum)" "$(md5sum <p.json)"
+check_eq perfetto_gz.loads "$("$PY" -c "import gzip, json; print(len(json.load(gzip.open('p.json.gz'))['traceEvents']))")" \
+	"$("$PY" -c "import json; print(len(json.load(open('p.json'))['traceEvents']))")"
+check_le perfetto_gz.smaller "$(stat -c %s p.json.gz)" "$(( $(stat -c %s p.json) / 4 ))"
+"$FSLENS" export t.trace -F csv --table io -o io.csv.gz -q
+check_eq csv_gz.same "$(zcat io.csv.gz | md5sum)" "$(md5sum <io.csv)"
+"$FSLENS" export t.trace -F perfetto -o nodir/p.json.gz 2>gz.err
+check_eq perfetto_gz.bad_dir_rc "$?" 1
+check_grep perfetto_gz.bad_dir_msg "^fslens: cannot create 'nodir/p.json.gz': No such file or directory$" gz.err
 
 # a window: only requests issued and completed in [10 ms, 25 ms) of the start
 case ${BUILD:-build} in /*) tq=$BUILD ;; *) tq=$TOP/${BUILD:-build} ;; esac
