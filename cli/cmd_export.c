@@ -16,7 +16,7 @@
 #include "fslens/trace.h"
 
 static const char usage[] =
-	"usage: fslens export TRACE --format FORMAT [-o OUT] [options]\n"
+	"usage: fslens export TRACE -F FORMAT [-o OUT] [options]\n"
 	"\n"
 	"formats:\n"
 	"  blktrace   per-CPU files OUT/<dev>.blktrace.<cpu> (blktrace v7) for blkparse,\n"
@@ -24,6 +24,7 @@ static const char usage[] =
 	"  perfetto   Chrome/Perfetto trace JSON (ui.perfetto.dev) to OUT (default stdout);\n"
 	"             OUT.gz (p.json.gz) is written gzipped, as Perfetto's UI opens it\n"
 	"  folded     off-CPU stacks 'comm;frame;...;frame us' for flamegraph.pl\n"
+	"  flamegraph the same stacks as a flame graph SVG (self-contained; click to zoom)\n"
 	"  csv        one table with a header row (--table)\n"
 	"\n"
 	"options:\n"
@@ -34,13 +35,14 @@ static const char usage[] =
 	"                        name the trace recorded, else MAJ:MIN)\n"
 	"      --dev DEV         blktrace: only this device (MAJ:MIN or its name, sdc)\n"
 	"      --big-endian      blktrace: write big-endian records\n"
-	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
+	"      --per-class       folded, flamegraph: one file per wait class,\n"
+	"                        OUT/<class>.folded or OUT/<class>.svg\n"
 	"                        (OUT a directory; classes as in fslens report)\n"
 	"      --from SEC, --to SEC  only events in this window, seconds from the start\n"
 	"                        (as fslens report counts them)\n"
 	"  -q, --quiet           no summary on stderr\n";
 
-enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV };
+enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV, FMT_FLAMEGRAPH };
 /* long-only options (-f is --force in every command, so --format is -F) */
 enum { OPT_FROM = 256, OPT_TO };
 
@@ -257,7 +259,35 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 	return 0;
 }
 
-/* One file per wait class: DIR/<class>.folded. */
+/*
+ * The stacks of one class (NULL: all) to f: folded lines, or for flamegraph
+ * those lines drawn as an SVG, so both formats hold the same numbers.
+ */
+static int write_stacks(struct fsl_folded_export *x, FILE *f, const char *cls,
+			const struct export_args *a)
+{
+	char title[256], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	if (a->format != FMT_FLAMEGRAPH)
+		return fsl_folded_export__write(x, f, cls);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	err = fsl_folded_export__write(x, mem, cls);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	snprintf(title, sizeof(title), "Off-CPU time%s%s: %s", cls ? ", " : "", cls ? cls : "",
+		 a->trace);
+	if (!err)
+		err = fsl_flamegraph_svg(f, buf, len, title, "us");
+	free(buf);
+	return err;
+}
+
+/* One file per wait class: DIR/<class>.folded (or .svg). */
 static int write_per_class(struct fsl_folded_export *x, const struct export_args *a)
 {
 	const char *dir = a->out ? a->out : ".";
@@ -272,11 +302,12 @@ static int write_per_class(struct fsl_folded_export *x, const struct export_args
 	for (i = 0; i < fsl_folded_export__nclasses(x); i++) {
 		const char *cls = fsl_folded_export__class(x, i);
 
-		snprintf(path, sizeof(path), "%s/%s.folded", dir, cls);
+		snprintf(path, sizeof(path), "%s/%s.%s", dir, cls,
+			 a->format == FMT_FLAMEGRAPH ? "svg" : "folded");
 		f = fopen(path, "w");
 		if (!f)
 			return fsl_err(-errno, "cannot create '%s'", path);
-		err = fsl_folded_export__write(x, f, cls);
+		err = write_stacks(x, f, cls, a);
 		if (fclose(f) && !err)
 			err = -errno;
 		if (err)
@@ -315,7 +346,7 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 		fsl_folded_export__free(x);
 		return 1;
 	}
-	err = fsl_folded_export__write(x, f, NULL);
+	err = write_stacks(x, f, NULL, a);
 	fsl_folded_export__free(x);
 	if (err)
 		write_err(err, a->out);
@@ -418,6 +449,8 @@ int cmd_export(int argc, char **argv)
 		a.format = FMT_PERFETTO;
 	else if (!strcmp(fmt, "folded"))
 		a.format = FMT_FOLDED;
+	else if (!strcmp(fmt, "flamegraph") || !strcmp(fmt, "svg"))
+		a.format = FMT_FLAMEGRAPH;
 	else if (!strcmp(fmt, "csv"))
 		a.format = FMT_CSV;
 	else
@@ -429,8 +462,9 @@ int cmd_export(int argc, char **argv)
 	if (a.format != FMT_BLKTRACE && (a.name || dev_arg || a.big_endian))
 		return fsl_usage_error("export", usage,
 				       "--name, --dev and --big-endian are for --format blktrace");
-	if (a.per_class && a.format != FMT_FOLDED)
-		return fsl_usage_error("export", usage, "--per-class is for --format folded");
+	if (a.per_class && a.format != FMT_FOLDED && a.format != FMT_FLAMEGRAPH)
+		return fsl_usage_error("export", usage, "--per-class is for --format folded or "
+				       "flamegraph");
 	if (a.to && a.to <= a.from)
 		return fsl_usage_error("export", usage, "--to must be after --from");
 
@@ -454,7 +488,8 @@ int cmd_export(int argc, char **argv)
 	switch (a.format) {
 	case FMT_BLKTRACE: rc = export_blktrace(r, &a); break;
 	case FMT_PERFETTO: rc = export_perfetto(r, &m, &a); break;
-	case FMT_FOLDED: rc = export_folded(r, &m, &a); break;
+	case FMT_FOLDED:
+	case FMT_FLAMEGRAPH: rc = export_folded(r, &m, &a); break;
 	default: rc = export_csv(r, &m, &a); break;
 	}
 	if (!a.quiet) {

@@ -203,6 +203,13 @@ size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x);
 const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t idx);
 void fsl_folded_export__free(struct fsl_folded_export *x);
 
+/*
+ * A self-contained, clickable flame graph SVG of folded lines ("a;b;c N\n"...,
+ * len bytes) to out (analyzer/export/export_flamegraph.c). 0, -ENOMEM or -EIO.
+ */
+int fsl_flamegraph_svg(FILE *out, const char *folded, size_t len, const char *title,
+		       const char *count_name);
+
 /* ---- CSV tables ---- */
 
 enum fsl_csv_table {
