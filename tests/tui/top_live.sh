@@ -46,7 +46,7 @@ row=$(tm_row l "^ +$spid ")
 if [ -n "$row" ]; then
 	pass storm-row
 	# 2000 creates over the seconds top has been up: a non-zero rate
-	check_eq storm-ops-nonzero "$(awk '{ print ($3 > 0) }' <<< "$row")" 1
+	check_eq storm-ops-nonzero "$(awk '{ print ($4 > 0) }' <<< "$row")" 1
 	# the name after the exec, not the shell's
 	check_eq storm-comm "$(awk '{ print $2 }' <<< "$row")" fslstorm
 else
