@@ -32,7 +32,11 @@ trap 'rm -rf "$shl"' EXIT
 mkdir -p "$shl/debian"
 printf 'Source: fslens\n\nPackage: fslens\nArchitecture: any\n' >"$shl/debian/control"
 bin=$(realpath "$stage/usr/bin/fslens")
-depends=$(cd "$shl" && dpkg-shlibdeps -O "$bin" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+# the libraries' own libraries too: libext2fs.so.2 needs libcom_err.so.2, and
+# libext2fs2 leaves it to libcom-err2 being installed (not so in a minimal root)
+# (not glibc's own: its private symbols between its parts would pin one version)
+libs=$(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// && $1 !~ /^(libc|libm|libdl|libpthread|librt|ld-linux.*)\.so/ { print $3 }')
+depends=$(cd "$shl" && dpkg-shlibdeps -O "$bin" $libs 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "fslens: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 size=$(du -sk "$stage" | cut -f1)

@@ -24,8 +24,8 @@ mmdebstrap --quiet --variant=apt --skip=essential/unlink \
 	--customize-hook="copy-in $T_TMP/t.trace /tmp" \
 	--customize-hook='chroot "$1" sh -c "fslens --version >/tmp/version 2>&1; echo \$? >>/tmp/version"' \
 	--customize-hook='chroot "$1" sh -c "fslens report /tmp/t.trace >/tmp/report 2>/tmp/report.err; echo \$? >/tmp/report.rc"' \
-	--customize-hook='chroot "$1" sh -c "dpkg-query -W -f=\"\${Status}\" fslens >/tmp/status; man -w fslens-report >/tmp/manpath 2>&1; true"' \
-	--customize-hook="copy-out /tmp/version /tmp/report /tmp/report.err /tmp/report.rc /tmp/status /tmp/manpath $T_TMP/out.d" \
+	--customize-hook='chroot "$1" sh -c "dpkg -s fslens | sed -n \"s/^Status: //p\" >/tmp/status"' \
+	--customize-hook="copy-out /tmp/version /tmp/report /tmp/report.err /tmp/report.rc /tmp/status $T_TMP/out.d" \
 	--customize-hook="sync-out /var/cache/apt/archives $cache" \
 	bookworm /dev/null >"$T_TMP/mm.log" 2>&1
 rc=$?
