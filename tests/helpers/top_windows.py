@@ -108,16 +108,17 @@ for k in range(n):
             continue
         bc = p['blocked_by_class_ns']
         ms = lambda g: sum(bc.get(c, 0) for c in groups[g]) / 1e6 / w
-        want = [fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 6, 2),
+        want = [fmt(p['blocked_ns'] / 1e6 / w, 5, 0),
+                fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 5, 2),
                 fmt(ms('JRNL'), 5, 0), fmt(ms('DIRRD'), 5, 0),
                 fmt(ms('THRTL'), 5, 0), fmt(ms('IO'), 5, 0),
                 fmt(p['read_bytes'] / 1e6 / w, 6, 1), fmt(p['write_bytes'] / 1e6 / w, 6, 1)]
-        for i, col in enumerate(['OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO',
+        for i, col in enumerate(['BLKms', 'OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO',
                                  'RDMB/s', 'WRMB/s']):
             check(pre + 'pid %d %s' % (p['pid'], col), r[i], want[i])
         # blocked time is split at window edges: one thread, at most the window
         check(pre + 'pid %d blocked <= 1000 ms/s' % p['pid'],
-              p['blocked_ns'] <= t1 - t0 and all(float(x) <= 1000.5 for x in r[2:6]), True)
+              p['blocked_ns'] <= t1 - t0 and all(float(x) <= 1000.5 for x in [r[0]] + r[3:7]), True)
 
     srows = {}
     for line in frames['stalls'][k]:
