@@ -15,6 +15,7 @@
 #include "../an_internal.h"
 
 /* ext4 flags as the tracepoints report them (fs/ext4/ext4.h). */
+#define AN_MAP_NEW		0x20	/* 1 << BH_New */
 #define AN_MAP_MAPPED		0x10	/* 1 << BH_Mapped */
 #define AN_MAP_UNWRITTEN	0x800	/* 1 << BH_Unwritten */
 #define AN_MB_HINT_METADATA	0x0004
@@ -28,6 +29,7 @@
 struct an_ext {
 	uint64_t lblk, pblk, len;
 	uint64_t ts;		/* when this mapping first appeared */
+	uint8_t lookup;		/* seen only by lookups (not EXT4_MAP_NEW): predates the trace */
 };
 
 struct an_file {
@@ -243,7 +245,8 @@ static int ext_punch_logical(struct an_file *f, uint64_t l, uint64_t len)
 }
 
 /* Add mapping l -> p for len blocks, replacing whatever mapped there. */
-static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint64_t ts)
+static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint64_t ts,
+		   uint8_t lookup)
 {
 	uint32_t i;
 
@@ -259,6 +262,7 @@ static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint
 	if (f->n && l == f->ext[f->n - 1].lblk + f->ext[f->n - 1].len &&
 	    p == f->ext[f->n - 1].pblk + f->ext[f->n - 1].len) {
 		f->ext[f->n - 1].len += len;
+		f->ext[f->n - 1].lookup &= lookup;
 		return 0;
 	}
 	if (ext_punch_logical(f, l, len) || ext_reserve(f, 1))
@@ -266,18 +270,20 @@ static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint
 	for (i = ext_find(f, l); i < f->n && f->ext[i].lblk < l; i++)
 		;
 	memmove(&f->ext[i + 1], &f->ext[i], (f->n - i) * sizeof(f->ext[0]));
-	f->ext[i] = (struct an_ext){ l, p, len, ts };
+	f->ext[i] = (struct an_ext){ l, p, len, ts, lookup };
 	f->n++;
 	/* Merge with neighbours contiguous logically and physically. */
 	if (i + 1 < f->n && f->ext[i].lblk + f->ext[i].len == f->ext[i + 1].lblk &&
 	    f->ext[i].pblk + f->ext[i].len == f->ext[i + 1].pblk) {
 		f->ext[i].len += f->ext[i + 1].len;
+		f->ext[i].lookup &= f->ext[i + 1].lookup;
 		memmove(&f->ext[i + 1], &f->ext[i + 2], (f->n - i - 2) * sizeof(f->ext[0]));
 		f->n--;
 	}
 	if (i > 0 && f->ext[i - 1].lblk + f->ext[i - 1].len == f->ext[i].lblk &&
 	    f->ext[i - 1].pblk + f->ext[i - 1].len == f->ext[i].pblk) {
 		f->ext[i - 1].len += f->ext[i].len;
+		f->ext[i - 1].lookup &= f->ext[i].lookup;
 		memmove(&f->ext[i], &f->ext[i + 1], (f->n - i - 1) * sizeof(f->ext[0]));
 		f->n--;
 	}
@@ -330,7 +336,7 @@ static int on_map(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	 */
 	if (!f->kind_known && f->nodata_pblk && f->nodata_pblk == ev->pblk)
 		f->kind = 'd';
-	return ext_add(f, ev->lblk, ev->pblk, (uint64_t)ev->ret, h->ts);
+	return ext_add(f, ev->lblk, ev->pblk, (uint64_t)ev->ret, h->ts, !(ev->mflags & AN_MAP_NEW));
 }
 
 static int on_prealloc(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -1223,6 +1229,21 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 	}
 }
 
+/*
+ * Whether e2fsck -E fragcheck prints a line between extents p and x: the
+ * physical block does not follow on. But a logical hole next to a mapping
+ * only looked up (a file that predates the trace, e.g. jbd2 mapping the
+ * journal inode's blocks one at a time) hides what lies between, so the
+ * break is not known. Holes between blocks allocated in the trace are sparse
+ * files and break as e2fsck says.
+ */
+static int is_break(const struct an_ext *p, const struct an_ext *x)
+{
+	if (p->pblk + p->len == x->pblk)
+		return 0;
+	return x->lblk == p->lblk + p->len || (!p->lookup && !x->lookup);
+}
+
 /* The lengths the positions are tested against: the kernel's and the recorded tunables. */
 static void pos_lengths(const struct an_layout *s, struct fsl_break_pos *p)
 {
@@ -1286,7 +1307,7 @@ static void layout_compute(struct an_layout *s)
 			const struct an_ext *p = &f->ext[i - 1], *x = &f->ext[i];
 			struct fsl_frag_break *b;
 
-			if (p->pblk + p->len == x->pblk)
+			if (!is_break(p, x))
 				continue;
 			frag = 1;
 			if (grow((void **)&s->breaks, &s->cap_breaks, s->nbreaks, sizeof(*s->breaks)))
@@ -1360,7 +1381,7 @@ unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_fil
 		/* extents as fragcheck counts them: physically contiguous runs */
 		for (j = 0; j < f->n; j++) {
 			blocks += f->ext[j].len;
-			if (!j || f->ext[j - 1].pblk + f->ext[j - 1].len != f->ext[j].pblk)
+			if (!j || is_break(&f->ext[j - 1], &f->ext[j]))
 				cur.extents++;
 		}
 		cur.blocks = blocks;
@@ -1391,7 +1412,7 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16])
 		if (!f->n)
 			continue;
 		for (runs = 0, j = 0; j < f->n; j++)
-			if (!j || f->ext[j - 1].pblk + f->ext[j - 1].len != f->ext[j].pblk)
+			if (!j || is_break(&f->ext[j - 1], &f->ext[j]))
 				runs++;
 		j = 31 - __builtin_clz(runs);
 		out[j < 15 ? j : 15]++;

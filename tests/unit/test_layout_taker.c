@@ -272,3 +272,58 @@ TEST(layout_break_positions)
 	CHECK_U64(pos.other, 1);
 	fsl_analysis__free(a);
 }
+
+static int fx_map_flags(struct fsl_analysis *a, uint64_t ts, uint64_t ino, uint32_t lblk,
+			uint64_t pblk, int32_t len, uint32_t mflags)
+{
+	struct fsl_ev_ext4_map_blocks ev;
+
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT, sizeof(ev), ts, 1, 1);
+	ev.dev = 1;
+	ev.ino = ino;
+	ev.lblk = lblk;
+	ev.pblk = pblk;
+	ev.len = len;
+	ev.ret = len;
+	ev.mflags = mflags;
+	return fsl_analysis__feed(a, &ev.hdr);
+}
+
+/*
+ * The journal inode (one extent 131072+4096, as debugfs ex <8> shows) seen
+ * only through jbd2's one-block lookups at logical 0..635 and 1896: nothing
+ * is known between them, so no fragcheck line (e2fsck prints none). A sparse
+ * file whose blocks were allocated in the trace breaks across its hole as
+ * e2fsck says, even when the physical gap equals the logical one.
+ */
+TEST(layout_lookup_holes_are_not_breaks)
+{
+	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
+	const struct fsl_frag_break *br;
+	struct fsl_analysis *a;
+	struct fx_meta fx;
+	uint64_t hist[16];
+	unsigned int n, l;
+
+	geometry(&fx);
+	a = fsl_analysis__new(&o, NULL);
+	REQUIRE(a && !fsl_analysis__begin(a, &fx.m));
+	for (l = 0; l < 636; l++)
+		fx_map_flags(a, 100 + l, 8, l, 131072 + l, 1, 0x10);	/* MAPPED, not NEW */
+	fx_map_flags(a, 1000, 8, 1896, 132968, 1, 0x10);
+	/* sparse file 700: 0..3 then 100..103, both allocated here, gap 96 = 96 */
+	fx_map_flags(a, 2000, 700, 0, 90000, 4, 0x30);
+	fx_map_flags(a, 2100, 700, 100, 90100, 4, 0x30);
+	n = fsl_layout__breaks(fsl_analysis__layout(a), &br);
+	REQUIRE(n == 1);
+	CHECK_U64(br[0].ino, 700);
+	CHECK_U64(br[0].expect, 90004);
+	CHECK_U64(br[0].phys, 90100);
+	CHECK_U64(br[0].log, 100);
+	CHECK_U64(fsl_layout__fragmented(fsl_analysis__layout(a)), 1);
+	fsl_layout__extent_hist(fsl_analysis__layout(a), hist);
+	CHECK_U64(hist[0], 1);	/* the journal: one extent */
+	CHECK_U64(hist[1], 1);	/* file 700: two */
+	fsl_analysis__free(a);
+}
