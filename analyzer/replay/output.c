@@ -10,27 +10,30 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0;
 }
 
-static double scen_extents(const struct scen *s, uint64_t *files)
+static double scen_extents(const struct scen *s, uint64_t *files, uint64_t *frag)
 {
 	size_t idx = 0;
-	uint64_t ino, n = 0, sum = 0;
+	uint64_t ino, n = 0, sum = 0, nf = 0;
 	unsigned int e;
 
 	if (!s->fr)
 		return 0;
 	while (fsl_alloc__inode_next(s->fr, &idx, &ino, &e)) {
 		sum += e;
+		nf += e > 1;
 		n++;
 	}
 	if (files)
 		*files = n;
+	if (frag)
+		*frag = nf;
 	return n ? (double)sum / n : 0;
 }
 
 static void json_scen(const struct fsl_replay *r, const struct scen *s, struct fsl_json *j)
 {
 	const struct fsl_journal_stats *st = s->j ? fsl_journal__stats(s->j) : NULL;
-	uint64_t files = 0;
+	uint64_t files = 0, frag = 0;
 	int k;
 
 	fsl_json__obj_begin(j);
@@ -51,8 +54,9 @@ static void json_scen(const struct fsl_replay *r, const struct scen *s, struct f
 		fsl_json__obj_end(j);
 	}
 	if (s->fr) {
-		fsl_json__kv_double(j, "extents_per_file", scen_extents(s, &files));
+		fsl_json__kv_double(j, "extents_per_file", scen_extents(s, &files, &frag));
 		fsl_json__kv_u64(j, "files", files);
+		fsl_json__kv_u64(j, "fragmented_files", frag);
 		fsl_json__kv_u64(j, "alloc_failures", s->alloc_fail);
 		fsl_json__kv_double(j, "inode_to_data_groups",
 				    s->idist_n ? (double)s->idist_sum / s->idist_n : 0);
@@ -226,6 +230,11 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__kv_double(&j, "extents_per_file_model", s->fr_extents_model);
 		fsl_json__kv_double(&j, "extents_per_file_abs_error", s->fr_extents_err);
 		fsl_json__kv_double(&j, "inode_exact_pct", pct(s->fr_ino_exact, s->fr_ino_requests));
+		fsl_json__kv_u64(&j, "fragmented_files_kernel", s->fr_frag_kernel);
+		fsl_json__kv_u64(&j, "fragmented_files_model", s->fr_frag_model);
+		fsl_json__kv_u64(&j, "end_map_changed_blocks", s->fr_map_changed);
+		fsl_json__kv_u64(&j, "end_map_agree_blocks", s->fr_map_agree);
+		fsl_json__kv_double(&j, "end_map_agree_pct", pct(s->fr_map_agree, s->fr_map_changed));
 		fsl_json__obj_end(&j);
 	}
 	fsl_json__obj_end(&j);	/* fidelity */
@@ -305,6 +314,7 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__kv_u64(&j, "commits", jr->commits_recorded);
 		fsl_json__kv_u64(&j, "checkpoints", jr->checkpoints_recorded);
 		fsl_json__kv_double(&j, "extents_per_file", s->fr_extents_kernel);
+		fsl_json__kv_u64(&j, "fragmented_files", s->fr_frag_kernel);
 		fsl_json__kv_double(&j, "handle_wait_ms", jr->rec_wait_ms_total);
 		fsl_json__kv_u64(&j, "requests", r->rec_rqs);
 		fsl_json__kv_double(&j, "device_busy_ms", r->busy_ns / 1e6);
@@ -381,6 +391,14 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 			(unsigned long long)s->fr_until_div, pct(s->fr_group_match, n),
 			pct(s->fr_hist[0], n), s->fr_extents_model, s->fr_extents_kernel,
 			s->fr_extents_err, (unsigned long long)s->fr_files);
+		if (s->fr_map_changed)
+			fprintf(f, "  end bitmap: %llu of the %llu blocks the run changed end as the "
+				"kernel's (%.1f%%); fragmented files %llu (kernel %llu)\n",
+				(unsigned long long)s->fr_map_agree,
+				(unsigned long long)s->fr_map_changed,
+				pct(s->fr_map_agree, s->fr_map_changed),
+				(unsigned long long)s->fr_frag_model,
+				(unsigned long long)s->fr_frag_kernel);
 	}
 	fprintf(f, "Journal: %llu handles; commits recorded %llu, predicted %llu; same transaction "
 		"boundaries %.1f%%; waits > 10 ms recorded %llu, predicted %llu (precision %.0f%%, "
@@ -419,8 +437,16 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 				fprintf(f, "  %-20s stall   - | %8.1f ms | %8.1f ms\n",
 					fsl_jwait_name(k), bs->stall_ns[k] / 1e6, ws->stall_ns[k] / 1e6);
 		}
-		fprintf(f, "  extents per file %8.2f | %8.2f | %8.2f\n", s->fr_extents_kernel,
-			scen_extents(b, NULL), scen_extents(w, NULL));
+		{
+			uint64_t fb = 0, fw = 0;
+			double eb = scen_extents(b, NULL, &fb), ew = scen_extents(w, NULL, &fw);
+
+			fprintf(f, "  extents per file %8.2f | %8.2f | %8.2f\n", s->fr_extents_kernel,
+				eb, ew);
+			fprintf(f, "  fragmented files %8llu | %8llu | %8llu\n",
+				(unsigned long long)s->fr_frag_kernel, (unsigned long long)fb,
+				(unsigned long long)fw);
+		}
 		fprintf(f, "  directory blocks        - | %8llu | %8llu (%u-byte blocks)\n",
 			(unsigned long long)b->dir_blocks, (unsigned long long)w->dir_blocks,
 			w->dir_bs);
