@@ -30,6 +30,40 @@ static double scen_extents(const struct scen *s, uint64_t *files, uint64_t *frag
 	return n ? (double)sum / n : 0;
 }
 
+/*
+ * What-ifs the model cannot answer: the reason (NULL when it can). Layout:
+ * extents and fragmented files; journal: commits, checkpoints, stalls.
+ */
+static const char *refuse_layout(const struct fsl_replay *r, char *buf, size_t sz)
+{
+	const struct scen *w = &r->sc[1];
+
+	if (!r->whatif)
+		return NULL;
+	if (r->w_block_size && r->w_block_size != r->g.block_size)
+		return "the recorded requests are not rescaled to another block size";
+	/*
+	 * nodelalloc allocates in the order pages are written; a delalloc trace
+	 * has the writeback order only, which is the same for one writer at a
+	 * time but not for writers taking turns (their pages interleave).
+	 */
+	if (!w->delalloc && r->g.delalloc && r->cre_n >= 20 && r->cre_switch * 10 > r->cre_n) {
+		snprintf(buf, sz, "%llu files created by writers taking turns (%llu switches): a "
+			 "delalloc trace has their writeback order, not the order their pages were "
+			 "written", (unsigned long long)r->cre_n, (unsigned long long)r->cre_switch);
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *refuse_journal(const struct fsl_replay *r)
+{
+	if (r->whatif && r->sc[1].delalloc != r->g.delalloc)
+		return "the recorded handles journal what this delalloc setting dirtied; the other "
+		       "setting journals other blocks at other times";
+	return NULL;
+}
+
 static void json_scen(const struct fsl_replay *r, const struct scen *s, struct fsl_json *j)
 {
 	const struct fsl_journal_stats *st = s->j ? fsl_journal__stats(s->j) : NULL;
@@ -323,6 +357,19 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		json_scen(r, &r->sc[0], &j);
 		fsl_json__key(&j, "predicted");
 		json_scen(r, &r->sc[1], &j);
+		{
+			char buf[256];
+			const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
+
+			/* the predicted figures these name are not to be used */
+			fsl_json__key(&j, "not_modelled");
+			fsl_json__obj_begin(&j);
+			if (lay)
+				fsl_json__kv_str(&j, "layout", lay);
+			if (jn)
+				fsl_json__kv_str(&j, "journal", jn);
+			fsl_json__obj_end(&j);
+		}
 		fsl_json__obj_end(&j);
 	} else {
 		fsl_json__null(&j);
@@ -425,7 +472,15 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 		if (r->o.ialloc_set)
 			fprintf(f, " ialloc=%s", fsl_ialloc_policy_name(r->o.ialloc_policy));
 		fprintf(f, " (recorded | model as recorded | model with the change):\n");
-		if (bs && ws) {
+		char buf[256];
+		const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
+
+		if (bs && ws && jn) {
+			fprintf(f, "  commits          %8llu | %8llu | not modelled\n",
+				(unsigned long long)jr->commits_recorded,
+				(unsigned long long)bs->commits);
+			fprintf(f, "  journal (commits, checkpoints, stalls) not modelled: %s\n", jn);
+		} else if (bs && ws) {
 			fprintf(f, "  commits          %8llu | %8llu | %8llu\n",
 				(unsigned long long)jr->commits_recorded,
 				(unsigned long long)bs->commits, (unsigned long long)ws->commits);
@@ -437,7 +492,16 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 				fprintf(f, "  %-20s stall   - | %8.1f ms | %8.1f ms\n",
 					fsl_jwait_name(k), bs->stall_ns[k] / 1e6, ws->stall_ns[k] / 1e6);
 		}
-		{
+		if (lay) {
+			uint64_t fb = 0;
+			double eb = scen_extents(b, NULL, &fb);
+
+			fprintf(f, "  extents per file %8.2f | %8.2f | not modelled\n",
+				s->fr_extents_kernel, eb);
+			fprintf(f, "  fragmented files %8llu | %8llu | not modelled\n",
+				(unsigned long long)s->fr_frag_kernel, (unsigned long long)fb);
+			fprintf(f, "  layout (extents, fragmented files) not modelled: %s\n", lay);
+		} else {
 			uint64_t fb = 0, fw = 0;
 			double eb = scen_extents(b, NULL, &fb), ew = scen_extents(w, NULL, &fw);
 
