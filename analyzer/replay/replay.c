@@ -143,6 +143,7 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 
 	fsl_geom_defaults(g);
 	fsl_tunables_defaults(t);
+	r->target_dev = (uint32_t)fsl_meta__u64(m, FSL_KV_DEV, 0);
 	have = !fsl_meta__ext4_geometry(m, &eg);
 	g->block_size = eg.block_size;
 	g->blocks_count = eg.blocks_count;
