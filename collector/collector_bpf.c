@@ -231,12 +231,13 @@ static int is_sc_prog(struct bpf_program *prog)
  */
 static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp, size_t len)
 {
-	static const char *pre[] = { "", "new" };
+	/* sendfile is sys_sendfile64 on 64-bit */
+	static const char *pre[] = { "", "new", "" }, *suf[] = { "", "", "64" };
 	char en[96], ex[96];
 	unsigned int i;
 
-	for (i = 0; i < 2; i++) {
-		snprintf(tp, len, "%s%s", pre[i], name);
+	for (i = 0; i < 3; i++) {
+		snprintf(tp, len, "%s%s%s", pre[i], name, suf[i]);
 		snprintf(en, sizeof(en), "sys_enter_%s", tp);
 		snprintf(ex, sizeof(ex), "sys_exit_%s", tp);
 		if (tp_exists(c->tracefs, "syscalls", en) == 1 &&
@@ -344,6 +345,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_offcpu_all = o->offcpu_all;
 	skel->rodata->targ_min_wait_ns = o->min_wait_ns;
 	skel->rodata->targ_o_creat = O_CREAT;
+	skel->rodata->targ_o_direct = O_DIRECT;
+	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
@@ -356,8 +359,12 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	/* dirops keeps its record in flight in task storage on tp_btf, in a hash on raw_tp */
 	if (!err && (use_btf || !(want & (1u << FSL_FAM_DIROPS))))
 		err = bpf_map__set_max_entries(skel->maps.dirop_inflight, 1);
+	if (!err && (use_btf || !(want & (1u << FSL_FAM_DIROPS))))
+		err = bpf_map__set_max_entries(skel->maps.data_inflight, 1);
 	if (!err && !use_btf)
 		err = bpf_map__set_autocreate(skel->maps.dirop_task, false);
+	if (!err && !use_btf)
+		err = bpf_map__set_autocreate(skel->maps.data_task, false);
 	if (err)
 		return err;
 	if (choose_programs(c, tracefs, vmlinux, use_btf, classic) == 0)
