@@ -111,6 +111,13 @@ void an_ops_reset(struct an_ops *s);
 struct fsl_consumer *an_ops_consumer(struct an_ops *s);
 const struct fsl_ops *an_ops_result(struct an_ops *s);
 
+struct an_data;
+struct an_data *an_data_new(struct an_ctx *c);
+void an_data_free(struct an_data *s);
+void an_data_reset(struct an_data *s);
+struct fsl_consumer *an_data_consumer(struct an_data *s);
+const struct fsl_data *an_data_result(struct an_data *s);
+
 struct an_journal;
 struct an_journal *an_journal_new(struct an_ctx *c);
 void an_journal_free(struct an_journal *s);

@@ -16,19 +16,20 @@ struct fsl_analysis {
 	struct fsl_analysis_opts opts;
 	struct an_stalls *stalls;
 	struct an_ops *ops;
+	struct an_data *data;
 	struct an_journal *journal;
 	struct an_writeback *writeback;
 	struct an_blockio *blockio;
 	struct an_layout *layout;
 	struct an_health *health;
-	struct fsl_consumer *cons[8];
+	struct fsl_consumer *cons[10];
 	unsigned int ncons;
 	/* per event type: the handlers to call, in consumer order (built once) */
 	struct route {
 		unsigned char n;
-		struct fsl_consumer *c[8];
+		struct fsl_consumer *c[10];
 	} route[FSL_EV__MAX];
-	struct fsl_consumer *any[8];
+	struct fsl_consumer *any[10];
 	unsigned int nany;
 	struct fsl_consumer self;
 	struct fsl_proc_stat *procs;
@@ -60,6 +61,8 @@ static uint64_t item_end(const struct fsl_hdr *ev)
 		return ev->ts + ((const struct fsl_ev_offcpu *)ev)->dur_ns;
 	if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop))
 		return ev->ts + ((const struct fsl_ev_dirop *)ev)->lat_ns;
+	if (ev->type == FSL_EV_DATA && ev->size >= sizeof(struct fsl_ev_data))
+		return ev->ts + ((const struct fsl_ev_data *)ev)->lat_ns;
 	return ev->ts;
 }
 
@@ -235,6 +238,9 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 		if (!(a->ops = an_ops_new(&a->c)))
 			goto nomem;
 		a->cons[a->ncons++] = an_ops_consumer(a->ops);
+		if (!(a->data = an_data_new(&a->c)))
+			goto nomem;
+		a->cons[a->ncons++] = an_data_consumer(a->data);
 	}
 	if (sec & (FSL_SEC_JOURNAL | FSL_SEC_DIAGNOSIS)) {
 		if (!(a->journal = an_journal_new(&a->c)))
@@ -279,6 +285,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 		return;
 	an_stalls_free(a->stalls);
 	an_ops_free(a->ops);
+	an_data_free(a->data);
 	an_journal_free(a->journal);
 	an_writeback_free(a->writeback);
 	an_blockio_free(a->blockio);
@@ -407,6 +414,8 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	an_stalls_reset(a->stalls);
 	if (a->ops)
 		an_ops_reset(a->ops);
+	if (a->data)
+		an_data_reset(a->data);
 	if (a->journal)
 		an_journal_reset(a->journal);
 	if (a->writeback)
@@ -447,6 +456,12 @@ const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a)
 {
 	release(a, UINT64_MAX);
 	return a->ops && (a->opts.sections & FSL_SEC_OPS) ? an_ops_result(a->ops) : NULL;
+}
+
+const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a)
+{
+	release(a, UINT64_MAX);
+	return a->data && (a->opts.sections & FSL_SEC_OPS) ? an_data_result(a->data) : NULL;
 }
 
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a)
