@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,7 +30,8 @@
 #include "../collector/collector_int.h"
 
 static const char usage_text[] =
-"usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID] [-o FILE] [-f]\n"
+"usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID,...] [--tid TID,...]\n"
+"                     [--cgroup PATH] [-o FILE] [-f]\n"
 "                     [--duration SEC] [--min-wait USEC] [--ring-size SIZE]\n"
 "                     [--all-sleeps] [--raw-tp] [--classic-tp] [--syscall-tp] [-v]\n"
 "                     [-- COMMAND ARGS...]\n"
@@ -36,7 +39,9 @@ static const char usage_text[] =
 "  -m, --mount MOUNT    record this filesystem (ext4 for the journal and alloc families)\n"
 "  -d, --dev DEV        the same, named by its block device\n"
 "  -e, --events LIST    families: block,journal,writeback,alloc,dirops,offcpu,proc or all\n"
-"  -p, --pid PID        record only this process (dirops, offcpu, proc)\n"
+"  -p, --pid PID,...    record only these processes (dirops, offcpu, proc)\n"
+"      --tid TID,...    only these threads (with -p, a command, or alone)\n"
+"      --cgroup PATH    only tasks in this cgroup v2 directory or below it\n"
 "  -o, --output FILE    trace file (default fslens.trace)\n"
 "  -f, --force          overwrite an existing trace\n"
 "      --duration SEC   stop after SEC seconds (default: Ctrl-C, or when COMMAND exits)\n"
@@ -404,6 +409,8 @@ int cmd_record(int argc, char **argv)
 		{ "dev", required_argument, NULL, 'd' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 'I' },
+		{ "cgroup", required_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'D' },
@@ -436,6 +443,10 @@ int cmd_record(int argc, char **argv)
 	int nstacks = 0;
 	char cmdline[4096] = "";
 	char sz[32];
+	static uint32_t pids[256], tids[256];
+	const char *pid_arg = NULL, *tid_arg = NULL;
+	struct stat cst;
+	int nid;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+m:d:e:p:o:fvh", lopts, NULL)) != -1) {
@@ -447,9 +458,29 @@ int cmd_record(int argc, char **argv)
 				return fsl_usage_error("record", usage_text, "unknown event family '%s'", bad);
 			break;
 		case 'p':
-			co.pid = strtoul(optarg, &endp, 10);
-			if (*endp || !co.pid)
-				return fsl_usage_error("record", usage_text, "bad pid '%s'", optarg);
+			nid = fsl_parse_id_list(optarg, pids, 256, &bad);
+			if (nid == -E2BIG)
+				return fsl_usage_error("record", usage_text, "-p: at most 256 pids");
+			if (nid < 0)
+				return fsl_usage_error("record", usage_text, "bad pid '%s' in -p '%s' "
+						       "(PID or PID,PID,...)", bad, optarg);
+			co.pids = pids;
+			co.npids = nid;
+			pid_arg = optarg;
+			break;
+		case 'I':
+			nid = fsl_parse_id_list(optarg, tids, 256, &bad);
+			if (nid == -E2BIG)
+				return fsl_usage_error("record", usage_text, "--tid: at most 256 tids");
+			if (nid < 0)
+				return fsl_usage_error("record", usage_text, "bad tid '%s' in --tid '%s' "
+						       "(TID or TID,TID,...)", bad, optarg);
+			co.tids = tids;
+			co.ntids = nid;
+			tid_arg = optarg;
+			break;
+		case 'G':
+			co.cgroup = optarg;
 			break;
 		case 'o': out = optarg; break;
 		case 'f': wo.force = 1; break;
@@ -497,8 +528,19 @@ int cmd_record(int argc, char **argv)
 		cmd = argv + optind;
 	if (mount && dev)
 		return fsl_usage_error("record", usage_text, "give -m or -d, not both");
-	if (cmd && co.pid)
+	if (cmd && co.npids)
 		return fsl_usage_error("record", usage_text, "give -p or a command, not both");
+	if (co.cgroup) {
+		struct statfs sfs;
+
+		if (stat(co.cgroup, &cst) || !S_ISDIR(cst.st_mode))
+			return fsl_err(-ENOENT, "--cgroup '%s' is not a directory", co.cgroup);
+		if (statfs(co.cgroup, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
+			fprintf(stderr, "fslens record: --cgroup '%s' is not in a cgroup v2 "
+				"hierarchy (mount one: mount -t cgroup2 none DIR)\n", co.cgroup);
+			return 2;
+		}
+	}
 	if (!strcmp(out, "-"))
 		return fsl_usage_error("record", usage_text, "the trace must be a file, not '-'");
 
@@ -689,8 +731,12 @@ int cmd_record(int argc, char **argv)
 	}
 	fsl_writer__kv(r.w, FSL_KV_RING_BYTES, "%llu", (unsigned long long)
 		       (co.ring_bytes ? co.ring_bytes : FSL_COLLECTOR_RING_DEFAULT));
-	if (co.pid)
-		fsl_writer__kv(r.w, FSL_KV_PID, "%u", co.pid);
+	if (pid_arg)
+		fsl_writer__kv(r.w, FSL_KV_PID, "%s", pid_arg);
+	if (tid_arg)
+		fsl_writer__kv(r.w, FSL_KV_TIDS, "%s", tid_arg);
+	if (co.cgroup)
+		fsl_writer__kv(r.w, FSL_KV_CGROUP, "%s", co.cgroup);
 	if (cmd) {
 		fsl_writer__kv(r.w, FSL_KV_COMMAND, "%s", cmdline);
 		fsl_writer__kv(r.w, FSL_KV_ROOT_PID, "%d", (int)child);

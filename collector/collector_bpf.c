@@ -339,7 +339,9 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	c->skel = skel;
 	skel->rodata->targ_dev = o->dev;
 	skel->rodata->targ_blkdev = o->blkdev;
-	skel->rodata->targ_tgid = o->pid;
+	skel->rodata->targ_pids = o->pid || o->npids;
+	skel->rodata->targ_tids = o->ntids > 0;
+	skel->rodata->targ_cgroup = o->cgroup != NULL;
 	skel->rodata->targ_follow = o->follow;
 	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));
 	skel->rodata->targ_offcpu_all = o->offcpu_all;
@@ -370,6 +372,36 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	if (choose_programs(c, tracefs, vmlinux, use_btf, classic) == 0)
 		return -ENOENT;
 	return fslens_bpf__load(skel);
+}
+
+/* -p, --tid and --cgroup into their maps (after load). */
+static int fill_filters(struct fsl_collector *c)
+{
+	const struct fsl_collector_opts *o = &c->opts;
+	int pfd = bpf_map__fd(c->skel->maps.pids), tfd = bpf_map__fd(c->skel->maps.tids);
+	uint8_t one = 1;
+	unsigned int i;
+
+	if (o->pid && bpf_map_update_elem(pfd, &o->pid, &one, BPF_ANY))
+		return -errno;
+	for (i = 0; i < o->npids; i++)
+		if (bpf_map_update_elem(pfd, &o->pids[i], &one, BPF_ANY))
+			return -errno;
+	for (i = 0; i < o->ntids; i++)
+		if (bpf_map_update_elem(tfd, &o->tids[i], &one, BPF_ANY))
+			return -errno;
+	if (o->cgroup) {
+		uint32_t zero = 0;
+		int cfd = open(o->cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
+
+		if (cfd < 0)
+			return -errno;
+		if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.cgroup_filter), &zero, &cfd, BPF_ANY))
+			e = -errno;
+		close(cfd);
+		return e;
+	}
+	return 0;
 }
 
 static int fill_dirop_table(struct fsl_collector *c)
@@ -480,6 +512,8 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 			 c->sc_tp ? "; dirops on per-syscall tracepoints" : "");
 	}
 	if ((c->families & (1u << FSL_FAM_DIROPS)) && (e = fill_dirop_table(c)))
+		goto fail;
+	if ((e = fill_filters(c)))
 		goto fail;
 	return c;
 fail:

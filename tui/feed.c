@@ -196,7 +196,8 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		struct top_proc *o = &s->procs[s->nprocs];
 
 		/* Shown are the tasks that did or waited on filesystem work. */
-		if (!p[i].ops && !p[i].blocked_ns && !p[i].read_bytes && !p[i].write_bytes)
+		if (!p[i].ops && !p[i].blocked_ns && !p[i].read_bytes && !p[i].write_bytes &&
+		    !p[i].data_reads && !p[i].data_writes)
 			continue;
 		o->pid = p[i].pid;
 		snprintf(o->comm, sizeof(o->comm), "%.15s", p[i].comm);
@@ -209,6 +210,8 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		o->blocked_total_ms_s = ms_per_s(p[i].blocked_ns, w);
 		o->read_mbs = per_s(p[i].read_bytes, w) / MB;
 		o->write_mbs = per_s(p[i].write_bytes, w) / MB;
+		o->data_read_mbs = per_s(p[i].data_read_bytes, w) / MB;
+		o->data_write_mbs = per_s(p[i].data_write_bytes, w) / MB;
 		s->nprocs++;
 	}
 	return 0;

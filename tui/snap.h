@@ -59,6 +59,7 @@ struct top_proc {
 	double blocked_ms_s[TOP_WG__MAX];
 	double blocked_total_ms_s;
 	double read_mbs, write_mbs;
+	double data_read_mbs, data_write_mbs;	/* read()/write() family on the target's files */
 };
 
 struct top_stall {
