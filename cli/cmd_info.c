@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "fslens/text.h"
 #include "fslens/json.h"
+#include "fslens/session.h"
 #include "fslens/trace.h"
 
 static const char info_usage[] =
@@ -239,10 +240,8 @@ int cmd_info(int argc, char **argv)
 		return 1;
 	}
 	if (check) {
-		const struct fsl_hdr *ev;
-
-		while ((err = fsl_reader__next(r, &ev)) == 1)
-			;
+		/* a session pass with no consumer: every chunk decoded, checksums checked */
+		err = fsl_session_run(r, NULL, 0);
 		if (err < 0) {
 			fsl_reader__close(r);
 			return fsl_err(err, "cannot read '%s'", path);

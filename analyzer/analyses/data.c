@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../an_internal.h"
+#include "analyses.h"
 
 #define AN_DATA_MAX_FILES	65536	/* distinct files tracked per window */
 
@@ -80,7 +80,7 @@ static void slow_add(struct an_data *s, const struct fsl_ev_data *ev)
 	d->dev = ev->dev;
 	d->op = ev->op;
 	d->flags = ev->flags;
-	an_comm_copy(d->comm, an_tasks_comm(&s->c->tasks, ev->hdr.pid));
+	an_comm_copy(d->comm, fsl_context__comm(s->c->cx, ev->hdr.pid));
 	memcpy(d->name, ev->name, sizeof(d->name));
 	d->name[sizeof(d->name) - 1] = 0;
 }
@@ -230,6 +230,6 @@ const struct fsl_data *an_data_result(struct an_data *s)
 	s->res.nprocs = top_of(&s->procs, s->res.procs);
 	/* the current names: exec and comm changes come after the first event */
 	for (i = 0; i < s->res.nprocs; i++)
-		an_comm_copy(s->res.procs[i].name, an_tasks_comm(&s->c->tasks, s->res.procs[i].pid));
+		an_comm_copy(s->res.procs[i].name, fsl_context__comm(s->c->cx, s->res.procs[i].pid));
 	return &s->res;
 }
