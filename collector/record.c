@@ -460,6 +460,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	co.force_raw_tp = o->force_raw_tp;
 	co.force_classic = o->force_classic;
 	co.syscall_tp = o->syscall_tp;
+	co.floor = o->floor;
 	co.log = log_libbpf;
 	co.log_ctx = &r;
 	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */

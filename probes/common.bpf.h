@@ -20,6 +20,7 @@ const volatile bool targ_pids = false;	/* -p PID,...: tgids in the pids map */
 const volatile bool targ_tids = false;	/* --tid TID,...: only these threads (tids map) */
 const volatile bool targ_cgroup = false;	/* --cgroup PATH: tasks in it or below (cgroup v2) */
 const volatile bool targ_follow = false;	/* filter by the tracked map (-- COMMAND) */
+const volatile bool targ_floor = false;	/* benchmarks: the syscall programs return at once */
 const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;

@@ -357,8 +357,11 @@ SEC("tp_btf/sys_enter")
 int btf_on_sys_enter(__u64 *ctx)
 {
 	__u32 nr = (__u32)ctx[1];
-	struct dirop_sc *sc = dirop_followed(nr, bpf_get_current_pid_tgid());
+	struct dirop_sc *sc;
 
+	if (targ_floor)
+		return 0;
+	sc = dirop_followed(nr, bpf_get_current_pid_tgid());
 	if (sc)
 		task_enter(bpf_get_current_task_btf(), (struct pt_regs *)ctx[0], sc, nr);
 	return 0;
@@ -369,6 +372,8 @@ int btf_on_sys_exit(__u64 *ctx)
 {
 	struct dirop_sc *sc = NULL;
 
+	if (targ_floor)
+		return 0;
 #if defined(__TARGET_ARCH_x86)
 	/*
 	 * Most syscalls are not followed: tell from the syscall number (still
@@ -407,9 +412,12 @@ struct sc_tp_exit {
 SEC("tracepoint")
 int tp_dirop_enter(struct sc_tp_head *ctx)
 {
-	struct dirop_sc *sc = dirop_followed(ctx->nr, bpf_get_current_pid_tgid());
+	struct dirop_sc *sc;
 	struct task_struct *task;
 
+	if (targ_floor)
+		return 0;
+	sc = dirop_followed(ctx->nr, bpf_get_current_pid_tgid());
 	if (sc) {
 		task = bpf_get_current_task_btf();
 		task_enter(task, (struct pt_regs *)bpf_task_pt_regs(task), sc, ctx->nr);
@@ -420,8 +428,11 @@ int tp_dirop_enter(struct sc_tp_head *ctx)
 SEC("tracepoint")
 int tp_dirop_exit(struct sc_tp_exit *ctx)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task;
 
+	if (targ_floor)
+		return 0;
+	task = bpf_get_current_task_btf();
 	task_exit(task, (struct pt_regs *)bpf_task_pt_regs(task), ctx->ret, dirop_sc_of(ctx->nr));
 	return 0;
 }
@@ -432,7 +443,7 @@ int raw_on_sys_enter(__u64 *ctx)
 {
 	__u32 nr = (__u32)ctx[1], zero = 0;
 	__u64 id = bpf_get_current_pid_tgid();
-	struct dirop_sc *sc = dirop_followed(nr, id);
+	struct dirop_sc *sc = targ_floor ? NULL : dirop_followed(nr, id);
 	struct dirop_buf *b;
 	__u32 tid = (__u32)id;
 
@@ -456,6 +467,8 @@ int raw_on_sys_exit(__u64 *ctx)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct dirop_buf *b;
 
+	if (targ_floor)
+		return 0;
 	data_raw_exit(tid, (__s64)ctx[1]);
 	b = bpf_map_lookup_elem(&dirop_inflight, &tid);
 	if (!b)

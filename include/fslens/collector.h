@@ -42,6 +42,7 @@ struct fsl_collector_opts {
 	int force_raw_tp;	/* use raw_tp even where tp_btf is available */
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
 	int syscall_tp;		/* dirops on per-syscall tracepoints, not raw_syscalls */
+	int floor;		/* benchmarks: the syscall programs attach and return at once */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
