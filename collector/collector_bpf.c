@@ -344,6 +344,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_cgroup = o->cgroup != NULL;
 	skel->rodata->targ_follow = o->follow;
 	skel->rodata->targ_floor = o->floor;
+	/* the syscall programs mark the waits; offcpu records them */
+	skel->rodata->targ_aio = (want & (1u << FSL_FAM_DIROPS)) && (want & (1u << FSL_FAM_OFFCPU));
 	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));
 	skel->rodata->targ_offcpu_all = o->offcpu_all;
 	skel->rodata->targ_min_wait_ns = o->min_wait_ns;

@@ -14,7 +14,8 @@ struct fsl_dirop_sc {
 	uint8_t data;		/* enum fsl_data_kind + 1; 0 = not a data operation */
 	int8_t count, off, off2, iov, fd2;
 	uint8_t offptr;
-	uint8_t _pad[3];
+	uint8_t aio;		/* 1: io_getevents-like, 2: io_uring_enter */
+	uint8_t _pad[2];
 };
 
 struct fsl_dirop_sc_entry {

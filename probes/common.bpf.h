@@ -21,6 +21,7 @@ const volatile bool targ_tids = false;	/* --tid TID,...: only these threads (tid
 const volatile bool targ_cgroup = false;	/* --cgroup PATH: tasks in it or below (cgroup v2) */
 const volatile bool targ_follow = false;	/* filter by the tracked map (-- COMMAND) */
 const volatile bool targ_floor = false;	/* benchmarks: the syscall programs return at once */
+const volatile bool targ_aio = false;	/* count sleeps in io_getevents/io_uring_enter as waits */
 const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;
@@ -74,6 +75,18 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } cgroup_filter SEC(".maps");
+
+/*
+ * Threads inside a call that waits for asynchronous I/O to complete
+ * (io_getevents, io_pgetevents, io_uring_enter with GETEVENTS): their sleep
+ * is interruptible, yet it is time blocked on I/O (offcpu.bpf.h).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} aio_wait SEC(".maps");
 
 static __always_inline void lost_inc(__u32 fam)
 {

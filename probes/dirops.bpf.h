@@ -33,7 +33,8 @@ struct dirop_sc {
 	__s8 iov;		/* iovec array */
 	__s8 fd2;		/* the other file of copy_file_range, sendfile, splice */
 	__u8 offptr;		/* off and off2 are user loff_t pointers */
-	__u8 _pad[3];
+	__u8 aio;		/* 1: io_getevents-like (min_nr is count); 2: io_uring_enter */
+	__u8 _pad[2];
 };
 
 #define DIROP_NR_MAX	1024
@@ -93,6 +94,24 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, int i, const int btf)
 
 #include "data.bpf.h"
 
+#define IORING_ENTER_GETEVENTS_BIT	1
+
+/* Entering a call that may sleep until asynchronous I/O completes. */
+static __always_inline void aio_enter(struct dirop_sc *sc, struct pt_regs *regs, __u32 tid,
+				      const int btf)
+{
+	__u8 one = 1;
+
+	if (!targ_aio)
+		return;
+	if (sc->aio == 1 && !sc_arg(regs, sc->count, btf))
+		return;		/* min_nr 0: never sleeps */
+	if (sc->aio == 2 && (!(sc_arg(regs, 3, btf) & IORING_ENTER_GETEVENTS_BIT) ||
+			     !sc_arg(regs, 2, btf)))
+		return;		/* no completions to wait for */
+	bpf_map_update_elem(&aio_wait, &tid, &one, BPF_ANY);
+}
+
 /* Copy a user path to dst; returns the kept length, flags truncation/fault. */
 static __always_inline __u16 copy_path(char *dst, const char *src, __u16 *pflags,
 				       __u16 trunc_flag)
@@ -119,7 +138,7 @@ static __always_inline struct dirop_sc *dirop_sc_of(__u32 nr)
 	if (nr >= DIROP_NR_MAX)
 		return NULL;
 	sc = bpf_map_lookup_elem(&dirop_sc, &nr);
-	return sc && (sc->op || sc->data) ? sc : NULL;
+	return sc && (sc->op || sc->data || sc->aio) ? sc : NULL;
 }
 
 /* The table entry of a followed syscall by a wanted task, else NULL. */
@@ -323,6 +342,8 @@ static __always_inline void task_enter(struct task_struct *task, struct pt_regs 
 {
 	struct dirop_buf *b;
 
+	if (sc->aio)
+		aio_enter(sc, regs, (__u32)bpf_get_current_pid_tgid(), 1);
 	if (sc->data)
 		data_task_enter(task, regs, sc, nr);
 	if (!sc->op)
@@ -339,6 +360,11 @@ static __always_inline void task_exit(struct task_struct *task, struct pt_regs *
 	struct dirop_buf *b;
 	struct fsl_ev_dirop *e;
 
+	if (targ_aio && (!sc || sc->aio)) {
+		__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+		bpf_map_delete_elem(&aio_wait, &tid);
+	}
 	if (!sc || sc->data)
 		data_task_exit(task, ret);
 	if (sc && !sc->op)
@@ -449,6 +475,8 @@ int raw_on_sys_enter(__u64 *ctx)
 
 	if (!sc)
 		return 0;
+	if (sc->aio)
+		aio_enter(sc, (struct pt_regs *)ctx[0], tid, 0);
 	if (sc->data)
 		data_raw_enter((struct pt_regs *)ctx[0], sc, nr, tid);
 	if (!sc->op)
@@ -469,6 +497,8 @@ int raw_on_sys_exit(__u64 *ctx)
 
 	if (targ_floor)
 		return 0;
+	if (targ_aio)
+		bpf_map_delete_elem(&aio_wait, &tid);
 	data_raw_exit(tid, (__s64)ctx[1]);
 	b = bpf_map_lookup_elem(&dirop_inflight, &tid);
 	if (!b)

@@ -623,6 +623,12 @@ struct fsl_ev_data {
 
 /* Task states recorded with an off-CPU wait. */
 #define FSL_OFFCPU_UNINTERRUPTIBLE	2	/* TASK_UNINTERRUPTIBLE */
+/*
+ * An interruptible sleep inside io_getevents, io_pgetevents or io_uring_enter
+ * waiting for completions: recorded as uninterruptible with this bit (the
+ * task is blocked on I/O all the same). Not a kernel task state.
+ */
+#define FSL_OFFCPU_AIO_WAIT		(1u << 30)
 
 /*
  * An off-CPU wait, emitted when the task runs again. hdr.ts is the moment it

@@ -148,7 +148,7 @@ TEST(dirops_table_layout)
 	for (i = 0; i < n; i++) {
 		const struct fsl_dirop_sc *s = &t[i].sc;
 
-		CHECK((s->op >= 1 && s->op <= FSL_OP__MAX) || (!s->op && s->data));
+		CHECK((s->op >= 1 && s->op <= FSL_OP__MAX) || (!s->op && (s->data || s->aio)));
 		CHECK(s->data <= FSL_DATA__MAX);
 		if (s->data)
 			CHECK(s->fd >= 0 && s->fd <= 4 && s->count >= -1 && s->count <= 4 &&
@@ -191,6 +191,15 @@ TEST(dirops_table_layout)
 	CHECK_EQ(e->sc.off, 2);
 	CHECK_EQ(e->sc.offptr, 1);
 	CHECK_EQ(e->sc.count, 3);
+	e = sc_find("io_getevents");	/* (ctx, min_nr, ...): a wait for AIO completions */
+	REQUIRE(e);
+	CHECK_EQ(e->sc.op, 0);
+	CHECK_EQ(e->sc.data, 0);
+	CHECK_EQ(e->sc.aio, 1);
+	CHECK_EQ(e->sc.count, 1);
+	e = sc_find("io_uring_enter");
+	REQUIRE(e);
+	CHECK_EQ(e->sc.aio, 2);
 	e = sc_find("fsync");		/* both a dirop and a data operation */
 	REQUIRE(e);
 	CHECK_EQ(e->sc.op, FSL_OP_FSYNC + 1);
