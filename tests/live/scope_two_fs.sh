@@ -70,8 +70,10 @@ check_trace() {
 	check_eq "${n}_data_only_target_files" "$(grep -vcE ' data [a-z_]+ data_(a|b|direct) ' "$T_TMP/$n.data")" 0
 	check_eq "${n}_data_none_by_storms" "$(grep -c fsl_oth "$T_TMP/$n.data")" 0
 	grep -E ' block_rq_(insert|issue|complete|merge) ' "$T_TMP/$n.dump" >"$T_TMP/$n.blk"
+	# blkparse-like: "block_rq_issue MAJ,MIN RWBS sector + n"
+	check_ge "${n}_block_records" "$(wc -l <"$T_TMP/$n.blk")" 1
 	check_eq "${n}_block_only_target_dev" \
-		"$(grep -vc " dev=$(lsblk -ndo MAJ:MIN "$ALOOP" | tr -d ' ' | tr : ,) " "$T_TMP/$n.blk")" 0
+		"$(grep -vc " block_rq_[a-z]* $(lsblk -ndo MAJ:MIN "$ALOOP" | tr -d ' ' | tr : ,) " "$T_TMP/$n.blk")" 0
 	"$FSLENS" report --json "$t" >"$T_TMP/$n.json" 2>/dev/null
 	python3 - "$T_TMP/$n.json" "${3:-}" <<'PY' >"$T_TMP/$n.cmp"
 import json, sys
