@@ -96,6 +96,10 @@ PY
 	"$FSLENS" top --replay "$t" -b -a -w 200 >"$T_TMP/$n.top" 2>/dev/null
 	check_eq "${n}_top_no_storm_data" \
 		"$(awk '/fsl_oth/ && ($(NF) + 0 > 0 || $(NF - 1) + 0 > 0)' "$T_TMP/$n.top" | wc -l)" 0
+	# top's files view: data_work's files, none of the storms' (x, y, z)
+	"$FSLENS" top --replay "$t" -b -a -w 200 --view files >"$T_TMP/$n.files" 2>/dev/null
+	check_grep "${n}_top_files_view" ' data_a$' "$T_TMP/$n.files"
+	check_eq "${n}_top_files_only_target" "$(grep -cE ' (x|y|z)$' "$T_TMP/$n.files")" 0
 }
 
 # 1. with a command
