@@ -59,6 +59,8 @@ uint64_t fsl_ev_end(const struct fsl_hdr *ev)
 		return ev->ts + ((const struct fsl_ev_offcpu *)ev)->dur_ns;
 	if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop))
 		return ev->ts + ((const struct fsl_ev_dirop *)ev)->lat_ns;
+	if (ev->type == FSL_EV_DATA && ev->size >= sizeof(struct fsl_ev_data))
+		return ev->ts + ((const struct fsl_ev_data *)ev)->lat_ns;
 	return ev->ts;
 }
 
