@@ -22,6 +22,8 @@ int cmd_compare(int argc, char **argv);
 
 /* "fslens: <what>: <strerror(-err)>" on stderr. Returns 1. */
 int fsl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "fslens: cannot open 'PATH': <what fsl_trace_open_strerror says>". Returns 1. */
+int fsl_err_open(const char *path, int err);
 /* Print "fslens <cmd>: <msg>" and the command's usage hint; returns EXIT_USAGE. */
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

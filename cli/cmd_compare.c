@@ -349,7 +349,7 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 
 	r = fsl_reader__open(path, NULL, &err);
 	if (!r) {
-		fsl_err(err, "cannot read '%s'", path);
+		fsl_err_open(path, err);
 		return err;
 	}
 	devs = fsl_reader__kv(r, FSL_KV_DEV);
@@ -361,7 +361,7 @@ static int count_trace(struct cmp *c, const char *path, struct slice *sl, unsign
 				count_event(&c->cells[sl[i].row][sl[i].col], h, dev);
 	if (rc < 0) {
 		err = rc;
-		fsl_err(err, "cannot read '%s'", path);
+		fprintf(stderr, "fslens: cannot read '%s': %s\n", path, fsl_trace_strerror(err));
 	}
 	/* skipped chunks make the counts short: say so */
 	for (i = 0; i < fsl_reader__nwarnings(r); i++)
@@ -752,7 +752,7 @@ static int do_trace(struct cmp *c, const char *trace, struct fsl_phase_log *log,
 	/* the report counts windows from record.start_ns (else the first event) */
 	r = fsl_reader__open(trace, NULL, &err);
 	if (!r) {
-		fsl_err(err, "cannot read '%s'", trace);
+		fsl_err_open(trace, err);
 		return err;
 	}
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
@@ -825,7 +825,7 @@ int cmd_compare(int argc, char **argv)
 			const struct fsl_trace_stats *st;
 
 			if (!rd) {
-				rc = fsl_err(err, "cannot read '%s'", trace);
+				rc = fsl_err_open(trace, err);
 				goto out;
 			}
 			st = fsl_reader__stats(rd);

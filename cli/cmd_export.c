@@ -420,7 +420,7 @@ int cmd_export(int argc, char **argv)
 
 	r = fsl_reader__open(a.trace, &ro, &err);
 	if (!r)
-		return fsl_err(err, "cannot open '%s'", a.trace);
+		return fsl_err_open(a.trace, err);
 	fsl_meta_from_reader(&m, r);
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);

@@ -55,7 +55,9 @@ static uint64_t total_events(const struct fsl_trace_stats *s, uint64_t *lost)
 	return t;
 }
 
-static void print_json(const char *path, struct fsl_reader *r, const struct fsl_trace_stats *s)
+/* check < 0: no --check run; else its counts go in a "check" object. */
+static void print_json(const char *path, struct fsl_reader *r, const struct fsl_trace_stats *s,
+		       uint64_t decoded, uint64_t listed, int check)
 {
 	struct fsl_meta_counts mc;
 	struct fsl_json j;
@@ -117,6 +119,14 @@ static void print_json(const char *path, struct fsl_reader *r, const struct fsl_
 	for (i = 0; fsl_reader__kv_at(r, i, &k, &v); i++)
 		fsl_json__kv_str(&j, k, v);
 	fsl_json__obj_end(&j);
+	if (check >= 0) {
+		fsl_json__key(&j, "check");
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_bool(&j, "ok", !check);
+		fsl_json__kv_u64(&j, "decoded_events", decoded);
+		fsl_json__kv_u64(&j, "listed_events", listed);
+		fsl_json__obj_end(&j);
+	}
 	fsl_json__key(&j, "warnings");
 	fsl_json__arr_begin(&j);
 	for (i = 0; i < fsl_reader__nwarnings(r); i++)
@@ -213,6 +223,8 @@ int cmd_info(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct fsl_trace_stats *s;
+	struct fsl_trace_stats cs;
+	int damaged;
 	struct fsl_reader *r;
 	const char *path;
 	int json = 0, check = 0, c, err = 0;
@@ -235,22 +247,50 @@ int cmd_info(int argc, char **argv)
 	path = argv[optind];
 	r = fsl_reader__open(path, NULL, &err);
 	if (!r) {
-		fprintf(stderr, "fslens: cannot open '%s': %s\n", path, fsl_trace_strerror(err));
-		return 1;
+		return fsl_err_open(path, err);
 	}
+	s = fsl_reader__stats(r);
 	if (check) {
 		const struct fsl_hdr *ev;
+		uint64_t listed = 0, decoded = 0;
+		unsigned int f;
 
-		while ((err = fsl_reader__next(r, &ev)) == 1)
-			;
+		/* what decodes, not what the header or the index promise */
+		cs = *s;
+		memset(cs.counts.events, 0, sizeof(cs.counts.events));
+		while ((err = fsl_reader__next(r, &ev)) == 1) {
+			const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
+
+			if (d && d->family < FSL_FAM__MAX)
+				cs.counts.events[d->family]++;
+			decoded++;
+		}
 		if (err < 0) {
 			fsl_reader__close(r);
 			return fsl_err(err, "cannot read '%s'", path);
 		}
+		for (f = 0; f < FSL_FAM__MAX; f++)
+			listed += s->counts.events[f];
+		cs.bad_chunks = fsl_reader__stats(r)->bad_chunks;
+		damaged = decoded != listed || cs.bad_chunks || fsl_reader__nwarnings(r);
+		s = &cs;
+		if (json) {
+			print_json(path, r, s, decoded, listed, damaged);
+		} else {
+			print_text(path, r, s);
+			if (damaged)
+				printf("check:       DAMAGED: %" PRIu64 " of %" PRIu64 " events decode, "
+				       "%" PRIu64 " damaged chunks (see the warnings)\n",
+				       decoded, listed, cs.bad_chunks);
+			else
+				printf("check:       ok, all %" PRIu64 " events of %" PRIu64
+				       " chunks decode\n", decoded, s->chunks);
+		}
+		fsl_reader__close(r);
+		return damaged ? 1 : 0;
 	}
-	s = fsl_reader__stats(r);
 	if (json)
-		print_json(path, r, s);
+		print_json(path, r, s, 0, 0, -1);
 	else
 		print_text(path, r, s);
 	fsl_reader__close(r);

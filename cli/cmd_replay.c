@@ -93,7 +93,7 @@ int cmd_replay(int argc, char **argv)
 	ro.warn_ctx = (void *)path;
 	rd = fsl_reader__open(path, &ro, &err);
 	if (!rd)
-		return fsl_err(err, "cannot open '%s'", path);
+		return fsl_err_open(path, err);
 	r = fsl_replay__new(&o, &err);
 	if (!r) {
 		fsl_reader__close(rd);

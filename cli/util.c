@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fslens/trace.h"
 
 int fsl_err(int err, const char *fmt, ...)
 {
@@ -22,6 +23,15 @@ int fsl_err(int err, const char *fmt, ...)
 	if (err)
 		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
 	fputc('\n', stderr);
+	return 1;
+}
+
+int fsl_err_open(const char *path, int err)
+{
+	char buf[160];
+
+	fprintf(stderr, "fslens: cannot open '%s': %s\n", path,
+		fsl_trace_open_strerror(path, err, buf, sizeof(buf)));
 	return 1;
 }
 

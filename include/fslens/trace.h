@@ -192,6 +192,11 @@ static inline size_t fsl_dirop_size(size_t path_len, size_t path2_len)
  * version or other byte order), -ENODATA (empty or too short); else strerror.
  */
 const char *fsl_trace_strerror(int err);
+/*
+ * The same with what the file itself says (a newer version's number, the
+ * byte order, a cut file's size); buf holds it when needed. One line.
+ */
+const char *fsl_trace_open_strerror(const char *path, int err, char *buf, size_t len);
 
 /* Bitmap helpers: test a bit by number (first..first+nbits-1). */
 int fsl_bitmap_test(const struct fsl_bitmap *bm, uint64_t bit);

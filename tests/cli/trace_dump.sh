@@ -89,8 +89,14 @@ check_eq flip_events "$n" 290000
 check_eq flip_one_warning "$(wc -l <"$T_TMP/err")" 1
 check_grep flip_offset '^fslens: warning: chunk at offset [0-9]+: .*; 10000 events skipped$' "$T_TMP/err"
 "$FSLENS" info --check "$T_TMP/flip.trace" >"$T_TMP/flip.info" 2>&1
-check_eq flip_info_exit $? 0
+check_eq flip_info_exit $? 1
 check_grep flip_info_bad '^bad chunks: +1 \(skipped\)$' "$T_TMP/flip.info"
+# the count that decodes, not the header's
+check_grep flip_info_decoded '^events: +290000, lost 0$' "$T_TMP/flip.info"
+check_grep flip_info_check '^check: +DAMAGED: 290000 of 300000 events decode, 1 damaged chunks' "$T_TMP/flip.info"
+"$FSLENS" info --check "$M" >"$T_TMP/ok.info" 2>&1
+check_eq check_ok_exit $? 0
+check_grep check_ok '^check: +ok, all 300000 events of 30 chunks decode$' "$T_TMP/ok.info"
 check_grep flip_info_warning '^warning: +chunk at offset [0-9]+: ' "$T_TMP/flip.info"
 
 # a cut trace: complete chunks dumped, one warning on stderr, exit 0
