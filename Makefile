@@ -80,11 +80,16 @@ HELPERS   := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/help
 SAN	  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 .PHONY: all deps check bench fuzz demo install clean distclean
-all: $(BUILD)/fslens $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS)
+all: $(BUILD)/fslens $(BUILD)/fslens-asan $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS)
 
 $(BUILD)/fslens: $(OBJS) $(BUILD)/obj/cli/main.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The same binary on ASan+UBSan: the cli-asan, tui-asan and robust-asan suites run it.
+$(BUILD)/fslens-asan: $(ASAN_OBJS) $(BUILD)/asan/cli/main.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/unit: $(OBJS) $(UNIT_OBJS)
 	$(call msg,LINK,$@)

@@ -667,7 +667,8 @@ static void rd_compute(struct an_layout *s)
 	memset(t, 0, sizeof(*t));
 	if (!n || !(s->rd_out = calloc(n, sizeof(*s->rd_out))))
 		return;
-	memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
+	if (s->nrd_done)	/* rd_done is NULL until a directory read is done */
+		memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
 	s->nrd_out = s->nrd_done;
 	while ((st = fsl_map__next(&s->rd_open, &it, NULL))) {
 		if (!st->n || rd_summarise(s, st, &s->rd_out[s->nrd_out]))
