@@ -101,6 +101,12 @@ int cmd_replay(int argc, char **argv)
 	}
 	cons[0] = fsl_replay__consumer(r);
 	err = fsl_session_run(rd, cons, 1);
+	if (err && fsl_replay__error(r)) {
+		fprintf(stderr, "fslens replay: '%s': %s\n", path, fsl_replay__error(r));
+		fsl_replay__free(r);
+		fsl_reader__close(rd);
+		return 1;
+	}
 	if (err) {
 		fsl_replay__free(r);
 		fsl_reader__close(rd);
