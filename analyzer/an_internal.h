@@ -90,6 +90,7 @@ static inline void an_comm_copy(char dst[16], const char *src)
 	if (n)
 		memcpy(dst, src, n);
 	dst[n] = 0;
+	fsl_text_sanitize(dst);	/* a task can name itself with terminal escapes */
 }
 
 /* ---- the analyses: each has new/free/reset and a consumer ---- */

@@ -21,11 +21,18 @@ static const char info_usage[] =
 	"  --json     one JSON object instead of text\n"
 	"  --check    decode every chunk (verifies all checksums; slower)\n";
 
+/* A value as text to print: the traced machine wrote it, so escapes are escaped. */
 static const char *kv_or(struct fsl_reader *r, const char *key, const char *dflt)
 {
+	static char buf[4][4096];
+	static unsigned int slot;
 	const char *v = fsl_reader__kv(r, key);
 
-	return v && *v ? v : dflt;
+	if (!v || !*v)
+		return dflt;
+	slot = (slot + 1) % 4;
+	fsl_text_escape(buf[slot], sizeof(buf[slot]), v, (size_t)-1);
+	return buf[slot];
 }
 
 /* Recording start and end: the recorder's KV when present, else the events. */
@@ -152,9 +159,9 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 	       s->complete ? "complete" : "INCOMPLETE: recording did not finish");
 	printf("machine:     %s, kernel %s", kv_or(r, FSL_KV_HOSTNAME, "?"),
 	       kv_or(r, FSL_KV_KERNEL, "?"));
-	if ((v = fsl_reader__kv(r, FSL_KV_NCPUS)))
+	if ((v = kv_or(r, FSL_KV_NCPUS, NULL)))
 		printf(", %s CPUs", v);
-	if ((v = fsl_reader__kv(r, FSL_KV_HZ)))
+	if ((v = kv_or(r, FSL_KV_HZ, NULL)))
 		printf(", HZ=%s", v);
 	printf("\n");
 	printf("filesystem:  %s", kv_or(r, FSL_KV_FSTYPE, "?"));
@@ -163,12 +170,12 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 
 		printf(" on %u:%u", FSL_MAJOR(dev), FSL_MINOR(dev));
 	}
-	if ((v = fsl_reader__kv(r, FSL_KV_MOUNT)))
+	if ((v = kv_or(r, FSL_KV_MOUNT, NULL)))
 		printf(" mounted at %s", v);
 	printf("\n");
-	if ((v = fsl_reader__kv(r, FSL_KV_COMMAND)))
+	if ((v = kv_or(r, FSL_KV_COMMAND, NULL)))
 		printf("command:     %s\n", v);
-	if ((v = fsl_reader__kv(r, FSL_KV_PROBE_MODE)))
+	if ((v = kv_or(r, FSL_KV_PROBE_MODE, NULL)))
 		printf("probes:      %s%s%s\n", v, fsl_reader__kv(r, FSL_KV_MISSING_TP) ?
 		       ", missing: " : "", kv_or(r, FSL_KV_MISSING_TP, ""));
 	if (s->realtime_offset_ns && start) {
@@ -208,8 +215,11 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 		printf("bad chunks:  %" PRIu64 " (skipped)\n", s->bad_chunks);
 	printf("metadata:    %zu keys, %zu stacks, %zu symbols, %zu bitmaps, %zu texts\n",
 	       mc.kv, mc.stacks, mc.syms, mc.bitmaps, mc.texts);
-	for (i = 0; fsl_reader__text_at(r, i, &name, NULL, &len); i++)
-		printf("  text %s (%zu bytes)\n", name, len);
+	for (i = 0; fsl_reader__text_at(r, i, &name, NULL, &len); i++) {
+		printf("  text ");
+		fsl_text_fput(stdout, name, (size_t)-1);
+		printf(" (%zu bytes)\n", len);
+	}
 	for (i = 0; i < fsl_reader__nwarnings(r); i++)
 		printf("warning:     %s\n", fsl_reader__warning(r, i));
 }

@@ -21,6 +21,7 @@
 #include <time.h>
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
+#include "fslens/text.h"
 #include "fslens/trace.h"
 #include "fslens/ksyms.h"
 #include "fslens/ordered.h"
@@ -224,6 +225,7 @@ static int live_comm(struct top_source *s, uint32_t pid, char *buf, size_t len)
 	while (n && buf[n - 1] == '\n')
 		n--;
 	buf[n] = 0;
+	fsl_text_sanitize(buf);
 	return n ? 0 : -ENOENT;
 }
 

@@ -630,6 +630,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		skip = len >= sizeof(p->path) ? len - (sizeof(p->path) - 1) : 0;
 		memcpy(p->path, op->paths + skip, len - skip);
 		p->path[len - skip] = 0;
+		fsl_text_sanitize(p->path);	/* printed by the reports */
 	}
 	return 0;
 }

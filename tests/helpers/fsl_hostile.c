@@ -214,6 +214,19 @@ static int names(struct fsl_writer *w)
 	err = err ? err : dirop(w, 100, FSL_OP_MKDIR, "/mnt/h/a\x1b[2Jb", NULL);
 	err = err ? err : dirop(w, 100, FSL_OP_OPEN, "/mnt/h/new\nline\tand\x7f", NULL);
 	err = err ? err : dirop(w, 100, FSL_OP_RENAME, "/mnt/h/x\x9b" "31m", "/mnt/h/y\x07");
+	if (!err) {
+		char *frames[] = { "io_schedule+0x12", "evil\x1b]0;X\x07+0x9",
+				   "ext4_mkdir+0x1a3" };
+		struct fsl_stack st = { 1, 3, frames };
+		struct fsl_ev_offcpu oc = { 0 };
+
+		fsl_writer__stack(w, &st);
+		hdr(&oc.hdr, FSL_EV_OFFCPU, sizeof(oc), 100);
+		oc.dur_ns = 2000000;
+		oc.stack_id = 1;
+		oc.state = FSL_OFFCPU_UNINTERRUPTIBLE;
+		err = ev(w, &oc.hdr);
+	}
 	return err ? die("event", err) : 0;
 }
 
