@@ -425,6 +425,10 @@ int cmd_export(int argc, char **argv)
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	if (a.from && fsl_window_check("export", a.trace, r, origin, a.from)) {
+		fsl_reader__close(r);
+		return 1;
+	}
 	if (a.from)
 		a.t0 = origin + a.from;
 	if (a.to)

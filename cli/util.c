@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -32,6 +33,24 @@ int fsl_err_open(const char *path, int err)
 
 	fprintf(stderr, "fslens: cannot open '%s': %s\n", path,
 		fsl_trace_open_strerror(path, err, buf, sizeof(buf)));
+	return 1;
+}
+
+int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, uint64_t origin,
+		     uint64_t from)
+{
+	const struct fsl_trace_stats *st = fsl_reader__stats(r);
+	const char *v = fsl_reader__kv(r, FSL_KV_END_NS);
+	uint64_t end = st->chunks ? st->last_ts : origin, e;
+
+	if (v && (e = strtoull(v, NULL, 10)) > end)
+		end = e;
+	if (end < origin)
+		end = origin;
+	if (origin + from <= end)
+		return 0;
+	fprintf(stderr, "fslens %s: --from %.3f s is past the end of '%s', which is %.3f s long\n",
+		cmd, from / 1e9, path, (end - origin) / 1e9);
 	return 1;
 }
 
