@@ -571,7 +571,8 @@ int cmd_record(int argc, char **argv)
 		if (e == -EEXIST)
 			fprintf(stderr, "fslens record: '%s' exists; use -f to overwrite it\n", out);
 		else
-			fsl_err(e, "cannot create '%s'", out);
+			fprintf(stderr, "fslens record: cannot create '%s': %s\n", out,
+				fsl_writer_strerror(e));
 		fsl_ordered__free(r.ro);
 		return 1;
 	}

@@ -400,3 +400,16 @@ const char *fsl_trace_open_strerror(const char *path, int err, char *buf, size_t
 	}
 	return fsl_trace_strerror(err);
 }
+
+const char *fsl_writer_strerror(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EEXIST: return "it exists; use -f to replace it";
+	case ELOOP: return "it is a symbolic link; fslens writes only to a regular file it "
+			   "creates (remove the link or choose another name)";
+	case EISDIR: return "it is a directory; name a file to create";
+	case EINVAL: return "it is not a regular file (a device, pipe or socket); name a "
+			    "file to create";
+	default: return strerror(err < 0 ? -err : err);
+	}
+}
