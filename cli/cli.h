@@ -32,9 +32,19 @@ int fsl_err_open(const char *path, int err);
 struct fsl_reader;
 int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, uint64_t origin,
 		     uint64_t from);
-/* Print "fslens <cmd>: <msg>" and the command's usage hint; returns EXIT_USAGE. */
+/*
+ * Print "fslens <cmd>: <msg>" and the usage line with "(see 'fslens CMD
+ * --help')"; returns EXIT_USAGE.
+ */
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * After getopt_long returned '?' (with opterr = 0, as main sets it): "unknown
+ * option '--x'" or "option '-m' needs a value". Returns EXIT_USAGE.
+ */
+struct option;
+int fsl_bad_option(const char *cmd, const char *usage, const char *optstring,
+		   const struct option *longopts, char **argv);
 
 /*
  * May this process load BPF programs and read kernel stacks? Root, or

@@ -787,7 +787,7 @@ int cmd_compare(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'n': c->causes = 0; break;
 		case 'h': fputs(compare_usage, stdout); rc = 0; goto out;
-		default: fputs(compare_usage, stderr); rc = EXIT_USAGE; goto out;
+		default: rc = fsl_bad_option("compare", compare_usage, "h", lopts, argv); goto out;
 		}
 	}
 	ntraces = argc - optind;

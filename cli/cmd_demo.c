@@ -808,7 +808,7 @@ int cmd_demo(int argc, char **argv)
 		case 'R': d->report = 0; break;
 		case 'L': rc = list_scenarios(); goto out;
 		case 'h': fputs(demo_usage, stdout); rc = 0; goto out;
-		default: rc = fsl_usage_error("demo", demo_usage, "bad option"); goto out;
+		default: rc = fsl_bad_option("demo", demo_usage, "o:h", lopts, argv); goto out;
 		}
 	}
 	/* "--matrix blocksize=1024,4096 journal=1M,64M": more matrix keys may follow */

@@ -387,7 +387,7 @@ int cmd_export(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("export", usage, "bad option");
+			return fsl_bad_option("export", usage, "f:o:qh", opts, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -130,7 +130,7 @@ int cmd_import(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("import", usage, "bad option");
+			return fsl_bad_option("import", usage, "o:fqh", opts, argv);
 		}
 	}
 	if (optind >= argc)

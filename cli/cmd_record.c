@@ -443,13 +443,19 @@ int cmd_record(int argc, char **argv)
 		case 'm': mount = optarg; break;
 		case 'd': dev = optarg; break;
 		case 'e':
+			if (!*optarg)
+				return fsl_usage_error("record", usage_text, "-e needs a family list "
+						       "(e.g. -e block,journal)");
 			if (fsl_family_parse(optarg, &families, &bad))
-				return fsl_usage_error("record", usage_text, "unknown event family '%s'", bad);
+				return fsl_usage_error("record", usage_text, "unknown event family '%s'",
+						       bad ? bad : optarg);
 			break;
 		case 'p':
 			co.pid = strtoul(optarg, &endp, 10);
 			if (*endp || !co.pid)
 				return fsl_usage_error("record", usage_text, "bad pid '%s'", optarg);
+			if (kill((pid_t)co.pid, 0) && errno == ESRCH)
+				return fsl_usage_error("record", usage_text, "no process %s", optarg);
 			break;
 		case 'o': out = optarg; break;
 		case 'f': wo.force = 1; break;
@@ -490,7 +496,7 @@ int cmd_record(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("record", usage_text, "bad option");
+			return fsl_bad_option("record", usage_text, "+m:d:e:p:o:fvh", lopts, argv);
 		}
 	}
 	if (optind < argc)

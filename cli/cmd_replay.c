@@ -83,7 +83,7 @@ int cmd_replay(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("replay", usage_text, "bad option");
+			return fsl_bad_option("replay", usage_text, "h", lo, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -259,7 +259,7 @@ int cmd_report(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("report", usage_text, "bad option");
+			return fsl_bad_option("report", usage_text, "jH:s:h", opts, argv);
 		}
 	}
 	if (optind < argc)

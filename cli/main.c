@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fslens: find out why a Linux filesystem is slow. Dispatches subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 	else
 		signal(SIGPIPE, SIG_DFL);
 
+	opterr = 0;	/* the commands say what was wrong, in one line (fsl_bad_option) */
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
