@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Building blocks of the analyses: histogram, time base, task table. */
+/* Building blocks of the analyses: histogram, time base. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,80 +180,5 @@ void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds)
 		memset(s + FSL_SERIES_BINS / 2 * stride, 0,
 		       FSL_SERIES_BINS / 2 * stride * sizeof(*s));
 	}
-}
-
-/* ---- tasks ---- */
-
-void an_tasks_init(struct an_tasks *t)
-{
-	fsl_map__init(&t->map, sizeof(struct an_task));
-	t->root_pid = 0;
-}
-
-void an_tasks_free(struct an_tasks *t)
-{
-	fsl_map__free(&t->map);
-}
-
-void an_tasks_event(struct an_tasks *t, const struct fsl_ev_proc *ev)
-{
-	struct an_task *k;
-
-	/* Threads share their process's entry; the leader's record decides. */
-	if (ev->kind != FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid &&
-	    fsl_map__get(&t->map, ev->hdr.pid))
-		return;
-	k = fsl_map__put(&t->map, ev->hdr.pid, NULL);
-	if (!k)
-		return;
-	if (ev->kind == FSL_PROC_EXIT)
-		return;	/* keep the entry: late events of the task still need a role */
-	if (ev->kind == FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid && k->known)
-		return;	/* a new thread of a known process */
-	k->ppid = ev->ppid;
-	k->flags = ev->flags;
-	k->known = 1;
-	k->role = -1;
-	an_comm_copy(k->comm, ev->comm);
-}
-
-int an_tasks_role(struct an_tasks *t, uint32_t pid, int kthread_hint)
-{
-	struct an_task *k = fsl_map__get(&t->map, pid);
-	uint32_t p;
-	int depth, role;
-
-	if (k && k->role >= 0)
-		return k->role;
-	if (pid == 0 || (k && (k->flags & FSL_PROC_KTHREAD)) || (!k && kthread_hint))
-		role = FSL_ROLE_KTHREAD;
-	else if (t->root_pid <= 0)
-		role = FSL_ROLE_WORKLOAD;
-	else {
-		role = FSL_ROLE_OTHER;
-		for (p = pid, depth = 0; depth < 64 && p > 1; depth++) {
-			struct an_task *q;
-
-			if (p == (uint32_t)t->root_pid) {
-				role = FSL_ROLE_WORKLOAD;
-				break;
-			}
-			q = fsl_map__get(&t->map, p);
-			if (!q || !q->known)
-				break;
-			p = q->ppid;
-		}
-	}
-	/* Cache only what a later proc record cannot change. */
-	if (k && k->known)
-		k->role = role;
-	return role;
-}
-
-const char *an_tasks_comm(const struct an_tasks *t, uint32_t pid)
-{
-	struct an_task *k = fsl_map__get(&t->map, pid);
-
-	return k && k->known ? k->comm : NULL;
 }
 

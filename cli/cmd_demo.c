@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fslens/compare.h"
 #include "../scenarios/copytree.h"
 #include "../scenarios/phases.h"
 #include "../scenarios/scenario.h"
@@ -745,6 +746,34 @@ static int run_matrix(struct demo *d)
 	}
 }
 
+static void compare_warn(void *ctx, const char *trace, const char *msg)
+{
+	fprintf(stderr, "fslens compare: %s: %s\n", trace, msg);
+}
+
+/* The matrix side by side: the compare library, in this process. */
+static int demo_compare(struct demo *d)
+{
+	struct fsl_compare_opts o = { .causes = d->report, .warn = compare_warn };
+	const char *traces[64];
+	struct fsl_compare *c;
+	unsigned int t;
+	int err = 0;
+
+	for (t = 0; t < d->ntraces; t++)
+		traces[t] = d->traces[t];
+	c = fsl_compare__new(&o, &err);
+	if (!c)
+		return fsl_err(err, "compare");
+	err = fsl_compare__run(c, traces, d->ntraces);
+	if (err)
+		fsl_err(err, "compare: %s", fsl_compare__error(c));
+	else if ((err = fsl_compare__text(c, stdout)))
+		fsl_err(err, "write error on standard output");
+	fsl_compare__free(c);
+	return err ? 1 : 0;
+}
+
 int cmd_demo(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -870,21 +899,9 @@ int cmd_demo(int argc, char **argv)
 	rc = run_matrix(d);
 	/* per phase: time, rate and top cause; with a matrix, side by side */
 	if (!rc && d->ntraces && (d->ntraces > 1 || d->report)) {
-		const char *cargv[70];
-		struct child ch;
-		unsigned int n = 0, t;
-
-		cargv[n++] = d->self;
-		cargv[n++] = "compare";
-		if (!d->report)
-			cargv[n++] = "--no-causes";
-		for (t = 0; t < d->ntraces; t++)
-			cargv[n++] = d->traces[t];
-		cargv[n] = NULL;
 		printf("\nper phase (fslens compare%s):\n", d->ntraces > 1 ? "" : " on one trace");
 		fflush(stdout);
-		if (spawn(&ch, (char *const *)cargv, -1) || reap(&ch))
-			rc = fsl_err(0, "fslens compare failed");
+		rc = demo_compare(d);
 	}
 out:
 	free(d);

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "fslens/export.h"
 #include "fslens/json.h"
+#include "fslens/session.h"
 #include "fslens/trace.h"
 
 static const char dump_usage[] =
@@ -63,6 +64,8 @@ struct dump {
 	uint64_t t0;
 	struct fsl_comms *comms;	/* tid -> comm, from proc records */
 	struct fsl_json j;
+	struct fsl_consumer cons;
+	int out_error;		/* stdout failed: the pass stopped there */
 };
 
 static const struct fsl_event_desc *desc_of(struct dump *d, unsigned int type)
@@ -320,6 +323,28 @@ static void print_json(struct dump *d, const struct fsl_hdr *ev, const struct fs
 	fsl_json__newline(j);
 }
 
+/* One line (or JSON object) per event of the families shown; tasks named from proc records. */
+static int dump_event(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct dump *d = c->priv;
+	const struct fsl_event_desc *e = desc_of(d, ev->type);
+	unsigned int fam = e ? e->family : FSL_FAM__MAX;
+
+	if (fsl_comms__event(d->comms, ev))
+		return -ENOMEM;
+	if (fam < 32 && !(d->show & (1u << fam)))
+		return 0;
+	if (d->json)
+		print_json(d, ev, e, comm_of(d->comms, ev->tid, ev->pid));
+	else
+		print_text(d, ev, e, comm_of(d->comms, ev->tid, ev->pid));
+	if (ferror(stdout)) {
+		d->out_error = 1;
+		return -EIO;
+	}
+	return 0;
+}
+
 static void warn_stderr(void *ctx, const char *msg)
 {
 	fprintf(stderr, "fslens: warning: %s\n", msg);
@@ -335,7 +360,7 @@ int cmd_dump(int argc, char **argv)
 	};
 	struct fsl_reader_opts ro = { .warn = warn_stderr };
 	struct dump d = { .show = FSL_FAM_ALL };
-	const struct fsl_hdr *ev;
+	struct fsl_consumer *cons[1] = { &d.cons };
 	const char *path, *bad, *v;
 	int c, err = 0, rc = 0;
 
@@ -380,23 +405,12 @@ int cmd_dump(int argc, char **argv)
 	if (d.t0 > fsl_reader__stats(d.r)->first_ts && fsl_reader__stats(d.r)->chunks)
 		d.t0 = fsl_reader__stats(d.r)->first_ts;
 	fsl_json__init(&d.j, stdout, 0);
-	while ((err = fsl_reader__next(d.r, &ev)) == 1) {
-		const struct fsl_event_desc *e = desc_of(&d, ev->type);
-		unsigned int fam = e ? e->family : FSL_FAM__MAX;
-
-		if (fsl_comms__event(d.comms, ev)) {
-			err = -ENOMEM;
-			break;
-		}
-		if (fam < 32 && !(d.show & (1u << fam)))
-			continue;
-		if (d.json)
-			print_json(&d, ev, e, comm_of(d.comms, ev->tid, ev->pid));
-		else
-			print_text(&d, ev, e, comm_of(d.comms, ev->tid, ev->pid));
-		if (ferror(stdout))
-			break;	/* closed pipe, full disk: main() reports it */
-	}
+	d.cons.name = "dump";
+	d.cons.priv = &d;
+	d.cons.any = dump_event;
+	err = fsl_session_run(d.r, cons, 1);
+	if (d.out_error)
+		err = 0;	/* closed pipe, full disk: main() reports it */
 	if (err < 0)
 		rc = fsl_err(err, "cannot read '%s'", path);
 	else if (ferror(stdout))

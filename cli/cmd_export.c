@@ -89,27 +89,50 @@ static const char *wait_class(void *ctx, const struct fsl_stack *st)
 						   NULL));
 }
 
-/* Feed every event of r in the window to fn(x, ev); task names always. */
+struct pass {
+	struct fsl_consumer cons;
+	int (*fn)(void *, const struct fsl_hdr *);
+	void *x;
+	const struct export_args *a;
+	int failed;		/* fn failed (else an error of the run is the reader's) */
+	uint64_t failed_ts;
+};
+
+static int pass_any(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct pass *p = c->priv;
+	int ret;
+
+	if (ev->type != FSL_EV_PROC &&
+	    (ev->ts < p->a->t0 || (p->a->t1 && ev->ts >= p->a->t1)))
+		return 0;
+	ret = p->fn(p->x, ev);
+	if (ret < 0) {
+		p->failed = 1;
+		p->failed_ts = ev->ts;
+	}
+	return ret;
+}
+
+/* One session pass: every event of r in the window to fn(x, ev); task names always. */
 static int run(struct fsl_reader *r, int (*fn)(void *, const struct fsl_hdr *), void *x,
 	       const struct export_args *a)
 {
-	const struct fsl_hdr *ev;
+	struct pass p = { .fn = fn, .x = x, .a = a };
+	struct fsl_consumer *cons[1] = { &p.cons };
 	int ret;
 
-	while ((ret = fsl_reader__next(r, &ev)) == 1) {
-		if (ev->type != FSL_EV_PROC &&
-		    (ev->ts < a->t0 || (a->t1 && ev->ts >= a->t1)))
-			continue;
-		ret = fn(x, ev);
-		if (ret < 0) {
-			if (ret != -EXDEV)
-				fsl_err(ret, "export of '%s' failed at ts %llu", a->trace,
-					(unsigned long long)ev->ts);
-			return ret;
-		}
-	}
-	if (ret < 0)
+	p.cons.name = "export";
+	p.cons.priv = &p;
+	p.cons.any = pass_any;
+	ret = fsl_session_run(r, cons, 1);
+	if (ret < 0 && p.failed) {
+		if (ret != -EXDEV)
+			fsl_err(ret, "export of '%s' failed at ts %llu", a->trace,
+				(unsigned long long)p.failed_ts);
+	} else if (ret < 0) {
 		fsl_err(ret, "cannot read '%s'", a->trace);
+	}
 	return ret;
 }
 

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "fslens/text.h"
 #include "fslens/json.h"
+#include "fslens/session.h"
 #include "fslens/trace.h"
 
 static const char info_usage[] =
@@ -224,6 +225,23 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 		printf("warning:     %s\n", fsl_reader__warning(r, i));
 }
 
+/* --check: every decoded event counted, by family where it has one. */
+struct decoded {
+	uint64_t fam[FSL_FAM__MAX];
+	uint64_t all;
+};
+
+static int count_event(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct decoded *n = c->priv;
+	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
+
+	if (d && d->family < FSL_FAM__MAX)
+		n->fam[d->family]++;
+	n->all++;
+	return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -247,8 +265,7 @@ int cmd_info(int argc, char **argv)
 		case 'c': check = 1; break;
 		case 'h': fputs(info_usage, stdout); return 0;
 		default:
-			return fsl_usage_error("info", info_usage, "unknown option '%s'",
-					       argv[optind - 1]);
+			return fsl_bad_option("info", info_usage, "+h", longopts, argv);
 		}
 	}
 	if (optind != argc - 1)
@@ -256,31 +273,28 @@ int cmd_info(int argc, char **argv)
 				       "a trace file is needed" : "one trace file only");
 	path = argv[optind];
 	r = fsl_reader__open(path, NULL, &err);
-	if (!r) {
+	if (!r)
 		return fsl_err_open(path, err);
-	}
 	s = fsl_reader__stats(r);
 	if (check) {
-		const struct fsl_hdr *ev;
-		uint64_t listed = 0, decoded = 0;
+		/* what decodes, not what the header or the index promise */
+		struct decoded n = { { 0 }, 0 };
+		struct fsl_consumer counter = { .name = "check", .priv = &n, .any = count_event };
+		struct fsl_consumer *cons[1] = { &counter };
+		uint64_t listed = 0, decoded;
 		unsigned int f;
 
-		/* what decodes, not what the header or the index promise */
-		cs = *s;
-		memset(cs.counts.events, 0, sizeof(cs.counts.events));
-		while ((err = fsl_reader__next(r, &ev)) == 1) {
-			const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
-
-			if (d && d->family < FSL_FAM__MAX)
-				cs.counts.events[d->family]++;
-			decoded++;
-		}
+		err = fsl_session_run(r, cons, 1);
 		if (err < 0) {
 			fsl_reader__close(r);
 			return fsl_err(err, "cannot read '%s'", path);
 		}
-		for (f = 0; f < FSL_FAM__MAX; f++)
+		cs = *s;
+		for (f = 0; f < FSL_FAM__MAX; f++) {
 			listed += s->counts.events[f];
+			cs.counts.events[f] = n.fam[f];
+		}
+		decoded = n.all;
 		cs.bad_chunks = fsl_reader__stats(r)->bad_chunks;
 		damaged = decoded != listed || cs.bad_chunks || fsl_reader__nwarnings(r);
 		s = &cs;

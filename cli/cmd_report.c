@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,157 +35,6 @@ static const char usage_text[] =
 	"  --txns N          journal transactions listed in text (default 20)\n"
 	"  --breaks N        fragcheck lines listed in text (default 20)\n";
 
-/*
- * Local twins of fsl_err/fsl_usage_error (cli/main.c): the unit-test binary
- * links cli/ without main.c, so commands cannot call those yet.
- */
-
-/*
- * Reading (zstd, decoding) and analysing cost about the same per event, so
- * they run on two threads: the reader copies events into batches, the
- * analyses take them in order. One producer, one consumer, a small ring.
- */
-#define NBATCH		4
-#define BATCH_BYTES	(1u << 20)
-
-struct batch {
-	size_t len;
-	char *data;
-};
-
-struct pipe {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct batch b[NBATCH];
-	unsigned int head, tail, count;	/* filled batches: tail..head */
-	int done, err;			/* reader finished (err: its result) */
-	int stop;			/* consumer gave up */
-	struct fsl_reader *r;
-};
-
-static void *reader_main(void *arg)
-{
-	struct pipe *p = arg;
-	const struct fsl_hdr *ev;
-	struct batch *cur = NULL;
-	int rc;
-
-	for (;;) {
-		if (!cur) {
-			pthread_mutex_lock(&p->mu);
-			while (p->count == NBATCH && !p->stop)
-				pthread_cond_wait(&p->cv, &p->mu);
-			if (p->stop) {
-				pthread_mutex_unlock(&p->mu);
-				return NULL;
-			}
-			cur = &p->b[p->head];
-			cur->len = 0;
-			pthread_mutex_unlock(&p->mu);
-		}
-		rc = fsl_reader__next(p->r, &ev);
-		if (rc > 0 && cur->len + ev->size <= BATCH_BYTES) {
-			memcpy(cur->data + cur->len, ev, ev->size);
-			cur->len += ev->size;
-			continue;
-		}
-		/* full, or the end: publish this batch */
-		pthread_mutex_lock(&p->mu);
-		p->head = (p->head + 1) % NBATCH;
-		p->count++;
-		if (rc <= 0) {
-			p->done = 1;
-			p->err = rc;
-		}
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-		cur = NULL;
-		if (rc <= 0)
-			return NULL;
-		/* the event that did not fit starts the next batch */
-		pthread_mutex_lock(&p->mu);
-		while (p->count == NBATCH && !p->stop)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->stop) {
-			pthread_mutex_unlock(&p->mu);
-			return NULL;
-		}
-		cur = &p->b[p->head];
-		pthread_mutex_unlock(&p->mu);
-		memcpy(cur->data, ev, ev->size);
-		cur->len = ev->size;
-	}
-}
-
-/* Feed every event of r to a; 0 or -errno (reader or analysis). */
-static int feed_all(struct fsl_reader *r, struct fsl_analysis *a, int *from_reader)
-{
-	struct pipe p = { .r = r };
-	pthread_t th;
-	unsigned int i;
-	int err = 0;
-
-	*from_reader = 0;
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	for (i = 0; i < NBATCH; i++)
-		if (!(p.b[i].data = malloc(BATCH_BYTES)))
-			err = -ENOMEM;
-	if (!err && getenv("FSLENS_REPORT_NO_THREAD"))
-		err = -EAGAIN;	/* for comparison (bench/report.sh) */
-	if (!err && pthread_create(&th, NULL, reader_main, &p))
-		err = -EAGAIN;
-	if (err) {
-		/* no thread: read and feed in turn */
-		const struct fsl_hdr *ev;
-
-		err = 0;
-		while ((err = fsl_reader__next(r, &ev)) > 0)
-			if ((err = fsl_analysis__feed(a, ev)) < 0)
-				break;
-		*from_reader = err < 0 && !fsl_analysis__now(a);
-		goto out;
-	}
-	for (;;) {
-		struct batch *b;
-		size_t off;
-		int last;
-
-		pthread_mutex_lock(&p.mu);
-		while (!p.count)
-			pthread_cond_wait(&p.cv, &p.mu);
-		b = &p.b[p.tail];
-		last = p.done && p.count == 1;
-		pthread_mutex_unlock(&p.mu);
-		for (off = 0; off < b->len && !err;) {
-			const struct fsl_hdr *ev = (const void *)(b->data + off);
-
-			err = fsl_analysis__feed(a, ev);
-			off += ev->size;
-		}
-		pthread_mutex_lock(&p.mu);
-		p.tail = (p.tail + 1) % NBATCH;
-		p.count--;
-		if (err)
-			p.stop = 1;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-		if (err || last)
-			break;
-	}
-	pthread_join(th, NULL);
-	if (!err && p.err < 0) {
-		err = p.err;
-		*from_reader = 1;
-	}
-out:
-	for (i = 0; i < NBATCH; i++)
-		free(p.b[i].data);
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.cv);
-	return err < 0 ? err : 0;
-}
-
 static void warn_cb(void *ctx, const char *msg)
 {
 	fprintf(stderr, "fslens report: %s: %s\n", (const char *)ctx, msg);
@@ -214,6 +62,8 @@ int cmd_report(int argc, char **argv)
 	uint64_t from = 0, to = 0, origin;
 	int json = 0, have_from = 0, have_to = 0, c, err = 0, rc = 1, from_reader = 0;
 	struct fsl_analysis *a = NULL;
+	struct fsl_context *cx = NULL;
+	struct fsl_session *sess = NULL;
 	struct fsl_reader *r = NULL;
 	struct fsl_meta m;
 	const char *v;
@@ -290,16 +140,26 @@ int cmd_report(int argc, char **argv)
 	}
 	aopts.sections = info.sections;
 	info.trace_path = path;
-	a = fsl_analysis__new(&aopts, &err);
-	if (!a) {
+	cx = fsl_context__new(aopts.root_pid, &err);
+	aopts.context = cx;
+	if (cx) {
+		struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+
+		sess = fsl_session__new(&so, &err);
+	}
+	a = sess ? fsl_analysis__new(&aopts, &err) : NULL;
+	if (!a || (err = fsl_analysis__attach(a, sess)) < 0) {
 		fsl_err(err, "cannot set up the analyses");
 		goto out;
 	}
-	if ((err = fsl_analysis__begin(a, &m)) < 0) {
+	if ((err = fsl_session__begin(sess, &m)) < 0) {
 		fsl_err(err, "cannot start the analyses of '%s'", path);
 		goto out;
 	}
-	if ((err = feed_all(r, a, &from_reader)) < 0) {
+	err = fsl_session__read(sess, r, &from_reader);
+	if (!err)
+		err = fsl_session__end(sess);
+	if (err < 0) {
 		if (from_reader)
 			fsl_err(err, "cannot read '%s'", path);
 		else
@@ -328,7 +188,9 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = 0;
 out:
+	fsl_session__free(sess);
 	fsl_analysis__free(a);
+	fsl_context__free(cx);
 	fsl_reader__close(r);
 	return rc;
 }

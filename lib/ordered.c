@@ -156,8 +156,7 @@ static int heap_push(struct fsl_ordered *r, struct slot s)
 	return 0;
 }
 
-int fsl_ordered__push(struct fsl_ordered *r, const struct fsl_hdr *ev,
-		      fsl_event_fn fn, void *ctx)
+static int hold(struct fsl_ordered *r, uint64_t key, const struct fsl_hdr *ev)
 {
 	struct fsl_hdr *copy;
 	struct slot s;
@@ -167,15 +166,40 @@ int fsl_ordered__push(struct fsl_ordered *r, const struct fsl_hdr *ev,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, ev, ev->size);
-	s = (struct slot){ ev->ts, r->seq++, copy };
-	e = (!r->qlen || ev->ts >= r->qtail_ts) ? fifo_push(r, s) : heap_push(r, s);
-	if (e) {
+	s = (struct slot){ key, r->seq++, copy };
+	e = (!r->qlen || key >= r->qtail_ts) ? fifo_push(r, s) : heap_push(r, s);
+	if (e)
 		free(copy);
+	return e;
+}
+
+int fsl_ordered__push(struct fsl_ordered *r, const struct fsl_hdr *ev,
+		      fsl_event_fn fn, void *ctx)
+{
+	int e = hold(r, ev->ts, ev);
+
+	if (e || !fn)
 		return e;
-	}
-	if (!fn)
-		return 0;
 	return fsl_ordered__advance(r, ev->ts, fn, ctx);
+}
+
+int fsl_ordered__hold(struct fsl_ordered *r, uint64_t key, const struct fsl_hdr *ev)
+{
+	return hold(r, key, ev);
+}
+
+int fsl_ordered__each(const struct fsl_ordered *r, fsl_event_fn fn, void *ctx)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < r->qlen; i++)
+		if ((e = fn(ctx, r->q[(r->qhead + i) & (r->qcap - 1)].ev)))
+			return e;
+	for (i = 0; i < r->n; i++)
+		if ((e = fn(ctx, r->h[i].ev)))
+			return e;
+	return 0;
 }
 
 int fsl_ordered__advance(struct fsl_ordered *r, uint64_t now, fsl_event_fn fn,

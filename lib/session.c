@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One pass over an event stream, dispatched to consumers (include/fslens/session.h). */
+/*
+ * The session loop (include/fslens/session.h): source -> ordering -> context
+ * stage -> consumers. The ordering and the span hold are both lib/ordered.c:
+ * one by timestamp within a window, one by the end of each span.
+ */
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fslens/ordered.h"
 #include "fslens/session.h"
 
 static const char *m_kv(const struct fsl_meta *m, const char *key)
@@ -45,6 +53,15 @@ void fsl_meta_from_reader(struct fsl_meta *m, struct fsl_reader *r)
 	m->text = m_text;
 }
 
+uint64_t fsl_ev_end(const struct fsl_hdr *ev)
+{
+	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu))
+		return ev->ts + ((const struct fsl_ev_offcpu *)ev)->dur_ns;
+	if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop))
+		return ev->ts + ((const struct fsl_ev_dirop *)ev)->lat_ns;
+	return ev->ts;
+}
+
 int fsl_session_dispatch(struct fsl_consumer **cons, unsigned int n, const struct fsl_hdr *ev)
 {
 	unsigned int i;
@@ -67,6 +84,403 @@ int fsl_session_dispatch(struct fsl_consumer **cons, unsigned int n, const struc
 	return 0;
 }
 
+#define MAX_CONS	32
+
+struct fsl_session {
+	struct fsl_session_opts o;
+	struct fsl_consumer *cons[MAX_CONS];
+	unsigned int ncons, begun;
+	/* per event type: the consumers with a handler, in registration order */
+	struct route {
+		unsigned char n;
+		unsigned char c[MAX_CONS];
+	} route[FSL_EV__MAX];
+	const struct fsl_meta *meta;
+	struct fsl_ordered *ord;	/* by ts within o.order_ns; NULL: in order */
+	struct fsl_ordered *held;	/* spans by their end (o.split) */
+	uint64_t last_cut, now;
+	int started;
+};
+
+struct fsl_session *fsl_session__new(const struct fsl_session_opts *opts, int *err)
+{
+	struct fsl_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		goto nomem;
+	if (opts)
+		s->o = *opts;
+	if (s->o.order_ns && !(s->ord = fsl_ordered__new(s->o.order_ns)))
+		goto nomem;
+	if (s->o.split && !(s->held = fsl_ordered__new(0)))
+		goto nomem;
+	return s;
+nomem:
+	fsl_session__free(s);
+	if (err)
+		*err = -ENOMEM;
+	return NULL;
+}
+
+void fsl_session__free(struct fsl_session *s)
+{
+	if (!s)
+		return;
+	fsl_ordered__free(s->ord);
+	fsl_ordered__free(s->held);
+	free(s);
+}
+
+int fsl_session__add(struct fsl_session *s, struct fsl_consumer *c)
+{
+	unsigned int t, i;
+
+	if (s->ncons == MAX_CONS)
+		return -ENOSPC;
+	i = s->ncons++;
+	s->cons[i] = c;
+	for (t = 0; t < FSL_EV__MAX; t++)
+		if (c->handlers[t])
+			s->route[t].c[s->route[t].n++] = i;
+	/* added to a running session: begun at once */
+	if (s->started && s->begun == i) {
+		int err = c->begin ? c->begin(c, s->meta) : 0;
+
+		if (err < 0)
+			return err;
+		s->begun++;
+	}
+	return 0;
+}
+
+int fsl_session__begin(struct fsl_session *s, const struct fsl_meta *m)
+{
+	int err;
+
+	s->meta = m;
+	s->started = 1;
+	if (s->o.stage && s->o.stage->begin && (err = s->o.stage->begin(s->o.stage, m)) < 0)
+		return err;
+	for (; s->begun < s->ncons; s->begun++) {
+		struct fsl_consumer *c = s->cons[s->begun];
+
+		if (c->begin && (err = c->begin(c, m)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* Context, then the type's handlers and every any(), in registration order. */
+static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
+{
+	struct fsl_evctx x = { .from = ev->ts, .to = ev->ts, .end = ev->ts };
+	const struct route *r;
+	unsigned int i;
+	int err = 0;
+
+	if (s->o.split) {
+		x.end = x.to = fsl_ev_end(ev);
+		if (x.from < s->last_cut)
+			x.from = s->last_cut < x.to ? s->last_cut : x.to;
+	} else if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_DIROP) {
+		x.end = x.to = fsl_ev_end(ev);
+	}
+	if (s->o.stage && s->o.stage->annotate)
+		s->o.stage->annotate(s->o.stage, ev, &x);
+	if (ev->type < FSL_EV__MAX) {
+		r = &s->route[ev->type];
+		for (i = 0; i < r->n && !err; i++) {
+			struct fsl_consumer *c = s->cons[r->c[i]];
+
+			c->ctx = &x;
+			err = c->handlers[ev->type](c, ev);
+			c->ctx = NULL;
+		}
+	}
+	for (i = 0; i < s->ncons && err >= 0; i++) {
+		struct fsl_consumer *c = s->cons[i];
+
+		if (!c->any)
+			continue;
+		c->ctx = &x;
+		err = c->any(c, ev);
+		c->ctx = NULL;
+	}
+	return err < 0 ? err : 0;
+}
+
+static int deliver_cb(void *ctx, const struct fsl_hdr *ev)
+{
+	return deliver(ctx, ev);
+}
+
+/* Out of the ordering: the stage sees it, then a span waits for its end. */
+static int ordered_out(void *ctx, const struct fsl_hdr *ev)
+{
+	struct fsl_session *s = ctx;
+	int err;
+
+	if (s->o.stage && s->o.stage->arrive && (err = s->o.stage->arrive(s->o.stage, ev)) < 0)
+		return err;
+	if (s->held) {
+		uint64_t end = fsl_ev_end(ev);
+
+		/* what ended by now goes first */
+		if ((err = fsl_ordered__advance(s->held, ev->ts, deliver_cb, s)))
+			return err;
+		if (end > ev->ts)
+			return fsl_ordered__hold(s->held, end, ev);
+	}
+	return deliver(s, ev);
+}
+
+int fsl_session__push(struct fsl_session *s, const struct fsl_hdr *ev)
+{
+	if (ev->ts > s->now)
+		s->now = ev->ts;
+	if (s->ord)
+		return fsl_ordered__push(s->ord, ev, ordered_out, s);
+	return ordered_out(s, ev);
+}
+
+int fsl_session__advance(struct fsl_session *s, uint64_t now)
+{
+	return s->ord ? fsl_ordered__advance(s->ord, now, ordered_out, s) : 0;
+}
+
+struct cut_ctx {
+	struct fsl_session *s;
+	uint64_t t;
+};
+
+static int cut_one(void *ctx, const struct fsl_hdr *ev)
+{
+	struct cut_ctx *cc = ctx;
+	struct fsl_session *s = cc->s;
+	struct fsl_evctx x = { .from = ev->ts, .to = cc->t, .end = fsl_ev_end(ev),
+			       .flags = FSL_EVCTX_PARTIAL };
+	unsigned int i;
+	int err;
+
+	if (ev->ts >= cc->t)
+		return 0;
+	if (x.from < s->last_cut)
+		x.from = s->last_cut;
+	if (s->o.stage && s->o.stage->annotate)
+		s->o.stage->annotate(s->o.stage, ev, &x);
+	x.flags |= FSL_EVCTX_PARTIAL;
+	for (i = 0; i < s->ncons; i++) {
+		struct fsl_consumer *c = s->cons[i];
+
+		if (!c->partial)
+			continue;
+		c->ctx = &x;
+		err = c->partial(c, ev, &x);
+		c->ctx = NULL;
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int fsl_session__cut(struct fsl_session *s, uint64_t t)
+{
+	struct cut_ctx cc = { s, t };
+	unsigned int i;
+	int err;
+
+	if (s->held) {
+		/* what ends before t completes in the window that closes */
+		if (t && (err = fsl_ordered__advance(s->held, t - 1, deliver_cb, s)))
+			return err;
+		if ((err = fsl_ordered__each(s->held, cut_one, &cc)))
+			return err;
+	}
+	if (t > s->last_cut)
+		s->last_cut = t;
+	for (i = 0; i < s->ncons; i++)
+		if (s->cons[i]->flush && (err = s->cons[i]->flush(s->cons[i], t)) < 0)
+			return err;
+	return 0;
+}
+
+int fsl_session__flush(struct fsl_session *s)
+{
+	int err;
+
+	if (s->ord && (err = fsl_ordered__flush(s->ord, ordered_out, s)))
+		return err;
+	if (s->held && (err = fsl_ordered__flush(s->held, deliver_cb, s)))
+		return err;
+	return 0;
+}
+
+int fsl_session__end(struct fsl_session *s)
+{
+	unsigned int i;
+	int err = fsl_session__flush(s), e;
+
+	for (i = 0; i < s->begun; i++) {
+		struct fsl_consumer *c = s->cons[i];
+
+		if (c->end && (e = c->end(c, s->meta)) < 0 && !err)
+			err = e;
+	}
+	s->begun = 0;
+	return err;
+}
+
+uint64_t fsl_session__now(const struct fsl_session *s)
+{
+	return s->now;
+}
+
+/*
+ * Reading (zstd, decoding) and the consumers cost about the same per event,
+ * so they run on two threads: the reader copies events into batches, the
+ * session takes them in order. One producer, one consumer, a small ring.
+ */
+#define NBATCH		4
+#define BATCH_BYTES	(1u << 20)
+
+struct batch {
+	size_t len;
+	char *data;
+};
+
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch b[NBATCH];
+	unsigned int head, tail, count;	/* filled batches: tail..head */
+	int done, err;			/* reader finished (err: its result) */
+	int stop;			/* consumer gave up */
+	struct fsl_reader *r;
+};
+
+/* Wait for a free batch; NULL when the consumer gave up. */
+static struct batch *free_batch(struct pipe *p)
+{
+	struct batch *b = NULL;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->count == NBATCH && !p->stop)
+		pthread_cond_wait(&p->cv, &p->mu);
+	if (!p->stop)
+		b = &p->b[p->head];
+	pthread_mutex_unlock(&p->mu);
+	return b;
+}
+
+static void *reader_main(void *arg)
+{
+	struct pipe *p = arg;
+	const struct fsl_hdr *ev;
+	struct batch *cur;
+	int rc;
+
+	if (!(cur = free_batch(p)))
+		return NULL;
+	cur->len = 0;
+	for (;;) {
+		rc = fsl_reader__next(p->r, &ev);
+		if (rc > 0 && cur->len + ev->size <= BATCH_BYTES) {
+			memcpy(cur->data + cur->len, ev, ev->size);
+			cur->len += ev->size;
+			continue;
+		}
+		/* full, or the end: publish this batch */
+		pthread_mutex_lock(&p->mu);
+		p->head = (p->head + 1) % NBATCH;
+		p->count++;
+		if (rc <= 0) {
+			p->done = 1;
+			p->err = rc;
+		}
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		if (rc <= 0 || !(cur = free_batch(p)))
+			return NULL;
+		/* the event that did not fit starts the next batch */
+		memcpy(cur->data, ev, ev->size);
+		cur->len = ev->size;
+	}
+}
+
+static int read_inline(struct fsl_session *s, struct fsl_reader *r, int *from_reader)
+{
+	const struct fsl_hdr *ev;
+	int err;
+
+	while ((err = fsl_reader__next(r, &ev)) > 0)
+		if ((err = fsl_session__push(s, ev)) < 0)
+			return err;
+	*from_reader = err < 0;
+	return err;
+}
+
+int fsl_session__read(struct fsl_session *s, struct fsl_reader *r, int *from_reader)
+{
+	struct pipe p = { .r = r };
+	pthread_t th;
+	unsigned int i;
+	int err = 0;
+
+	*from_reader = 0;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	for (i = 0; i < NBATCH; i++)
+		if (!(p.b[i].data = malloc(BATCH_BYTES)))
+			err = -ENOMEM;
+	if (!err && getenv("FSLENS_REPORT_NO_THREAD"))
+		err = -EAGAIN;	/* for comparison (bench/report.sh) */
+	if (!err && pthread_create(&th, NULL, reader_main, &p))
+		err = -EAGAIN;
+	if (err) {
+		/* no thread: read and consume in turn */
+		err = read_inline(s, r, from_reader);
+		goto out;
+	}
+	for (;;) {
+		struct batch *b;
+		size_t off;
+		int last;
+
+		pthread_mutex_lock(&p.mu);
+		while (!p.count)
+			pthread_cond_wait(&p.cv, &p.mu);
+		b = &p.b[p.tail];
+		last = p.done && p.count == 1;
+		pthread_mutex_unlock(&p.mu);
+		for (off = 0; off < b->len && !err;) {
+			const struct fsl_hdr *ev = (const void *)(b->data + off);
+
+			err = fsl_session__push(s, ev);
+			off += ev->size;
+		}
+		pthread_mutex_lock(&p.mu);
+		p.tail = (p.tail + 1) % NBATCH;
+		p.count--;
+		if (err)
+			p.stop = 1;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+		if (err || last)
+			break;
+	}
+	pthread_join(th, NULL);
+	if (!err && p.err < 0) {
+		err = p.err;
+		*from_reader = 1;
+	}
+out:
+	for (i = 0; i < NBATCH; i++)
+		free(p.b[i].data);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	return err < 0 ? err : 0;
+}
+
 /*
  * begin() of every consumer, then every event, then end() of every consumer
  * whose begin() succeeded (also after an error, so they can free what they
@@ -74,32 +488,87 @@ int fsl_session_dispatch(struct fsl_consumer **cons, unsigned int n, const struc
  */
 int fsl_session_run(struct fsl_reader *r, struct fsl_consumer **cons, unsigned int n)
 {
+	struct fsl_session *s;
 	struct fsl_meta m;
-	const struct fsl_hdr *ev;
-	unsigned int i, begun = 0;
-	int err = 0, e;
+	unsigned int i;
+	int err = 0, e, from_reader;
 
 	fsl_meta_from_reader(&m, r);
-	for (i = 0; i < n && !err; i++) {
-		if (cons[i]->begin)
-			err = cons[i]->begin(cons[i], &m);
-		if (!err)
-			begun++;
+	if (!(s = fsl_session__new(NULL, &err)))
+		return err;
+	for (i = 0; i < n && !err; i++)
+		err = fsl_session__add(s, cons[i]);
+	if (!err)
+		err = fsl_session__begin(s, &m);
+	if (!err)
+		err = read_inline(s, r, &from_reader);
+	e = fsl_session__end(s);
+	if (e < 0 && !err)
+		err = e;
+	fsl_session__free(s);
+	return err < 0 ? err : 0;
+}
+
+struct fsl_trace_pump {
+	struct fsl_reader *r;
+	/* The first event past the last pump's limit, kept for the next pump. */
+	union {
+		struct fsl_hdr hdr;
+		uint64_t align;
+		char bytes[65536];
+	} pending;
+	int have_pending;
+	int eof;
+};
+
+struct fsl_trace_pump *fsl_trace_pump__new(struct fsl_reader *r)
+{
+	struct fsl_trace_pump *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->r = r;
+	return p;
+}
+
+void fsl_trace_pump__free(struct fsl_trace_pump *p)
+{
+	free(p);
+}
+
+int fsl_trace_pump__pump(struct fsl_trace_pump *p, uint64_t until, unsigned int max,
+			 int (*fn)(void *ctx, const struct fsl_hdr *ev), void *ctx)
+{
+	const struct fsl_hdr *ev;
+	unsigned int n = 0;
+	int rc;
+
+	if (p->have_pending) {
+		if (p->pending.hdr.ts >= until)
+			return 0;
+		p->have_pending = 0;
+		if ((rc = fn(ctx, &p->pending.hdr)) < 0)
+			return rc;
+		n++;
 	}
-	while (!err) {
-		e = fsl_reader__next(r, &ev);
-		if (e <= 0) {
-			err = e;
+	while (!p->eof) {
+		if (max && n >= max)
+			return 0;
+		rc = fsl_reader__next(p->r, &ev);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			p->eof = 1;
 			break;
 		}
-		err = fsl_session_dispatch(cons, n, ev);
+		if (ev->ts >= until) {
+			/* hdr.size is a u16: the buffer always holds the record. */
+			memcpy(p->pending.bytes, ev, ev->size);
+			p->have_pending = 1;
+			return 0;
+		}
+		if ((rc = fn(ctx, ev)) < 0)
+			return rc;
+		n++;
 	}
-	for (i = 0; i < begun; i++) {
-		if (!cons[i]->end)
-			continue;
-		e = cons[i]->end(cons[i], &m);
-		if (e < 0 && !err)
-			err = e;
-	}
-	return err;
+	return 1;
 }

@@ -11,6 +11,10 @@
  *  - `acc`, everything, never reset, made when totals are first asked for
  *    (at the start with -a): what `fslens report` computes over the same
  *    events. Made later, it holds the totals since that moment.
+ * All three are consumers of one session (session.h) with one context stage;
+ * the session holds each wait to its end and, at a cut, gives every wait in
+ * flight its part of the closing window, so consecutive windows add up to
+ * `fslens report --from --to` over their union (docs/top.md).
  * The feed adds no analysis of its own: it divides by the window length,
  * groups wait classes for the processes view, and keeps the per-class
  * history the sparklines draw.
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/analysis.h"
+#include "fslens/session.h"
 #include "feed.h"
 
 #define PAGE_BYTES 4096.0	/* global_dirty_state counts pages */
@@ -27,6 +32,8 @@
 
 struct top_feed {
 	const struct fsl_meta *meta;
+	struct fsl_context *cx;
+	struct fsl_session *session;
 	struct fsl_analysis *win, *since, *acc;
 	uint64_t start_ns;
 	uint64_t acc_t0;		/* when acc started */
@@ -63,14 +70,15 @@ static const uint8_t wclass_group[FSL_WC__MAX] = {
 #define TOP_SECTIONS (FSL_SEC_OPS | FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK | FSL_SEC_BLOCKIO | \
 		      FSL_SEC_HEALTH)
 
-static struct fsl_analysis *analysis_new(const struct fsl_meta *m, uint32_t sections, int *err)
+/* A set of analyses on the feed's session (begun at once: the session has). */
+static struct fsl_analysis *analysis_new(struct top_feed *f, uint32_t sections, int *err)
 {
-	struct fsl_analysis_opts ao = { .sections = sections, .root_pid = -1 };
+	struct fsl_analysis_opts ao = { .sections = sections, .root_pid = -1, .context = f->cx };
 	struct fsl_analysis *a = fsl_analysis__new(&ao, err);
 
 	if (!a)
 		return NULL;
-	*err = fsl_analysis__begin(a, m);
+	*err = fsl_analysis__attach(a, f->session);
 	if (*err) {
 		fsl_analysis__free(a);
 		return NULL;
@@ -91,10 +99,20 @@ struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, i
 	}
 	f->meta = meta;
 	f->start_ns = f->cur_t0 = f->win_t0 = f->win_t1 = f->acc_t0 = start_ns;
-	f->win = analysis_new(meta, TOP_SECTIONS, err);
-	f->since = f->win ? analysis_new(meta, FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK, err) : NULL;
+	f->cx = fsl_context__new(-1, err);
+	if (f->cx) {
+		struct fsl_session_opts so = { .split = 1, .stage = fsl_context__stage(f->cx) };
+
+		f->session = fsl_session__new(&so, err);
+	}
+	if (f->session && (*err = fsl_session__begin(f->session, meta)) < 0) {
+		top_feed__free(f);
+		return NULL;
+	}
+	f->win = f->session ? analysis_new(f, TOP_SECTIONS, err) : NULL;
+	f->since = f->win ? analysis_new(f, FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK, err) : NULL;
 	if (f->since && totals)
-		f->acc = analysis_new(meta, TOP_SECTIONS, err);
+		f->acc = analysis_new(f, TOP_SECTIONS, err);
 	if (!f->since || (totals && !f->acc)) {
 		top_feed__free(f);
 		return NULL;
@@ -114,23 +132,19 @@ void top_feed__free(struct top_feed *f)
 {
 	if (!f)
 		return;
+	fsl_session__free(f->session);
 	fsl_analysis__free(f->win);
 	fsl_analysis__free(f->since);
 	fsl_analysis__free(f->acc);
+	fsl_context__free(f->cx);
 	top_snap__clear(&f->win_snap);
 	free(f);
 }
 
 int top_feed__event(struct top_feed *f, const struct fsl_hdr *ev)
 {
-	int rc = fsl_analysis__feed(f->win, ev);
-
-	if (!rc)
-		rc = fsl_analysis__feed(f->since, ev);
-	if (!rc && f->acc)
-		rc = fsl_analysis__feed(f->acc, ev);
 	f->last_ts = ev->ts;
-	return rc;
+	return fsl_session__push(f->session, ev);
 }
 
 static double per_s(uint64_t v, double window_s)
@@ -236,7 +250,8 @@ static int fill_stalls(struct top_feed *f, struct top_snap *s, struct fsl_analys
 		/* A class no task waited in is not a row, unless it did recently. */
 		for (i = 0; with_hist && i < f->nhist && !f->hist[c][i]; i++)
 			;
-		if (!cs->count[FSL_ROLE_WORKLOAD] && !(with_hist && i < f->nhist))
+		if (!cs->count[FSL_ROLE_WORKLOAD] && !cs->ns[FSL_ROLE_WORKLOAD] &&
+		    !(with_hist && i < f->nhist))
 			continue;
 		snprintf(o->cls, sizeof(o->cls), "%s", fsl_wclass_id(c));
 		o->ms_s = ms_per_s(cs->ns[FSL_ROLE_WORKLOAD], w);
@@ -398,6 +413,10 @@ int top_feed__cut(struct top_feed *f, uint64_t t)
 	if (t < f->cur_t0)
 		t = f->cur_t0;
 	w = (t - f->cur_t0) / 1e9;
+	/* Waits in flight give the closing window their part up to t. */
+	rc = fsl_session__cut(f->session, t);
+	if (rc < 0)
+		return rc;
 	/* History first: the snapshot of this window shows it as the newest point. */
 	st = fsl_analysis__stalls(f->win);
 	if (st) {
@@ -443,7 +462,7 @@ int top_feed__snapshot(struct top_feed *f, int accumulated, struct top_snap *out
 		if (!f->acc) {
 			int err = 0;
 
-			f->acc = analysis_new(f->meta, TOP_SECTIONS, &err);
+			f->acc = analysis_new(f, TOP_SECTIONS, &err);
 			if (!f->acc)
 				return err;
 			f->acc_t0 = f->last_ts > f->win_t1 ? f->last_ts : f->win_t1;

@@ -12,55 +12,16 @@ struct replay {
 	struct top_source src;
 	struct fsl_reader *r;
 	char bound_warn[200];		/* the recording's bounds, when not believed */
-	/* The first event past the last pump's limit, kept for the next pump. */
-	union {
-		struct fsl_hdr hdr;
-		uint64_t align;
-		char bytes[65536];
-	} pending;
-	int have_pending;
-	int eof;
+	struct fsl_trace_pump *pump;	/* the trace read in steps (session.h) */
 };
 
 static int replay_pump(struct top_source *s, uint64_t until, unsigned int max, top_event_fn fn,
 		       void *ctx)
 {
 	struct replay *rp = (struct replay *)s;
-	const struct fsl_hdr *ev;
-	unsigned int n = 0;
-	int rc;
+	int rc = fsl_trace_pump__pump(rp->pump, until, max, fn, ctx);
 
-	if (rp->have_pending) {
-		if (rp->pending.hdr.ts >= until)
-			return 0;
-		rp->have_pending = 0;
-		rc = fn(ctx, &rp->pending.hdr);
-		if (rc < 0)
-			return rc;
-		n++;
-	}
-	while (!rp->eof) {
-		if (max && n >= max)
-			return 0;
-		rc = fsl_reader__next(rp->r, &ev);
-		if (rc < 0)
-			return rc;
-		if (rc == 0) {
-			rp->eof = 1;
-			break;
-		}
-		if (ev->ts >= until) {
-			/* hdr.size is a u16: the buffer always holds the record. */
-			memcpy(rp->pending.bytes, ev, ev->size);
-			rp->have_pending = 1;
-			return 0;
-		}
-		rc = fn(ctx, ev);
-		if (rc < 0)
-			return rc;
-		n++;
-	}
-	return TOP_SRC_END;
+	return rc > 0 ? TOP_SRC_END : rc;
 }
 
 static uint64_t replay_lost(struct top_source *s)
@@ -92,6 +53,7 @@ static void replay_free(struct top_source *s)
 {
 	struct replay *rp = (struct replay *)s;
 
+	fsl_trace_pump__free(rp->pump);
 	fsl_reader__close(rp->r);
 	free(rp);
 }
@@ -119,6 +81,13 @@ struct top_source *top_source__replay(const char *path, double speed, int *err)
 	rp->r = fsl_reader__open(path, &ro, err);
 	if (!rp->r) {
 		free(rp);
+		return NULL;
+	}
+	rp->pump = fsl_trace_pump__new(rp->r);
+	if (!rp->pump) {
+		fsl_reader__close(rp->r);
+		free(rp);
+		*err = -ENOMEM;
 		return NULL;
 	}
 	rp->src.ops = &replay_ops;

@@ -24,7 +24,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../an_internal.h"
+#include "analyses.h"
 
 #define AN_MAX_DISTS	4096	/* distinct seek distances counted exactly (mode) */
 #define AN_MAX_ISSUERS	64
@@ -174,7 +174,7 @@ static int on_insert(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	r->issued = 0;
 	r->pid = h->pid;
 	r->bytes = ev->bytes ? ev->bytes : ev->nr_sector * 512;
-	an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
+	an_comm_copy(r->comm, fsl_context__comm(s->c->cx, h->pid));
 	return 0;
 }
 
@@ -219,7 +219,7 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (fresh) {		/* no insert seen: Q = D */
 		r->q_ts = h->ts;
 		r->pid = h->pid;
-		an_comm_copy(r->comm, an_tasks_comm(&s->c->tasks, h->pid));
+		an_comm_copy(r->comm, fsl_context__comm(s->c->cx, h->pid));
 	}
 	r->d_ts = h->ts;
 	r->issued = 1;

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../an_internal.h"
+#include "analyses.h"
 
 #define AN_DEFAULT_COMMIT_NS	5000000000ull	/* ext4 commit=5 */
 
@@ -121,7 +121,7 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	}
 	switch (h->type) {
 	case FSL_EV_JBD2_START_COMMIT: {
-		const uint64_t *lw = s->c->last_wait_start;
+		const uint64_t *lw = s->c->cx->last_wait_start;
 
 		o->t.t_start = h->ts;
 		o->t.sync_commit = ev->sync_commit;

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../an_internal.h"
+#include "analyses.h"
 
 /* ext4 flags as the tracepoints report them (fs/ext4/ext4.h). */
 #define AN_MAP_MAPPED		0x10	/* 1 << BH_Mapped */

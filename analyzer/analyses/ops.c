@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../an_internal.h"
+#include "analyses.h"
 
 #define AN_MAX_DIRS	4096	/* distinct directories tracked per window */
 
@@ -204,9 +204,8 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	const struct fsl_ev_offcpu *ev = (const void *)h;
 	struct an_tstate *t;
 
-	if (!(ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) ||
-	    (s->c->cur_wait == h ? s->c->cur_cls : an_stalls_class(s->c->stalls, ev->stack_id)) !=
-	    FSL_WC_DIR_BLOCK_READ)
+	/* the context stage classified the wait */
+	if (!(cons->ctx->flags & FSL_EVCTX_STALL) || cons->ctx->cls != FSL_WC_DIR_BLOCK_READ)
 		return 0;
 	t = fsl_map__put(&s->threads, h->tid, NULL);
 	if (!t)

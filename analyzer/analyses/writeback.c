@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../an_internal.h"
+#include "analyses.h"
 
 #define AN_MAX_WB_INODES	65536
 
@@ -233,7 +233,7 @@ const struct fsl_writeback *an_writeback_result(struct an_writeback *s)
 	n = 0;
 	while ((t = fsl_map__next(&s->throttled, &it, NULL))) {
 		if (!t->comm[0])
-			an_comm_copy(t->comm, an_tasks_comm(&s->c->tasks, t->pid));
+			an_comm_copy(t->comm, fsl_context__comm(s->c->cx, t->pid));
 		for (i = 0; i < n && (s->res.throttled[i].pause_ns > t->pause_ns ||
 				      (s->res.throttled[i].pause_ns == t->pause_ns &&
 				       s->res.throttled[i].pid < t->pid)); i++)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../an_internal.h"
+#include "../an_set.h"
 
 struct sbuf {
 	char *p;

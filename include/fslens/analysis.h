@@ -7,19 +7,21 @@
  * (live, window after window), so that both print the same numbers for the
  * same interval. The contract:
  *
- *  - Incremental: feed events in time order (fsl_analysis__feed, or plug
- *    fsl_analysis__consumer() into a session); results can be read at any
- *    time, they are never "finalized".
- *  - Windows: an item (a wait, an operation, an I/O, a commit, a writeback
- *    pass) counts in [t0, t1) when it *completes* in it: a wait at
- *    ts + dur_ns, an operation at ts + lat_ns, an I/O at its completion, a
- *    commit at end_commit. Events outside the window still update live state
- *    (in-flight I/Os, open transactions, the task table), so a window gets the
- *    same numbers whether the stream started at t0 or long before.
- *    fsl_analysis__reset() starts a new window, keeping live state; this is
- *    how `top` steps from one refresh to the next. Live events arrive at
- *    their end; when replaying a trace file (start-time order) with reset(),
- *    set opts.hold (see there).
+ *  - Incremental: the analyses are consumers of a session (session.h):
+ *    fsl_analysis__attach() registers them on one whose context stage is
+ *    opts.context, or fsl_analysis__feed() pushes events into a session of
+ *    the set's own. Results can be read at any time, never "finalized".
+ *  - Windows, one rule (docs/report-json.md): durations (blocked time) are
+ *    split across window edges by overlap; counts (waits, operations, I/Os,
+ *    commits, writeback passes) fall in the window [t0, t1) where they
+ *    complete: a wait at ts + dur_ns, an operation at ts + lat_ns, an I/O at
+ *    its completion, a commit at end_commit. Events outside the window still
+ *    update live state (in-flight I/Os, open transactions, the task table),
+ *    so a window gets the same numbers whether the stream started at t0 or
+ *    long before. fsl_analysis__reset() starts a new window, keeping live
+ *    state; this is how `top` steps from one refresh to the next, after the
+ *    session's cut (opts.hold on the set's own session) has handed every
+ *    wait in flight its part of the closing window.
  *  - No file I/O, no printing, no exit: renderers (analyzer/render_*.c) read
  *    the result structs below and write text, JSON or HTML.
  *  - Bounded memory: proportional to live objects (tasks, in-flight I/Os,
@@ -446,19 +448,33 @@ enum fsl_section {
 int fsl_section_parse(const char *list, uint32_t *mask, const char **bad);
 const char *fsl_section_name(unsigned int bit);
 
+/*
+ * The context stage (analyzer/context.c): tasks, roles, wait classes, shared
+ * by every analysis set on one session. root_pid as in the options below.
+ */
+struct fsl_context;
+struct fsl_context *fsl_context__new(int64_t root_pid, int *err);
+void fsl_context__free(struct fsl_context *cx);
+/* The stage to put in fsl_session_opts (valid while cx is). */
+struct fsl_stage *fsl_context__stage(struct fsl_context *cx);
+
 struct fsl_analysis_opts {
 	uint32_t sections;	/* FSL_SEC_*; 0 = all. Stalls always run (diagnosis needs them). */
 	uint64_t t0, t1;	/* window; t1 = 0: open ended */
 	int64_t root_pid;	/* -1: take record.root_pid from the metadata; 0: none */
 	uint32_t dev;		/* target dev_t; 0: target.dev from the metadata */
 	/*
-	 * Replaying a trace file (sorted by start time) and stepping windows
-	 * with reset(): waits and path operations are held until the stream
-	 * passes their end, so each lands in the window where it ended, as in a
-	 * live stream (where they arrive at their end). Costs a copy per held
-	 * event; not needed for a fixed window or a live source.
+	 * Fed with fsl_analysis__feed() and stepping windows with reset(): the
+	 * set's own session holds waits and path operations until the stream
+	 * passes their end (opts.split of session.h). Costs a copy per held
+	 * event; not needed for a fixed window.
 	 */
 	int hold;
+	/*
+	 * The context stage of the session the set will be attached to; NULL:
+	 * the set has its own context and session, fed with feed().
+	 */
+	struct fsl_context *context;
 };
 
 struct fsl_analysis;
@@ -466,13 +482,15 @@ struct fsl_analysis;
 struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int *err);
 void fsl_analysis__free(struct fsl_analysis *a);
 
-/* Read metadata (hz, root pid, target dev, stacks): call before feeding.
+/* Read metadata (hz, root pid, target dev, stacks): call before feeding
+ * (on a shared session, the session's begin does it; this is a no-op).
  * m must stay valid while the analysis is used (stacks are resolved lazily). */
 int fsl_analysis__begin(struct fsl_analysis *a, const struct fsl_meta *m);
-/* Feed one event (time order). Returns 0 or -errno (-ENOMEM). */
+/* Feed one event (time order) to the set's own session. 0 or -errno. */
 int fsl_analysis__feed(struct fsl_analysis *a, const struct fsl_hdr *ev);
-/* The same, as a session consumer (begin/feed wired; owned by a). */
-struct fsl_consumer *fsl_analysis__consumer(struct fsl_analysis *a);
+/* Register the analyses on s (its stage must be opts.context); begun with
+ * s, or at once when s has begun. */
+int fsl_analysis__attach(struct fsl_analysis *a, struct fsl_session *s);
 /* New window [t0, t1): aggregates cleared, live state kept. t1 = 0: open. */
 void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1);
 /* The window as set (t1 = 0: open ended). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The collector: loads the probes, attaches them, drains the ring buffer
- * into a callback per event, and keeps the lost counters. Used by
- * `fslens record` (into a trace) and `fslens top` (live).
+ * into a callback per event, and keeps the lost counters. Read through
+ * the collector stream (stream.h) by `fslens record` and live `fslens top`.
  *
  *	c = fsl_collector__new(&opts, &err);	open + configure + load
  *	fsl_collector__start(c);		attach

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel symbols from /proc/kallsyms (collector/ksyms.c): what `fslens
- * record` uses to symbolize off-CPU stacks at the end of a recording, and
- * what a live view can use to symbolize fsl_collector__stack() frames.
+ * Kernel symbols from /proc/kallsyms (collector/ksyms.c): the table the
+ * collector stream (include/fslens/stream.h) symbolizes stacks and caller
+ * addresses with, for `fslens record` and live `fslens top` alike.
  */
 #ifndef FSLENS_KSYMS_H
 #define FSLENS_KSYMS_H

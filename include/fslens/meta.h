@@ -52,7 +52,7 @@ struct fsl_trace_stats;
 #define FSL_KV_LOOP_BACKING	"queue.loop_backing_file"
 #define FSL_KV_LOOP_DIO		"queue.loop_dio"
 
-/* ---- keys: the recording (cli/cmd_record.c) ---- */
+/* ---- keys: the recording (collector/record.c) ---- */
 #define FSL_KV_MIN_WAIT_US	"record.min_wait_us"
 #define FSL_KV_PROBE_MODE	"record.probe_mode"	/* "tracepoint" | "tracepoint+fentry" */
 #define FSL_KV_MISSING_TP	"record.missing"	/* comma list of tracepoints absent */

@@ -38,6 +38,13 @@ struct fsl_ordered *fsl_ordered__new(uint64_t window_ns);
 int fsl_ordered__push(struct fsl_ordered *o, const struct fsl_hdr *ev, fsl_event_fn fn,
 		      void *ctx);
 /*
+ * Hold a copy of ev under key instead of its ts (the session holds a wait
+ * until its end this way); released by advance()/flush() like the others.
+ */
+int fsl_ordered__hold(struct fsl_ordered *o, uint64_t key, const struct fsl_hdr *ev);
+/* Visit every held record, in no particular order; fn's non-zero return stops. */
+int fsl_ordered__each(const struct fsl_ordered *o, fsl_event_fn fn, void *ctx);
+/*
  * The clock has reached now (same clock as the records' ts) though no record
  * that new has arrived: pass on what is a window older than now. The clock
  * never goes back: an older now changes nothing.

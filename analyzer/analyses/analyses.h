@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analyses of analyzer/analyses/, as the set (analysis.c) builds them:
+ * each one has new/free/reset, a session consumer and a result. They read
+ * the shared context (../an_internal.h, ../context.h), never each other.
+ */
+#ifndef FSL_ANALYSES_H
+#define FSL_ANALYSES_H
+
+#include "../an_internal.h"
+
+#define AN_DECLARE(name, result)						\
+	struct an_##name;							\
+	struct an_##name *an_##name##_new(struct an_ctx *c);			\
+	void an_##name##_free(struct an_##name *s);				\
+	void an_##name##_reset(struct an_##name *s);				\
+	struct fsl_consumer *an_##name##_consumer(struct an_##name *s);	\
+	const struct result *an_##name##_result(struct an_##name *s);
+
+AN_DECLARE(stalls, fsl_stalls)
+AN_DECLARE(ops, fsl_ops)
+AN_DECLARE(journal, fsl_journal)
+AN_DECLARE(writeback, fsl_writeback)
+AN_DECLARE(blockio, fsl_blockio)
+AN_DECLARE(layout, fsl_layout)
+AN_DECLARE(health, fsl_health)
+
+#undef AN_DECLARE
+
+#endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The context stage (analyzer/context.h): tasks, roles and wait classes,
+ * kept once for every analysis on a session and written into each event's
+ * struct fsl_evctx before the consumers run.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fslens/text.h"
+#include "context.h"
+
+/* TASK_NOLOAD: idle kernel threads wait in TASK_IDLE; that is not a stall. */
+#define CTX_TASK_NOLOAD	0x400
+
+struct fsl_ctx_task {
+	uint32_t ppid;
+	uint32_t flags;		/* FSL_PROC_* */
+	int8_t role;		/* enum fsl_task_role, -1 = not computed */
+	uint8_t known;		/* a proc record was seen */
+	char comm[16];
+};
+
+struct fsl_ctx_stack {
+	uint8_t cls;
+	uint8_t kthread;	/* the stack runs from kthread() */
+	uint8_t missing;	/* the id is not in the trace's stack table */
+};
+
+static void comm_copy(char dst[16], const char *src)
+{
+	size_t n = src ? strnlen(src, 15) : 0;
+
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static void task_event(struct fsl_context *cx, const struct fsl_ev_proc *ev)
+{
+	struct fsl_ctx_task *k;
+
+	/* Threads share their process's entry; the leader's record decides. */
+	if (ev->kind != FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid &&
+	    fsl_map__get(&cx->tasks, ev->hdr.pid))
+		return;
+	k = fsl_map__put(&cx->tasks, ev->hdr.pid, NULL);
+	if (!k)
+		return;
+	if (ev->kind == FSL_PROC_EXIT)
+		return;	/* keep the entry: late events of the task still need a role */
+	if (ev->kind == FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid && k->known)
+		return;	/* a new thread of a known process */
+	k->ppid = ev->ppid;
+	k->flags = ev->flags;
+	k->known = 1;
+	k->role = -1;
+	comm_copy(k->comm, ev->comm);
+}
+
+int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint)
+{
+	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+	uint32_t p;
+	int depth, role;
+
+	if (k && k->role >= 0)
+		return k->role;
+	if (pid == 0 || (k && (k->flags & FSL_PROC_KTHREAD)) || (!k && kthread_hint))
+		role = FSL_ROLE_KTHREAD;
+	else if (cx->root_pid <= 0)
+		role = FSL_ROLE_WORKLOAD;
+	else {
+		role = FSL_ROLE_OTHER;
+		for (p = pid, depth = 0; depth < 64 && p > 1; depth++) {
+			struct fsl_ctx_task *q;
+
+			if (p == (uint32_t)cx->root_pid) {
+				role = FSL_ROLE_WORKLOAD;
+				break;
+			}
+			q = fsl_map__get(&cx->tasks, p);
+			if (!q || !q->known)
+				break;
+			p = q->ppid;
+		}
+	}
+	/* Cache only what a later proc record cannot change. */
+	if (k && k->known)
+		k->role = role;
+	return role;
+}
+
+const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
+{
+	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+
+	return k && k->known ? k->comm : NULL;
+}
+
+static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack *out)
+{
+	const struct fsl_stack *st = NULL;
+	struct fsl_ctx_stack *k;
+	unsigned int i;
+	int fresh;
+
+	memset(out, 0, sizeof(*out));
+	out->cls = FSL_WC_OTHER;
+	if (id < 0)
+		return;
+	k = fsl_map__put(&cx->classes, (uint64_t)(uint32_t)id, &fresh);
+	if (k && !fresh) {
+		*out = *k;
+		return;
+	}
+	if (cx->meta && cx->meta->stack)
+		st = cx->meta->stack(cx->meta, id);
+	if (st)
+		out->cls = fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, NULL);
+	out->missing = !st;
+	for (i = 0; st && i < st->nframes; i++) {
+		char f[64];
+
+		if (!strcmp(fsl_frame_func(st->frames[i], f, sizeof(f)), "kthread")) {
+			out->kthread = 1;
+			break;
+		}
+	}
+	if (k)
+		*k = *out;
+}
+
+unsigned int fsl_context__class(struct fsl_context *cx, int32_t stack_id)
+{
+	struct fsl_ctx_stack sc;
+
+	stack_info(cx, stack_id, &sc);
+	return sc.cls;
+}
+
+static int is_stall(const struct fsl_hdr *h)
+{
+	const struct fsl_ev_offcpu *ev = (const void *)h;
+
+	return h->type == FSL_EV_OFFCPU && h->size >= sizeof(*ev) &&
+	       (ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) && !(ev->state & CTX_TASK_NOLOAD);
+}
+
+static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
+{
+	struct fsl_context *cx = st->priv;
+
+	cx->meta = m;
+	if (cx->root_opt < 0)
+		cx->root_pid = fsl_meta__u64(m, FSL_KV_ROOT_PID, 0);
+	return 0;
+}
+
+/* At arrival: the task table, and when each class's latest wait began. */
+static int ctx_arrive(struct fsl_stage *st, const struct fsl_hdr *h)
+{
+	struct fsl_context *cx = st->priv;
+	unsigned int cls;
+
+	if (h->type == FSL_EV_PROC && h->size >= sizeof(struct fsl_ev_proc)) {
+		task_event(cx, (const struct fsl_ev_proc *)h);
+	} else if (is_stall(h)) {
+		cls = fsl_context__class(cx, ((const struct fsl_ev_offcpu *)h)->stack_id);
+		if (h->ts > cx->last_wait_start[cls])
+			cx->last_wait_start[cls] = h->ts;
+	}
+	return 0;
+}
+
+static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct fsl_evctx *x)
+{
+	struct fsl_context *cx = st->priv;
+	struct fsl_ctx_stack sc;
+
+	if (is_stall(h)) {
+		stack_info(cx, ((const struct fsl_ev_offcpu *)h)->stack_id, &sc);
+		x->flags |= FSL_EVCTX_STALL | (sc.missing ? FSL_EVCTX_NOSTACK : 0);
+		x->cls = sc.cls;
+		x->role = fsl_context__role(cx, h->pid, sc.kthread);
+		return;
+	}
+	x->role = -1;	/* computed on demand: most events never need it */
+}
+
+struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
+{
+	struct fsl_context *cx = calloc(1, sizeof(*cx));
+
+	if (!cx) {
+		if (err)
+			*err = -ENOMEM;
+		return NULL;
+	}
+	cx->root_opt = root_pid;
+	cx->root_pid = root_pid > 0 ? root_pid : 0;
+	fsl_map__init(&cx->tasks, sizeof(struct fsl_ctx_task));
+	fsl_map__init(&cx->classes, sizeof(struct fsl_ctx_stack));
+	cx->stage.priv = cx;
+	cx->stage.begin = ctx_begin;
+	cx->stage.arrive = ctx_arrive;
+	cx->stage.annotate = ctx_annotate;
+	return cx;
+}
+
+void fsl_context__free(struct fsl_context *cx)
+{
+	if (!cx)
+		return;
+	fsl_map__free(&cx->tasks);
+	fsl_map__free(&cx->classes);
+	free(cx);
+}
+
+struct fsl_stage *fsl_context__stage(struct fsl_context *cx)
+{
+	return &cx->stage;
+}

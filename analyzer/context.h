@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The context stage (perf's machine/thread layer), as the analyses see it.
+ * It owns the tasks (names, roles, the process tree from proc records), the
+ * wait class of each stack and when the latest wait of each class began; it
+ * annotates every event (struct fsl_evctx: role, class) before any analysis
+ * sees it. Analyses read it, never each other. Public half: analysis.h.
+ */
+#ifndef FSL_CONTEXT_H
+#define FSL_CONTEXT_H
+
+#include <stdint.h>
+#include "fslens/analysis.h"
+#include "fslens/hashmap.h"
+#include "fslens/session.h"
+
+struct fsl_context {
+	struct fsl_stage stage;
+	const struct fsl_meta *meta;
+	int64_t root_opt;	/* -1: record.root_pid from the metadata */
+	int64_t root_pid;	/* 0: no root, every user task is the workload */
+	struct fsl_map tasks;	/* tgid -> struct fsl_ctx_task */
+	struct fsl_map classes;	/* stack id -> struct fsl_ctx_stack */
+	/* Start of the latest stall of each class, any task (journal: why a commit began). */
+	uint64_t last_wait_start[FSL_WC__MAX];
+};
+
+/* Role of tgid; kthread_hint = 1 when its stack says it runs from kthread(). */
+int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint);
+/* Name of tgid as the proc records gave it, NULL if unknown. */
+const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid);
+/* Wait class of a stack id (cached; FSL_WC_OTHER for -1 or an unknown id). */
+unsigned int fsl_context__class(struct fsl_context *cx, int32_t stack_id);
+
+#endif

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Replay, the journal: recorded handles and commits, then the journal models at the end. */
+#include "replay_int.h"
+
+/* ---- journal inputs ---- */
+
+struct jin *rp_jin_push(struct fsl_replay *r)
+{
+	if (r->njin == r->cjin) {
+		size_t n = r->cjin ? r->cjin * 2 : 4096;
+		struct jin *p = realloc(r->jin, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		r->jin = p;
+		r->cjin = n;
+	}
+	memset(&r->jin[r->njin], 0, sizeof(struct jin));
+	return &r->jin[r->njin++];
+}
+
+static int h_journal_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_ext4_journal_start *e = (const void *)ev;
+	struct thr *t = rp_thr_get(r, ev->tid);
+
+	if (!t)
+		return -ENOMEM;
+	t->has_js = 1;
+	t->js_ts = ev->ts;
+	t->js_ino = e->ino;
+	t->js_type = e->type;
+	return 0;
+}
+
+static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_jbd2_handle_start *e = (const void *)ev;
+	struct thr *t = rp_thr_get(r, ev->tid);
+	struct jin *j;
+
+	if (!t)
+		return -ENOMEM;
+	j = rp_jin_push(r);
+	if (!j)
+		return -ENOMEM;
+	j->ts = ev->ts;
+	j->thread = ev->tid;
+	j->ktid = e->tid;
+	j->credits = e->requested_blocks > 0 ? (uint32_t)e->requested_blocks : 1;
+	j->type = (uint8_t)e->type;
+	if (t->has_js && ev->ts >= t->js_ts && ev->ts - t->js_ts < 600000 * MS) {
+		j->rec_wait = ev->ts - t->js_ts;
+		j->has_wait = 1;
+		j->ts = t->js_ts;	/* the handle asked at journal-start time */
+		if (t->js_ino && r->g.inode_size && r->g.block_size >= r->g.inode_size)
+			j->key = 1 + (t->js_ino - 1) / (r->g.block_size / r->g.inode_size);
+	}
+	/* an inode-dirtying handle (EXT4_HT_INODE) of a task reading (atime) */
+	j->reader = e->type == 1 &&
+		    (t->path_op == FSL_OP_STAT || t->path_op == FSL_OP_READDIR ||
+		     t->path_op == FSL_OP_OPEN);
+	t->has_js = 0;
+	t->last_htid = e->tid;
+	t->last_hidx = (int64_t)(r->njin - 1);
+	return 0;
+}
+
+static int h_handle_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_jbd2_handle_stats *e = (const void *)ev;
+	struct thr *t = rp_thr_get(r, ev->tid);
+
+	if (t && t->last_hidx >= 0 && (size_t)t->last_hidx < r->njin &&
+	    r->jin[t->last_hidx].ktid == e->tid && e->dirtied_blocks >= 0) {
+		r->jin[t->last_hidx].dirtied = (uint32_t)e->dirtied_blocks;
+		r->jin[t->last_hidx].has_stats = 1;
+	}
+	return 0;
+}
+
+static struct rcommit *rc_find(struct fsl_replay *r, uint32_t tid, int create)
+{
+	size_t i;
+
+	for (i = r->nrc; i-- > 0 && i + 16 >= r->nrc;)
+		if (r->rc[i].tid == tid)
+			return &r->rc[i];
+	if (!create)
+		return NULL;
+	if (r->nrc == r->crc) {
+		size_t n = r->crc ? r->crc * 2 : 256;
+		struct rcommit *p = realloc(r->rc, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		r->rc = p;
+		r->crc = n;
+	}
+	memset(&r->rc[r->nrc], 0, sizeof(struct rcommit));
+	r->rc[r->nrc].tid = tid;
+	return &r->rc[r->nrc++];
+}
+
+static int h_commit(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_jbd2_commit *e = (const void *)ev;
+	struct rcommit *rc = rc_find(r, e->transaction, ev->type == FSL_EV_JBD2_START_COMMIT);
+	int i;
+
+	if (!rc)
+		return 0;
+	switch (ev->type) {
+	case FSL_EV_JBD2_START_COMMIT:
+		rc->start = ev->ts;
+		rc->sync = e->sync_commit;
+		break;
+	case FSL_EV_JBD2_COMMIT_LOCKING:
+		rc->locking = ev->ts;
+		break;
+	case FSL_EV_JBD2_COMMIT_FLUSHING:
+		rc->flushing = ev->ts;
+		break;
+	case FSL_EV_JBD2_COMMIT_LOGGING:
+		rc->logging = ev->ts;
+		break;
+	case FSL_EV_JBD2_END_COMMIT:
+		rc->end = ev->ts;
+		/* blocks this transaction freed are allocatable from now on */
+		if (r->have_geom) {
+			fsl_alloc__commit(r->ks, e->transaction);
+			for (i = 0; i < r->nscen; i++)
+				if (r->sc[i].fr)
+					fsl_alloc__commit(r->sc[i].fr, e->transaction);
+		}
+		break;
+	}
+	return 0;
+}
+
+static int h_run_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_jbd2_run_stats *e = (const void *)ev;
+	struct rcommit *rc = rc_find(r, e->tid, 0);
+
+	if (rc) {
+		rc->have_stats = 1;
+		rc->blocks = e->blocks;
+		rc->blocks_logged = e->blocks_logged;
+		rc->running_j = e->running;
+	}
+	return 0;
+}
+
+static int h_checkpoint(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+
+	r->rec_checkpoints++;
+	return 0;
+}
+
+static int h_sync_file(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	struct jin *j = rp_jin_push(r);
+
+	if (!j)
+		return -ENOMEM;
+	j->ts = ev->ts;
+	j->thread = ev->tid;
+	j->kind = 1;
+	return 0;
+}
+
+/* ---- end: journal models, free-run summaries ---- */
+
+static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p,
+			  struct fsl_journal_cfg *jc)
+{
+	uint64_t lg = 0, lb = 0, lk = 0, nk = 0;
+	size_t i;
+
+	/* calibrated on the recorded commits */
+	for (i = 0; i < r->nrc; i++) {
+		const struct rcommit *c = &r->rc[i];
+
+		if (c->logging && c->end > c->logging && c->blocks_logged) {
+			lg += c->end - c->logging;
+			lb += c->blocks_logged;
+		}
+		if (c->locking && c->flushing > c->locking) {
+			lk += c->flushing - c->locking;
+			nk++;
+		}
+	}
+	jc->write_block_ns = lb ? lg / lb : 50000;
+	jc->flush_ns = 0;
+	jc->locked_ns = nk ? lk / nk : 20000;
+	/*
+	 * a checkpoint writes its buffers in batches, many in flight: cost a
+	 * block at the device's recorded throughput, not at one request's latency
+	 */
+	jc->checkpoint_block_ns = r->rec_bytes ? (uint64_t)((double)r->busy_ns * jc->block_size /
+							    (double)r->rec_bytes) : 100000;
+	if (p && p->transfer_mbs) {
+		double bs = jc->block_size, rot = p->rpm ? 60000.0 / p->rpm : 0;
+		double fsb = (double)r->g.blocks_count * bs;
+
+		jc->write_block_ns = (uint64_t)(bs / (p->transfer_mbs * 1e6) * 1e9);
+		if (p->rotational) {
+			jc->flush_ns = (uint64_t)((p->cmd_overhead_ms + rot / 2) * 1e6);
+			jc->checkpoint_block_ns = (uint64_t)((p->cmd_overhead_ms +
+				fsl_disk_seek_ms(p, (uint64_t)(fsb / 3)) + rot / 2) * 1e6) +
+				jc->write_block_ns;
+		} else {
+			jc->flush_ns = (uint64_t)(p->ssd_write_us * 1e3);
+			jc->checkpoint_block_ns = (uint64_t)(p->ssd_write_us * 1e3) +
+						  jc->write_block_ns;
+		}
+	} else if (p) {		/* ram */
+		jc->write_block_ns = jc->flush_ns = jc->checkpoint_block_ns = 0;
+	}
+}
+
+void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
+{
+	struct fsl_journal_cfg jc = { 0 };
+	uint32_t first_tid = 1, prev_m = 0, prev_k = 0;
+	uint64_t w, shadow0, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 }, last_ts = 0;
+	struct fsl_map shift;
+	size_t i;
+	int err = 0, cls;
+
+	fsl_map__init(&shift, sizeof(uint64_t));
+	jc.journal_blocks = r->g.journal_blocks;
+	jc.block_size = r->g.block_size ? r->g.block_size : 4096;
+	if (!base && r->w_journal_bytes)
+		jc.journal_blocks = r->w_journal_bytes / (r->w_block_size ? r->w_block_size
+									   : jc.block_size);
+	if (!base && r->w_block_size) {
+		/* same bytes of journal, counted in the new block size */
+		if (!r->w_journal_bytes)
+			jc.journal_blocks = jc.journal_blocks * jc.block_size / r->w_block_size;
+		jc.block_size = r->w_block_size;
+	}
+	jc.commit_ns = s->t.commit_ns;
+	if (r->max_txn && r->g.journal_blocks)
+		jc.max_txn_blocks = (uint32_t)(jc.journal_blocks * r->max_txn / r->g.journal_blocks);
+	journal_costs(r, base ? NULL : s->prof, &jc);
+	if (jc.journal_blocks < 1024)
+		return;
+	for (i = 0; i < r->njin; i++)
+		if (r->jin[i].kind == 0) {
+			first_tid = r->jin[i].ktid;
+			break;
+		}
+	s->j = fsl_journal__new(&jc, first_tid, &err);
+	if (!s->j)
+		return;
+	s->jc = jc;
+	/* handles whose stats were lost: the mean dirtied count of their type */
+	for (i = 0; i < r->njin; i++)
+		if (r->jin[i].kind == 0 && r->jin[i].has_stats) {
+			avg_dirtied[r->jin[i].type & 15] += r->jin[i].dirtied;
+			n_dirtied[r->jin[i].type & 15]++;
+		}
+	/*
+	 * Closed loop: a task that the model makes wait longer (or shorter)
+	 * than the kernel did issues its later requests that much later.
+	 */
+	for (i = 0; i < r->njin; i++) {
+		const struct jin *in = &r->jin[i];
+		uint32_t d = in->dirtied, mt;
+		uint64_t off = 0, ts;
+
+		rp_map_get(&shift, (uint64_t)in->thread + 1, &off);
+		ts = in->ts + off;
+		if (ts < last_ts)	/* keep the model's clock monotonic */
+			ts = last_ts;
+		last_ts = ts;
+		if (in->kind == 1 || in->kind == 2) {
+			fsl_journal__force(s->j, ts, in->kind == 1 ? FSL_COMMIT_FSYNC
+								 : FSL_COMMIT_SYNC, &w);
+			continue;
+		}
+		if (s->noatime && in->reader)
+			continue;
+		if (!in->has_stats)
+			d = n_dirtied[in->type & 15] ?
+			    (uint32_t)(avg_dirtied[in->type & 15] / n_dirtied[in->type & 15]) :
+			    FSL_JOURNAL_UNKNOWN;
+		shadow0 = fsl_journal__stats(s->j)->stall_ns[FSL_JWAIT_SHADOW];
+		mt = fsl_journal__handle(s->j, ts, in->credits, d, in->key, &w, &cls);
+		if (w > in->rec_wait)
+			rp_map_put(&shift, (uint64_t)in->thread + 1, off + (w - in->rec_wait));
+		/*
+		 * the recorded wait (journal start -> handle start) covers waits in
+		 * start_this_handle only; a shadow wait comes later, inside the handle
+		 */
+		w -= fsl_journal__stats(s->j)->stall_ns[FSL_JWAIT_SHADOW] - shadow0;
+		if (base) {
+			if (i > 0 && prev_k) {
+				r->jr.same_txn_n++;
+				r->jr.same_txn += (prev_k == in->ktid) == (prev_m == mt);
+			}
+			prev_k = in->ktid;
+			prev_m = mt;
+			if (in->has_wait) {
+				int rec = in->rec_wait > LONG_WAIT_NS, pred = w > LONG_WAIT_NS;
+
+				r->jr.waits_rec += rec;
+				r->jr.waits_pred += pred;
+				r->jr.waits_tp += rec && pred;
+				r->jr.rec_wait_ms_total += in->rec_wait / 1e6;
+			}
+			r->jr.handles++;
+		}
+	}
+	fsl_journal__finish(s->j, r->last_ts > last_ts ? r->last_ts : last_ts);
+	fsl_map__free(&shift);
+}
+
+void rp_journal__summary(struct fsl_replay *r)
+{
+	struct fsl_replay_journal *jr = &r->jr;
+	const struct fsl_journal_stats *st;
+	double ph[3] = { 0 }, pp[3] = { 0 };
+	uint64_t nph = 0, npp = 0;
+	uint64_t max_txn = r->max_txn ? r->max_txn : r->g.journal_blocks / 3;
+	size_t i;
+
+	for (i = 0; i < r->nrc; i++) {
+		const struct rcommit *c = &r->rc[i];
+		int reason;
+
+		if (!c->start)
+			continue;
+		jr->commits_recorded++;
+		if (c->sync)
+			reason = FSL_COMMIT_FSYNC;
+		else if (c->have_stats && max_txn &&
+			 (c->blocks * 5 >= max_txn * 4 || c->blocks + 128 >= max_txn))
+			/* full: the next handle's credits would not have fitted */
+			reason = FSL_COMMIT_SIZE;
+		else if (c->have_stats && r->hz &&
+			 c->running_j * 1000000000ull / r->hz >= r->t.commit_ns * 9 / 10)
+			reason = FSL_COMMIT_TIMER;
+		else
+			reason = FSL_COMMIT_SYNC;	/* forced: sync, log space, unmount */
+		jr->rec_by_reason[reason]++;
+		if (c->locking && c->flushing && c->logging && c->end) {
+			ph[0] += (c->flushing - c->locking) / 1e6;
+			ph[1] += (c->logging - c->flushing) / 1e6;
+			ph[2] += (c->end - c->logging) / 1e6;
+			nph++;
+		}
+	}
+	jr->checkpoints_recorded = r->rec_checkpoints;
+	if (!r->sc[0].j)
+		return;
+	st = fsl_journal__stats(r->sc[0].j);
+	jr->commits_predicted = st->commits;
+	memcpy(jr->pred_by_reason, st->commits_by_reason, sizeof(jr->pred_by_reason));
+	jr->checkpoints_predicted = st->checkpoints;
+	memcpy(jr->stall_ns, st->stall_ns, sizeof(jr->stall_ns));
+	for (i = 0; i < fsl_journal__ncommits(r->sc[0].j); i++) {
+		const struct fsl_journal_commit *c = fsl_journal__commit_at(r->sc[0].j, i);
+
+		pp[0] += (c->locked_end_ns - c->start_ns) / 1e6;
+		pp[1] += (c->flush_end_ns - c->locked_end_ns) / 1e6;
+		pp[2] += (c->end_ns - c->flush_end_ns) / 1e6;
+		npp++;
+	}
+	for (i = 0; i < 3; i++) {
+		jr->rec_phase_ms[i] = nph ? ph[i] / nph : 0;
+		jr->pred_phase_ms[i] = npp ? pp[i] / npp : 0;
+	}
+}
+
+
+void rp_journal__handlers(struct fsl_consumer *c)
+{
+	c->handlers[FSL_EV_EXT4_JOURNAL_START_INODE] = h_journal_start;
+	c->handlers[FSL_EV_EXT4_JOURNAL_START_SB] = h_journal_start;
+	c->handlers[FSL_EV_JBD2_HANDLE_START] = h_handle_start;
+	c->handlers[FSL_EV_JBD2_HANDLE_STATS] = h_handle_stats;
+	c->handlers[FSL_EV_JBD2_START_COMMIT] = h_commit;
+	c->handlers[FSL_EV_JBD2_COMMIT_LOCKING] = h_commit;
+	c->handlers[FSL_EV_JBD2_COMMIT_FLUSHING] = h_commit;
+	c->handlers[FSL_EV_JBD2_COMMIT_LOGGING] = h_commit;
+	c->handlers[FSL_EV_JBD2_END_COMMIT] = h_commit;
+	c->handlers[FSL_EV_JBD2_RUN_STATS] = h_run_stats;
+	c->handlers[FSL_EV_JBD2_CHECKPOINT] = h_checkpoint;
+	c->handlers[FSL_EV_EXT4_SYNC_FILE_ENTER] = h_sync_file;
+}

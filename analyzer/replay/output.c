@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Replay, the results as text and JSON (docs/replay-json.md). */
+#include "fslens/json.h"
+#include "replay_int.h"
+
+/* ---- output ---- */
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+static double scen_extents(const struct scen *s, uint64_t *files)
+{
+	size_t idx = 0;
+	uint64_t ino, n = 0, sum = 0;
+	unsigned int e;
+
+	if (!s->fr)
+		return 0;
+	while (fsl_alloc__inode_next(s->fr, &idx, &ino, &e)) {
+		sum += e;
+		n++;
+	}
+	if (files)
+		*files = n;
+	return n ? (double)sum / n : 0;
+}
+
+static void json_scen(const struct fsl_replay *r, const struct scen *s, struct fsl_json *j)
+{
+	const struct fsl_journal_stats *st = s->j ? fsl_journal__stats(s->j) : NULL;
+	uint64_t files = 0;
+	int k;
+
+	fsl_json__obj_begin(j);
+	if (st) {
+		fsl_json__kv_u64(j, "journal_blocks", s->jc.journal_blocks);
+		fsl_json__kv_double(j, "commit_s", s->jc.commit_ns / 1e9);
+		fsl_json__kv_u64(j, "commits", st->commits);
+		fsl_json__key(j, "commits_by_reason");
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_COMMIT__MAX; k++)
+			fsl_json__kv_u64(j, fsl_commit_reason_name(k), st->commits_by_reason[k]);
+		fsl_json__obj_end(j);
+		fsl_json__kv_u64(j, "checkpoints", st->checkpoints);
+		fsl_json__key(j, "stall_ms");
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_JWAIT__MAX; k++)
+			fsl_json__kv_double(j, fsl_jwait_name(k), st->stall_ns[k] / 1e6);
+		fsl_json__obj_end(j);
+	}
+	if (s->fr) {
+		fsl_json__kv_double(j, "extents_per_file", scen_extents(s, &files));
+		fsl_json__kv_u64(j, "files", files);
+		fsl_json__kv_u64(j, "alloc_failures", s->alloc_fail);
+		fsl_json__kv_double(j, "inode_to_data_groups",
+				    s->idist_n ? (double)s->idist_sum / s->idist_n : 0);
+	}
+	fsl_json__kv_u64(j, "dir_blocks", s->dir_blocks);
+	fsl_json__kv_u64(j, "dir_block_size", s->dir_bs);
+	if (s->disk) {
+		const struct fsl_disk_stats *ds = fsl_disk__stats(s->disk);
+
+		fsl_json__kv_str(j, "disk", s->prof->name);
+		fsl_json__kv_u64(j, "requests", ds->requests);
+		fsl_json__kv_u64(j, "seeks", ds->seeks);
+		fsl_json__kv_double(j, "device_ms", ds->busy_ns / 1e6);
+		fsl_json__kv_double(j, "seek_ms", ds->seek_ns / 1e6);
+		fsl_json__kv_double(j, "rotation_ms", ds->rot_ns / 1e6);
+		fsl_json__kv_double(j, "transfer_ms", ds->xfer_ns / 1e6);
+	}
+	fsl_json__obj_end(j);
+}
+
+static void json_pathstats(struct fsl_json *j, const struct fsl_replay_pathstat *ps, int n,
+			   const char *(*name)(int))
+{
+	int k;
+
+	fsl_json__obj_begin(j);
+	for (k = 0; k < n; k++) {
+		if (!ps[k].n)
+			continue;
+		fsl_json__key(j, name(k));
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "n", ps[k].n);
+		fsl_json__kv_u64(j, "exact", ps[k].exact);
+		fsl_json__kv_double(j, "exact_pct", pct(ps[k].exact, ps[k].n));
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+}
+
+static const char *path_name_i(int p)
+{
+	return fsl_alloc_path_name((unsigned int)p);
+}
+
+int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
+{
+	const struct fsl_replay_result *s = &r->res;
+	const struct fsl_replay_journal *jr = &r->jr;
+	struct fsl_json j;
+	unsigned int i;
+	int k;
+
+	fsl_json__init(&j, f, 1);
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "schema", 1);
+	fsl_json__key(&j, "notes");
+	fsl_json__arr_begin(&j);
+	for (i = 0; i < r->nnotes; i++)
+		fsl_json__str(&j, r->notes[i]);
+	fsl_json__arr_end(&j);
+	fsl_json__key(&j, "geometry");
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_bool(&j, "known", r->have_geom);
+	fsl_json__kv_u64(&j, "block_size", r->g.block_size);
+	fsl_json__kv_u64(&j, "blocks_count", r->g.blocks_count);
+	fsl_json__kv_u64(&j, "blocks_per_group", r->g.blocks_per_group);
+	fsl_json__kv_u64(&j, "groups", r->g.ngroups);
+	fsl_json__kv_u64(&j, "inodes_per_group", r->g.inodes_per_group);
+	fsl_json__kv_u64(&j, "flex_bg_size", r->g.flex_size);
+	fsl_json__kv_u64(&j, "journal_blocks", r->g.journal_blocks);
+	fsl_json__kv_u64(&j, "mb_stream_req", r->t.mb_stream_req);
+	fsl_json__kv_u64(&j, "mb_group_prealloc", r->t.mb_group_prealloc);
+	fsl_json__kv_double(&j, "commit_s", r->t.commit_ns / 1e9);
+	fsl_json__kv_bool(&j, "delalloc", r->g.delalloc);
+	fsl_json__obj_end(&j);
+
+	fsl_json__key(&j, "fidelity");
+	fsl_json__obj_begin(&j);
+	fsl_json__key(&j, "block");
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "requests", s->blk_requests);
+	fsl_json__kv_u64(&j, "exact", s->blk_exact);
+	fsl_json__kv_double(&j, "exact_pct", pct(s->blk_exact, s->blk_requests));
+	fsl_json__kv_double(&j, "goal_match_pct", pct(s->blk_goal_match, s->blk_requests));
+	fsl_json__kv_u64(&j, "skipped", s->blk_skipped);
+	fsl_json__kv_u64(&j, "from_unknown_prealloc", s->blk_unknown_pa);
+	if (s->end_checked)
+		fsl_json__kv_u64(&j, "end_state_mismatch_blocks", s->end_mismatch);
+	else
+		fsl_json__kv_null(&j, "end_state_mismatch_blocks");
+	fsl_json__key(&j, "by_path");
+	json_pathstats(&j, s->blk_by_path, FSL_PATH__MAX, path_name_i);
+	fsl_json__key(&j, "divergences");
+	fsl_json__arr_begin(&j);
+	for (i = 0; i < s->nblk_div; i++) {
+		const struct fsl_replay_div *d = &s->blk_div[i];
+
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_u64(&j, "ts", d->ts);
+		fsl_json__kv_u64(&j, "ino", d->ino);
+		fsl_json__kv_u64(&j, "logical", d->logical);
+		fsl_json__kv_u64(&j, "len", d->len);
+		fsl_json__key(&j, "kernel");
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_u64(&j, "block", d->k_pblk);
+		fsl_json__kv_u64(&j, "len", d->k_len);
+		fsl_json__kv_str(&j, "path", d->k_path >= 0 ? fsl_alloc_path_name(d->k_path) : "?");
+		fsl_json__kv_u64(&j, "goal", d->goal_k);
+		fsl_json__obj_end(&j);
+		fsl_json__key(&j, "model");
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_u64(&j, "block", d->m_pblk);
+		fsl_json__kv_u64(&j, "len", d->m_len);
+		fsl_json__kv_str(&j, "path", fsl_alloc_path_name(d->m_path));
+		fsl_json__kv_u64(&j, "goal", d->goal_m);
+		fsl_json__obj_end(&j);
+		fsl_json__obj_end(&j);
+	}
+	fsl_json__arr_end(&j);
+	fsl_json__obj_end(&j);
+
+	fsl_json__key(&j, "inode");
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "requests", s->ino_requests);
+	fsl_json__kv_u64(&j, "exact", s->ino_exact);
+	fsl_json__kv_double(&j, "exact_pct", pct(s->ino_exact, s->ino_requests));
+	fsl_json__kv_u64(&j, "files_in_existing_dirs", s->ino_files_existing);
+	fsl_json__kv_double(&j, "files_in_existing_dirs_exact_pct",
+			    pct(s->ino_files_existing_exact, s->ino_files_existing));
+	fsl_json__kv_u64(&j, "unpredictable", s->ino_unpredictable);
+	fsl_json__key(&j, "by_how");
+	json_pathstats(&j, s->ino_by_how, FSL_IHOW__MAX, fsl_ialloc_how_name);
+	fsl_json__key(&j, "divergences");
+	fsl_json__arr_begin(&j);
+	for (i = 0; i < s->nino_div; i++) {
+		const struct fsl_replay_div *d = &s->ino_div[i];
+
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_u64(&j, "ts", d->ts);
+		fsl_json__kv_u64(&j, "dir", d->dir);
+		fsl_json__kv_bool(&j, "is_dir", d->k_path);
+		fsl_json__kv_u64(&j, "kernel", d->ino);
+		fsl_json__kv_u64(&j, "model", d->m_pblk);
+		fsl_json__kv_str(&j, "how", fsl_ialloc_how_name(d->m_path));
+		fsl_json__obj_end(&j);
+	}
+	fsl_json__arr_end(&j);
+	fsl_json__obj_end(&j);
+
+	if (r->o.free_run) {
+		static const char *const hist[8] = {
+			"0", "1-7", "8-63", "64-511", "512-4095", "4096-32767", "32768-262143",
+			"262144+",
+		};
+		uint64_t n = 0;
+
+		for (k = 0; k < 8; k++)
+			n += s->fr_hist[k];
+		fsl_json__key(&j, "free_run");
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_u64(&j, "allocations", n);
+		fsl_json__kv_u64(&j, "until_first_divergence", s->fr_until_div);
+		fsl_json__kv_double(&j, "group_match_pct", pct(s->fr_group_match, n));
+		fsl_json__key(&j, "abs_block_diff");
+		fsl_json__obj_begin(&j);
+		for (k = 0; k < 8; k++)
+			fsl_json__kv_u64(&j, hist[k], s->fr_hist[k]);
+		fsl_json__obj_end(&j);
+		fsl_json__kv_u64(&j, "files", s->fr_files);
+		fsl_json__kv_double(&j, "extents_per_file_kernel", s->fr_extents_kernel);
+		fsl_json__kv_double(&j, "extents_per_file_model", s->fr_extents_model);
+		fsl_json__kv_double(&j, "extents_per_file_abs_error", s->fr_extents_err);
+		fsl_json__kv_double(&j, "inode_exact_pct", pct(s->fr_ino_exact, s->fr_ino_requests));
+		fsl_json__obj_end(&j);
+	}
+	fsl_json__obj_end(&j);	/* fidelity */
+
+	fsl_json__key(&j, "journal");
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "handles", jr->handles);
+	fsl_json__kv_u64(&j, "commits_recorded", jr->commits_recorded);
+	fsl_json__kv_u64(&j, "commits_predicted", jr->commits_predicted);
+	fsl_json__kv_double(&j, "commit_count_error_pct",
+			    jr->commits_recorded ?
+			    100.0 * ((double)jr->commits_predicted - (double)jr->commits_recorded) /
+			    (double)jr->commits_recorded : 0);
+	fsl_json__key(&j, "commits_by_reason_recorded");
+	fsl_json__obj_begin(&j);
+	for (k = 0; k < FSL_COMMIT__MAX; k++)
+		fsl_json__kv_u64(&j, fsl_commit_reason_name(k), jr->rec_by_reason[k]);
+	fsl_json__obj_end(&j);
+	fsl_json__key(&j, "commits_by_reason_predicted");
+	fsl_json__obj_begin(&j);
+	for (k = 0; k < FSL_COMMIT__MAX; k++)
+		fsl_json__kv_u64(&j, fsl_commit_reason_name(k), jr->pred_by_reason[k]);
+	fsl_json__obj_end(&j);
+	fsl_json__kv_double(&j, "same_transaction_pct", pct(jr->same_txn, jr->same_txn_n));
+	fsl_json__key(&j, "waits_over_10ms");
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "recorded", jr->waits_rec);
+	fsl_json__kv_u64(&j, "predicted", jr->waits_pred);
+	fsl_json__kv_u64(&j, "both", jr->waits_tp);
+	fsl_json__kv_double(&j, "precision_pct", pct(jr->waits_tp, jr->waits_pred));
+	fsl_json__kv_double(&j, "recall_pct", pct(jr->waits_tp, jr->waits_rec));
+	fsl_json__obj_end(&j);
+	fsl_json__key(&j, "phase_ms");
+	fsl_json__obj_begin(&j);
+	{
+		static const char *const ph[3] = { "locked", "flushing", "logging" };
+
+		for (k = 0; k < 3; k++) {
+			fsl_json__key(&j, ph[k]);
+			fsl_json__obj_begin(&j);
+			fsl_json__kv_double(&j, "recorded", jr->rec_phase_ms[k]);
+			fsl_json__kv_double(&j, "predicted", jr->pred_phase_ms[k]);
+			fsl_json__obj_end(&j);
+		}
+	}
+	fsl_json__obj_end(&j);
+	fsl_json__kv_u64(&j, "checkpoints_recorded", jr->checkpoints_recorded);
+	fsl_json__kv_u64(&j, "checkpoints_predicted", jr->checkpoints_predicted);
+	fsl_json__key(&j, "stall_ms_predicted");
+	fsl_json__obj_begin(&j);
+	for (k = 0; k < FSL_JWAIT__MAX; k++)
+		fsl_json__kv_double(&j, fsl_jwait_name(k), jr->stall_ns[k] / 1e6);
+	fsl_json__obj_end(&j);
+	fsl_json__kv_double(&j, "handle_wait_ms_recorded", jr->rec_wait_ms_total);
+	fsl_json__obj_end(&j);
+
+	fsl_json__key(&j, "device");
+	fsl_json__obj_begin(&j);
+	fsl_json__kv_u64(&j, "requests_recorded", r->rec_rqs);
+	fsl_json__kv_double(&j, "busy_ms_recorded", r->busy_ns / 1e6);
+	fsl_json__obj_end(&j);
+
+	fsl_json__key(&j, "whatif");
+	if (r->whatif) {
+		fsl_json__obj_begin(&j);
+		fsl_json__key(&j, "settings");
+		fsl_json__obj_begin(&j);
+		for (i = 0; i < r->o.nset; i++)
+			fsl_json__kv_str(&j, r->o.set_key[i], r->o.set_val[i]);
+		if (r->o.disk)
+			fsl_json__kv_str(&j, "disk", r->o.disk);
+		if (r->o.ialloc_set)
+			fsl_json__kv_str(&j, "ialloc", fsl_ialloc_policy_name(r->o.ialloc_policy));
+		fsl_json__obj_end(&j);
+		fsl_json__key(&j, "recorded");
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_u64(&j, "commits", jr->commits_recorded);
+		fsl_json__kv_u64(&j, "checkpoints", jr->checkpoints_recorded);
+		fsl_json__kv_double(&j, "extents_per_file", s->fr_extents_kernel);
+		fsl_json__kv_double(&j, "handle_wait_ms", jr->rec_wait_ms_total);
+		fsl_json__kv_u64(&j, "requests", r->rec_rqs);
+		fsl_json__kv_double(&j, "device_busy_ms", r->busy_ns / 1e6);
+		fsl_json__obj_end(&j);
+		fsl_json__key(&j, "baseline");
+		json_scen(r, &r->sc[0], &j);
+		fsl_json__key(&j, "predicted");
+		json_scen(r, &r->sc[1], &j);
+		fsl_json__obj_end(&j);
+	} else {
+		fsl_json__null(&j);
+	}
+	fsl_json__obj_end(&j);
+	fsl_json__newline(&j);
+	return fsl_json__error(&j);
+}
+
+int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
+{
+	const struct fsl_replay_result *s = &r->res;
+	const struct fsl_replay_journal *jr = &r->jr;
+	unsigned int i;
+	int k;
+
+	fprintf(f, "Block placement, one step at a time: %llu of %llu exact (%.1f%%), "
+		"goal computed as the kernel did: %.1f%%\n",
+		(unsigned long long)s->blk_exact, (unsigned long long)s->blk_requests,
+		pct(s->blk_exact, s->blk_requests), pct(s->blk_goal_match, s->blk_requests));
+	if (s->blk_unknown_pa)
+		fprintf(f, "  %llu allocations came from preallocations made before the trace "
+			"(learnt, not counted)\n", (unsigned long long)s->blk_unknown_pa);
+	if (s->end_checked)
+		fprintf(f, "  state check: %llu of %llu blocks differ from the bitmap read after the run\n",
+			(unsigned long long)s->end_mismatch, (unsigned long long)s->end_blocks);
+	for (k = 0; k < FSL_PATH__MAX; k++)
+		if (s->blk_by_path[k].n)
+			fprintf(f, "  %-10s %-18s %8llu  %5.1f%% exact\n", fsl_alloc_path_name(k),
+				fsl_alloc_path_kname(k), (unsigned long long)s->blk_by_path[k].n,
+				pct(s->blk_by_path[k].exact, s->blk_by_path[k].n));
+	if (s->nblk_div) {
+		fprintf(f, "  first divergences (kernel | model):\n");
+		for (i = 0; i < s->nblk_div; i++) {
+			const struct fsl_replay_div *d = &s->blk_div[i];
+
+			fprintf(f, "    ino %llu lblk %u+%u: %llu+%u %s | %llu+%u %s (goal %llu | %llu)\n",
+				(unsigned long long)d->ino, d->logical, d->len,
+				(unsigned long long)d->k_pblk, d->k_len,
+				d->k_path >= 0 ? fsl_alloc_path_name(d->k_path) : "?",
+				(unsigned long long)d->m_pblk, d->m_len,
+				fsl_alloc_path_name(d->m_path), (unsigned long long)d->goal_k,
+				(unsigned long long)d->goal_m);
+		}
+	}
+	fprintf(f, "Inode placement: %llu of %llu exact (%.1f%%); files in existing directories "
+		"%.1f%% of %llu; %llu top-level directories without a name (unpredictable)\n",
+		(unsigned long long)s->ino_exact, (unsigned long long)s->ino_requests,
+		pct(s->ino_exact, s->ino_requests),
+		pct(s->ino_files_existing_exact, s->ino_files_existing),
+		(unsigned long long)s->ino_files_existing, (unsigned long long)s->ino_unpredictable);
+	for (i = 0; i < s->nino_div && i < 5; i++)
+		fprintf(f, "    %s in dir %llu: kernel %llu | model %llu (%s)\n",
+			s->ino_div[i].k_path ? "mkdir" : "file",
+			(unsigned long long)s->ino_div[i].dir, (unsigned long long)s->ino_div[i].ino,
+			(unsigned long long)s->ino_div[i].m_pblk,
+			fsl_ialloc_how_name(s->ino_div[i].m_path));
+	if (r->o.free_run) {
+		uint64_t n = 0;
+
+		for (k = 0; k < 8; k++)
+			n += s->fr_hist[k];
+		fprintf(f, "Free run: %llu allocations match before the first divergence; same group "
+			"%.1f%%; same block %.1f%%; extents per file %.2f (kernel %.2f), mean error %.2f "
+			"over %llu files\n",
+			(unsigned long long)s->fr_until_div, pct(s->fr_group_match, n),
+			pct(s->fr_hist[0], n), s->fr_extents_model, s->fr_extents_kernel,
+			s->fr_extents_err, (unsigned long long)s->fr_files);
+	}
+	fprintf(f, "Journal: %llu handles; commits recorded %llu, predicted %llu; same transaction "
+		"boundaries %.1f%%; waits > 10 ms recorded %llu, predicted %llu (precision %.0f%%, "
+		"recall %.0f%%); checkpoints recorded %llu, predicted %llu\n",
+		(unsigned long long)jr->handles, (unsigned long long)jr->commits_recorded,
+		(unsigned long long)jr->commits_predicted, pct(jr->same_txn, jr->same_txn_n),
+		(unsigned long long)jr->waits_rec, (unsigned long long)jr->waits_pred,
+		pct(jr->waits_tp, jr->waits_pred), pct(jr->waits_tp, jr->waits_rec),
+		(unsigned long long)jr->checkpoints_recorded,
+		(unsigned long long)jr->checkpoints_predicted);
+	fprintf(f, "  phases (ms, mean): locked %.2f/%.2f, flushing %.2f/%.2f, logging %.2f/%.2f "
+		"(recorded/predicted)\n", jr->rec_phase_ms[0], jr->pred_phase_ms[0],
+		jr->rec_phase_ms[1], jr->pred_phase_ms[1], jr->rec_phase_ms[2], jr->pred_phase_ms[2]);
+	if (r->whatif) {
+		const struct scen *b = &r->sc[0], *w = &r->sc[1];
+		const struct fsl_journal_stats *bs = b->j ? fsl_journal__stats(b->j) : NULL;
+		const struct fsl_journal_stats *ws = w->j ? fsl_journal__stats(w->j) : NULL;
+
+		fprintf(f, "What if");
+		for (i = 0; i < r->o.nset; i++)
+			fprintf(f, " %s=%s", r->o.set_key[i], r->o.set_val[i]);
+		if (r->o.disk)
+			fprintf(f, " disk=%s", r->o.disk);
+		if (r->o.ialloc_set)
+			fprintf(f, " ialloc=%s", fsl_ialloc_policy_name(r->o.ialloc_policy));
+		fprintf(f, " (recorded | model as recorded | model with the change):\n");
+		if (bs && ws) {
+			fprintf(f, "  commits          %8llu | %8llu | %8llu\n",
+				(unsigned long long)jr->commits_recorded,
+				(unsigned long long)bs->commits, (unsigned long long)ws->commits);
+			fprintf(f, "  checkpoints      %8llu | %8llu | %8llu\n",
+				(unsigned long long)jr->checkpoints_recorded,
+				(unsigned long long)bs->checkpoints,
+				(unsigned long long)ws->checkpoints);
+			for (k = 0; k < FSL_JWAIT__MAX; k++)
+				fprintf(f, "  %-20s stall   - | %8.1f ms | %8.1f ms\n",
+					fsl_jwait_name(k), bs->stall_ns[k] / 1e6, ws->stall_ns[k] / 1e6);
+		}
+		fprintf(f, "  extents per file %8.2f | %8.2f | %8.2f\n", s->fr_extents_kernel,
+			scen_extents(b, NULL), scen_extents(w, NULL));
+		fprintf(f, "  directory blocks        - | %8llu | %8llu (%u-byte blocks)\n",
+			(unsigned long long)b->dir_blocks, (unsigned long long)w->dir_blocks,
+			w->dir_bs);
+		fprintf(f, "  inode-to-data distance  - | %8.2f | %8.2f block groups\n",
+			b->idist_n ? (double)b->idist_sum / b->idist_n : 0,
+			w->idist_n ? (double)w->idist_sum / w->idist_n : 0);
+		if (w->disk) {
+			const struct fsl_disk_stats *ds = fsl_disk__stats(w->disk);
+
+			fprintf(f, "  device time on %s: %.1f ms for %llu requests (%llu seeks); "
+				"recorded busy %.1f ms\n", w->prof->name, ds->busy_ns / 1e6,
+				(unsigned long long)ds->requests, (unsigned long long)ds->seeks,
+				r->busy_ns / 1e6);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}

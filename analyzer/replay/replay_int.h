@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to analyzer/replay/: the replay's state, shared by its parts.
+ *   replay.c   the core: options, metadata and start state, the consumer, end
+ *   block.c    block allocation (one-step check, free run) and the recorded device
+ *   inode.c    inode allocation and directory entries
+ *   journal.c  journal inputs and the journal models run at the end
+ *   output.c   text and JSON
+ */
+#ifndef FSL_REPLAY_INT_H
+#define FSL_REPLAY_INT_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fslens/event.h"
+#include "fslens/hashmap.h"
+#include "fslens/replay.h"
+
+#define MS 1000000ull
+#define LONG_WAIT_NS (10 * MS)
+#define NSCEN 2
+#define NOTE_MAX 16
+
+/* ---- per-thread state ---- */
+
+struct pa_ev {
+	uint16_t type;
+	uint64_t ino, pstart;
+	uint32_t lstart, len, cpu;
+};
+
+struct thr {
+	uint32_t tid;
+	int has_req;
+	struct fsl_alloc_req req;
+	uint64_t req_goal_k;
+	uint64_t req_im;		/* imeta of req.ino when the request came */
+	int has_mb, mb_prealloc;
+	struct fsl_ev_ext4_mballoc_alloc mb;
+	struct pa_ev pa[16];
+	int npa;
+	int has_ireq;
+	uint64_t idir;
+	int has_js;
+	uint64_t js_ts, js_ino;
+	int js_type;
+	uint32_t last_htid;
+	int64_t last_hidx;
+	char path[FSL_DIROP_PATH_MAX];
+	uint16_t path_len;
+	uint64_t path_ts, path_end;
+	int path_op;
+};
+
+/* one journal input, replayed through the journal models at the end */
+struct jin {
+	uint64_t ts;
+	uint64_t key;
+	uint64_t rec_wait;
+	uint32_t thread;
+	uint32_t ktid;
+	uint32_t credits;
+	uint32_t dirtied;
+	uint8_t kind;		/* 0 handle, 1 fsync, 2 sync */
+	uint8_t type;
+	uint8_t reader;		/* an inode-dirtying handle from a reading task (atime) */
+	uint8_t has_wait;
+	uint8_t has_stats;
+};
+
+struct rcommit {
+	uint32_t tid;
+	uint8_t sync;
+	uint8_t have_stats;
+	uint64_t start, locking, flushing, logging, end;
+	uint32_t blocks, blocks_logged;
+	uint64_t running_j;
+};
+
+struct scen {
+	int active;
+	struct fsl_geom g;
+	struct fsl_tunables t;
+	struct fsl_alloc *fr;
+	struct fsl_ialloc *fia;
+	struct fsl_map ino_map;		/* kernel ino -> model ino */
+	struct fsl_journal *j;
+	struct fsl_journal_cfg jc;
+	struct fsl_disk *disk;
+	const struct fsl_disk_profile *prof;
+	int delalloc, noatime;
+	uint32_t dir_bs;
+	uint64_t alloc_fail;
+	uint64_t idist_sum, idist_n;	/* inode-to-data distance, in groups */
+	uint64_t dir_blocks;
+};
+
+struct dirent_acc {
+	uint64_t h;
+	uint64_t n, bytes;
+};
+
+struct fsl_replay {
+	struct fsl_consumer cons;
+	struct fsl_replay_opts o;
+	struct fsl_replay_result res;
+	struct fsl_replay_journal jr;
+	char *notes[NOTE_MAX];
+	size_t nnotes;
+	int have_geom, new_cr_names;
+	uint64_t hz;
+	struct fsl_geom g;
+	struct fsl_tunables t;
+	struct fsl_alloc *ks;		/* kernel state */
+	struct fsl_ialloc *ia;		/* kernel state */
+	struct fsl_map imeta;		/* ino -> IM_* bits: size, type, created */
+	struct thr *thr;
+	uint32_t nthr, cthr;
+	struct jin *jin;
+	size_t njin, cjin;
+	struct rcommit *rc;
+	size_t nrc, crc;
+	uint64_t rec_checkpoints;
+	struct scen sc[NSCEN];
+	int nscen;
+	/* recorded device */
+	struct fsl_map inflight;		/* rq -> issue ts */
+	uint64_t busy_start, busy_ns, rec_rqs, rec_wr_ns, rec_wr_n, rec_bytes;
+	uint32_t ninflight;
+	uint64_t first_ts, last_ts;
+	struct dirent_acc *dirs;
+	uint32_t ndirs, cdirs;
+	/* whatif settings */
+	uint64_t w_journal_bytes, w_commit_s;
+	uint32_t w_block_size;
+	int w_delalloc, w_noatime, w_stream_req, w_group_prealloc;
+	int whatif;
+	uint64_t max_txn;		/* from /proc/fs/jbd2/DEV/info, 0 unknown */
+	/* geometry that does not fit the events: the replay stops and says why */
+	char error[320];
+	fsl_handler_fn checked[FSL_EV__MAX];	/* the handlers behind h_checked */
+};
+
+/* What the replay knows of an inode, packed in one map value. */
+#define IM_SIZE_MASK	((1ull << 40) - 1)	/* known size in blocks */
+#define IM_TYPE_SHIFT	40			/* 1 regular, 2 directory, 3 other */
+#define IM_TYPE_MASK	(3ull << IM_TYPE_SHIFT)
+#define IM_CREATED	(1ull << 42)		/* allocated during the trace */
+
+/*
+ * u64 -> u64 on fsl_map (maps set up with fsl_map__init(m, 8)). Key 0 is
+ * never stored: the replay's keys (inodes, requests, threads + 1) are not 0.
+ */
+static inline int rp_map_put(struct fsl_map *m, uint64_t k, uint64_t v)
+{
+	uint64_t *p;
+
+	if (!k)
+		return 0;
+	p = fsl_map__put(m, k, NULL);
+	if (!p)
+		return -ENOMEM;
+	*p = v;
+	return 0;
+}
+
+static inline int rp_map_get(const struct fsl_map *m, uint64_t k, uint64_t *v)
+{
+	const uint64_t *p = k ? fsl_map__get(m, k) : NULL;
+
+	if (!p)
+		return 0;
+	*v = *p;
+	return 1;
+}
+
+static inline uint64_t imeta(const struct fsl_replay *r, uint64_t ino)
+{
+	uint64_t v = 0;
+
+	rp_map_get(&r->imeta, ino, &v);
+	return v;
+}
+
+/* replay.c */
+void rp_note(struct fsl_replay *r, const char *fmt, const char *arg);
+struct thr *rp_thr_get(struct fsl_replay *r, uint32_t tid);
+/* The free-block counts of the inode allocator's groups, from the block allocator's. */
+void rp_sync_free_blocks(struct fsl_alloc *a, struct fsl_ialloc *ia, uint32_t ngroups);
+
+/* journal.c: one more recorded journal input (NULL on ENOMEM). */
+struct jin *rp_jin_push(struct fsl_replay *r);
+
+/* Each part sets the handlers of the events it follows. */
+void rp_block__handlers(struct fsl_consumer *c);
+void rp_inode__handlers(struct fsl_consumer *c);
+void rp_journal__handlers(struct fsl_consumer *c);
+
+/* At the end, in this order (replay_end). */
+void rp_journal__run(struct fsl_replay *r, struct scen *s, int base);
+void rp_journal__summary(struct fsl_replay *r);
+void rp_block__freerun_summary(struct fsl_replay *r);
+void rp_inode__dir_summary(struct fsl_replay *r);
+
+#endif /* FSL_REPLAY_INT_H */

@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare (include/fslens/compare.h): rows are phases, columns are the
+ * traces (or the runs inside one); each cell the phase's time, its rate, the
+ * top cause of the workload's blocked time with its share, and the journal
+ * and I/O evidence counted during the phase.
+ *
+ * One reader and one session pass per trace. The pass feeds one consumer
+ * that counts every event into the phases it falls in and feeds the
+ * analysis of each phase window; the analyses see the whole trace, so work
+ * in flight when a phase starts is known, and each counts only what
+ * completes in its window, as `fslens report --from --to` does.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fslens/analysis.h"
+#include "fslens/compare.h"
+#include "fslens/json.h"
+#include "fslens/session.h"
+#include "fslens/trace.h"
+#include "../../scenarios/phases.h"
+
+#define NMAX	FSL_COMPARE_MAX
+
+struct cell {
+	int present;
+	double secs;
+	uint64_t ops, bytes;
+	/* counted from the phase's events (the target device only) */
+	uint64_t commits, blocks_logged, rd_bytes, wr_bytes, events;
+	uint64_t throttled, pause_ms;	/* balance_dirty_pages pauses */
+	/* from the diagnosis of the phase window, shares rounded as report --json */
+	int have_cause;
+	char cause[40];
+	double share;
+	unsigned int nmore;		/* the causes after the top one (JSON only) */
+	char more[3][40];
+	double more_share[3];
+	int have_window;
+	uint64_t w0, w1;		/* the window analysed */
+};
+
+struct column {
+	char trace[PATH_MAX];
+	char label[160];
+	unsigned int run;
+	const struct fsl_phase_log *log;	/* with parameters only; shared by the runs */
+};
+
+/* A phase window of the trace being read. */
+struct slice {
+	uint64_t t0, t1;
+	int row, col;
+	struct fsl_analysis *a;
+};
+
+/* One trace's pass. */
+struct pass {
+	struct fsl_compare *c;
+	struct fsl_consumer cons;
+	struct fsl_meta meta;		/* outlives the pass: the analyses resolve stacks lazily */
+	struct slice sl[NMAX];
+	unsigned int n;
+	uint32_t dev;
+	struct fsl_compare_stats *st;
+};
+
+struct fsl_compare {
+	struct fsl_compare_opts o;
+	struct column cols[NMAX];
+	unsigned int ncols;
+	char rows[NMAX][32];
+	unsigned int nrows;
+	struct cell cells[NMAX][NMAX];	/* [row][col] */
+	struct fsl_phase_log logs[NMAX];
+	char traces[NMAX][PATH_MAX];
+	struct fsl_compare_stats stats[NMAX];
+	unsigned int ntraces;
+	char error[PATH_MAX + 64];
+};
+
+/* Rounded to 3 decimals, as report --json writes shares. */
+static double r3(double v)
+{
+	return (double)(int64_t)(v * 1000 + (v >= 0 ? 0.5 : -0.5)) / 1000;
+}
+
+static int fail(struct fsl_compare *c, int err, const char *what, const char *path)
+{
+	snprintf(c->error, sizeof(c->error), "%s '%s': %s", what, path, strerror(-err));
+	return err;
+}
+
+static void warn(struct fsl_compare *c, const char *trace, const char *msg)
+{
+	if (c->o.warn)
+		c->o.warn(c->o.warn_ctx, trace, msg);
+}
+
+struct fsl_compare *fsl_compare__new(const struct fsl_compare_opts *o, int *err)
+{
+	struct fsl_compare *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (o)
+		c->o = *o;
+	return c;
+}
+
+void fsl_compare__free(struct fsl_compare *c)
+{
+	unsigned int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->ntraces; i++)
+		fsl_phase_log__free(&c->logs[i]);
+	free(c);
+}
+
+const char *fsl_compare__error(const struct fsl_compare *c)
+{
+	return c->error;
+}
+
+const struct fsl_compare_stats *fsl_compare__stats(const struct fsl_compare *c, unsigned int i,
+						   const char **trace)
+{
+	if (i >= c->ntraces)
+		return NULL;
+	if (trace)
+		*trace = c->traces[i];
+	return &c->stats[i];
+}
+
+int fsl_compare__window(const struct fsl_compare *c, unsigned int row, unsigned int col,
+			uint64_t *t0, uint64_t *t1)
+{
+	const struct cell *cl;
+
+	if (row >= c->nrows || col >= c->ncols)
+		return -ENOENT;
+	cl = &c->cells[row][col];
+	if (!cl->present || !cl->have_window)
+		return -ENOENT;
+	*t0 = cl->w0;
+	*t1 = cl->w1;
+	return 0;
+}
+
+static int row_of(struct fsl_compare *c, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i], name))
+			return i;
+	if (c->nrows >= NMAX)
+		return -1;
+	snprintf(c->rows[c->nrows], sizeof(c->rows[0]), "%s", name);
+	return c->nrows++;
+}
+
+static void count_event(struct cell *cell, const struct fsl_hdr *h, uint32_t dev)
+{
+	cell->events++;
+	switch (h->type) {
+	case FSL_EV_JBD2_END_COMMIT: {
+		const struct fsl_ev_jbd2_commit *e = (const void *)h;
+
+		if (!dev || e->dev == dev)
+			cell->commits++;
+		break;
+	}
+	case FSL_EV_JBD2_RUN_STATS: {
+		const struct fsl_ev_jbd2_run_stats *e = (const void *)h;
+
+		if (h->size >= sizeof(*e) && (!dev || e->dev == dev))
+			cell->blocks_logged += e->blocks_logged;
+		break;
+	}
+	case FSL_EV_BALANCE_DIRTY_PAGES: {
+		const struct fsl_ev_balance_dirty_pages *e = (const void *)h;
+
+		if (h->size >= sizeof(*e) && e->pause > 0) {
+			cell->throttled++;
+			cell->pause_ms += e->pause;
+		}
+		break;
+	}
+	case FSL_EV_BLOCK_RQ_COMPLETE: {
+		const struct fsl_ev_block_rq *e = (const void *)h;
+
+		if (h->size < sizeof(*e) || (dev && e->dev != dev))
+			break;
+		if (e->flags & FSL_RQ_WRITE)
+			cell->wr_bytes += (uint64_t)e->nr_sector * 512;
+		else if (e->flags & FSL_RQ_READ)
+			cell->rd_bytes += (uint64_t)e->nr_sector * 512;
+		break;
+	}
+	}
+}
+
+static int pass_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
+{
+	struct pass *p = cons->priv;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < p->n; i++)
+		if (p->sl[i].a && (err = fsl_analysis__begin(p->sl[i].a, &p->meta)) < 0)
+			return err;
+	return 0;
+}
+
+/* Every event: counted in the phases it falls in, fed to every window's analysis. */
+static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct pass *p = cons->priv;
+	unsigned int i;
+	int err;
+
+	p->st->events++;
+	for (i = 0; i < p->n; i++) {
+		struct slice *s = &p->sl[i];
+
+		if (h->ts >= s->t0 && h->ts < s->t1)
+			count_event(&p->c->cells[s->row][s->col], h, p->dev);
+		if (s->a && (err = fsl_analysis__feed(s->a, h)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* The top causes of a window, as report --json ranks and rounds them. */
+static int take_causes(struct cell *cl, struct fsl_analysis *a)
+{
+	struct fsl_diagnosis *d = malloc(sizeof(*d));
+	unsigned int k;
+
+	if (!d)
+		return -ENOMEM;
+	fsl_analysis__diagnose(a, d);
+	cl->have_cause = 1;
+	if (!d->ncauses) {
+		snprintf(cl->cause, sizeof(cl->cause), "none");
+		cl->share = NAN;
+	} else {
+		snprintf(cl->cause, sizeof(cl->cause), "%s", fsl_wclass_id(d->causes[0].cls));
+		cl->share = r3(d->causes[0].share);
+		for (k = 1; k < d->ncauses && cl->nmore < 3; k++, cl->nmore++) {
+			snprintf(cl->more[cl->nmore], sizeof(cl->more[0]), "%s",
+				 fsl_wclass_id(d->causes[k].cls));
+			cl->more_share[cl->nmore] = r3(d->causes[k].share);
+		}
+	}
+	free(d);
+	return 0;
+}
+
+/*
+ * The window report --from --to gives for a phase: seconds from the trace's
+ * origin, so a phase starting before the origin starts there; bounds in ns.
+ */
+static void phase_window(uint64_t origin, uint64_t t0, uint64_t t1, uint64_t *w0, uint64_t *w1)
+{
+	*w0 = t0 > origin ? t0 : origin;
+	*w1 = t1 > origin ? t1 : origin + 1;
+}
+
+/* All phases of one trace, one pass. */
+static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
+		    unsigned int firstcol)
+{
+	const struct fsl_phase_log *log = &c->logs[t];
+	struct fsl_consumer *cons[1];
+	const char *trace = c->traces[t], *v;
+	struct pass *p;
+	uint64_t origin;
+	unsigned int i;
+	int err = 0;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return fail(c, -ENOMEM, "cannot read", trace);
+	p->c = c;
+	p->st = &c->stats[t];
+	fsl_meta_from_reader(&p->meta, r);
+	v = fsl_reader__kv(r, FSL_KV_DEV);
+	if (v)
+		p->dev = strtoul(v, NULL, 10);
+	/* report counts windows from record.start_ns (else the first event) */
+	v = fsl_reader__kv(r, FSL_KV_START_NS);
+	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	for (i = 0; i < log->nphases && p->n < NMAX; i++) {
+		const struct fsl_phase_rec *ph = &log->phases[i];
+		int row = row_of(c, ph->name);
+		unsigned int col = firstcol + ph->run - 1;
+		struct slice *s = &p->sl[p->n];
+		struct cell *cl;
+
+		if (row < 0 || col >= c->ncols)
+			continue;
+		cl = &c->cells[row][col];
+		cl->present = 1;
+		cl->secs = (ph->end_ns - ph->start_ns) / 1e9;
+		cl->ops = ph->ops;
+		cl->bytes = ph->bytes;
+		s->t0 = ph->start_ns;
+		s->t1 = ph->end_ns;
+		s->row = row;
+		s->col = col;
+		p->n++;
+		if (!c->o.causes)
+			continue;
+		phase_window(origin, s->t0, s->t1, &cl->w0, &cl->w1);
+		if (cl->w1 <= cl->w0) {
+			char msg[96];
+
+			snprintf(msg, sizeof(msg), "phase '%s' run %u is empty: its cell has no cause",
+				 ph->name, ph->run);
+			warn(c, trace, msg);
+			continue;
+		}
+		{
+			struct fsl_analysis_opts ao = {
+				.sections = FSL_SEC_DIAGNOSIS, .root_pid = -1,
+				.t0 = cl->w0, .t1 = cl->w1,
+			};
+
+			s->a = fsl_analysis__new(&ao, &err);
+			if (!s->a)
+				goto out;
+			cl->have_window = 1;
+		}
+	}
+	p->cons.name = "compare";
+	p->cons.priv = p;
+	p->cons.begin = pass_begin;
+	p->cons.any = pass_any;
+	cons[0] = &p->cons;
+	p->st->passes++;
+	p->st->windows = p->n;
+	err = fsl_session_run(r, cons, 1);
+	if (err < 0)
+		goto out;
+	/* skipped chunks make the counts short: say so */
+	for (i = 0; i < fsl_reader__nwarnings(r); i++)
+		warn(c, trace, fsl_reader__warning(r, i));
+	for (i = 0; i < p->n && !err; i++)
+		if (p->sl[i].a)
+			err = take_causes(&c->cells[p->sl[i].row][p->sl[i].col], p->sl[i].a);
+out:
+	if (err < 0)
+		fail(c, err, "cannot read", trace);
+	for (i = 0; i < NMAX; i++)
+		fsl_analysis__free(p->sl[i].a);
+	free(p);
+	return err < 0 ? err : 0;
+}
+
+/* Columns get the parameters that differ between traces, else the file name. */
+static void label_columns(struct fsl_compare *c)
+{
+	unsigned int i, j, k, t;
+
+	for (i = 0; i < c->ncols; i++) {
+		struct column *col = &c->cols[i];
+		size_t len = 0;
+
+		col->label[0] = 0;
+		for (k = 0; col->log && k < col->log->nparams; k++) {
+			const char *kv = col->log->params[k];
+			const char *eq = strchr(kv, '=');
+			char key[64];
+			int differs = 0;
+
+			if (!eq || (size_t)(eq - kv) >= sizeof(key))
+				continue;
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+			for (j = 0; j < c->ncols; j++) {
+				const char *o = c->cols[j].log ?
+					fsl_phase_log__param(c->cols[j].log, key) : NULL;
+
+				if (!o || strcmp(o, eq + 1))
+					differs = 1;
+			}
+			if (differs && len < sizeof(col->label))
+				len += snprintf(col->label + len, sizeof(col->label) - len, "%s%s",
+						len ? " " : "", kv);
+		}
+		for (t = 0, j = 0; j < c->ncols; j++)
+			if (!strcmp(c->cols[j].trace, col->trace))
+				t++;
+		if (!len && !(t > 1 && t == c->ncols)) {
+			/* (one trace with several runs: the runs name the columns) */
+			const char *b = strrchr(col->trace, '/');
+
+			snprintf(col->label, sizeof(col->label), "%s", b ? b + 1 : col->trace);
+		}
+		if (t > 1) {
+			len = strlen(col->label);
+			snprintf(col->label + len, sizeof(col->label) - len, "%srun %u",
+				 len ? " " : "", col->run);
+		}
+	}
+	/* identical labels (same parameters in two traces): fall back to the file names */
+	for (i = 0; i < c->ncols; i++)
+		for (j = i + 1; j < c->ncols; j++)
+			if (!strcmp(c->cols[i].label, c->cols[j].label) &&
+			    strcmp(c->cols[i].trace, c->cols[j].trace)) {
+				for (k = 0; k < c->ncols; k++) {
+					const char *b = strrchr(c->cols[k].trace, '/');
+					char tmp[160];
+
+					snprintf(tmp, sizeof(tmp), "%s", c->cols[k].label);
+					snprintf(c->cols[k].label, sizeof(c->cols[k].label), "%.60s %.95s",
+						 b ? b + 1 : c->cols[k].trace, tmp);
+				}
+				return;
+			}
+}
+
+/* A trace's phases (a trace without a phase file is one phase "all") and its columns. */
+static int add_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
+		     unsigned int *firstcol)
+{
+	struct fsl_phase_log *log = &c->logs[t];
+	const char *trace = c->traces[t];
+	char ppath[PATH_MAX];
+	unsigned int runs = 1, i, k;
+	int err;
+
+	fsl_phases_path(ppath, sizeof(ppath), trace);
+	err = fsl_phase_log__load(log, ppath);
+	if (err == -ENOENT) {
+		const struct fsl_trace_stats *st = fsl_reader__stats(r);
+
+		log->phases = calloc(1, sizeof(*log->phases));
+		if (!log->phases)
+			return fail(c, -ENOMEM, "cannot read", trace);
+		log->nphases = 1;
+		log->phases[0].run = 1;
+		snprintf(log->phases[0].name, sizeof(log->phases[0].name), "all");
+		log->phases[0].start_ns = st->first_ts;
+		log->phases[0].end_ns = st->last_ts + 1;
+	} else if (err) {
+		return fail(c, err, "cannot read phase file", ppath);
+	}
+	for (i = 0; i < log->nphases; i++)
+		if (log->phases[i].run > runs)
+			runs = log->phases[i].run;
+	*firstcol = c->ncols;
+	for (k = 1; k <= runs; k++) {
+		if (c->ncols >= NMAX) {
+			snprintf(c->error, sizeof(c->error), "more than %d columns", NMAX);
+			return -E2BIG;
+		}
+		/* (both PATH_MAX: the name fits as it was stored) */
+		strcpy(c->cols[c->ncols].trace, trace);
+		c->cols[c->ncols].run = k;
+		c->cols[c->ncols].log = log->params ? log : NULL;
+		c->ncols++;
+	}
+	return 0;
+}
+
+int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned int n)
+{
+	unsigned int t, firstcol;
+	int err = 0;
+
+	if (!n || n > NMAX) {
+		snprintf(c->error, sizeof(c->error), "%s", n ? "at most 64 traces" : "no trace given");
+		return -EINVAL;
+	}
+	/* a missing trace is said before any is read */
+	for (t = 0; t < n; t++)
+		if (access(traces[t], R_OK))
+			return fail(c, -errno, "cannot open", traces[t]);
+	/* one at a time: open, phases and columns, the pass, close */
+	for (t = 0; t < n && !err; t++) {
+		struct fsl_reader *r;
+
+		snprintf(c->traces[t], sizeof(c->traces[0]), "%s", traces[t]);
+		c->ntraces = t + 1;
+		r = fsl_reader__open(traces[t], NULL, &err);
+		if (!r) {
+			char why[160];
+
+			/* what `fslens info` says of it, as every command does */
+			snprintf(c->error, sizeof(c->error), "cannot open '%s': %s", traces[t],
+				 fsl_trace_open_strerror(traces[t], err, why, sizeof(why)));
+			return err;
+		}
+		c->stats[t].opens++;
+		err = add_trace(c, t, r, &firstcol);
+		if (!err)
+			err = do_trace(c, t, r, firstcol);
+		fsl_reader__close(r);
+	}
+	/* the labels need every trace's parameters */
+	if (!err)
+		label_columns(c);
+	return err;
+}
+
+/* ------------------------------------------------------------------ output */
+
+static void fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	if (b >= 10ull << 30)
+		snprintf(buf, len, "%.0fG", b / 1073741824.0);
+	else if (b >= 10ull << 20)
+		snprintf(buf, len, "%.0fM", b / 1048576.0);
+	else if (b >= 10ull << 10)
+		snprintf(buf, len, "%.0fK", b / 1024.0);
+	else
+		snprintf(buf, len, "%" PRIu64, b);
+}
+
+#define CW 30	/* cell width */
+
+int fsl_compare__text(const struct fsl_compare *c, FILE *f)
+{
+	unsigned int r, i, line;
+
+	fprintf(f, "%-12s", "phase");
+	for (i = 0; i < c->ncols; i++)
+		fprintf(f, " | %-*.*s", CW, CW, c->cols[i].label);
+	fprintf(f, "\n------------");
+	for (i = 0; i < c->ncols; i++)
+		fprintf(f, "-+-%.*s", CW, "------------------------------------------");
+	fprintf(f, "\n");
+	for (r = 0; r < c->nrows; r++) {
+		for (line = 0; line < 3; line++) {
+			fprintf(f, "%-12s", line ? "" : c->rows[r]);
+			for (i = 0; i < c->ncols; i++) {
+				const struct cell *cl = &c->cells[r][i];
+				char buf[96] = "", a[16], b[16];
+
+				if (!cl->present) {
+					snprintf(buf, sizeof(buf), line ? "" : "-");
+				} else if (line == 0 && cl->bytes) {
+					/* data phases: throughput too, as dbench and bonnie++ print */
+					snprintf(buf, sizeof(buf), "%7.2f s %6.0f/s %6.1fMB/s", cl->secs,
+						 cl->secs > 0 ? cl->ops / cl->secs : 0,
+						 cl->secs > 0 ? cl->bytes / 1e6 / cl->secs : 0);
+				} else if (line == 0) {
+					snprintf(buf, sizeof(buf), "%8.3f s %10.0f ops/s", cl->secs,
+						 cl->secs > 0 ? cl->ops / cl->secs : 0);
+				} else if (line == 1) {
+					if (!cl->have_cause)
+						snprintf(buf, sizeof(buf), "%s",
+							 c->o.causes ? "cause: ?" : "");
+					else if (isnan(cl->share))
+						snprintf(buf, sizeof(buf), "%s", cl->cause);
+					else
+						snprintf(buf, sizeof(buf), "%s %.1f%%", cl->cause,
+							 cl->share * 100);
+				} else {
+					fmt_bytes(a, sizeof(a), cl->rd_bytes);
+					fmt_bytes(b, sizeof(b), cl->wr_bytes);
+					snprintf(buf, sizeof(buf), "j %" PRIu64 "c %" PRIu64 "b io r%s w%s",
+						 cl->commits, cl->blocks_logged, a, b);
+				}
+				fprintf(f, " | %-*.*s", CW, CW, buf);
+			}
+			fprintf(f, "\n");
+		}
+	}
+	fprintf(f, "\ncells: time, ops/s (MB/s where data moved); top cause of the workload's "
+		"blocked time and its share; journal commits (c) and blocks logged (b), bytes "
+		"read/written on the device\n");
+	return ferror(f) ? -EIO : 0;
+}
+
+int fsl_compare__json(const struct fsl_compare *c, FILE *f)
+{
+	struct fsl_json j;
+	unsigned int r, i, k;
+
+	fsl_json__init(&j, f, 1);
+	fsl_json__obj_begin(&j);
+	fsl_json__key(&j, "columns");
+	fsl_json__arr_begin(&j);
+	for (i = 0; i < c->ncols; i++) {
+		fsl_json__obj_begin(&j);
+		fsl_json__key(&j, "label");
+		fsl_json__str(&j, c->cols[i].label);
+		fsl_json__key(&j, "trace");
+		fsl_json__str(&j, c->cols[i].trace);
+		fsl_json__key(&j, "run");
+		fsl_json__u64(&j, c->cols[i].run);
+		fsl_json__obj_end(&j);
+	}
+	fsl_json__arr_end(&j);
+	fsl_json__key(&j, "rows");
+	fsl_json__arr_begin(&j);
+	for (r = 0; r < c->nrows; r++) {
+		fsl_json__obj_begin(&j);
+		fsl_json__key(&j, "phase");
+		fsl_json__str(&j, c->rows[r]);
+		fsl_json__key(&j, "cells");
+		fsl_json__arr_begin(&j);
+		for (i = 0; i < c->ncols; i++) {
+			const struct cell *cl = &c->cells[r][i];
+
+			if (!cl->present) {
+				fsl_json__null(&j);
+				continue;
+			}
+			fsl_json__obj_begin(&j);
+			fsl_json__key(&j, "seconds");
+			fsl_json__double(&j, cl->secs);
+			fsl_json__key(&j, "ops");
+			fsl_json__u64(&j, cl->ops);
+			fsl_json__key(&j, "ops_per_s");
+			fsl_json__double(&j, cl->secs > 0 ? cl->ops / cl->secs : 0);
+			fsl_json__key(&j, "bytes");
+			fsl_json__u64(&j, cl->bytes);
+			fsl_json__key(&j, "top_cause");
+			fsl_json__str(&j, cl->have_cause ? cl->cause : NULL);
+			fsl_json__key(&j, "share");
+			if (cl->have_cause && !isnan(cl->share))
+				fsl_json__double(&j, cl->share);
+			else
+				fsl_json__null(&j);
+			fsl_json__key(&j, "causes");
+			fsl_json__arr_begin(&j);
+			for (k = 0; cl->have_cause && strcmp(cl->cause, "none") && k <= cl->nmore;
+			     k++) {
+				double sh = k ? cl->more_share[k - 1] : cl->share;
+
+				fsl_json__obj_begin(&j);
+				fsl_json__key(&j, "class");
+				fsl_json__str(&j, k ? cl->more[k - 1] : cl->cause);
+				fsl_json__key(&j, "share");
+				if (isnan(sh))
+					fsl_json__null(&j);
+				else
+					fsl_json__double(&j, sh);
+				fsl_json__obj_end(&j);
+			}
+			fsl_json__arr_end(&j);
+			fsl_json__key(&j, "journal_commits");
+			fsl_json__u64(&j, cl->commits);
+			fsl_json__key(&j, "journal_blocks_logged");
+			fsl_json__u64(&j, cl->blocks_logged);
+			fsl_json__key(&j, "read_bytes");
+			fsl_json__u64(&j, cl->rd_bytes);
+			fsl_json__key(&j, "write_bytes");
+			fsl_json__u64(&j, cl->wr_bytes);
+			fsl_json__key(&j, "throttle_pauses");
+			fsl_json__u64(&j, cl->throttled);
+			fsl_json__key(&j, "throttle_ms");
+			fsl_json__u64(&j, cl->pause_ms);
+			fsl_json__key(&j, "events");
+			fsl_json__u64(&j, cl->events);
+			fsl_json__obj_end(&j);
+		}
+		fsl_json__arr_end(&j);
+		fsl_json__obj_end(&j);
+	}
+	fsl_json__arr_end(&j);
+	fsl_json__obj_end(&j);
+	fsl_json__newline(&j);
+	return ferror(f) ? -EIO : 0;
+}

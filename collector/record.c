@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A whole recording (include/fslens/record.h): the target's metadata, the
+ * probes, the workload child, the collector stream into the trace writer,
+ * the end state and the summary. Nothing here prints: every line for the
+ * user goes to the caller's msg callback, which adds the command's prefix.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "fslens/collector.h"
+#include "fslens/fsmeta.h"
+#include "fslens/meta.h"
+#include "fslens/record.h"
+#include "fslens/schema.h"
+#include "fslens/stream.h"
+#include "fslens/trace.h"
+
+/* how often the writer's buffered events become complete chunks on disk */
+#define FLUSH_NS 1000000000ll
+/* dirops and off-CPU records carry their start time: the window they sort in */
+#define RECORD_WINDOW_NS 2000000000ull
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+struct rec {
+	const struct fsl_record_opts *o;
+	const struct fsl_record_cb *cb;
+	struct fsl_writer *w;
+	struct fsl_record_result *res;
+	int werr;
+};
+
+static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, ...)
+{
+	char line[8192];
+	va_list ap;
+
+	if (!r->cb || !r->cb->msg)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	r->cb->msg(r->cb->ctx, kind, line);
+}
+
+static void log_libbpf(void *ctx, const char *line)
+{
+	const struct rec *r = ctx;
+
+	if (r->o->verbose && r->cb && r->cb->msg)
+		r->cb->msg(r->cb->ctx, FSL_RECORD_LIBBPF, line);
+}
+
+static int sink_kv(void *ctx, const char *key, const char *value)
+{
+	return fsl_writer__kv(ctx, key, "%s", value);
+}
+
+static int sink_text(void *ctx, const char *name, const void *data, size_t len)
+{
+	return fsl_writer__text(ctx, name, data, len);
+}
+
+static int sink_bitmap(void *ctx, const struct fsl_bitmap *bm)
+{
+	return fsl_writer__bitmap(ctx, bm);
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The stream's ordered events into the trace. */
+static int write_event(void *ctx, const struct fsl_hdr *ev)
+{
+	struct rec *r = ctx;
+	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
+	int e = fsl_writer__event(r->w, ev);
+
+	if (e) {
+		r->werr = e;
+		return e;	/* stops the poll: the main loop reports it */
+	}
+	if (d && d->family < FSL_FAM__MAX)
+		r->res->events[d->family]++;
+	r->res->nevents++;
+	return 0;
+}
+
+static int write_stack(void *ctx, const struct fsl_stack *st)
+{
+	struct rec *r = ctx;
+
+	return fsl_writer__stack(r->w, st);
+}
+
+static int write_sym(void *ctx, uint64_t addr, const char *name)
+{
+	struct rec *r = ctx;
+
+	return fsl_writer__sym(r->w, addr, name);
+}
+
+/*
+ * The kernel's own I/O counters of the disk, right after attach and right
+ * before detach: the window the block events cover (the recorder's own
+ * metadata reads happen outside it).
+ */
+static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *when)
+{
+	char p[128], buf[512], key[64];
+	FILE *f;
+
+	if (!t->diskname[0])
+		return;
+	snprintf(p, sizeof(p), "/sys/block/%s/stat", t->diskname);
+	f = fopen(p, "re");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = 0;
+		snprintf(key, sizeof(key), FSL_KV_QUEUE_STAT_PREFIX "%s", when);
+		fsl_writer__kv(r->w, key, "%s", buf + strspn(buf, " "));
+	}
+	fclose(f);
+}
+
+static void sync_fs(const char *mount)
+{
+	int fd = open(mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+}
+
+/* The target's state at the start: geometry, journal, buddies, bitmaps. */
+static void meta_start(struct rec *r, const struct fsl_target *t, int have_target, int is_ext4)
+{
+	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
+	int e;
+
+	fsl_meta_host(&sink);
+	if (!have_target)
+		return;
+	fsl_meta_target(&sink, t);
+	if (!is_ext4)
+		return;
+	e = fsl_meta_ext4(&sink, t);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read the ext4 superblock of %s: %s", t->bdev,
+		    strerror(-e));
+	if (fsl_meta_jbd2(&sink, t, "start") == 0)
+		fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
+	/* Reading mb_groups loads every group's buddy, so the model starts with all in memory. */
+	e = fsl_meta_mb_loaded(&sink, t);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read /proc/fs/ext4/%s/mb_groups: %s", t->devname,
+		    strerror(-e));
+	/* bitmaps after a sync, so they are the kernel's current state */
+	sync_fs(t->mount);
+	e = fsl_meta_ext4_groups(&sink, t->bdev);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read the group descriptors of %s: %s", t->bdev,
+		    strerror(-e));
+	e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_START);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read the bitmaps of %s: %s", t->bdev, strerror(-e));
+}
+
+/* Run COMMAND in a child that waits until it is tracked, so nothing is missed. */
+static pid_t spawn(char **argv, int *gate)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);	/* the recorder failed before starting */
+		execvp(argv[0], argv);
+		fprintf(stderr, "fslens record: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*gate = p[1];
+	return pid;
+}
+
+/* The recording's own keys, once the probes are attached. */
+static void meta_recording(struct rec *r, struct fsl_collector *c,
+			   const struct fsl_collector_opts *co, int64_t t0, pid_t child)
+{
+	const struct fsl_record_opts *o = r->o;
+	char fams[256] = "", cmdline[4096] = "";
+	unsigned int i;
+	size_t n = 0;
+
+	fsl_writer__kv(r->w, FSL_KV_START_NS, "%" PRId64, t0);
+	fsl_writer__kv(r->w, FSL_KV_PROBE_MODE, "tracepoint");
+	fsl_writer__kv(r->w, FSL_KV_ATTACH, "%s (%s)", fsl_collector__mode(c),
+		       fsl_collector__attach_counts(c));
+	fsl_writer__kv(r->w, FSL_KV_FENTRY, "%s",
+		       fsl_collector__fentry(c) ? "available (no fentry extras yet)" :
+						  "refused by this kernel");
+	fsl_writer__kv(r->w, FSL_KV_MIN_WAIT_US, "%llu", (unsigned long long)o->min_wait_us);
+	fsl_writer__kv(r->w, FSL_KV_OFFCPU_STATES, "%s",
+		       co->offcpu_all ? "all" : "uninterruptible");
+	for (i = 0; i < FSL_FAM__MAX; i++)
+		if (fsl_collector__families(c) & (1u << i))
+			snprintf(fams + strlen(fams), sizeof(fams) - strlen(fams), "%s%s",
+				 fams[0] ? "," : "", fsl_family_name(i));
+	fsl_writer__kv(r->w, FSL_KV_FAMILIES, "%s", fams);
+	fsl_writer__kv(r->w, FSL_KV_RING_BYTES, "%llu", (unsigned long long)
+		       (co->ring_bytes ? co->ring_bytes : FSL_COLLECTOR_RING_DEFAULT));
+	if (co->pid)
+		fsl_writer__kv(r->w, FSL_KV_PID, "%u", co->pid);
+	if (o->cmd) {
+		for (i = 0; o->cmd[i] && n < sizeof(cmdline) - 2; i++)
+			n += snprintf(cmdline + n, sizeof(cmdline) - n, "%s%s", i ? " " : "",
+				      o->cmd[i]);
+		fsl_writer__kv(r->w, FSL_KV_COMMAND, "%s", cmdline);
+		fsl_writer__kv(r->w, FSL_KV_ROOT_PID, "%d", (int)child);
+	}
+}
+
+/* Until the command exits, the duration ends, a signal, or a write fails. */
+static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *child,
+		       int *status)
+{
+	int64_t t_end = r->o->duration ? t0 + (int64_t)(r->o->duration * 1e9) : 0;
+	int64_t now, last_flush = t0;
+	int e;
+
+	for (;;) {
+		int n = fsl_stream__poll(st, 100, write_event, r);
+
+		if (r->werr)
+			return 0;
+		if (n < 0 && n != -EINTR) {
+			say(r, FSL_RECORD_ERROR, "reading the ring buffer: %s", strerror(-n));
+			return n;
+		}
+		if (*child > 0 && waitpid(*child, status, WNOHANG) == *child) {
+			*child = -*child;	/* reaped */
+			return 0;
+		}
+		if (got_signal) {
+			if (*child > 0) {
+				/* let the command finish on its own signal, then stop */
+				kill(*child, got_signal == SIGHUP ? SIGHUP : SIGTERM);
+				got_signal = 0;
+				continue;
+			}
+			return 0;
+		}
+		now = mono_ns();
+		/*
+		 * Crash safety: every second, write what the ordering has
+		 * released as complete chunks, so a SIGKILL loses at most the
+		 * window plus a second of events.
+		 */
+		if (now - last_flush >= FLUSH_NS) {
+			last_flush = now;
+			e = fsl_stream__advance(st, (uint64_t)now, write_event, r);
+			if (!e && !r->werr)
+				e = fsl_writer__flush(r->w);
+			else if (r->werr)
+				e = r->werr;
+			if (e) {
+				r->werr = e;
+				return 0;
+			}
+		}
+		if (t_end && now >= t_end)
+			return 0;
+	}
+}
+
+/* The end: the fs flushed (recorded) and its journal's stats, detach, drain, symbols. */
+static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_target *t,
+		       int have_target, int is_ext4)
+{
+	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
+	struct fsl_stream_stats ss;
+	unsigned int i;
+	int e;
+
+	if (have_target && is_ext4 && !r->werr) {
+		sync_fs(t->mount);
+		fsl_stream__poll(st, 0, write_event, r);
+		if (fsl_meta_jbd2(&sink, t, "end") == 0)
+			fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
+	}
+	if (have_target)
+		disk_stat_kv(r, t, "end");
+	/* the recording window ends where detaching begins */
+	fsl_writer__kv(r->w, FSL_KV_END_NS, "%" PRId64, mono_ns());
+	e = fsl_stream__stop(st, write_event, r);
+	if (e < 0 && !r->werr)
+		say(r, FSL_RECORD_ERROR, "draining the ring buffer: %s", strerror(-e));
+	if (!r->werr)
+		fsl_stream__flush(st, write_event, r);
+	fsl_stream__stats(st, &ss);
+	fsl_writer__kv(r->w, FSL_KV_LATE, "%llu", (unsigned long long)ss.late);
+	/* tasks seen only after they exited: named from a later record, or never */
+	fsl_writer__kv(r->w, FSL_KV_PROC_NAMED_LATE, "%llu", (unsigned long long)ss.named_late);
+	fsl_writer__kv(r->w, FSL_KV_PROC_UNNAMED, "%llu", (unsigned long long)ss.unnamed);
+	if (r->werr)
+		return;
+	if (have_target && is_ext4) {
+		e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_END);
+		if (e && e != -EOPNOTSUPP)
+			say(r, FSL_RECORD_WARNING, "cannot read the end bitmaps: %s", strerror(-e));
+	}
+	if (!ss.lost_err)
+		for (i = 0; i < FSL_FAM__MAX; i++) {
+			r->res->lost[i] = ss.lost[i];
+			if (ss.lost[i])
+				fsl_writer__lost(r->w, i, ss.lost[i]);
+		}
+	e = fsl_stream__symbols(st, write_stack, write_sym, r, &r->res->nstacks);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot symbolize kernel stacks: %s", strerror(-e));
+}
+
+/* -m / -d: resolved, with the families the filesystem can have. */
+static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
+{
+	const struct fsl_record_opts *o = r->o;
+	int e = fsl_target_resolve(o->mount, o->dev, t);
+
+	if (e == -ENOENT && o->dev) {
+		say(r, FSL_RECORD_ERROR, "cannot find '%s': %s", o->dev, strerror(-e));
+		return e;
+	}
+	if (e) {
+		say(r, FSL_RECORD_ERROR, "cannot use '%s': %s", o->mount ? o->mount : o->dev,
+		    strerror(-e));
+		return e;
+	}
+	if (o->mount && strcmp(t->mount, o->mount)) {
+		char real[4096];
+
+		if (!realpath(o->mount, real) || strcmp(real, t->mount))
+			say(r, FSL_RECORD_NOTE, "note: '%s' is inside the filesystem mounted at "
+			    "'%s'; recording that filesystem", o->mount, t->mount);
+	}
+	*is_ext4 = !strcmp(t->fstype, "ext4");
+	if (!*is_ext4) {
+		uint32_t ext4_only = (1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC);
+
+		say(r, FSL_RECORD_NOTE, "%s is %s, not ext4: the journal and alloc families need "
+		    "ext4; still recording block, writeback, dirops, offcpu and proc",
+		    t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "not mounted");
+		r->res->families &= ~ext4_only;
+	}
+	return 0;
+}
+
+int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb *cb,
+		    struct fsl_record_result *res)
+{
+	struct fsl_collector_opts co = { 0 };
+	struct fsl_writer_opts wo = { 0 };
+	struct fsl_stream_opts so = { 0 };
+	struct fsl_collector *c = NULL;
+	struct fsl_stream *st = NULL;
+	struct sigaction sa, old_int, old_term, old_hup;
+	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+	struct fsl_target t;
+	struct rec r = { o, cb, NULL, res, 0 };
+	int e, rc = 0, have_target = 0, is_ext4 = 0, status = 0, gate = -1, sigs = 0;
+	pid_t child = 0;
+	int64_t t0 = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->families = o->families ? o->families : FSL_FAM_ALL;
+	if (o->mount || o->dev) {
+		e = resolve(&r, &t, &is_ext4);
+		if (e)
+			return e;
+		have_target = 1;
+		co.dev = t.dev;
+		co.blkdev = t.blkdev;
+	}
+	co.families = res->families;
+	co.pid = o->pid;
+	co.follow = o->cmd != NULL;
+	co.min_wait_ns = o->min_wait_us * 1000;
+	co.ring_bytes = o->ring_bytes;
+	co.offcpu_all = o->offcpu_all;
+	co.force_raw_tp = o->force_raw_tp;
+	co.force_classic = o->force_classic;
+	co.syscall_tp = o->syscall_tp;
+	co.log = log_libbpf;
+	co.log_ctx = &r;
+	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */
+	setrlimit(RLIMIT_MEMLOCK, &rl);
+
+	wo.force = o->force;
+	r.w = fsl_writer__open(o->out, &wo, &e);
+	if (!r.w) {
+		if (e == -EEXIST)
+			say(&r, FSL_RECORD_FATAL, "'%s' exists; use -f to overwrite it", o->out);
+		else
+			say(&r, FSL_RECORD_ERROR, "cannot create '%s': %s", o->out,
+			    fsl_writer_strerror(e));
+		return e;
+	}
+	meta_start(&r, &t, have_target, is_ext4);
+
+	c = fsl_collector__new(&co, &e);
+	if (!c) {
+		if (e == -ENOENT)
+			say(&r, FSL_RECORD_ERROR, "cannot load the probes (no kernel BTF, or none "
+			    "of the requested tracepoints exists): %s", strerror(-e));
+		else
+			say(&r, FSL_RECORD_ERROR, "cannot load the probes%s: %s",
+			    o->verbose ? "" : " (-v shows libbpf's messages)", strerror(-e));
+		fsl_writer__abort(r.w);
+		unlink(o->out);
+		return e;
+	}
+	so.window_ns = RECORD_WINDOW_NS;
+	so.name_tasks = !!(res->families & (1u << FSL_FAM_PROC));
+	st = fsl_stream__new_collector(c, &so, &e);
+	if (!st) {
+		say(&r, FSL_RECORD_ERROR, "cannot start: %s", strerror(-e));
+		rc = e;
+		goto out;
+	}
+	if (*fsl_collector__missing(c)) {
+		say(&r, FSL_RECORD_WARNING, "tracepoints missing on this kernel (not recorded): %s",
+		    fsl_collector__missing(c));
+		fsl_writer__kv(r.w, FSL_KV_MISSING_TP, "%s", fsl_collector__missing(c));
+	}
+	got_signal = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	sigs = 1;
+
+	if (o->cmd) {
+		child = spawn(o->cmd, &gate);
+		if (child < 0) {
+			rc = -errno;
+			say(&r, FSL_RECORD_ERROR, "cannot start '%s': %s", o->cmd[0], strerror(-rc));
+			child = 0;
+			goto out;
+		}
+		e = fsl_collector__track(c, child);
+		if (e) {
+			rc = e;
+			say(&r, FSL_RECORD_ERROR, "cannot track the command: %s", strerror(-e));
+			goto out;
+		}
+	}
+	e = fsl_collector__start(c);
+	if (e) {
+		rc = e;
+		say(&r, FSL_RECORD_ERROR, "cannot attach the probes%s: %s",
+		    o->verbose ? "" : " (-v shows libbpf's messages)", strerror(-e));
+		goto out;
+	}
+	t0 = mono_ns();
+	if (have_target)
+		disk_stat_kv(&r, &t, "start");
+	meta_recording(&r, c, &co, t0, child);
+	say(&r, FSL_RECORD_NOTE, "recording%s%s (probes: %s; fentry %s)%s",
+	    have_target ? " " : " every filesystem",
+	    have_target ? (t.mount[0] ? t.mount : t.bdev) : "", fsl_collector__mode(c),
+	    fsl_collector__fentry(c) ? "available, unused" : "refused",
+	    o->cmd ? "" : o->duration ? "" : "; Ctrl-C to stop");
+	if (gate >= 0) {
+		if (write(gate, "g", 1) != 1) {
+			rc = -errno;
+			say(&r, FSL_RECORD_ERROR, "cannot start the command: %s", strerror(-rc));
+		}
+		close(gate);
+		gate = -1;
+	}
+
+	if (!rc)
+		rc = record_loop(&r, st, t0, &child, &status);
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+		child = -child;
+	}
+	/* attached: the trace is completed even when the loop failed */
+	record_end(&r, st, &t, have_target, is_ext4);
+	if (!r.werr) {
+		e = fsl_writer__close(r.w);
+		r.w = NULL;
+		if (e)
+			r.werr = e;
+	}
+	if (r.werr) {
+		say(&r, FSL_RECORD_FATAL, "cannot write '%s': %s; recording stopped, the "
+		    "chunks written so far stay readable", o->out, strerror(-r.werr));
+		rc = r.werr;
+	} else {
+		struct stat sb;
+
+		res->secs = (mono_ns() - t0) / 1e9;
+		res->bytes = stat(o->out, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+		res->written = 1;
+	}
+out:
+	if (gate >= 0)
+		close(gate);	/* the child exits: the recorder never started */
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	fsl_stream__free(st);
+	fsl_collector__free(c);
+	if (r.w)
+		fsl_writer__abort(r.w);
+	if (sigs) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
+	}
+	if (rc)
+		return rc < 0 ? rc : -EIO;
+	if (o->cmd) {
+		if (WIFEXITED(status))
+			res->exit_code = WEXITSTATUS(status);
+		else if (WIFSIGNALED(status))
+			res->exit_code = 128 + WTERMSIG(status);
+	}
+	return 0;
+}

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The collector stream (include/fslens/stream.h): the one consumer of the
+ * ring buffer. Each raw record is looked at once, in arrival order: a task
+ * seen for the first time is named, stack ids and caller addresses are
+ * remembered for symbolization, then the record goes into the ordering
+ * service, which hands it to the caller in time order.
+ *
+ * No libbpf here: the real ring is reached through the collector's public
+ * API, so the stream builds (and is unit-tested) without BPF.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fslens/collector.h"
+#include "fslens/hashmap.h"
+#include "fslens/ksyms.h"
+#include "fslens/stream.h"
+#include "fslens/trace.h"
+
+#define STACK_MAX 64
+
+struct fsl_stream {
+	const struct fsl_ring_ops *ops;
+	void *ring;
+	struct fsl_stream_opts o;
+	char proc[256];
+	struct fsl_ordered *ord;
+	fsl_event_fn fn;		/* the caller's, during poll/stop */
+	void *fn_ctx;
+	int err;			/* the stream's own failure inside a poll */
+	struct fsl_map tids;		/* tids named or being named (no value) */
+	struct fsl_map gone;		/* tid -> struct fsl_hdr: first record, task gone */
+	struct fsl_map stacks;		/* stack id -> struct fsl_stack * (NULL until used) */
+	struct fsl_map ips;		/* caller addresses (no value) */
+	uint64_t named_late;
+	struct fsl_ksyms *ksyms;
+	int ksyms_err;			/* 0: not tried or loaded; else why not */
+	int ksyms_tried;
+};
+
+/* ---- the collector as a ring ---- */
+
+static int coll_poll(void *ring, int timeout_ms, fsl_event_fn fn, void *ctx)
+{
+	return fsl_collector__poll(ring, timeout_ms, fn, ctx);
+}
+
+static int coll_stop(void *ring, fsl_event_fn fn, void *ctx)
+{
+	return fsl_collector__stop(ring, fn, ctx);
+}
+
+static int coll_stack(void *ring, int32_t id, uint64_t *ips, int max)
+{
+	return fsl_collector__stack(ring, id, ips, max);
+}
+
+static int coll_lost(void *ring, uint64_t lost[FSL_FAM__MAX])
+{
+	return fsl_collector__lost(ring, lost);
+}
+
+static const struct fsl_ring_ops collector_ring = {
+	.poll = coll_poll,
+	.stop = coll_stop,
+	.stack = coll_stack,
+	.lost = coll_lost,
+};
+
+struct fsl_stream *fsl_stream__new_collector(struct fsl_collector *c,
+					     const struct fsl_stream_opts *o, int *err)
+{
+	return fsl_stream__new(&collector_ring, c, o, err);
+}
+
+/* ---- life ---- */
+
+static int ksyms_load(struct fsl_stream *s)
+{
+	if (!s->ksyms_tried) {
+		s->ksyms_tried = 1;
+		s->ksyms = fsl_ksyms__load(s->o.kallsyms, &s->ksyms_err);
+		if (!s->ksyms && !s->ksyms_err)
+			s->ksyms_err = -ENOENT;
+	}
+	return s->ksyms ? 0 : s->ksyms_err;
+}
+
+struct fsl_stream *fsl_stream__new(const struct fsl_ring_ops *ops, void *ring,
+				   const struct fsl_stream_opts *o, int *err)
+{
+	struct fsl_stream *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	s->ops = ops;
+	s->ring = ring;
+	s->o = *o;
+	snprintf(s->proc, sizeof(s->proc), "%s", o->proc ? o->proc : "/proc");
+	s->o.proc = s->proc;
+	s->o.kallsyms = NULL;
+	if (o->kallsyms) {
+		s->o.kallsyms = strdup(o->kallsyms);
+		if (!s->o.kallsyms) {
+			free(s);
+			*err = -ENOMEM;
+			return NULL;
+		}
+	}
+	/* the service needs a window of at least 1 ns: ts < clock is released */
+	s->ord = fsl_ordered__new(o->window_ns ? o->window_ns : 1);
+	if (!s->ord) {
+		free((char *)s->o.kallsyms);
+		free(s);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	fsl_map__init(&s->tids, 0);
+	fsl_map__init(&s->gone, sizeof(struct fsl_hdr));
+	fsl_map__init(&s->stacks, sizeof(struct fsl_stack *));
+	fsl_map__init(&s->ips, 0);
+	if (o->symbols_now)
+		ksyms_load(s);	/* without kallsyms stacks stay addresses */
+	*err = 0;
+	return s;
+}
+
+static void stack_free(struct fsl_stack *st)
+{
+	uint32_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->nframes; i++)
+		free(st->frames[i]);
+	free(st->frames);
+	free(st);
+}
+
+void fsl_stream__free(struct fsl_stream *s)
+{
+	struct fsl_stack **st;
+	size_t i = 0;
+
+	if (!s)
+		return;
+	while ((st = fsl_map__next(&s->stacks, &i, NULL)))
+		stack_free(*st);
+	fsl_map__free(&s->stacks);
+	fsl_map__free(&s->tids);
+	fsl_map__free(&s->gone);
+	fsl_map__free(&s->ips);
+	fsl_ordered__free(s->ord);
+	fsl_ksyms__free(s->ksyms);
+	free((char *)s->o.kallsyms);
+	free(s);
+}
+
+/* ---- task naming ---- */
+
+static int push(struct fsl_stream *s, const struct fsl_hdr *ev)
+{
+	return fsl_ordered__push(s->ord, ev, s->o.by_clock ? NULL : s->fn, s->fn_ctx);
+}
+
+/*
+ * Name a task on first sight (it existed before the start, or its fork was
+ * not seen): 0, 1 if it is gone already, or what the push returned.
+ */
+static int task_seen(struct fsl_stream *s, const struct fsl_hdr *ev)
+{
+	struct fsl_ev_proc p;
+	char path[320], buf[512], *open, *close;
+	FILE *f;
+	size_t n;
+	int ppid = 0;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(path, sizeof(path), "%s/%u/task/%u/stat", s->proc, ev->pid, ev->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;	/* gone already: its later proc record (if any) names it */
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* the comm may hold ')' and spaces: it ends at the last ')' */
+	open = strchr(buf, '(');
+	close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		return 0;
+	snprintf(p.comm, sizeof(p.comm), "%.*s", (int)(close - open - 1), open + 1);
+	sscanf(close + 1, " %*c %d", &ppid);
+	p.hdr.ts = ev->ts;
+	p.hdr.pid = ev->pid;
+	p.hdr.tid = ev->tid;
+	p.hdr.type = FSL_EV_PROC;
+	p.hdr.size = sizeof(p);
+	p.hdr.cpu = ev->cpu;
+	p.ppid = ppid;
+	p.kind = FSL_PROC_SEEN;
+	/* kernel threads are children of kthreadd (pid 2) */
+	p.flags = (ppid == 2 || ev->pid == 2) ? FSL_PROC_KTHREAD : 0;
+	return push(s, &p.hdr);
+}
+
+/*
+ * A proc record (fork, exec, exit) of a task seen only after it was gone:
+ * name it from its first sight on, with a SEEN record at that time.
+ */
+static int gone_name(struct fsl_stream *s, const struct fsl_ev_proc *p)
+{
+	struct fsl_hdr *first = fsl_map__get(&s->gone, p->hdr.tid);
+	struct fsl_ev_proc q;
+
+	if (!first || !p->comm[0])
+		return 0;
+	q = *p;
+	q.hdr = *first;
+	q.hdr.type = FSL_EV_PROC;
+	q.hdr.size = sizeof(q);
+	q.hdr._pad = 0;
+	q.kind = FSL_PROC_SEEN;
+	q.exit_code = 0;
+	fsl_map__del(&s->gone, p->hdr.tid);
+	s->named_late++;
+	return push(s, &q.hdr);
+}
+
+static int name_task(struct fsl_stream *s, const struct fsl_hdr *ev)
+{
+	int fresh = 0, e;
+
+	if (ev->type == FSL_EV_PROC) {
+		if (!fsl_map__put(&s->tids, ev->tid, &fresh))
+			return -ENOMEM;
+		if (fsl_map__count(&s->gone) && ev->size >= sizeof(struct fsl_ev_proc))
+			return gone_name(s, (const struct fsl_ev_proc *)ev);
+		return 0;
+	}
+	if (!ev->tid || !s->o.name_tasks)
+		return 0;
+	if (!fsl_map__put(&s->tids, ev->tid, &fresh))
+		return -ENOMEM;
+	if (!fresh)
+		return 0;
+	e = task_seen(s, ev);
+	if (e == 1) {
+		struct fsl_hdr *first = fsl_map__put(&s->gone, ev->tid, &fresh);
+
+		if (!first)
+			return -ENOMEM;
+		*first = *ev;
+		e = 0;
+	}
+	return e;
+}
+
+/* Every record from the ring: name its task, note what to symbolize, order it. */
+static int on_ring(void *ctx, const struct fsl_hdr *ev)
+{
+	struct fsl_stream *s = ctx;
+	int fresh, e;
+
+	e = name_task(s, ev);
+	if (e)
+		goto fail;
+	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu)) {
+		if (!fsl_map__put(&s->stacks,
+				  (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id, &fresh)) {
+			e = -ENOMEM;
+			goto fail;
+		}
+	} else if ((ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
+		    ev->type == FSL_EV_EXT4_JOURNAL_START_SB) &&
+		   ev->size >= sizeof(struct fsl_ev_ext4_journal_start)) {
+		if (!fsl_map__put(&s->ips, ((const struct fsl_ev_ext4_journal_start *)ev)->ip,
+				  &fresh)) {
+			e = -ENOMEM;
+			goto fail;
+		}
+	}
+	e = push(s, ev);
+	if (!e)
+		return 0;
+fail:
+	/* a failure of the stream itself (not the caller's fn) is kept to return */
+	if (e < 0 && !s->err)
+		s->err = e;
+	return e;
+}
+
+static int take(struct fsl_stream *s, int stop, int timeout_ms, fsl_event_fn fn, void *ctx)
+{
+	int n;
+
+	s->fn = fn;
+	s->fn_ctx = ctx;
+	s->err = 0;
+	if (stop)
+		n = s->ops->stop ? s->ops->stop(s->ring, on_ring, s) : 0;
+	else
+		n = s->ops->poll(s->ring, timeout_ms, on_ring, s);
+	s->fn = NULL;
+	s->fn_ctx = NULL;
+	return s->err && n < 0 ? s->err : n;
+}
+
+int fsl_stream__poll(struct fsl_stream *s, int timeout_ms, fsl_event_fn fn, void *ctx)
+{
+	return take(s, 0, timeout_ms, fn, ctx);
+}
+
+int fsl_stream__stop(struct fsl_stream *s, fsl_event_fn fn, void *ctx)
+{
+	return take(s, 1, 0, fn, ctx);
+}
+
+int fsl_stream__advance(struct fsl_stream *s, uint64_t now, fsl_event_fn fn, void *ctx)
+{
+	return fsl_ordered__advance(s->ord, now, fn, ctx);
+}
+
+int fsl_stream__flush(struct fsl_stream *s, fsl_event_fn fn, void *ctx)
+{
+	return fsl_ordered__flush(s->ord, fn, ctx);
+}
+
+size_t fsl_stream__pending(const struct fsl_stream *s)
+{
+	return fsl_ordered__pending(s->ord);
+}
+
+void fsl_stream__stats(const struct fsl_stream *s, struct fsl_stream_stats *st)
+{
+	unsigned int i;
+
+	memset(st, 0, sizeof(*st));
+	st->late = fsl_ordered__late(s->ord);
+	st->named_late = s->named_late;
+	st->unnamed = fsl_map__count(&s->gone);
+	st->lost_err = s->ops->lost ? s->ops->lost(s->ring, st->lost) : -EOPNOTSUPP;
+	if (st->lost_err)
+		memset(st->lost, 0, sizeof(st->lost));
+	for (i = 0; i < FSL_FAM__MAX; i++)
+		st->lost_total += st->lost[i];
+}
+
+int fsl_stream__comm(struct fsl_stream *s, uint32_t pid, char *buf, size_t len)
+{
+	char path[320];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%u/comm", s->proc, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	while (n && buf[n - 1] == '\n')
+		n--;
+	buf[n] = 0;
+	return n ? 0 : -ENOENT;
+}
+
+/* ---- symbolization ---- */
+
+const char *fsl_stream__sym(struct fsl_stream *s, uint64_t addr, char *buf, size_t len)
+{
+	if (ksyms_load(s))
+		return NULL;
+	return fsl_ksyms__name(s->ksyms, addr, buf, len);
+}
+
+/* The stack of id from the ring, symbolized (addresses where kallsyms cannot say). */
+static struct fsl_stack *symbolize(struct fsl_stream *s, int32_t id)
+{
+	uint64_t ips[STACK_MAX];
+	char name[512];
+	struct fsl_stack *st;
+	int n, j;
+
+	n = s->ops->stack ? s->ops->stack(s->ring, id, ips, STACK_MAX) : -ENOENT;
+	if (n <= 0)
+		return NULL;
+	ksyms_load(s);
+	st = calloc(1, sizeof(*st));
+	if (!st || !(st->frames = calloc(n, sizeof(char *)))) {
+		free(st);
+		return NULL;
+	}
+	st->id = id;
+	for (j = 0; j < n; j++) {
+		const char *f = s->ksyms ? fsl_ksyms__name(s->ksyms, ips[j], name, sizeof(name))
+					 : NULL;
+
+		if (!f) {
+			snprintf(name, sizeof(name), "0x%llx", (unsigned long long)ips[j]);
+			f = name;
+		}
+		/* the probe's own frames (bpf_prog_*, bpf_trace_run*) are not the wait */
+		if (!st->nframes && (!strncmp(f, "bpf_", 4) || !strncmp(f, "__bpf_", 6)))
+			continue;
+		st->frames[st->nframes] = strdup(f);
+		if (!st->frames[st->nframes]) {
+			stack_free(st);
+			return NULL;
+		}
+		st->nframes++;
+	}
+	return st;
+}
+
+const struct fsl_stack *fsl_stream__stack(struct fsl_stream *s, int32_t id)
+{
+	struct fsl_stack **slot;
+	int fresh;
+
+	if (id < 0)
+		return NULL;
+	slot = fsl_map__put(&s->stacks, (uint32_t)id, &fresh);
+	if (!slot)
+		return NULL;
+	if (!*slot)
+		*slot = symbolize(s, id);	/* a miss is tried again next time */
+	return *slot;
+}
+
+int fsl_stream__symbols(struct fsl_stream *s,
+			int (*on_stack)(void *ctx, const struct fsl_stack *st),
+			int (*on_sym)(void *ctx, uint64_t addr, const char *name),
+			void *ctx, int *nstacks)
+{
+	struct fsl_stack **slot;
+	char name[512];
+	uint64_t key;
+	size_t i = 0;
+	int e;
+
+	*nstacks = 0;
+	e = ksyms_load(s);
+	if (e)
+		return e;
+	while ((slot = fsl_map__next(&s->stacks, &i, &key))) {
+		struct fsl_stack *st = *slot ? *slot : symbolize(s, (int32_t)(uint32_t)key);
+
+		if (!st)
+			continue;
+		e = on_stack(ctx, st);
+		if (st != *slot)
+			stack_free(st);	/* a recorder's stacks are written once */
+		if (e)
+			return e;
+		(*nstacks)++;
+	}
+	i = 0;
+	while (fsl_map__next(&s->ips, &i, &key))
+		if (fsl_ksyms__name(s->ksyms, key, name, sizeof(name)) &&
+		    (e = on_sym(ctx, key, name)))
+			return e;
+	return 0;
+}

@@ -1,0 +1,88 @@
+#!/bin/bash
+# fslens compare in-process: each trace read once, no child process, and each
+# cell's top causes equal `fslens report --json --from --to` of the phase.
+. "$(dirname "$0")/../lib.sh"
+G=tests/data/golden.trace
+PY=$(python3 -c 'import sys; print(sys.executable)')
+
+# four copies of the golden trace (starts at 1.0 s), three phases each, the
+# bounds differing per copy so the cells differ
+for i in 1 2 3 4; do
+	cp "$G" "$T_TMP/g$i.trace"
+	b=$((i * 100000000))
+	{
+		echo "# fslens phases 1"
+		echo "scenario golden"
+		echo "scale small"
+		echo "param copy=$i"
+		echo "phase 1 first $((1000000000 + b)) $((2500000000 + b)) 10 0"
+		echo "phase 1 middle $((2500000000 + b)) $((5000000000 + b)) 20 0"
+		echo "phase 1 last $((5000000000 + b)) 8700000001 30 4096"
+	} >"$T_TMP/g$i.phases"
+done
+TR="$T_TMP/g1.trace $T_TMP/g2.trace $T_TMP/g3.trace $T_TMP/g4.trace"
+events=$("$FSLENS" info --json "$G" | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["events"])')
+
+# each trace opened once, one pass feeding its 3 windows, every event decoded once
+FSLENS_STATS=1 "$FSLENS" compare --json $TR >"$T_TMP/c.json" 2>"$T_TMP/stats"
+check_eq stats_exit $? 0
+for i in 1 2 3 4; do
+	check_grep "stats_g$i" "^fslens compare: stats: $T_TMP/g$i.trace: opens 1 passes 1 windows 3 events $events\$" "$T_TMP/stats"
+done
+check_eq stats_lines "$(grep -c 'stats:' "$T_TMP/stats")" 4
+
+# no child process: one execve, fslens itself
+if [ -n "${FSLENS_ASAN:-}" ]; then
+	skip strace "LeakSanitizer does not run under ptrace (the ASan suites)"
+	"$FSLENS" compare $TR >"$T_TMP/c.txt" 2>&1
+elif command -v strace >/dev/null; then
+	strace -f -qq -e trace=execve -o "$T_TMP/strace" "$FSLENS" compare $TR >"$T_TMP/c.txt" 2>&1
+	check_eq strace_exit $? 0
+	check_eq one_execve "$(grep -c 'execve(' "$T_TMP/strace")" 1
+else
+	skip strace "strace not installed"
+fi
+
+# every cell's causes and shares equal report's on the phase window
+bad=$("$PY" - "$FSLENS" "$T_TMP" <<'PYEOF'
+import json, subprocess, sys
+fslens, tmp = sys.argv[1], sys.argv[2]
+c = json.load(open(tmp + "/c.json"))
+out = []
+for col, colj in enumerate(c["columns"]):
+    i = col + 1
+    phases = [l.split() for l in open("%s/g%d.phases" % (tmp, i)) if l.startswith("phase ")]
+    for r, row in enumerate(c["rows"]):
+        p = [x for x in phases if x[2] == row["phase"]][0]
+        fr = (int(p[3]) - 1000000000) / 1e9
+        to = (int(p[4]) - 1000000000) / 1e9
+        rep = json.loads(subprocess.run([fslens, "report", "--json", "--section", "diagnosis",
+                                         "--from", "%.9f" % fr, "--to", "%.9f" % to,
+                                         colj["trace"]], capture_output=True, text=True).stdout)
+        want = [(x["class"], x["share"]) for x in rep["causes"]][:4]
+        cell = row["cells"][col]
+        got = [(x["class"], x["share"]) for x in cell["causes"]]
+        top = (want[0][0], want[0][1]) if want else ("none", None)
+        if got != want or (cell["top_cause"], cell["share"]) != top:
+            out.append("%s/%s: compare %s, report %s" % (colj["label"], row["phase"], got, want))
+print("; ".join(out) if out else "ok")
+PYEOF
+)
+check_eq causes_equal_report "$bad" "ok"
+# the cells are not all alike (the check above compares something)
+check_cmd causes_present grep -q '"class": "journal_log_space"' "$T_TMP/c.json"
+
+# text and JSON agree on the top cause of a cell with one (row "middle", first column)
+top=$("$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); c = d["rows"][1]["cells"][0]; print("%s %.1f%%" % (c["top_cause"], c["share"] * 100))' "$T_TMP/c.json")
+# ... and both equal report's top cause on that window (g1 middle: 1.6 .. 4.1 s after start)
+want=$("$FSLENS" report --json --section diagnosis --from 1.6 --to 4.1 "$T_TMP/g1.trace" | "$PY" -c 'import json, sys; c = json.load(sys.stdin)["causes"][0]; print("%s %.1f%%" % (c["class"], c["share"] * 100))')
+check_eq json_cause "$top" "$want"
+check_grep text_cause "^ +\| $top" "$T_TMP/c.txt"
+
+# errors: one line, what and where
+"$FSLENS" compare "$T_TMP/missing.trace" 2>"$T_TMP/err"
+check_eq missing_exit $? 1
+check_grep missing_msg "^fslens: cannot open '.*missing.trace': No such file or directory$" "$T_TMP/err"
+"$FSLENS" compare 2>"$T_TMP/err"
+check_eq none_exit $? 2
+check_grep none_msg "^fslens compare: no trace given$" "$T_TMP/err"

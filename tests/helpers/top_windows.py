@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# Every window of `fslens top --replay TRACE -b -i SEC`, every view, against
+# `fslens report --json --from --to` of the same window, value for value; and
+# no process row blocked more than 1000 ms/s (one thread each in the traces
+# this is run on). Prints PASS/FAIL lines for tests/run.
+#   top_windows.py FSLENS TRACE SEC TAG WORKDIR
+import json, os, re, subprocess, sys
+
+fslens, trace, sec, tag, work = sys.argv[1:6]
+step = float(sec)
+VIEWS = ['processes', 'stalls', 'journal', 'devices', 'dirs']
+results = []
+
+
+def check(what, got, want):
+    results.append((what, got, want))
+
+
+def run(args):
+    return subprocess.run([fslens] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, check=True).stdout
+
+
+frames = {}
+for v in VIEWS:
+    out = run(['top', '--replay', trace, '-b', '-w', '120', '-i', sec, '--view', v])
+    frames[v] = [f.split('\n') for f in ('\n' + out).split('\n fslens top')[1:]]
+n = len(frames['processes'])
+check('frames', n > 1 and all(len(frames[v]) == n for v in VIEWS), True)
+whole = json.loads(run(['report', '--json', trace]))
+dur_ns = whole['trace']['end_ns'] - whole['trace']['start_ns']
+
+
+def fmt(v, width, prec):
+    # top_fmt_num without the k/M suffixes: fewer decimals until it fits
+    for p in range(prec, -1, -1):
+        s = '%*.*f' % (width, p, v)
+        if len(s) <= width:
+            return s.strip()
+    return None
+
+
+groups = {'JRNL': ['journal_log_space', 'txn_locked', 'buffer_under_commit', 'commit_wait',
+                   'handle_start'],
+          'DIRRD': ['dir_block_read'], 'THRTL': ['writeback_throttle'],
+          'IO': ['inode_table_read', 'bitmap_read', 'page_wait', 'queue_wait', 'flush',
+                 'other_io']}
+
+for k in range(n):
+    t0 = round(k * step * 1e9)
+    last = k == n - 1
+    t1 = dur_ns if last else round((k + 1) * step * 1e9)
+    args = ['report', '--json', '--from', '%.9f' % (t0 / 1e9)]
+    if not last:	# the last frame is open-ended, as top's
+        args += ['--to', '%.9f' % (t1 / 1e9)]
+    args.append(trace)
+    rep = json.loads(run(args))
+    w = (t1 - t0) / 1e9
+    pre = 'w%d ' % k
+    hdr = '\n'.join(frames['processes'][k][:4])
+
+    def shown(label):
+        m = re.search(' ' + re.escape(label) + r' ([0-9.]+)', hdr)
+        return m.group(1) if m else None
+    ops = rep['ops']
+    cnt = lambda t: ops['types'].get(t, {}).get('count', 0)
+    devs = rep['blockio']
+    tot = lambda f: sum(d[f] for d in devs)
+    j = rep['journal']
+    for lbl, v in {
+        'ops/s': '%.1f' % (ops['total'] / w),
+        'creates/s': '%.1f' % ((cnt('create') + cnt('mkdir') + cnt('mknod') + cnt('symlink')) / w),
+        'IOPS': '%.1f' % (tot('completed') / w),
+        'read MB/s': '%.2f' % (tot('read_bytes') / 1e6 / w),
+        'write MB/s': '%.2f' % (tot('write_bytes') / 1e6 / w),
+        'seeks/s': '%.1f' % (tot('seeks') / w),
+        'commits/s': '%.2f' % (j['commits'] / w),
+        'avg commit ms': '%.2f' % (j['avg_commit_us'] / 1000.0),
+    }.items():
+        check(pre + 'header ' + lbl, shown(lbl), v)
+
+    rows = {}
+    for line in frames['processes'][k]:
+        m = re.match(r'^ *(\d+) (.{15}) (.*)$', line)
+        if m:
+            rows[int(m.group(1))] = m.group(3).split()
+    want_pids = sorted(p['pid'] for p in rep['processes']
+                       if p['ops'] or p['blocked_ns'] or p['read_bytes'] or p['write_bytes'])
+    check(pre + 'process rows', sorted(rows), want_pids)
+    for p in rep['processes']:
+        r = rows.get(p['pid'])
+        if not r:
+            continue
+        bc = p['blocked_by_class_ns']
+        ms = lambda g: sum(bc.get(c, 0) for c in groups[g]) / 1e6 / w
+        want = [fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 6, 2),
+                fmt(ms('JRNL'), 5, 0), fmt(ms('DIRRD'), 5, 0),
+                fmt(ms('THRTL'), 5, 0), fmt(ms('IO'), 5, 0),
+                fmt(p['read_bytes'] / 1e6 / w, 6, 1), fmt(p['write_bytes'] / 1e6 / w, 6, 1)]
+        for i, col in enumerate(['OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO',
+                                 'RDMB/s', 'WRMB/s']):
+            check(pre + 'pid %d %s' % (p['pid'], col), r[i], want[i])
+        # blocked time is split at window edges: one thread, at most the window
+        check(pre + 'pid %d blocked <= 1000 ms/s' % p['pid'],
+              p['blocked_ns'] <= t1 - t0 and all(float(x) <= 1000.5 for x in r[2:6]), True)
+
+    srows = {}
+    for line in frames['stalls'][k]:
+        f = line.split()
+        if len(f) >= 4 and re.match(r'^[a-z_]+$', f[0]) and f[0] in rep['blocked']['classes']:
+            srows[f[0]] = f[1:4]
+    wl = rep['blocked']['workload_ns']
+    for c, v in rep['blocked']['classes'].items():
+        others = v['kthread_ns'] or v['other_ns']
+        if not v['workload_ns'] and (others or not v['waits']):
+            continue	# top's rows are the workload's
+        want = [fmt(v['workload_ns'] / 1e6 / w, 7, 1),
+                fmt(100.0 * v['workload_ns'] / wl if wl else 0, 6, 1), str(v['waits'])]
+        got = srows.get(c)
+        if others and got:	# report counts every task's waits, top the workload's
+            want, got = want[:2], got[:2]
+        check(pre + 'stall %s' % c, got, want)
+
+    # journal: the view lists every transaction up to the frame, newest first
+    tids = [int(l.split()[0]) for l in frames['journal'][k] if re.match(r'^ +\d+ [a-z_]+ ', l)]
+    mine = [t['tid'] for t in j['transactions']]
+    check(pre + 'journal tids', sorted(tids)[-len(mine):] if mine else [], sorted(mine))
+
+    for l in frames['devices'][k]:
+        f = l.split()
+        for d in devs:
+            if f and f[0] == d['dev']:
+                check(pre + 'dev %s' % d['dev'], f[1:7],
+                      [fmt(d['completed'] / w, 7, 0), fmt(d['read_bytes'] / 1e6 / w, 7, 1),
+                       fmt(d['write_bytes'] / 1e6 / w, 7, 1), fmt(d['q2c_avg_us'] / 1e3, 7, 2),
+                       fmt(d['d2c_avg_us'] / 1e3, 7, 2), fmt(d['seeks'] / w, 8, 1)])
+
+    drows = {}
+    for l in frames['dirs'][k]:
+        f = l.split(None, 3)
+        if len(f) == 4 and f[3].startswith('/'):
+            drows[f[3]] = f[:3]
+    for d in ops['dirs']:
+        check(pre + 'dir %s' % d['path'], drows.get(d['path']),
+              [fmt(d['ops'] / w, 8, 1), fmt(d['lookup_wait_us'] / 1e3 / w, 9, 1),
+               fmt(d['latency_us'] / 1e3 / w, 9, 1)])
+
+# A failure names its window; passes are summed per kind so the log stays short.
+nfail = 0
+for what, got, want in results:
+    if got != want:
+        nfail += 1
+        if nfail <= 40:
+            print('FAIL %s:%s: top shows %s, report gives %s'
+                  % (tag, re.sub(r'[^A-Za-z0-9_./%-]+', '-', what), got, want))
+if nfail > 40:
+    print('FAIL %s:more: %d more differences' % (tag, nfail - 40))
+if not nfail:
+    print('PASS %s:windows-%d-values-%d' % (tag, n, len(results)))

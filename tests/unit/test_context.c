@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The session loop and its context stage: what the stage writes into each
+ * event's context, waits split at cuts, windows that add up, and analyses
+ * whose registration order does not change a byte of the report.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "../../analyzer/an_set.h"
+#include "fslens/report.h"
+#include "fslens/session.h"
+#include "an_fixture.h"
+#include "t.h"
+
+#define MS 1000000ull
+#define S0 1000000000ull
+
+static void ctx_meta(struct fx_meta *f)
+{
+	fx_init(f);
+	fx_set(f, "record.root_pid", "100");
+	fx_set(f, "record.start_ns", "1000000000");
+	fx_stack_add(f, 1, "__schedule, schedule, wait_transaction_locked, "
+			   "add_transaction_credits, start_this_handle, jbd2__journal_start, "
+			   "__ext4_new_inode, ext4_mkdir");
+	fx_stack_add(f, 2, "__schedule, schedule, io_schedule, bit_wait_io, "
+			   "jbd2_journal_commit_transaction, kjournald2, kthread, ret_from_fork");
+}
+
+/* A consumer that writes down what it is given. */
+struct probe {
+	struct fsl_consumer c;
+	unsigned int n, npart;
+	struct { uint64_t ts, from, to; uint32_t flags, cls; int32_t role; } got[16], part[16];
+};
+
+static int probe_offcpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct probe *p = (struct probe *)c;
+
+	if (p->n < 16)
+		p->got[p->n++] = (typeof(p->got[0])){ ev->ts, c->ctx->from, c->ctx->to,
+						      c->ctx->flags, c->ctx->cls, c->ctx->role };
+	return 0;
+}
+
+static int probe_partial(struct fsl_consumer *c, const struct fsl_hdr *ev,
+			 const struct fsl_evctx *x)
+{
+	struct probe *p = (struct probe *)c;
+
+	if (p->npart < 16)
+		p->part[p->npart++] = (typeof(p->part[0])){ ev->ts, x->from, x->to, x->flags,
+							    x->cls, x->role };
+	return 0;
+}
+
+static void ev_proc(struct fsl_ev_proc *e, uint64_t ts, uint32_t pid, uint32_t ppid,
+		    unsigned int kind, unsigned int flags, const char *comm)
+{
+	memset(e, 0, sizeof(*e));
+	fx_hdr(&e->hdr, FSL_EV_PROC, sizeof(*e), ts, pid, pid);
+	e->ppid = ppid;
+	e->kind = kind;
+	e->flags = flags;
+	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+}
+
+static void ev_off(struct fsl_ev_offcpu *e, uint64_t ts, uint32_t pid, uint64_t dur, int32_t st)
+{
+	memset(e, 0, sizeof(*e));
+	fx_hdr(&e->hdr, FSL_EV_OFFCPU, sizeof(*e), ts, pid, pid);
+	e->dur_ns = dur;
+	e->stack_id = st;
+	e->state = FSL_OFFCPU_UNINTERRUPTIBLE;
+}
+
+TEST(context_stage_annotates_role_and_class)
+{
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct probe p = { .c = { .name = "probe" } };
+	struct fsl_ev_proc pr;
+	struct fsl_ev_offcpu off;
+
+	REQUIRE(cx && s);
+	ctx_meta(&f);
+	p.c.handlers[FSL_EV_OFFCPU] = probe_offcpu;
+	CHECK_EQ(fsl_session__add(s, &p.c), 0);
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0 + 2, 200, 1, FSL_PROC_SEEN, 0, "bash");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_off(&off, S0 + 10 * MS, 101, 5 * MS, 1);	/* the workload, txn_locked */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_off(&off, S0 + 20 * MS, 300, 5 * MS, 2);	/* unnamed, its stack runs kthread() */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_off(&off, S0 + 30 * MS, 200, 5 * MS, 9);	/* not the workload; stack id absent */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	off.state = 1;	/* TASK_INTERRUPTIBLE: not a stall */
+	off.hdr.ts = S0 + 40 * MS;
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	CHECK_EQ(fsl_session__end(s), 0);
+
+	REQUIRE(p.n == 4);
+	CHECK_EQ(p.got[0].role, FSL_ROLE_WORKLOAD);
+	CHECK_EQ(p.got[0].cls, FSL_WC_TXN_LOCKED);
+	CHECK_EQ(p.got[0].flags, FSL_EVCTX_STALL);
+	CHECK_U64(p.got[0].to - p.got[0].from, 5 * MS);
+	CHECK_EQ(p.got[1].role, FSL_ROLE_KTHREAD);
+	CHECK_EQ(p.got[2].role, FSL_ROLE_OTHER);
+	CHECK_EQ(p.got[2].cls, FSL_WC_OTHER);
+	CHECK_EQ(p.got[2].flags, FSL_EVCTX_STALL | FSL_EVCTX_NOSTACK);
+	CHECK_EQ(p.got[3].flags, 0);
+	CHECK_STR(fsl_context__comm(cx, 101), "mkdir");
+	CHECK_U64(cx->last_wait_start[FSL_WC_TXN_LOCKED], S0 + 10 * MS);
+	fsl_session__free(s);
+	fsl_context__free(cx);
+}
+
+TEST(session_cut_splits_waits_in_flight)
+{
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .split = 1, .stage = fsl_context__stage(cx) };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct probe p = { .c = { .name = "probe", .partial = probe_partial } };
+	struct fsl_ev_offcpu a, b;
+	struct fsl_ev_proc pr;
+
+	REQUIRE(cx && s);
+	ctx_meta(&f);
+	p.c.handlers[FSL_EV_OFFCPU] = probe_offcpu;
+	CHECK_EQ(fsl_session__add(s, &p.c), 0);
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	ev_off(&a, S0 + 100 * MS, 101, 600 * MS, 1);	/* 0.1 .. 0.7 s */
+	ev_off(&b, S0 + 200 * MS, 101, 50 * MS, 1);	/* 0.2 .. 0.25 s */
+	CHECK_EQ(fsl_session__push(s, &a.hdr), 0);
+	CHECK_EQ(fsl_session__push(s, &b.hdr), 0);
+	/* held to their end: a wait that began is known (journal), not yet delivered */
+	CHECK_EQ(p.n, 0);
+	CHECK_U64(cx->last_wait_start[FSL_WC_TXN_LOCKED], S0 + 200 * MS);
+	CHECK_EQ(fsl_session__cut(s, S0 + 500 * MS), 0);
+	/* b ended before the cut: delivered whole; a gave its part up to the cut */
+	REQUIRE(p.n == 1);
+	CHECK_U64(p.got[0].ts, S0 + 200 * MS);
+	CHECK_U64(p.got[0].to - p.got[0].from, 50 * MS);
+	REQUIRE(p.npart == 1);
+	CHECK_U64(p.part[0].from, S0 + 100 * MS);
+	CHECK_U64(p.part[0].to, S0 + 500 * MS);
+	CHECK(p.part[0].flags & FSL_EVCTX_PARTIAL);
+	CHECK_EQ(p.part[0].cls, FSL_WC_TXN_LOCKED);
+	/* the stream passes a's end: the rest, from the cut */
+	ev_proc(&pr, S0 + 800 * MS, 100, 1, FSL_PROC_SEEN, 0, "xargs");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	REQUIRE(p.n == 2);
+	CHECK_U64(p.got[1].from, S0 + 500 * MS);
+	CHECK_U64(p.got[1].to, S0 + 700 * MS);
+	CHECK(!(p.got[1].flags & FSL_EVCTX_PARTIAL));
+	CHECK_EQ(fsl_session__end(s), 0);
+	fsl_session__free(s);
+	fsl_context__free(cx);
+}
+
+/*
+ * Windows stepped with reset() on a held stream add up to one window over
+ * their union, and one thread's blocked time never exceeds a window.
+ */
+TEST(session_windows_add_up)
+{
+	static const uint64_t edges[] = { 0, 250, 500, 750, 1000, 1250 };
+	struct fx_meta f;
+	struct fsl_analysis *step, *whole, *both[2];
+	uint64_t sum = 0, count = 0, t;
+	unsigned int k, i;
+
+	ctx_meta(&f);
+	step = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .hold = 1 }, NULL);
+	whole = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .t0 = S0,
+							      .t1 = S0 + 1250 * MS }, NULL);
+	REQUIRE(step && whole);
+	both[0] = step;
+	both[1] = whole;
+	CHECK_EQ(fsl_analysis__begin(step, &f.m), 0);
+	CHECK_EQ(fsl_analysis__begin(whole, &f.m), 0);
+	for (k = 1; k < sizeof(edges) / sizeof(edges[0]); k++) {
+		const struct fsl_stalls *st;
+		const struct fsl_proc_stat *ps;
+		uint64_t w = (edges[k] - edges[k - 1]) * MS;
+
+		fsl_analysis__reset(step, S0 + edges[k - 1] * MS, S0 + edges[k] * MS);
+		/* one thread: 600 ms from 0.1 s and 300 ms from 0.8 s, two edges each */
+		for (t = S0 + edges[k - 1] * MS; t < S0 + edges[k] * MS; t += 50 * MS)
+			for (i = 0; i < 2; i++) {
+				if (t == S0 + 100 * MS)
+					CHECK_EQ(fx_offcpu(both[i], t, 101, 600 * MS, 1), 0);
+				else if (t == S0 + 800 * MS)
+					CHECK_EQ(fx_offcpu(both[i], t, 101, 300 * MS, 1), 0);
+				else if (t == S0)
+					CHECK_EQ(fx_proc(both[i], t, 101, 100, FSL_PROC_FORK, 0,
+							 "mkdir"), 0);
+				else
+					CHECK_EQ(fx_proc(both[i], t, 100, 1, FSL_PROC_SEEN, 0, "x"), 0);
+			}
+		st = fsl_analysis__stalls(step);
+		sum += st->cls[FSL_WC_TXN_LOCKED].ns[FSL_ROLE_WORKLOAD];
+		count += st->cls[FSL_WC_TXN_LOCKED].count[FSL_ROLE_WORKLOAD];
+		if (fsl_analysis__procs(step, &ps))
+			CHECK(ps[0].blocked_ns <= w);
+		/* [0.5, 0.75): the first wait's last 200 ms, and it ends here */
+		if (k == 3) {
+			CHECK_U64(st->ns[FSL_ROLE_WORKLOAD], 200 * MS);
+			CHECK_U64(st->cls[FSL_WC_TXN_LOCKED].count[FSL_ROLE_WORKLOAD], 1);
+		}
+		/* [0.75, 1.0): the second's first 200 ms; it ends later */
+		if (k == 4) {
+			CHECK_U64(st->ns[FSL_ROLE_WORKLOAD], 200 * MS);
+			CHECK_U64(st->cls[FSL_WC_TXN_LOCKED].count[FSL_ROLE_WORKLOAD], 0);
+		}
+	}
+	CHECK_U64(sum, 900 * MS);
+	CHECK_U64(count, 2);
+	CHECK_U64(fsl_analysis__stalls(whole)->cls[FSL_WC_TXN_LOCKED].ns[FSL_ROLE_WORKLOAD],
+		  900 * MS);
+	CHECK_U64(fsl_analysis__stalls(whole)->cls[FSL_WC_TXN_LOCKED].count[FSL_ROLE_WORKLOAD], 2);
+	fsl_analysis__free(step);
+	fsl_analysis__free(whole);
+}
+
+/* The report over one trace, with the analyses registered in some order. */
+static char *report_json(int reverse)
+{
+	struct fsl_report_info info = { .trace_path = "golden" };
+	struct fsl_analysis_opts o = { .root_pid = -1 };
+	struct fsl_reader *r = fsl_reader__open("tests/data/golden.trace", NULL, NULL);
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct fsl_analysis *a;
+	struct fsl_meta m;
+	char *buf = NULL;
+	size_t len = 0;
+	int from_reader;
+	FILE *f;
+
+	if (!r || !cx || !s)
+		return NULL;
+	o.context = cx;
+	a = fsl_analysis__new(&o, NULL);
+	fsl_meta_from_reader(&m, r);
+	if (!a || an_analysis_attach_order(a, s, reverse) || fsl_session__begin(s, &m) ||
+	    fsl_session__read(s, r, &from_reader) || fsl_session__end(s))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (f) {
+		fsl_report__json(f, a, &info);
+		fsl_report__text(f, a, &info);
+		fclose(f);
+	}
+	fsl_session__free(s);
+	fsl_analysis__free(a);
+	fsl_context__free(cx);
+	fsl_reader__close(r);
+	return buf;
+}
+
+TEST(session_consumer_order_does_not_matter)
+{
+	char *fwd = report_json(0), *rev = report_json(1);
+
+	REQUIRE(fwd && rev);
+	CHECK(strlen(fwd) > 1000);
+	CHECK(strstr(fwd, "journal_log_space") != NULL);
+	CHECK_STR(rev, fwd);
+	free(fwd);
+	free(rev);
+}
