@@ -15,12 +15,36 @@ struct replay {
 	struct fsl_trace_pump *pump;	/* the trace read in steps (session.h) */
 };
 
+/* Past the trace's end: what is left is read and dropped (see replay_pump). */
+struct tail {
+	top_event_fn fn;
+	void *ctx;
+	uint64_t end;
+};
+
+static int tail_event(void *ctx, const struct fsl_hdr *ev)
+{
+	struct tail *t = ctx;
+
+	return ev->ts > t->end ? 0 : t->fn(t->ctx, ev);
+}
+
 static int replay_pump(struct top_source *s, uint64_t until, unsigned int max, top_event_fn fn,
 		       void *ctx)
 {
 	struct replay *rp = (struct replay *)s;
-	int rc = fsl_trace_pump__pump(rp->pump, until, max, fn, ctx);
+	struct tail t = { fn, ctx, s->end_ns };
+	int rc;
 
+	/*
+	 * Once the clock is at the end, the rest of the file is read to its
+	 * end: an event stamped past the end (a damaged record) would else
+	 * wait for a clock that never comes, and the replay would not end.
+	 */
+	if (s->end_ns && until > s->end_ns)
+		rc = fsl_trace_pump__pump(rp->pump, UINT64_MAX, max, tail_event, &t);
+	else
+		rc = fsl_trace_pump__pump(rp->pump, until, max, fn, ctx);
 	return rc > 0 ? TOP_SRC_END : rc;
 }
 

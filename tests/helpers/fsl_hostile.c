@@ -254,6 +254,10 @@ int main(int argc, char **argv)
 	struct fsl_writer *w;
 	int err = 0, rc;
 
+	/* FSL_NO_COMPRESS=1: chunks stored raw, for mutations that keep checksums valid */
+	o.no_compress = getenv("FSL_NO_COMPRESS") != NULL;
+	o.chunk_events = getenv("FSL_CHUNK_EVENTS") ? strtoul(getenv("FSL_CHUNK_EVENTS"), NULL, 10)
+						    : 0;
 	if (argc < 3) {
 		fprintf(stderr, "usage: fsl_hostile OUT geom [KEY=VALUE...] | names | past\n");
 		return 2;

@@ -30,7 +30,7 @@ declare -A want=(
 	[missing.trace]="No such file or directory"
 )
 cmds=("info" "info --check" "report" "report --json" "dump" "replay" "export --format folded"
-      "top -b --replay")
+      "top -b --replay" "compare")
 for f in "${!want[@]}"; do
 	for c in "${cmds[@]}"; do
 		n="${c// /_}:$(basename "$f")"
