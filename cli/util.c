@@ -64,40 +64,9 @@ int fsl_usage_error(const char *cmd, const char *usage_text, const char *fmt, ..
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	/* the usage line alone, as git does: --help has the rest */
-	if (usage_text) {
-		const char *nl = strchr(usage_text, '\n');
-
-		fprintf(stderr, "%.*s (see 'fslens %s --help')\n",
-			(int)(nl ? nl - usage_text : (ptrdiff_t)strlen(usage_text)), usage_text, cmd);
-	}
+	/* one line: what is wrong, and where the full usage is */
+	fprintf(stderr, " (see 'fslens %s --help')\n", cmd);
 	return EXIT_USAGE;
-}
-
-int fsl_bad_option(const char *cmd, const char *usage_text, const char *optstring,
-		   const struct option *longopts, char **argv)
-{
-	const char *arg = argv[optind - 1] ? argv[optind - 1] : "?";
-	const char *p;
-
-	if (!strncmp(arg, "--", 2) && longopts) {
-		size_t n = strcspn(arg + 2, "=");
-		const struct option *o;
-
-		for (o = longopts; o->name; o++)
-			if (strlen(o->name) == n && !strncmp(o->name, arg + 2, n) &&
-			    o->has_arg == required_argument && !arg[2 + n])
-				return fsl_usage_error(cmd, usage_text,
-						       "option '--%s' needs a value", o->name);
-		return fsl_usage_error(cmd, usage_text, "unknown option '%.*s'", (int)n + 2, arg);
-	}
-	if (optopt && optopt < 256 && optopt != ':' && (p = strchr(optstring, optopt)) &&
-	    p[1] == ':')
-		return fsl_usage_error(cmd, usage_text, "option '-%c' needs a value", optopt);
-	if (optopt && optopt < 256)
-		return fsl_usage_error(cmd, usage_text, "unknown option '-%c'", optopt);
-	return fsl_usage_error(cmd, usage_text, "unknown option '%s'", arg);
 }
 
 /* capability numbers (include/uapi/linux/capability.h) */
