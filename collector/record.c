@@ -44,6 +44,9 @@ struct rec {
 	struct fsl_writer *w;
 	struct fsl_record_result *res;
 	int werr;
+	/* after a write failure: when, and what could not be written since */
+	int64_t werr_ns;
+	uint64_t unwritten;
 };
 
 static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, ...)
@@ -111,11 +114,17 @@ static int write_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct rec *r = ctx;
 	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
-	int e = fsl_writer__event(r->w, ev);
+	int e;
 
+	if (r->werr) {		/* the trace is closed to writes: counted, not written */
+		r->unwritten++;
+		return 0;
+	}
+	e = fsl_writer__event(r->w, ev);
 	if (e) {
 		r->werr = e;
-		return e;	/* stops the poll: the main loop reports it */
+		r->unwritten++;
+		return 0;	/* the main loop says it once; the workload goes on */
 	}
 	if (d && d->family < FSL_FAM__MAX)
 		r->res->events[d->family]++;
@@ -297,8 +306,20 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 	for (;;) {
 		int n = fsl_stream__poll(st, 100, write_event, r);
 
-		if (r->werr)
-			return 0;
+		/*
+		 * A write failed (a full disk): the trace keeps what it had,
+		 * the workload is left to run to its end (a tracer never ends
+		 * what it watches), and what comes after is only counted.
+		 */
+		if (r->werr && !r->werr_ns) {
+			r->werr_ns = mono_ns();
+			say(r, FSL_RECORD_ERROR, "cannot write '%s': %s, %.1f s into the recording; "
+			    "the trace keeps the chunks written before, what comes after is only "
+			    "counted%s", r->o->out, strerror(-r->werr), (r->werr_ns - t0) / 1e9,
+			    *child > 0 ? "; the command runs on to its end" : "");
+			if (*child <= 0)
+				return 0;
+		}
 		if (n < 0 && n != -EINTR) {
 			say(r, FSL_RECORD_ERROR, "reading the ring buffer: %s", strerror(-n));
 			return n;
@@ -322,17 +343,15 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 		 * released as complete chunks, so a SIGKILL loses at most the
 		 * window plus a second of events.
 		 */
-		if (now - last_flush >= FLUSH_NS) {
+		if (now - last_flush >= FLUSH_NS && !r->werr) {
 			last_flush = now;
 			e = fsl_stream__advance(st, (uint64_t)now, write_event, r);
 			if (!e && !r->werr)
 				e = fsl_writer__flush(r->w);
 			else if (r->werr)
 				e = r->werr;
-			if (e) {
-				r->werr = e;
-				return 0;
-			}
+			if (e)
+				r->werr = e;	/* said at the top of the loop */
 		}
 		if (t_end && now >= t_end)
 			return 0;
@@ -431,7 +450,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	struct sigaction sa, old_int, old_term, old_hup;
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	struct fsl_target t;
-	struct rec r = { o, cb, NULL, res, 0 };
+	struct rec r = { .o = o, .cb = cb, .res = res };
 	int e, rc = 0, have_target = 0, is_ext4 = 0, status = 0, gate = -1, sigs = 0;
 	pid_t child = 0;
 	int64_t t0 = 0;
@@ -567,9 +586,19 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 			r.werr = e;
 	}
 	if (r.werr) {
-		say(&r, FSL_RECORD_FATAL, "cannot write '%s': %s; recording stopped, the "
-		    "chunks written so far stay readable", o->out, strerror(-r.werr));
-		rc = r.werr;
+		if (!r.werr_ns)		/* the final flush or the close failed */
+			say(&r, FSL_RECORD_ERROR, "cannot write '%s': %s at the end of the "
+			    "recording", o->out, strerror(-r.werr));
+		if (r.unwritten)
+			say(&r, FSL_RECORD_ERROR, "'%s' is incomplete: the chunks written before "
+			    "the failure stay readable; %llu events after it were not written",
+			    o->out, (unsigned long long)r.unwritten);
+		else
+			say(&r, FSL_RECORD_ERROR, "'%s' is incomplete: the chunks written before "
+			    "the failure stay readable", o->out);
+		/* with a command, its status is record's: it ran to its end */
+		if (!o->cmd)
+			rc = r.werr;
 	} else {
 		struct stat sb;
 
