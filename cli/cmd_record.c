@@ -90,6 +90,32 @@ static void print_summary(const struct fsl_record_result *res, const char *out)
 		fprintf(stderr, "  %d kernel stacks symbolized\n", res->nstacks);
 }
 
+/* Would execvp find an executable cmd? errno says why not. */
+static int runnable(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+	int err = ENOENT;
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s", e == p ? 1 : (int)(e - p), e == p ? "." : p,
+			 cmd);
+		if (!access(buf, X_OK))
+			return 1;
+		if (errno == EACCES)
+			err = EACCES;
+		if (!*e)
+			break;
+	}
+	errno = err;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -219,6 +245,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.cmd = argv + optind;
+	/* a command that cannot run: said now, as a shell does (127), and no trace */
+	if (o.cmd && !runnable(o.cmd[0])) {
+		fprintf(stderr, "fslens record: cannot run '%s': %s\n", o.cmd[0], strerror(errno));
+		return 127;
+	}
 	if (o.mount && o.dev)
 		return fsl_usage_error("record", usage_text, "give -m or -d, not both");
 	if (o.cmd && o.npids)

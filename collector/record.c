@@ -31,11 +31,12 @@
 /* dirops and off-CPU records carry their start time: the window they sort in */
 #define RECORD_WINDOW_NS 2000000000ull
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, nsignals;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	nsignals++;
 }
 
 struct rec {
@@ -329,12 +330,26 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 			return 0;
 		}
 		if (got_signal) {
-			if (*child > 0) {
-				/* let the command finish on its own signal, then stop */
-				kill(*child, got_signal == SIGHUP ? SIGHUP : SIGTERM);
-				got_signal = 0;
+			int sig = got_signal, nth = nsignals;
+
+			got_signal = 0;
+			if (*child <= 0)
+				return 0;
+			if (nth == 1) {
+				/* the signal that came, passed on: the command ends as it would */
+				kill(*child, sig);
 				continue;
 			}
+			if (nth == 2) {
+				say(r, FSL_RECORD_NOTE, "waiting for the command (pid %d) to end; "
+				    "a third signal stops the recording and leaves it running",
+				    (int)*child);
+				continue;
+			}
+			say(r, FSL_RECORD_NOTE, "stopping the recording; the command (pid %d) is "
+			    "left running", (int)*child);
+			*child = 0;		/* neither killed nor waited for */
+			*status = W_EXITCODE(128 + sig, 0);
 			return 0;
 		}
 		now = mono_ns();
@@ -523,6 +538,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		fsl_writer__kv(r.w, FSL_KV_MISSING_TP, "%s", fsl_collector__missing(c));
 	}
 	got_signal = 0;
+	nsignals = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);

@@ -40,6 +40,15 @@ for c in "${cases[@]}"; do
 	check_eq "$name.lines" "$(wc -l <err)" 1
 	check_eq "$name.stdout" "$(wc -c <out)" 0
 done
+# a command that cannot run: 127 as from a shell, said at once, no trace written
+"$FSLENS" record -o nx.trace -- nonexistent-command-19 >out 2>err
+check_eq nocmd.rc $? 127
+check_eq nocmd.msg "$(cat err)" "fslens record: cannot run 'nonexistent-command-19': No such file or directory"
+check_eq nocmd.no_trace "$(ls nx.trace 2>/dev/null)" ""
+"$FSLENS" record -o nx.trace -- /etc/passwd >out 2>err
+check_eq noexec.rc $? 127
+check_eq noexec.msg "$(cat err)" "fslens record: cannot run '/etc/passwd': Permission denied"
+
 # the line says where the usage is
 "$FSLENS" record --bogus 2>err
 check_eq usage_line "$(cat err)" "fslens record: unknown option '--bogus' (see 'fslens record --help')"
