@@ -48,6 +48,10 @@ struct rec {
 	/* after a write failure: when, and what could not be written since */
 	int64_t werr_ns;
 	uint64_t unwritten;
+	/* -m: the mount point and its device, to notice an unmount */
+	const char *mount;
+	dev_t mount_dev;
+	int unmounted;
 };
 
 static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, ...)
@@ -358,6 +362,17 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 		 * released as complete chunks, so a SIGKILL loses at most the
 		 * window plus a second of events.
 		 */
+		if (now - last_flush >= FLUSH_NS && r->mount && !r->unmounted) {
+			struct stat sb;
+
+			/* after an unmount the directory is the parent filesystem's */
+			if (stat(r->mount, &sb) || sb.st_dev != r->mount_dev) {
+				r->unmounted = 1;
+				say(r, FSL_RECORD_WARNING, "%s was unmounted %.1f s into the recording: "
+				    "nothing more of that filesystem is recorded", r->mount,
+				    (now - t0) / 1e9);
+			}
+		}
 		if (now - last_flush >= FLUSH_NS && !r->werr) {
 			last_flush = now;
 			e = fsl_stream__advance(st, (uint64_t)now, write_event, r);
@@ -435,12 +450,25 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		    strerror(-e));
 		return e;
 	}
-	if (o->mount && strcmp(t->mount, o->mount)) {
+	if (o->mount) {
+		struct stat sb;
 		char real[4096];
 
-		if (!realpath(o->mount, real) || strcmp(real, t->mount))
-			say(r, FSL_RECORD_NOTE, "note: '%s' is inside the filesystem mounted at "
-			    "'%s'; recording that filesystem", o->mount, t->mount);
+		/* the target is one filesystem: -m names its mount point, nothing else */
+		if (stat(o->mount, &sb) || !S_ISDIR(sb.st_mode)) {
+			say(r, FSL_RECORD_ERROR, "cannot use '%s': not a directory; -m takes the "
+			    "mount point of the filesystem to record", o->mount);
+			return -ENOTDIR;
+		}
+		if (strcmp(t->mount, o->mount) && (!realpath(o->mount, real) ||
+						   strcmp(real, t->mount))) {
+			say(r, FSL_RECORD_ERROR, "cannot use '%s': not a mount point, it is inside "
+			    "the filesystem mounted at '%s' (give -m %s to record that one)",
+			    o->mount, t->mount, t->mount);
+			return -EINVAL;
+		}
+		r->mount = t->mount;
+		r->mount_dev = sb.st_dev;
 	}
 	*is_ext4 = !strcmp(t->fstype, "ext4");
 	if (!*is_ext4) {
