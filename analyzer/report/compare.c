@@ -99,7 +99,7 @@ static double r3(double v)
 
 static int fail(struct fsl_compare *c, int err, const char *what, const char *path)
 {
-	snprintf(c->error, sizeof(c->error), "%s '%s'", what, path);
+	snprintf(c->error, sizeof(c->error), "%s '%s': %s", what, path, strerror(-err));
 	return err;
 }
 
@@ -503,8 +503,14 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 		snprintf(c->traces[t], sizeof(c->traces[0]), "%s", traces[t]);
 		c->ntraces = t + 1;
 		r = fsl_reader__open(traces[t], NULL, &err);
-		if (!r)
-			return fail(c, err, "cannot read", traces[t]);
+		if (!r) {
+			char why[160];
+
+			/* what `fslens info` says of it, as every command does */
+			snprintf(c->error, sizeof(c->error), "cannot open '%s': %s", traces[t],
+				 fsl_trace_open_strerror(traces[t], err, why, sizeof(why)));
+			return err;
+		}
 		c->stats[t].opens++;
 		err = add_trace(c, t, r, &firstcol);
 		if (!err)
