@@ -18,6 +18,7 @@
 
 PREFIX	?= /usr/local
 DESTDIR	?=
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 BUILD	?= build
 FUZZ_SECONDS ?= 60
 
@@ -45,6 +46,7 @@ HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 HAVE_CLANG  := $(shell command -v $(CLANG) >/dev/null 2>&1 && echo 1)
 HAVE_BTF    := $(shell test -r /sys/kernel/btf/vmlinux && echo 1)
 HAVE_EXT2FS := $(shell pkg-config --exists ext2fs 2>/dev/null && echo 1)
+HAVE_MHD    := $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo 1)
 ifeq ($(HAVE_LIBBPF)$(HAVE_CLANG)$(if $(BPFTOOL),1,),111)
 ifneq ($(HAVE_BTF)$(wildcard probes/vmlinux.h),)
 WITH_BPF := 1
@@ -62,6 +64,10 @@ LDLIBS	:= -lzstd -lncursesw -lm -lpthread -lz
 ifeq ($(WITH_BPF),1)
 BASE_CFLAGS += -DFSL_HAVE_BPF
 LDLIBS	+= $(shell pkg-config --libs libbpf) -lelf
+endif
+ifeq ($(HAVE_MHD),1)
+BASE_CFLAGS += -DFSL_HAVE_MHD
+LDLIBS	+= -lmicrohttpd
 endif
 ifeq ($(HAVE_EXT2FS),1)
 BASE_CFLAGS += -DFSL_HAVE_EXT2FS

@@ -19,6 +19,7 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 /* "fslens: <what>: <strerror(-err)>" on stderr. Returns 1. */
 int fsl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "import",  cmd_import,  "read blktrace files into a trace" },
 	{ "demo",    cmd_demo,    "run a scenario on a scratch ext4 under record, report it" },
 	{ "compare", cmd_compare, "compare several traces side by side" },
+	{ "monitor", cmd_monitor, "always-on metrics on HTTP for Prometheus, flight recorder" },
 };
 
 static void usage(FILE *f)

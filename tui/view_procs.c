@@ -33,6 +33,10 @@ static const struct top_col cols[] = {
 	  "ms/s blocked on other I/O (page, inode table, bitmap, queue, flush)" },
 	{ "RDMB/s", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, read_mbs), "MB/s read by requests it issued" },
 	{ "WRMB/s", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, write_mbs), "MB/s written by requests it issued" },
+	{ "READ", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, data_read_mbs),
+	  "MB/s its read() family calls returned from the target's files" },
+	{ "WRITE", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, data_write_mbs),
+	  "MB/s its write() family calls wrote to the target's files" },
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 #define COL_BLK	2
@@ -90,6 +94,8 @@ static const struct top_proc *group_rows(const struct top_snap *s, size_t *n)
 		o->blocked_total_ms_s += p->blocked_total_ms_s;
 		o->read_mbs += p->read_mbs;
 		o->write_mbs += p->write_mbs;
+		o->data_read_mbs += p->data_read_mbs;
+		o->data_write_mbs += p->data_write_mbs;
 	}
 	*n = ng;
 	return gbuf;
@@ -181,6 +187,8 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 	top_lines__add(out, "  directory reads      %10.1f ms/s", p->blocked_ms_s[TOP_WG_DIRREAD]);
 	top_lines__add(out, "  writeback throttle   %10.1f ms/s", p->blocked_ms_s[TOP_WG_THROTTLE]);
 	top_lines__add(out, "  other I/O            %10.1f ms/s", p->blocked_ms_s[TOP_WG_IO]);
+	top_lines__add(out, "read() family          %10.2f MB/s", p->data_read_mbs);
+	top_lines__add(out, "write() family         %10.2f MB/s", p->data_write_mbs);
 	top_lines__add(out, "read                   %10.2f MB/s", p->read_mbs);
 	top_lines__add(out, "written                %10.2f MB/s", p->write_mbs);
 	/*
