@@ -640,4 +640,5 @@ int BPF_PROG(mon_rq_complete, struct request *rq, blk_status_t error, unsigned i
 	return 0;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+/* GPL-2.0 as the SPDX headers say; the kernel takes "GPL v2" as GPL-compatible */
+char LICENSE[] SEC("license") = "GPL v2";
