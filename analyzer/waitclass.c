@@ -85,6 +85,9 @@ static const struct wc_rule wc_rules[] = {
 	{ "wbt_wait",				FSL_WC_QUEUE_WAIT, 1 },
 	{ "blkdev_issue_flush",			FSL_WC_FLUSH, 1 },
 	{ "submit_bio_wait",			FSL_WC_OTHER_IO, 1 },
+	/* waiting for asynchronous I/O completions (libaio, io_uring) */
+	{ "read_events",			FSL_WC_OTHER_IO, 1 },
+	{ "io_cqring_wait",			FSL_WC_OTHER_IO, 1 },
 	{ "io_schedule*",			FSL_WC_OTHER_IO, 1 },
 	{ "bit_wait_io*",			FSL_WC_OTHER_IO, 1 },
 	{ "__wait_on_buffer",			FSL_WC_OTHER_IO, 1 },

@@ -62,6 +62,19 @@ static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, 
 	r->cb->msg(r->cb->ctx, kind, line);
 }
 
+/* "1,2,3" of first (if not 0) then ids[0..n). */
+static void id_list(char *buf, size_t len, uint32_t first, const uint32_t *ids, unsigned int n)
+{
+	size_t k = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	if (first)
+		k += snprintf(buf, len, "%u", first);
+	for (i = 0; i < n && k < len; i++)
+		k += snprintf(buf + k, len - k, "%s%u", k ? "," : "", ids[i]);
+}
+
 static void log_libbpf(void *ctx, const char *line)
 {
 	const struct rec *r = ctx;
@@ -250,8 +263,20 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 	fsl_writer__kv(r->w, FSL_KV_FAMILIES, "%s", fams);
 	fsl_writer__kv(r->w, FSL_KV_RING_BYTES, "%llu", (unsigned long long)
 		       (co->ring_bytes ? co->ring_bytes : FSL_COLLECTOR_RING_DEFAULT));
-	if (co->pid)
-		fsl_writer__kv(r->w, FSL_KV_PID, "%u", co->pid);
+	if (co->pid || co->npids) {
+		char l[4096] = "";
+
+		id_list(l, sizeof(l), co->pid, co->pids, co->npids);
+		fsl_writer__kv(r->w, FSL_KV_PID, "%s", l);
+	}
+	if (co->ntids) {
+		char l[4096] = "";
+
+		id_list(l, sizeof(l), 0, co->tids, co->ntids);
+		fsl_writer__kv(r->w, FSL_KV_TIDS, "%s", l);
+	}
+	if (co->cgroup)
+		fsl_writer__kv(r->w, FSL_KV_CGROUP, "%s", co->cgroup);
 	if (o->cmd) {
 		for (i = 0; o->cmd[i] && n < sizeof(cmdline) - 2; i++)
 			n += snprintf(cmdline + n, sizeof(cmdline) - n, "%s%s", i ? " " : "",
@@ -423,6 +448,11 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	}
 	co.families = res->families;
 	co.pid = o->pid;
+	co.pids = o->pids;
+	co.npids = o->npids;
+	co.tids = o->tids;
+	co.ntids = o->ntids;
+	co.cgroup = o->cgroup;
 	co.follow = o->cmd != NULL;
 	co.min_wait_ns = o->min_wait_us * 1000;
 	co.ring_bytes = o->ring_bytes;
@@ -430,6 +460,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	co.force_raw_tp = o->force_raw_tp;
 	co.force_classic = o->force_classic;
 	co.syscall_tp = o->syscall_tp;
+	co.floor = o->floor;
 	co.log = log_libbpf;
 	co.log_ctx = &r;
 	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */

@@ -106,3 +106,31 @@ const char *fsl_frame_func(const char *frame, char *buf, size_t len)
 	buf[n] = 0;
 	return buf;
 }
+
+int fsl_parse_id_list(const char *s, uint32_t *out, unsigned int max, const char **bad)
+{
+	static char badbuf[32];
+	unsigned int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		unsigned long long v = 0;
+		size_t i;
+
+		for (i = 0; i < len && s[i] >= '0' && s[i] <= '9' && v <= 0x7fffffff; i++)
+			v = v * 10 + (s[i] - '0');
+		if (!len || i < len || !v || v > 0x7fffffff) {
+			snprintf(badbuf, sizeof(badbuf), "%.*s", (int)(len < 24 ? len : 24), s);
+			if (bad)
+				*bad = badbuf;
+			return -EINVAL;
+		}
+		if (n == max)
+			return -E2BIG;
+		out[n++] = v;
+		s += len;
+		if (!*s)
+			return n;
+		s++;	/* the comma: an item must follow */
+	}
+}

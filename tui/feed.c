@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/devname.h"
 #include "fslens/analysis.h"
 #include "fslens/session.h"
 #include "feed.h"
@@ -121,8 +122,7 @@ struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, i
 	s = fsl_meta_kv(meta, FSL_KV_MOUNT);
 	snprintf(f->target, sizeof(f->target), "%s", s && *s ? s : "-");
 	if (!fsl_meta__get_u64(meta, FSL_KV_DEV, &dev))
-		snprintf(f->dev, sizeof(f->dev), "%u:%u", FSL_MAJOR((uint32_t)dev),
-			 FSL_MINOR((uint32_t)dev));
+		fsl_dev_label(meta, (uint32_t)dev, f->dev, sizeof(f->dev));
 	else
 		snprintf(f->dev, sizeof(f->dev), "?");
 	return f;
@@ -210,7 +210,8 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		struct top_proc *o = &s->procs[s->nprocs];
 
 		/* Shown are the tasks that did or waited on filesystem work. */
-		if (!p[i].ops && !p[i].blocked_ns && !p[i].read_bytes && !p[i].write_bytes)
+		if (!p[i].ops && !p[i].blocked_ns && !p[i].read_bytes && !p[i].write_bytes &&
+		    !p[i].data_reads && !p[i].data_writes)
 			continue;
 		o->pid = p[i].pid;
 		snprintf(o->comm, sizeof(o->comm), "%.15s", p[i].comm);
@@ -223,6 +224,8 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		o->blocked_total_ms_s = ms_per_s(p[i].blocked_ns, w);
 		o->read_mbs = per_s(p[i].read_bytes, w) / MB;
 		o->write_mbs = per_s(p[i].write_bytes, w) / MB;
+		o->data_read_mbs = per_s(p[i].data_read_bytes, w) / MB;
+		o->data_write_mbs = per_s(p[i].data_write_bytes, w) / MB;
 		s->nprocs++;
 	}
 	return 0;
@@ -327,7 +330,8 @@ static void seek_buckets(const struct fsl_dev_io *d, uint64_t out[TOP_SEEK_BUCKE
 	}
 }
 
-static int fill_devs(struct top_snap *s, struct fsl_analysis *a, double w)
+static int fill_devs(const struct fsl_meta *meta, struct top_snap *s, struct fsl_analysis *a,
+		     double w)
 {
 	const struct fsl_blockio *bio = fsl_analysis__blockio(a);
 	unsigned int i;
@@ -342,7 +346,7 @@ static int fill_devs(struct top_snap *s, struct fsl_analysis *a, double w)
 		struct top_dev *o = &s->devs[i];
 
 		o->dev = d->dev;
-		snprintf(o->name, sizeof(o->name), "%u:%u", FSL_MAJOR(d->dev), FSL_MINOR(d->dev));
+		fsl_dev_label(meta, d->dev, o->name, sizeof(o->name));
 		o->iops = per_s(d->completed, w);
 		o->read_mbs = per_s(d->read_bytes, w) / MB;
 		o->write_mbs = per_s(d->write_bytes, w) / MB;
@@ -379,6 +383,33 @@ static int fill_dirs(struct top_snap *s, struct fsl_analysis *a, double w)
 	return 0;
 }
 
+static int fill_files(struct top_snap *s, struct fsl_analysis *a, double w)
+{
+	const struct fsl_data *d = fsl_analysis__data(a);
+	unsigned int i;
+
+	if (!d || !d->nfiles)
+		return 0;
+	s->files = calloc(d->nfiles, sizeof(*s->files));
+	if (!s->files)
+		return -ENOMEM;
+	for (i = 0; i < d->nfiles; i++) {
+		const struct fsl_data_top *t = &d->files[i];
+		struct top_file *o = &s->files[i];
+
+		snprintf(o->name, sizeof(o->name), "%.31s", t->name);
+		o->ino = t->ino;
+		o->ino32 = (uint32_t)t->ino;
+		o->read_mbs = per_s(t->read_bytes, w) / MB;
+		o->write_mbs = per_s(t->write_bytes, w) / MB;
+		o->reads_s = per_s(t->reads, w);
+		o->writes_s = per_s(t->writes, w);
+		o->call_ms_s = ms_per_s(t->lat_ns, w);
+	}
+	s->nfiles = d->nfiles;
+	return 0;
+}
+
 static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1,
 		 int with_hist, struct top_snap *s)
 {
@@ -397,10 +428,17 @@ static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64
 	if (!rc)
 		rc = fill_txns(s, f->since);
 	if (!rc)
-		rc = fill_devs(s, a, w);
+		rc = fill_devs(f->meta, s, a, w);
 	if (!rc)
 		rc = fill_dirs(s, a, w);
+	if (!rc)
+		rc = fill_files(s, a, w);
 	return rc;
+}
+
+void top_feed__horizon(struct top_feed *f, uint64_t t)
+{
+	fsl_session__horizon(f->session, t);
 }
 
 int top_feed__cut(struct top_feed *f, uint64_t t)
@@ -491,5 +529,7 @@ int top_feed__snapshot(struct top_feed *f, int accumulated, struct top_snap *out
 	out->ndevs = w->ndevs;
 	rc |= copy_rows((void **)&out->dirs, w->dirs, w->ndirs, sizeof(*w->dirs));
 	out->ndirs = w->ndirs;
+	rc |= copy_rows((void **)&out->files, w->files, w->nfiles, sizeof(*w->files));
+	out->nfiles = w->nfiles;
 	return rc ? -ENOMEM : 0;
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Replay, block allocation: the one-step check against the kernel, the free run, the recorded device. */
+/*
+ * Replay, block allocation: the one-step check against the kernel, the free
+ * run, the recorded device.
+ */
 #include "replay_int.h"
 
 /* ---- block allocation ---- */

@@ -7,9 +7,15 @@
  *
  * One reader and one session pass per trace. The pass feeds one consumer
  * that counts every event into the phases it falls in and feeds the
- * analysis of each phase window; the analyses see the whole trace, so work
- * in flight when a phase starts is known, and each counts only what
- * completes in its window, as `fslens report --from --to` does.
+ * analysis set of each phase window; the analyses see the whole trace, so
+ * work in flight when a phase starts is known, and each window gets what the
+ * one window rule gives it, as `fslens report --from --to` does.
+ *
+ * Each set is fed with fsl_analysis__feed(), so it runs on a session and a
+ * context stage of its own (root pid from the metadata, no reordering, no
+ * split: what report's session does). Attaching them all to the pass's
+ * session would share one context stage, but a diagnosis set is 8
+ * consumers and a session takes 32 (lib/session.c): 3 windows.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -63,7 +69,8 @@ struct slice {
 struct pass {
 	struct fsl_compare *c;
 	struct fsl_consumer cons;
-	struct fsl_meta meta;		/* outlives the pass: the analyses resolve stacks lazily */
+	/* outlives the pass: the analyses resolve stacks lazily */
+	struct fsl_meta meta;
 	struct slice sl[NMAX];
 	unsigned int n;
 	uint32_t dev;
@@ -326,8 +333,9 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		if (cl->w1 <= cl->w0) {
 			char msg[96];
 
-			snprintf(msg, sizeof(msg), "phase '%s' run %u is empty: its cell has no cause",
-				 ph->name, ph->run);
+			snprintf(msg, sizeof(msg),
+				 "phase '%s' run %u is empty: its cell has no cause", ph->name,
+				 ph->run);
 			warn(c, trace, msg);
 			continue;
 		}
@@ -480,7 +488,8 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 	int err = 0;
 
 	if (!n || n > NMAX) {
-		snprintf(c->error, sizeof(c->error), "%s", n ? "at most 64 traces" : "no trace given");
+		snprintf(c->error, sizeof(c->error), "%s",
+			 n ? "at most 64 traces" : "no trace given");
 		return -EINVAL;
 	}
 	/* a missing trace is said before any is read */

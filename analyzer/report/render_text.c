@@ -252,6 +252,86 @@ static void sec_ops(FILE *f, struct fsl_analysis *a)
 			rn_kv(a, FSL_KV_MOUNT));
 }
 
+static const char *data_name(char *buf, size_t len, const char *name, uint64_t ino)
+{
+	if (name[0])
+		snprintf(buf, len, "%.31s", name);
+	else
+		snprintf(buf, len, "ino %" PRIu64, ino);
+	return buf;
+}
+
+/* Data operations: ext4dist per op, ext4slower's slowest, filetop's files and processes. */
+static void sec_data(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_data *d = fsl_analysis__data(a);
+	char b[6][32], nm[40];
+	unsigned int i;
+
+	if (!d || !d->total)
+		return;
+	title(f, "DATA OPERATIONS", "%" PRIu64 " calls, read %s, written %s", d->total,
+	      fsl_fmt_bytes(b[0], 32, d->read_bytes), fsl_fmt_bytes(b[1], 32, d->write_bytes));
+	fprintf(f, "  %-15s %9s %6s %10s %10s %10s %10s %10s\n", "op", "count", "errors", "bytes",
+		"p50", "p90", "p99", "max");
+	for (i = 0; i < FSL_DATA__MAX; i++) {
+		const struct fsl_data_op_stat *s = &d->op[i];
+
+		if (!s->count)
+			continue;
+		fprintf(f, "  %-15s %9" PRIu64 " %6" PRIu64 " %10s %10s %10s %10s %10s\n",
+			fsl_data_name(i), s->count, s->errors,
+			fsl_fmt_bytes(b[0], 32, s->bytes_done ? s->bytes_done : s->bytes_asked),
+			fsl_fmt_ns(b[1], 32, fsl_hist_quantile(&s->lat, 0.5)),
+			fsl_fmt_ns(b[2], 32, fsl_hist_quantile(&s->lat, 0.9)),
+			fsl_fmt_ns(b[3], 32, fsl_hist_quantile(&s->lat, 0.99)),
+			fsl_fmt_ns(b[4], 32, s->lat.max));
+		hist_row(f, &s->lat);
+	}
+	if (d->nslow) {
+		fprintf(f, "  slowest calls:\n");
+		fprintf(f, "    %10s %-15s %-15s %7s %12s %10s  %s\n", "latency", "op", "process",
+			"pid", "offset", "ret", "file");
+		for (i = 0; i < d->nslow; i++) {
+			const struct fsl_data_slow *s = &d->slow[i];
+
+			fprintf(f, "    %10s %-15s %-15s %7u %12" PRId64 " %10" PRId64 "  %s\n",
+				fsl_fmt_ns(b[0], 32, s->lat_ns), fsl_data_name(s->op),
+				s->comm[0] ? s->comm : "?", s->pid, s->offset, s->ret,
+				data_name(nm, sizeof(nm), s->name, s->ino));
+		}
+	}
+	if (d->nfiles) {
+		fprintf(f, "  files by bytes:%s\n", d->files_other ? " (more not tracked)" : "");
+		fprintf(f, "    %8s %10s %8s %10s %12s  %s\n", "reads", "read", "writes", "written",
+			"call time", "file (inode)");
+		for (i = 0; i < d->nfiles; i++) {
+			const struct fsl_data_top *t = &d->files[i];
+
+			fprintf(f, "    %8" PRIu64 " %10s %8" PRIu64 " %10s %12s  %s (%" PRIu64 ")\n",
+				t->reads, fsl_fmt_bytes(b[0], 32, t->read_bytes), t->writes,
+				fsl_fmt_bytes(b[1], 32, t->write_bytes), fsl_fmt_ns(b[2], 32, t->lat_ns),
+				data_name(nm, sizeof(nm), t->name, t->ino), t->ino);
+		}
+	}
+	if (d->nprocs) {
+		fprintf(f, "  processes by bytes:\n");
+		fprintf(f, "    %8s %10s %8s %10s %12s  %s\n", "reads", "read", "writes", "written",
+			"call time", "process");
+		for (i = 0; i < d->nprocs; i++) {
+			const struct fsl_data_top *t = &d->procs[i];
+
+			fprintf(f, "    %8" PRIu64 " %10s %8" PRIu64 " %10s %12s  %s (%u)\n", t->reads,
+				fsl_fmt_bytes(b[0], 32, t->read_bytes), t->writes,
+				fsl_fmt_bytes(b[1], 32, t->write_bytes), fsl_fmt_ns(b[2], 32, t->lat_ns),
+				t->name[0] ? t->name : "?", t->pid);
+		}
+	}
+	if (d->outside)
+		fprintf(f, "  (%" PRIu64 " calls on files of other filesystems not counted)\n",
+			d->outside);
+}
+
 static uint64_t span(uint64_t a, uint64_t b)
 {
 	return a && b && b >= a ? b - a : 0;
@@ -695,8 +775,10 @@ int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 	header(f, a, info);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		sec_diagnosis(f, a);
-	if (sec & FSL_SEC_OPS)
+	if (sec & FSL_SEC_OPS) {
 		sec_ops(f, a);
+		sec_data(f, a);
+	}
 	if (sec & FSL_SEC_JOURNAL)
 		sec_journal(f, a, info);
 	if (sec & FSL_SEC_WRITEBACK)

@@ -162,6 +162,8 @@ struct fsl_proc_stat {
 	uint64_t read_bytes, write_bytes;	/* block I/O issued by it */
 	uint64_t throttle_ns;		/* balance_dirty_pages pauses */
 	struct fsl_hist op_lat;		/* ns of the dirops counted in ops */
+	/* data operations on the target's files (read/write family): bytes done */
+	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
 };
 
 struct fsl_stalls {
@@ -206,6 +208,50 @@ struct fsl_ops {
 	struct fsl_dir_stat dirs[FSL_TOP_DIRS];	/* hottest, most ops first */
 	uint64_t dirs_other_ops;		/* ops in directories beyond the tracked set */
 	uint64_t outside;	/* absolute paths outside target.mount: not counted above */
+};
+
+/* ------------------------------------------------------- data operations */
+
+#define FSL_DATA_SLOWEST	10
+#define FSL_DATA_TOP		10
+
+struct fsl_data_op_stat {
+	uint64_t count;
+	uint64_t errors;		/* ret < 0 */
+	uint64_t bytes_asked;
+	uint64_t bytes_done;		/* sum of ret > 0 (read/write family, copies) */
+	struct fsl_hist lat;		/* ns */
+};
+
+/* One of the slowest calls (ext4slower's line). */
+struct fsl_data_slow {
+	uint64_t ts, lat_ns, ino, bytes;
+	int64_t offset, ret;
+	uint32_t pid, tid, dev;
+	uint16_t op, flags;
+	char comm[16];
+	char name[FSL_DATA_NAME_MAX];
+};
+
+/* Bytes per file or per process (filetop's lines). */
+struct fsl_data_top {
+	uint64_t ino;			/* file: inode; process: 0 */
+	uint32_t dev, pid;		/* file: dev; process: tgid */
+	char name[FSL_DATA_NAME_MAX];	/* file name, or the process's comm */
+	uint64_t reads, writes, read_bytes, write_bytes, lat_ns;
+};
+
+struct fsl_data {
+	uint64_t total;
+	uint64_t read_bytes, write_bytes;	/* done, read and write families */
+	struct fsl_data_op_stat op[FSL_DATA__MAX];
+	unsigned int nslow;
+	struct fsl_data_slow slow[FSL_DATA_SLOWEST];	/* slowest first */
+	unsigned int nfiles, nprocs;
+	struct fsl_data_top files[FSL_DATA_TOP];	/* most bytes first */
+	struct fsl_data_top procs[FSL_DATA_TOP];
+	uint64_t files_other;		/* distinct files beyond the tracked set */
+	uint64_t outside;		/* records of another filesystem: not counted */
 };
 
 /* --------------------------------------------------------------- journal */
@@ -544,6 +590,8 @@ uint64_t fsl_analysis__now(const struct fsl_analysis *a);
 /* Results: valid until the next feed/reset. NULL when the section is off. */
 const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a);
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a);
+/* Data operations (with the ops section); NULL when the section is off. */
+const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a);
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
 const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);

@@ -58,7 +58,9 @@ struct fsl_trace_stats;
 #define FSL_KV_MISSING_TP	"record.missing"	/* comma list of tracepoints absent */
 #define FSL_KV_COMMAND		"record.command"
 #define FSL_KV_ROOT_PID		"record.root_pid"
-#define FSL_KV_PID		"record.pid"		/* -p PID */
+#define FSL_KV_PID		"record.pid"		/* -p PID[,PID...] */
+#define FSL_KV_TIDS		"record.tids"		/* --tid TID[,TID...] */
+#define FSL_KV_CGROUP		"record.cgroup"		/* --cgroup PATH (cgroup v2) */
 #define FSL_KV_START_NS		"record.start_ns"	/* CLOCK_MONOTONIC at start */
 #define FSL_KV_END_NS		"record.end_ns"
 #define FSL_KV_ATTACH		"record.attach"

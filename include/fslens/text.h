@@ -27,6 +27,13 @@ int fsl_parse_size(const char *s, uint64_t *out);
  */
 int fsl_parse_seconds(const char *s, uint64_t *ns);
 
+/*
+ * A list of ids ("123", "1,2,3"): each 1..2^31-1, at most max of them, no
+ * empty items. Returns the count, or -EINVAL (malformed, *bad = the item),
+ * -E2BIG (more than max).
+ */
+int fsl_parse_id_list(const char *s, uint32_t *out, unsigned int max, const char **bad);
+
 /* "512 B", "12.5 KiB", "3.0 MiB", "1.25 GiB" (each unit from 10 of it). */
 const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 

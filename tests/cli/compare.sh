@@ -83,3 +83,7 @@ check_grep missing_msg "^fslens: cannot open '.*missing.trace': No such file or 
 "$FSLENS" compare 2>"$T_TMP/err"
 check_eq none_exit $? 2
 check_grep none_msg "^fslens compare: no trace given$" "$T_TMP/err"
+# a failed write: exit 1, said once
+"$FSLENS" compare --json $TR >/dev/full 2>"$T_TMP/err"
+check_eq full_exit $? 1
+check_eq full_msg "$(cat "$T_TMP/err")" "fslens: write error on standard output: No space left on device"

@@ -68,6 +68,14 @@ check_grep section-bad-msg "unknown section 'bogus'" "$T_TMP/err"
 "$FSLENS" report --json --from 1.5 --to 2.5 "$G" >"$T_TMP/w.json"
 got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["blocked"]["workload_ns"], r["causes"][0]["class"], len(r["causes"]), r["journal"]["commits"])' "$T_TMP/w.json")
 check_eq window "$got" "300000000 journal_log_space 1 0"
+# the case: mkdir's 600 ms wait from 1.0 s, split at 1.5 s: 500 ms (no wait ends
+# there, the class is still listed and ranked) and 100 ms with the wait counted
+for w in "1.0 1.5 500000000 0" "1.5 2.0 100000000 1"; do
+	set -- $w
+	"$FSLENS" report --json --from "$1" --to "$2" "$G" >"$T_TMP/w.json"
+	got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["blocked"]["classes"]["journal_log_space"]; print(c["workload_ns"], c["waits"], r["causes"][0]["class"])' "$T_TMP/w.json")
+	check_eq "window-split-$1-$2" "$got" "$3 $4 journal_log_space"
+done
 
 # --all-tasks: bash's 50 ms dir_block_read joins the workload
 "$FSLENS" report --json --all-tasks "$G" >"$T_TMP/a.json"
