@@ -345,7 +345,9 @@ static int fill_devs(struct top_snap *s, struct fsl_analysis *a, double w)
 		struct top_dev *o = &s->devs[i];
 
 		o->dev = d->dev;
-		snprintf(o->name, sizeof(o->name), "%u:%u", FSL_MAJOR(d->dev), FSL_MINOR(d->dev));
+		/* by name (loop0) where the trace knows it, else MAJ:MIN */
+		if (!fsl_meta__dev_name(fsl_analysis__meta(a), d->dev, o->name, sizeof(o->name)))
+			snprintf(o->name, sizeof(o->name), "%u:%u", FSL_MAJOR(d->dev), FSL_MINOR(d->dev));
 		o->iops = per_s(d->completed, w);
 		o->read_mbs = per_s(d->read_bytes, w) / MB;
 		o->write_mbs = per_s(d->write_bytes, w) / MB;
