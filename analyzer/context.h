@@ -23,6 +23,8 @@ struct fsl_context {
 	struct fsl_map classes;	/* stack id -> struct fsl_ctx_stack */
 	/* Start of the latest stall of each class, any task (journal: why a commit began). */
 	uint64_t last_wait_start[FSL_WC__MAX];
+	/* "jbd2/loop0-": the target's journal thread's name up to its number; "" = no target */
+	char jbd2_prefix[48];
 };
 
 /* Role of tgid; kthread_hint = 1 when its stack says it runs from kthread(). */
