@@ -6,7 +6,10 @@
 #   make bench      benchmarks (bench/run), never part of check
 #   make fuzz       libFuzzer run over the trace reader, bounded (FUZZ_SECONDS)
 #   make demo       scratch ext4 on a loop device, record the main scenario, report
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, docs, bash completion)
+#   make uninstall  remove what make install installed (its manifest)
+#   make man        build/man/*.1 from each command's --help (scripts/mkman.py)
+#   make deb        build/fslens_VERSION_ARCH.deb with dpkg-deb (scripts/mkdeb.sh)
 #   V=1             show full commands
 
 .DEFAULT_GOAL := all
@@ -15,13 +18,20 @@
 
 PREFIX	?= /usr/local
 DESTDIR	?=
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 BUILD	?= build
 FUZZ_SECONDS ?= 60
 
 CC	?= gcc
 CLANG	?= clang
 BPFTOOL	?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
-VERSION	:= $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+# The release is the VERSION file; a build that is not the tagged release adds
+# the commit (0.1.0+g1a2b3c4, .dirty with local changes), a Debian-sortable version.
+RELEASE	:= $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+GITREV	:= $(shell git rev-parse --short HEAD 2>/dev/null)
+GITTAG	:= $(shell git describe --tags --exact-match --dirty 2>/dev/null)
+GITDIRTY := $(shell git diff --quiet HEAD -- 2>/dev/null || echo .dirty)
+VERSION	:= $(if $(GITREV),$(if $(filter v$(RELEASE),$(GITTAG)),$(RELEASE),$(RELEASE)+g$(GITREV)$(GITDIRTY)),$(RELEASE))
 
 ifeq ($(V),1)
 Q =
@@ -36,6 +46,7 @@ HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 HAVE_CLANG  := $(shell command -v $(CLANG) >/dev/null 2>&1 && echo 1)
 HAVE_BTF    := $(shell test -r /sys/kernel/btf/vmlinux && echo 1)
 HAVE_EXT2FS := $(shell pkg-config --exists ext2fs 2>/dev/null && echo 1)
+HAVE_MHD    := $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo 1)
 ifeq ($(HAVE_LIBBPF)$(HAVE_CLANG)$(if $(BPFTOOL),1,),111)
 ifneq ($(HAVE_BTF)$(wildcard probes/vmlinux.h),)
 WITH_BPF := 1
@@ -48,12 +59,15 @@ endif
 WARN	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wshadow -Wformat=2 \
 	   -Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS	?= -O2 -g
-BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -I$(BUILD) -D_GNU_SOURCE -MMD -MP \
-	       -DFSL_VERSION='"$(VERSION)"'
-LDLIBS	:= -lzstd -lncursesw -lm -lpthread
+BASE_CFLAGS := -std=gnu11 $(WARN) -Iinclude -I$(BUILD) -D_GNU_SOURCE -MMD -MP
+LDLIBS	:= -lzstd -lncursesw -lm -lpthread -lz
 ifeq ($(WITH_BPF),1)
 BASE_CFLAGS += -DFSL_HAVE_BPF
-LDLIBS	+= $(shell pkg-config --libs libbpf) -lelf -lz
+LDLIBS	+= $(shell pkg-config --libs libbpf) -lelf
+endif
+ifeq ($(HAVE_MHD),1)
+BASE_CFLAGS += -DFSL_HAVE_MHD
+LDLIBS	+= -lmicrohttpd
 endif
 ifeq ($(HAVE_EXT2FS),1)
 BASE_CFLAGS += -DFSL_HAVE_EXT2FS
@@ -79,7 +93,7 @@ UNIT_ASAN := $(patsubst %.c,$(BUILD)/asan/%.o,$(UNIT_SRC))
 HELPERS   := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
 SAN	  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps check bench fuzz demo install clean distclean
+.PHONY: all deps check bench fuzz demo install uninstall man deb clean distclean
 all: $(BUILD)/fslens $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS)
 
 $(BUILD)/fslens: $(OBJS) $(BUILD)/obj/cli/main.o
@@ -102,6 +116,16 @@ $(BUILD)/tests/%: tests/helpers/%.c $(LIB_OBJS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -Itests/unit -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+# The version is a header rewritten only when it changes, so a new commit
+# relinks with the right --version and an unchanged one rebuilds nothing.
+$(BUILD)/fsl_version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '#define FSL_VERSION "$(VERSION)"' > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/cli/main.o: $(BUILD)/fsl_version.h
+.PHONY: FORCE
+FORCE:
 
 # Every object waits for the skeletons (the BPF-side ones include them; the
 # cost for the rest is nil once they exist).
@@ -165,10 +189,20 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BUILD)/fslens demo $(DEMO_ARGS)
 
-install: $(BUILD)/fslens
-	install -D -m 0755 $(BUILD)/fslens $(DESTDIR)$(PREFIX)/bin/fslens
-	for m in docs/man/*.1; do [ -e "$$m" ] || continue; \
-		install -D -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$$(basename $$m); done
+# The man pages are made from the binary's --help, so they follow it.
+man: $(BUILD)/man/fslens.1
+$(BUILD)/man/fslens.1: $(BUILD)/fslens scripts/mkman.py VERSION
+	$(call msg,MAN,$(BUILD)/man)
+	$(Q)python3 scripts/mkman.py $(BUILD)/fslens $(BUILD)/man $(VERSION)
+
+install: $(BUILD)/fslens $(BUILD)/man/fslens.1
+	$(Q)BUILD=$(BUILD) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/install.sh install
+
+uninstall:
+	$(Q)DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) scripts/install.sh uninstall
+
+deb: $(BUILD)/fslens $(BUILD)/man/fslens.1
+	$(Q)BUILD=$(BUILD) VERSION=$(VERSION) scripts/mkdeb.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The set of analyses behind `fslens report` and `fslens top`: one context
- * (tasks, window, metadata), one consumer per analysis, one feed.
+ * The set of analyses behind `fslens report` and `fslens top`: one window
+ * and metadata (struct an_ctx), the context stage they share, and one
+ * session consumer per analysis; the session dispatches, no second loop.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -23,12 +24,13 @@ struct fsl_analysis {
 	struct an_blockio *blockio;
 	struct an_layout *layout;
 	struct an_health *health;
-	/* set (the window's bookkeeping) first, then one consumer per analysis */
+	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
 	struct fsl_consumer *cons[10];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
+	struct fsl_session *sess;	/* the session it is attached to */
 	struct fsl_proc_stat *procs;
 	size_t procs_cap;
 	struct fsl_jbd2_info jinfo[2];	/* start, end */
@@ -120,27 +122,22 @@ static int set_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 		a->c.target_dev = fsl_meta__u64(m, FSL_KV_DEV, 0);
 	if (!a->c.origin)
 		a->c.origin = fsl_meta__u64(m, FSL_KV_START_NS, 0);
+	/* a trace without the recording's start: its first event */
+	if (!a->c.origin && m->stats && m->stats(m))
+		a->c.origin = m->stats(m)->first_ts;
 	a->c.mount = fsl_meta__mount(m, &a->c.mount_len);
 	fsl_meta__jbd2_info(m, FSL_JBD2_START, &a->jinfo[0]);
 	fsl_meta__jbd2_info(m, FSL_JBD2_END, &a->jinfo[1]);
 	return 0;
 }
 
-static int set_event(struct fsl_consumer *cons, const struct fsl_hdr *ev)
-{
-	struct fsl_analysis *a = cons->priv;
-
-	if (!a->c.origin)
-		a->c.origin = ev->ts;
-	if (ev->ts > a->c.now)
-		a->c.now = ev->ts;
-	return 0;
-}
 
 int an_analysis_attach_order(struct fsl_analysis *a, struct fsl_session *s, int reverse)
 {
 	unsigned int i;
 	int err = fsl_session__add(s, &a->set);
+
+	a->sess = s;
 
 	for (i = 0; i < a->ncons && !err; i++)
 		err = fsl_session__add(s, a->cons[reverse ? a->ncons - 1 - i : i]);
@@ -156,7 +153,6 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 {
 	struct fsl_analysis *a = calloc(1, sizeof(*a));
 	uint32_t sec;
-	unsigned int t;
 	int e = -ENOMEM;
 
 	if (!a)
@@ -180,8 +176,6 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	a->set.name = "analysis";
 	a->set.priv = a;
 	a->set.begin = set_begin;
-	for (t = 0; t < FSL_EV__MAX; t++)
-		a->set.handlers[t] = set_event;
 	if (!(a->stalls = an_stalls_new(&a->c)))
 		goto fail;
 	a->cons[a->ncons++] = an_stalls_consumer(a->stalls);
@@ -314,7 +308,7 @@ void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *
 
 uint64_t fsl_analysis__now(const struct fsl_analysis *a)
 {
-	return a->c.now;
+	return a->sess ? fsl_session__now(a->sess) : 0;
 }
 
 const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a)
@@ -393,6 +387,7 @@ const struct fsl_blockio *an_analysis_blockio(struct fsl_analysis *a)
 
 const struct an_ctx *an_analysis_ctx(struct fsl_analysis *a)
 {
+	a->c.now = fsl_analysis__now(a);
 	return &a->c;
 }
 

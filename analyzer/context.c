@@ -21,11 +21,6 @@ struct fsl_ctx_task {
 	char comm[16];
 };
 
-struct fsl_ctx_stack {
-	uint8_t cls;
-	uint8_t kthread;	/* the stack runs from kthread() */
-	uint8_t missing;	/* the id is not in the trace's stack table */
-};
 
 static void comm_copy(char dst[16], const char *src)
 {
@@ -195,7 +190,9 @@ static int ctx_arrive(struct fsl_stage *st, const struct fsl_hdr *h)
 	if (h->type == FSL_EV_PROC && h->size >= sizeof(struct fsl_ev_proc)) {
 		task_event(cx, (const struct fsl_ev_proc *)h);
 	} else if (is_stall(h)) {
-		cls = fsl_context__class(cx, ((const struct fsl_ev_offcpu *)h)->stack_id);
+		cx->last_id = ((const struct fsl_ev_offcpu *)h)->stack_id;
+		stack_info(cx, cx->last_id, &cx->last);
+		cls = cx->last.cls;
 		if (h->ts > cx->last_wait_start[cls])
 			cx->last_wait_start[cls] = h->ts;
 	}
@@ -208,7 +205,13 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 	struct fsl_ctx_stack sc;
 
 	if (is_stall(h)) {
-		stack_info(cx, ((const struct fsl_ev_offcpu *)h)->stack_id, &sc);
+		int32_t id = ((const struct fsl_ev_offcpu *)h)->stack_id;
+
+		/* arrive() looked this stack up just before, most times */
+		if (id >= 0 && id == cx->last_id)
+			sc = cx->last;
+		else
+			stack_info(cx, id, &sc);
 		x->flags |= FSL_EVCTX_STALL | (sc.missing ? FSL_EVCTX_NOSTACK : 0);
 		x->cls = sc.cls;
 		x->role = fsl_context__role(cx, h->pid, sc.kthread);
@@ -227,6 +230,7 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 		return NULL;
 	}
 	cx->root_opt = root_pid;
+	cx->last_id = -1;
 	cx->root_pid = root_pid > 0 ? root_pid : 0;
 	fsl_map__init(&cx->tasks, sizeof(struct fsl_ctx_task));
 	fsl_map__init(&cx->classes, sizeof(struct fsl_ctx_stack));

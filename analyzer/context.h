@@ -14,6 +14,12 @@
 #include "fslens/hashmap.h"
 #include "fslens/session.h"
 
+struct fsl_ctx_stack {
+	uint8_t cls;
+	uint8_t kthread;	/* the stack runs from kthread() */
+	uint8_t missing;	/* the id is not in the trace's stack table */
+};
+
 struct fsl_context {
 	struct fsl_stage stage;
 	const struct fsl_meta *meta;
@@ -23,6 +29,8 @@ struct fsl_context {
 	struct fsl_map classes;	/* stack id -> struct fsl_ctx_stack */
 	/* Start of the latest stall of each class, any task (journal: why a commit began). */
 	uint64_t last_wait_start[FSL_WC__MAX];
+	int32_t last_id;		/* the stack arrive() looked up last... */
+	struct fsl_ctx_stack last;	/* ...and what it is */
 	/* "jbd2/loop0-": the target's journal thread's name up to its number; "" = no target */
 	char jbd2_prefix[48];
 };

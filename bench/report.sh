@@ -13,9 +13,10 @@ BUILD=${BUILD:-build}
 [ -x "$BUILD/fslens" ] || { echo "bench/report.sh: build first (make)"; exit 1; }
 W=$(mktemp -d /tmp/fslens-bench-report.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-objs=$(ls $BUILD/obj/analyzer/*.o $BUILD/obj/analyzer/*/*.o $BUILD/obj/lib/*.o 2>/dev/null)
+objs=$(ls $BUILD/obj/analyzer/*.o $BUILD/obj/analyzer/*/*.o $BUILD/obj/lib/*.o \
+	$BUILD/obj/scenarios/phases.o 2>/dev/null)
 ${CC:-gcc} -O2 -std=gnu11 -Iinclude -D_GNU_SOURCE -o "$W/report_speed" bench/report_speed.c \
-	$objs -lzstd -lm || exit 1
+	$objs -lzstd -lm -lpthread || exit 1
 for n in "$N" "$((N * 10))"; do
 	"$W/report_speed" feed "$n"
 done

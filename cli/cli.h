@@ -19,12 +19,34 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 /* "fslens: <what>: <strerror(-err)>" on stderr. Returns 1. */
 int fsl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Print "fslens <cmd>: <msg>" and the command's usage hint; returns EXIT_USAGE. */
+/* Print "fslens <cmd>: <msg> (see 'fslens <cmd> --help')", one line; returns EXIT_USAGE. */
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* fopen(path, "w") writing gzip; NULL with errno. For OUT.gz of the exporters. */
+FILE *fsl_gz_fopen(const char *path);
+/* Does path end in ".gz"? */
+int fsl_is_gz_path(const char *path);
+
+struct option;
+/*
+ * getopt_long for a command: options may come anywhere on the line (a leading
+ * '+' in shortopts stops at the first operand instead). A bad option or a
+ * missing value is printed once, "fslens CMD: ...", and '?' returned: the
+ * caller returns EXIT_USAGE. Set optind = 0 before the first call.
+ */
+int fsl_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *lo);
+
+/*
+ * -d DEV for a command: a device node, a kernel name ("loop0") or "MAJ:MIN",
+ * resolved to a device node in node. Says what is wrong and returns -1.
+ */
+int fsl_dev_arg(const char *cmd, const char *arg, char *node, size_t len);
 
 /*
  * May this process load BPF programs and read kernel stacks? Root, or

@@ -12,9 +12,11 @@
 
 static const char compare_usage[] =
 "usage: fslens compare TRACE... [--json] [--no-causes]\n"
-"  One table: rows are phases (from TRACE's .phases file, else the whole trace),\n"
-"  columns are the traces (or runs); each cell: time, ops/s, top cause and its share\n"
-"  of blocked time, journal commits/blocks logged and I/O during the phase.\n"
+"\n"
+"One table: rows are phases (from TRACE's .phases file, else the whole trace),\n"
+"columns are the traces (or runs); each cell: time, ops/s, top cause and its share\n"
+"of blocked time, journal commits/blocks logged and I/O during the phase.\n"
+"\n"
 "  --json        the same as JSON\n"
 "  --no-causes   do not analyse the causes per phase (faster; no cause line)\n";
 
@@ -38,13 +40,13 @@ int cmd_compare(int argc, char **argv)
 	int opt, json = 0, err = 0;
 	unsigned int ntraces, i;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((opt = fsl_getopt("compare", argc, argv, "h", lopts)) != -1) {
 		switch (opt) {
 		case 'j': json = 1; break;
 		case 'n': o.causes = 0; break;
 		case 'h': fputs(compare_usage, stdout); return 0;
-		default: fputs(compare_usage, stderr); return EXIT_USAGE;
+		default: return EXIT_USAGE;
 		}
 	}
 	ntraces = argc - optind;

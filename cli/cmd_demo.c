@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fslens/devname.h"
 #include "fslens/compare.h"
 #include "../scenarios/copytree.h"
 #include "../scenarios/phases.h"
@@ -36,19 +37,22 @@
 
 static const char demo_usage[] =
 "usage: fslens demo [SCENARIO] [options]\n"
-"  Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
-"  'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
+"\n"
+"Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
+"'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
+"Scenarios: htree createmany bonnie dbench copytree (docs/demo.md).\n"
+"\n"
 "  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
 "  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
 "  -o DIR             output directory (default fslens-demo)\n"
 "  --keep             keep the scratch image (unmounted, detached) and print its path\n"
-"  --device DEV       use block device DEV instead of an image: it is WIPED (needs --force)\n"
-"  --force            allow --device to overwrite DEV\n"
+"  -d, --dev DEV      use block device DEV (/dev/sdb1, sdb1 or 8:17) instead of an\n"
+"                     image: it is WIPED (needs -f); --device DEV is the same\n"
+"  -f, --force        allow --dev to overwrite DEV\n"
 "  --no-record        run the workload without recording (phase table only)\n"
 "  --no-report        record but do not run the report\n"
-"  --list             list the scenarios and their parameters\n"
-"Scenarios: htree createmany bonnie dbench copytree (docs/demo.md).\n";
+"  --list             list the scenarios and their parameters\n";
 
 /*
  * Local copies of cli.h's fsl_err/fsl_usage_error: the unit-test binary
@@ -252,8 +256,8 @@ static int run_workload(int argc, char **argv)
 	unsigned int nsets = 0, i;
 	int c, err, quiet = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("demo", argc, argv, "", lopts)) != -1) {
 		switch (c) {
 		case 'W': name = optarg; break;
 		case 'd': dir = optarg; break;
@@ -479,6 +483,7 @@ struct demo {
 	enum fsl_scale scale;
 	const char *outdir;
 	const char *device;
+	char devnode[4200];	/* -d resolved to a device node */
 	int force, keep, record, report;
 	const char *sets[FSL_PARAMS_MAX];
 	unsigned int nsets;
@@ -781,8 +786,9 @@ int cmd_demo(int argc, char **argv)
 		{ "set", required_argument, NULL, 's' },
 		{ "matrix", required_argument, NULL, 'M' },
 		{ "keep", no_argument, NULL, 'k' },
-		{ "device", required_argument, NULL, 'D' },
-		{ "force", no_argument, NULL, 'F' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "no-record", no_argument, NULL, 'N' },
 		{ "no-report", no_argument, NULL, 'R' },
 		{ "list", no_argument, NULL, 'L' },
@@ -805,8 +811,8 @@ int cmd_demo(int argc, char **argv)
 	d->outdir = "fslens-demo";
 	d->record = 1;
 	d->report = 1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("demo", argc, argv, "o:d:fh", lopts)) != -1) {
 		switch (c) {
 		case 'S':
 			if (fsl_scale__parse(optarg, &d->scale)) {
@@ -831,13 +837,19 @@ int cmd_demo(int argc, char **argv)
 			break;
 		case 'o': d->outdir = optarg; break;
 		case 'k': d->keep = 1; break;
-		case 'D': d->device = optarg; break;
-		case 'F': d->force = 1; break;
+		case 'd':
+			if (fsl_dev_arg("demo", optarg, d->devnode, sizeof(d->devnode))) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			d->device = d->devnode;
+			break;
+		case 'f': d->force = 1; break;
 		case 'N': d->record = 0; break;
 		case 'R': d->report = 0; break;
 		case 'L': rc = list_scenarios(); goto out;
 		case 'h': fputs(demo_usage, stdout); rc = 0; goto out;
-		default: rc = fsl_usage_error("demo", demo_usage, "bad option"); goto out;
+		default: rc = EXIT_USAGE; goto out;
 		}
 	}
 	/* "--matrix blocksize=1024,4096 journal=1M,64M": more matrix keys may follow */
@@ -875,7 +887,7 @@ int cmd_demo(int argc, char **argv)
 		goto out;
 	}
 	if (d->device && !d->force) {
-		rc = fsl_usage_error("demo", demo_usage, "--device %s would be wiped: add --force "
+		rc = fsl_usage_error("demo", demo_usage, "--dev %s would be wiped: add --force "
 				     "if that is what you want", d->device);
 		goto out;
 	}

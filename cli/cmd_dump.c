@@ -377,9 +377,8 @@ int cmd_dump(int argc, char **argv)
 	const char *path, *bad, *v;
 	int c, err = 0, rc = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+he:", longopts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("dump", argc, argv, "he:", longopts)) != -1) {
 		switch (c) {
 		case 'J': d.json = 1; break;
 		case 'e':
@@ -389,13 +388,8 @@ int cmd_dump(int argc, char **argv)
 						       bad);
 			break;
 		case 'h': fputs(dump_usage, stdout); return 0;
-		case '?':
-			if (optopt == 'e')
-				return fsl_usage_error("dump", dump_usage, "-e needs a family list");
-			/* fall through */
 		default:
-			return fsl_usage_error("dump", dump_usage, "unknown option '%s'",
-					       argv[optind - 1]);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)

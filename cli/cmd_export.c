@@ -16,30 +16,35 @@
 #include "fslens/trace.h"
 
 static const char usage[] =
-	"usage: fslens export TRACE --format FORMAT [-o OUT] [options]\n"
+	"usage: fslens export TRACE -F FORMAT [-o OUT] [options]\n"
 	"\n"
 	"formats:\n"
 	"  blktrace   per-CPU files OUT/<dev>.blktrace.<cpu> (blktrace v7) for blkparse,\n"
 	"             btt, iowatcher; OUT is a directory (default .), created if missing\n"
-	"  perfetto   Chrome/Perfetto trace JSON (ui.perfetto.dev) to OUT (default stdout)\n"
+	"  perfetto   Chrome/Perfetto trace JSON (ui.perfetto.dev) to OUT (default stdout);\n"
+	"             OUT.gz (p.json.gz) is written gzipped, as Perfetto's UI opens it\n"
 	"  folded     off-CPU stacks 'comm;frame;...;frame us' for flamegraph.pl\n"
+	"  flamegraph the same stacks as a flame graph SVG (self-contained; click to zoom)\n"
 	"  csv        one table with a header row (--table)\n"
 	"\n"
 	"options:\n"
-	"  -f, --format FORMAT\n"
+	"  -F, --format FORMAT   one of the formats above\n"
 	"  -o, --output OUT      file, or directory for blktrace and --per-class\n"
 	"      --table TABLE     csv: ops | io | txn | waits | alloc\n"
 	"      --name NAME       blktrace: file base name (one device; default: the disk's\n"
 	"                        name the trace recorded, else MAJ:MIN)\n"
-	"      --dev MAJ:MIN     blktrace: only this device\n"
+	"      --dev DEV         blktrace: only this device (MAJ:MIN or its name, sdc)\n"
 	"      --big-endian      blktrace: write big-endian records\n"
-	"      --per-class       folded: one file per wait class, OUT/<class>.folded\n"
+	"      --per-class       folded, flamegraph: one file per wait class,\n"
+	"                        OUT/<class>.folded or OUT/<class>.svg\n"
 	"                        (OUT a directory; classes as in fslens report)\n"
 	"      --from SEC, --to SEC  only events in this window, seconds from the start\n"
 	"                        (as fslens report counts them)\n"
 	"  -q, --quiet           no summary on stderr\n";
 
-enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV };
+enum { FMT_BLKTRACE = 1, FMT_PERFETTO, FMT_FOLDED, FMT_CSV, FMT_FLAMEGRAPH };
+/* long-only options (-f is --force in every command, so --format is -F) */
+enum { OPT_FROM = 256, OPT_TO };
 
 struct export_args {
 	const char *trace, *out, *name, *table;
@@ -47,17 +52,32 @@ struct export_args {
 	uint32_t only_dev;
 	uint64_t from, to;		/* window, ns from the start (to 0: the end) */
 	uint64_t t0, t1;		/* the same, absolute (t1 0: no end) */
+	uint64_t origin;		/* the trace's start, where --from counts from */
 };
 
-static int parse_dev(const char *s, uint32_t *dev)
+/* MAJ:MIN (or blkparse's MAJ,MIN), or a disk name the trace recorded ("loop0", "/dev/loop0"). */
+static int parse_dev(const char *s, const struct fsl_meta *m, uint32_t *dev)
 {
-	unsigned int ma, mi;
+	static const char *const keys[] = { FSL_KV_DISK_NAME, FSL_KV_DEV_NAME };
+	unsigned int ma, mi, i;
+	const char *v;
 	char c;
+	int n;
 
-	if (sscanf(s, "%u:%u%c", &ma, &mi, &c) != 2 && sscanf(s, "%u,%u%c", &ma, &mi, &c) != 2)
-		return -EINVAL;
-	*dev = FSL_MKDEV(ma, mi);
-	return 0;
+	if (sscanf(s, "%u:%u%c", &ma, &mi, &c) == 2 || sscanf(s, "%u,%u%c", &ma, &mi, &c) == 2) {
+		*dev = FSL_MKDEV(ma, mi);
+		return 0;
+	}
+	if (!strncmp(s, "/dev/", 5))
+		s += 5;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = fsl_meta__str(m, keys[i]);
+		if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && !strcmp(v + n, s)) {
+			*dev = FSL_MKDEV(ma, mi);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static int mkdir_p(const char *dir)
@@ -215,7 +235,8 @@ static FILE *open_out(const char *path)
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	f = fopen(path, "w");
+	/* OUT.gz: gzip (Perfetto's UI opens .json.gz as it is) */
+	f = fsl_is_gz_path(path) ? fsl_gz_fopen(path) : fopen(path, "w");
 	if (!f)
 		fsl_err(-errno, "cannot create '%s'", path);
 	return f;
@@ -261,7 +282,35 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 	return 0;
 }
 
-/* One file per wait class: DIR/<class>.folded. */
+/*
+ * The stacks of one class (NULL: all) to f: folded lines, or for flamegraph
+ * those lines drawn as an SVG, so both formats hold the same numbers.
+ */
+static int write_stacks(struct fsl_folded_export *x, FILE *f, const char *cls,
+			const struct export_args *a)
+{
+	char title[256], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	if (a->format != FMT_FLAMEGRAPH)
+		return fsl_folded_export__write(x, f, cls);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	err = fsl_folded_export__write(x, mem, cls);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	snprintf(title, sizeof(title), "Off-CPU time%s%s: %s", cls ? ", " : "", cls ? cls : "",
+		 a->trace);
+	if (!err)
+		err = fsl_flamegraph_svg(f, buf, len, title, "us");
+	free(buf);
+	return err;
+}
+
+/* One file per wait class: DIR/<class>.folded (or .svg). */
 static int write_per_class(struct fsl_folded_export *x, const struct export_args *a)
 {
 	const char *dir = a->out ? a->out : ".";
@@ -276,11 +325,12 @@ static int write_per_class(struct fsl_folded_export *x, const struct export_args
 	for (i = 0; i < fsl_folded_export__nclasses(x); i++) {
 		const char *cls = fsl_folded_export__class(x, i);
 
-		snprintf(path, sizeof(path), "%s/%s.folded", dir, cls);
+		snprintf(path, sizeof(path), "%s/%s.%s", dir, cls,
+			 a->format == FMT_FLAMEGRAPH ? "svg" : "folded");
 		f = fopen(path, "w");
 		if (!f)
 			return fsl_err(-errno, "cannot create '%s'", path);
-		err = fsl_folded_export__write(x, f, cls);
+		err = write_stacks(x, f, cls, a);
 		if (fclose(f) && !err)
 			err = -errno;
 		if (err)
@@ -319,7 +369,7 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 		fsl_folded_export__free(x);
 		return 1;
 	}
-	err = fsl_folded_export__write(x, f, NULL);
+	err = write_stacks(x, f, NULL, a);
 	fsl_folded_export__free(x);
 	if (err)
 		write_err(err, a->out);
@@ -347,6 +397,7 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 		return fsl_err(err, "csv export");
 	}
 	fsl_csv_export__set_classifier(x, wait_class, NULL);
+	fsl_csv_export__set_origin(x, a->origin);
 	err = run(r, csv_ev, x, a);
 	if (!err)
 		err = fsl_csv_export__finish(x);
@@ -361,7 +412,7 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "table", required_argument, NULL, 't' },
 		{ "name", required_argument, NULL, 'n' },
@@ -369,8 +420,8 @@ int cmd_export(int argc, char **argv)
 		{ "big-endian", no_argument, NULL, 'B' },
 		{ "per-class", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'T' },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -380,29 +431,25 @@ int cmd_export(int argc, char **argv)
 	struct fsl_reader_opts ro = { 0 };
 	struct fsl_reader *r;
 	struct fsl_meta m;
-	const char *fmt = NULL;
+	const char *fmt = NULL, *dev_arg = NULL;
 	int c, err, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:qh", opts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("export", argc, argv, "F:o:qh", opts)) != -1) {
 		switch (c) {
-		case 'f': fmt = optarg; break;
+		case 'F': fmt = optarg; break;
 		case 'o': a.out = optarg; break;
 		case 't': a.table = optarg; break;
 		case 'n': a.name = optarg; break;
-		case 'd':
-			if (parse_dev(optarg, &a.only_dev))
-				return fsl_usage_error("export", usage,
-						       "--dev wants MAJ:MIN, not '%s'", optarg);
-			break;
+		case 'd': dev_arg = optarg; break;
 		case 'B': a.big_endian = 1; break;
 		case 'P': a.per_class = 1; break;
 		case 'q': a.quiet = 1; break;
-		case 'F':
+		case OPT_FROM:
 			if (fsl_parse_seconds(optarg, &a.from))
 				return fsl_usage_error("export", usage, "bad --from '%s'", optarg);
 			break;
-		case 'T':
+		case OPT_TO:
 			if (fsl_parse_seconds(optarg, &a.to) || !a.to)
 				return fsl_usage_error("export", usage, "bad --to '%s'", optarg);
 			break;
@@ -410,7 +457,7 @@ int cmd_export(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("export", usage, "bad option");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)
@@ -425,6 +472,8 @@ int cmd_export(int argc, char **argv)
 		a.format = FMT_PERFETTO;
 	else if (!strcmp(fmt, "folded"))
 		a.format = FMT_FOLDED;
+	else if (!strcmp(fmt, "flamegraph") || !strcmp(fmt, "svg"))
+		a.format = FMT_FLAMEGRAPH;
 	else if (!strcmp(fmt, "csv"))
 		a.format = FMT_CSV;
 	else
@@ -433,11 +482,12 @@ int cmd_export(int argc, char **argv)
 		return fsl_usage_error("export", usage, "csv needs --table ops|io|txn|waits|alloc");
 	if (a.format != FMT_CSV && a.table)
 		return fsl_usage_error("export", usage, "--table is for --format csv");
-	if (a.format != FMT_BLKTRACE && (a.name || a.only_dev || a.big_endian))
+	if (a.format != FMT_BLKTRACE && (a.name || dev_arg || a.big_endian))
 		return fsl_usage_error("export", usage,
 				       "--name, --dev and --big-endian are for --format blktrace");
-	if (a.per_class && a.format != FMT_FOLDED)
-		return fsl_usage_error("export", usage, "--per-class is for --format folded");
+	if (a.per_class && a.format != FMT_FOLDED && a.format != FMT_FLAMEGRAPH)
+		return fsl_usage_error("export", usage, "--per-class is for --format folded or "
+				       "flamegraph");
 	if (a.to && a.to <= a.from)
 		return fsl_usage_error("export", usage, "--to must be after --from");
 
@@ -445,9 +495,15 @@ int cmd_export(int argc, char **argv)
 	if (!r)
 		return fsl_err(err, "cannot open '%s'", a.trace);
 	fsl_meta_from_reader(&m, r);
+	if (dev_arg && parse_dev(dev_arg, &m, &a.only_dev)) {
+		fsl_reader__close(r);
+		return fsl_usage_error("export", usage, "--dev %s: not a disk of '%s' (MAJ:MIN, or "
+				       "the name 'fslens info' shows)", dev_arg, a.trace);
+	}
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	a.origin = origin;
 	if (a.from)
 		a.t0 = origin + a.from;
 	if (a.to)
@@ -455,7 +511,8 @@ int cmd_export(int argc, char **argv)
 	switch (a.format) {
 	case FMT_BLKTRACE: rc = export_blktrace(r, &a); break;
 	case FMT_PERFETTO: rc = export_perfetto(r, &m, &a); break;
-	case FMT_FOLDED: rc = export_folded(r, &m, &a); break;
+	case FMT_FOLDED:
+	case FMT_FLAMEGRAPH: rc = export_folded(r, &m, &a); break;
 	default: rc = export_csv(r, &m, &a); break;
 	}
 	if (!a.quiet) {

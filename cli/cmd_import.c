@@ -119,9 +119,9 @@ int cmd_import(int argc, char **argv)
 	size_t n = 0, cap = 0, i;
 	int c, err, quiet = 0, rc = 1;
 
-	optind = 1;
+	optind = 0;
 	/* GNU getopt permutes: options may come anywhere, operands stay in order */
-	while ((c = getopt_long(argc, argv, "o:fqh", opts, NULL)) != -1) {
+	while ((c = fsl_getopt("import", argc, argv, "o:fqh", opts)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'f': wo.force = 1; break;
@@ -130,7 +130,7 @@ int cmd_import(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("import", usage, "bad option");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc)

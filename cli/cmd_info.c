@@ -218,16 +218,14 @@ int cmd_info(int argc, char **argv)
 	const char *path;
 	int json = 0, check = 0, c, err = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("info", argc, argv, "h", longopts)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
 		case 'c': check = 1; break;
 		case 'h': fputs(info_usage, stdout); return 0;
 		default:
-			return fsl_usage_error("info", info_usage, "unknown option '%s'",
-					       argv[optind - 1]);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)

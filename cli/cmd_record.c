@@ -16,6 +16,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include "cli.h"
+#include "fslens/devname.h"
 #include "fslens/collector.h"
 #include "fslens/record.h"
 #include "fslens/schema.h"
@@ -38,7 +39,7 @@ static const char usage_text[] =
 "  -f, --force          overwrite an existing trace\n"
 "      --duration SEC   stop after SEC seconds (default: Ctrl-C, or when COMMAND exits)\n"
 "      --min-wait USEC  drop off-CPU waits shorter than this in the kernel (default 100)\n"
-"      --ring-size SIZE ring buffer size, MB or with a K/M suffix (default 64M)\n"
+"      --ring-size SIZE  ring buffer size, MB or with a K/M suffix (default 64M)\n"
 "      --all-sleeps     record every off-CPU sleep, not only uninterruptible ones\n"
 "      --raw-tp         attach raw tracepoints as raw_tp even where tp_btf works\n"
 "      --classic-tp     use classic tracepoints for ext4/jbd2 (their fallback)\n"
@@ -119,6 +120,7 @@ int cmd_record(int argc, char **argv)
 	struct fsl_record_cb cb = { NULL, print_msg };
 	struct fsl_record_result res;
 	const char *bad = NULL;
+	char devnode[4200];
 	long long min_wait_us;
 	char *endp;
 	int opt, rc, nid;
@@ -126,11 +128,15 @@ int cmd_record(int argc, char **argv)
 	struct statfs sfs;
 	struct stat cst;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+m:d:e:p:o:fvh", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((opt = fsl_getopt("record", argc, argv, "+m:d:e:p:o:fvh", lopts)) != -1) {
 		switch (opt) {
 		case 'm': o.mount = optarg; break;
-		case 'd': o.dev = optarg; break;
+		case 'd':
+			if (fsl_dev_arg("record", optarg, devnode, sizeof(devnode)))
+				return EXIT_USAGE;
+			o.dev = devnode;
+			break;
 		case 'e':
 			if (fsl_family_parse(optarg, &o.families, &bad))
 				return fsl_usage_error("record", usage_text, "unknown event family '%s'", bad);
@@ -199,7 +205,7 @@ int cmd_record(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("record", usage_text, "bad option");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -52,8 +52,8 @@ int cmd_replay(int argc, char **argv)
 	size_t i;
 
 	memset(&o, 0, sizeof(o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("replay", argc, argv, "h", lo)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -83,7 +83,7 @@ int cmd_replay(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("replay", usage_text, "bad option");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)

@@ -68,8 +68,8 @@ int cmd_report(int argc, char **argv)
 	struct fsl_meta m;
 	const char *v;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jH:s:h", opts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("report", argc, argv, "jH:s:h", opts)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -109,7 +109,7 @@ int cmd_report(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("report", usage_text, "bad option");
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

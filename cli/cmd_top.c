@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fslens/devname.h"
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
 #include "../tui/top.h"
@@ -17,7 +18,7 @@ static const char usage_text[] =
 	"       fslens top --replay TRACE [--speed X] [-i SEC] [-p PID]\n"
 	"\n"
 	"  -m, --mount MOUNT    live: the filesystem mounted at MOUNT\n"
-	"  -d, --dev DEV        live: the filesystem on DEV (path or MAJ:MIN)\n"
+	"  -d, --dev DEV        live: the filesystem on DEV (/dev/loop0, loop0 or 7:0)\n"
 	"  -i, --interval SEC   refresh interval (default 1)\n"
 	"  -p, --pid PID        show only this process (a filter; f changes it)\n"
 	"      --replay TRACE   play a recorded trace through the same screen\n"
@@ -133,20 +134,21 @@ int cmd_top(int argc, char **argv)
 	struct top_opts o = { .interval_s = 1.0, .speed = 1.0, .rows = 60, .cols = 100 };
 	const char *replay = NULL, *mount = NULL, *dev = NULL;
 	struct top_source *src = NULL;
-	char errbuf[256] = "", pidbuf[16];
+	char errbuf[256] = "", pidbuf[16], devnode[4200];
 	int c, err = 0, sig = 0, speed_set = 0;
 	unsigned int i;
 	long v;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:d:i:p:abn:w:h", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((c = fsl_getopt("top", argc, argv, "m:d:i:p:abn:w:h", lopts)) != -1) {
 		switch (c) {
 		case 'm':
 			mount = optarg;
 			break;
 		case 'd':
-			dev = optarg;
+			if (fsl_dev_arg("top", optarg, devnode, sizeof(devnode)))
+				return EXIT_USAGE;
+			dev = devnode;
 			break;
 		case 'i':
 			if (parse_double(optarg, 0.05, &o.interval_s))
@@ -197,12 +199,8 @@ int cmd_top(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
-		case ':':
-			return fsl_usage_error("top", usage_text, "option '%s' needs a value",
-					       argv[optind - 1]);
 		default:
-			return fsl_usage_error("top", usage_text, "unknown option '%s'",
-					       argv[optind - 1]);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

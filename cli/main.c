@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fsl_version.h"
 
 struct command {
 	const char *name;
@@ -20,10 +21,11 @@ static const struct command commands[] = {
 	{ "replay",  cmd_replay,  "replay a trace through the allocator/journal/disk model" },
 	{ "info",    cmd_info,    "show a trace's machine, filesystem, sizes and counts" },
 	{ "dump",    cmd_dump,    "print every event, one line (or JSON object) each" },
-	{ "export",  cmd_export,  "write blktrace, Perfetto JSON, folded stacks or CSV" },
+	{ "export",  cmd_export,  "write blktrace, Perfetto JSON, folded stacks, flame graphs or CSV" },
 	{ "import",  cmd_import,  "read blktrace files into a trace" },
 	{ "demo",    cmd_demo,    "run a scenario on a scratch ext4 under record, report it" },
 	{ "compare", cmd_compare, "compare several traces side by side" },
+	{ "monitor", cmd_monitor, "always-on metrics on HTTP for Prometheus, flight recorder" },
 };
 
 static void usage(FILE *f)
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
 	}
 	name = argv[1];
 	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		/* the release (VERSION file), +g<commit> when not the tagged release */
 		printf("fslens %s\n", FSL_VERSION);
 		return finish_stdout(0);
 	}

@@ -33,9 +33,8 @@ int fsl_usage_error(const char *cmd, const char *usage_text, const char *fmt, ..
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	if (usage_text)
-		fputs(usage_text, stderr);
+	/* one line: what is wrong, and where the full usage is */
+	fprintf(stderr, " (see 'fslens %s --help')\n", cmd);
 	return EXIT_USAGE;
 }
 

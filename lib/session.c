@@ -97,10 +97,13 @@ struct fsl_session {
 		unsigned char n;
 		unsigned char c[MAX_CONS];
 	} route[FSL_EV__MAX];
+	unsigned char any[MAX_CONS];	/* the consumers with any() */
+	unsigned int nany;
 	const struct fsl_meta *meta;
 	struct fsl_ordered *ord;	/* by ts within o.order_ns; NULL: in order */
 	struct fsl_ordered *held;	/* spans by their end (o.split) */
 	uint64_t last_cut, now;
+	uint64_t horizon;	/* no cut comes before it (fsl_session__horizon) */
 	int started;
 };
 
@@ -144,6 +147,8 @@ int fsl_session__add(struct fsl_session *s, struct fsl_consumer *c)
 	for (t = 0; t < FSL_EV__MAX; t++)
 		if (c->handlers[t])
 			s->route[t].c[s->route[t].n++] = i;
+	if (c->any)
+		s->any[s->nany++] = i;
 	/* added to a running session: begun at once */
 	if (s->started && s->begun == i) {
 		int err = c->begin ? c->begin(c, s->meta) : 0;
@@ -196,17 +201,13 @@ static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 
 			c->ctx = &x;
 			err = c->handlers[ev->type](c, ev);
-			c->ctx = NULL;
 		}
 	}
-	for (i = 0; i < s->ncons && err >= 0; i++) {
-		struct fsl_consumer *c = s->cons[i];
+	for (i = 0; i < s->nany && err >= 0; i++) {
+		struct fsl_consumer *c = s->cons[s->any[i]];
 
-		if (!c->any)
-			continue;
 		c->ctx = &x;
 		err = c->any(c, ev);
-		c->ctx = NULL;
 	}
 	return err < 0 ? err : 0;
 }
@@ -230,7 +231,8 @@ static int ordered_out(void *ctx, const struct fsl_hdr *ev)
 		/* what ended by now goes first */
 		if ((err = fsl_ordered__advance(s->held, ev->ts, deliver_cb, s)))
 			return err;
-		if (end > ev->ts)
+		/* a span that ends before any cut can come needs no holding */
+		if (end > ev->ts && end >= s->horizon)
 			return fsl_ordered__hold(s->held, end, ev);
 	}
 	return deliver(s, ev);
@@ -248,6 +250,12 @@ int fsl_session__push(struct fsl_session *s, const struct fsl_hdr *ev)
 int fsl_session__advance(struct fsl_session *s, uint64_t now)
 {
 	return s->ord ? fsl_ordered__advance(s->ord, now, ordered_out, s) : 0;
+}
+
+void fsl_session__horizon(struct fsl_session *s, uint64_t t)
+{
+	if (t > s->horizon)
+		s->horizon = t;
 }
 
 struct cut_ctx {
@@ -278,7 +286,6 @@ static int cut_one(void *ctx, const struct fsl_hdr *ev)
 			continue;
 		c->ctx = &x;
 		err = c->partial(c, ev, &x);
-		c->ctx = NULL;
 		if (err < 0)
 			return err;
 	}
@@ -300,6 +307,8 @@ int fsl_session__cut(struct fsl_session *s, uint64_t t)
 	}
 	if (t > s->last_cut)
 		s->last_cut = t;
+	if (t < s->horizon)
+		s->horizon = t;	/* a cut the horizon did not foresee: hold from here */
 	for (i = 0; i < s->ncons; i++)
 		if (s->cons[i]->flush && (err = s->cons[i]->flush(s->cons[i], t)) < 0)
 			return err;

@@ -14,4 +14,5 @@
 #include "offcpu.bpf.h"
 #include "proc.bpf.h"
 
-char LICENSE[] SEC("license") = "GPL";
+/* GPL-2.0 as the SPDX headers say; the kernel takes "GPL v2" as GPL-compatible */
+char LICENSE[] SEC("license") = "GPL v2";

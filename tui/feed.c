@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/devname.h"
 #include "fslens/analysis.h"
 #include "fslens/session.h"
 #include "feed.h"
@@ -121,8 +122,7 @@ struct top_feed *top_feed__new(const struct fsl_meta *meta, uint64_t start_ns, i
 	s = fsl_meta_kv(meta, FSL_KV_MOUNT);
 	snprintf(f->target, sizeof(f->target), "%s", s && *s ? s : "-");
 	if (!fsl_meta__get_u64(meta, FSL_KV_DEV, &dev))
-		snprintf(f->dev, sizeof(f->dev), "%u:%u", FSL_MAJOR((uint32_t)dev),
-			 FSL_MINOR((uint32_t)dev));
+		fsl_dev_label(meta, (uint32_t)dev, f->dev, sizeof(f->dev));
 	else
 		snprintf(f->dev, sizeof(f->dev), "?");
 	return f;
@@ -330,7 +330,8 @@ static void seek_buckets(const struct fsl_dev_io *d, uint64_t out[TOP_SEEK_BUCKE
 	}
 }
 
-static int fill_devs(struct top_snap *s, struct fsl_analysis *a, double w)
+static int fill_devs(const struct fsl_meta *meta, struct top_snap *s, struct fsl_analysis *a,
+		     double w)
 {
 	const struct fsl_blockio *bio = fsl_analysis__blockio(a);
 	unsigned int i;
@@ -345,9 +346,7 @@ static int fill_devs(struct top_snap *s, struct fsl_analysis *a, double w)
 		struct top_dev *o = &s->devs[i];
 
 		o->dev = d->dev;
-		/* by name (loop0) where the trace knows it, else MAJ:MIN */
-		if (!fsl_meta__dev_name(fsl_analysis__meta(a), d->dev, o->name, sizeof(o->name)))
-			snprintf(o->name, sizeof(o->name), "%u:%u", FSL_MAJOR(d->dev), FSL_MINOR(d->dev));
+		fsl_dev_label(meta, d->dev, o->name, sizeof(o->name));
 		o->iops = per_s(d->completed, w);
 		o->read_mbs = per_s(d->read_bytes, w) / MB;
 		o->write_mbs = per_s(d->write_bytes, w) / MB;
@@ -429,12 +428,17 @@ static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64
 	if (!rc)
 		rc = fill_txns(s, f->since);
 	if (!rc)
-		rc = fill_devs(s, a, w);
+		rc = fill_devs(f->meta, s, a, w);
 	if (!rc)
 		rc = fill_dirs(s, a, w);
 	if (!rc)
 		rc = fill_files(s, a, w);
 	return rc;
+}
+
+void top_feed__horizon(struct top_feed *f, uint64_t t)
+{
+	fsl_session__horizon(f->session, t);
 }
 
 int top_feed__cut(struct top_feed *f, uint64_t t)

@@ -28,6 +28,8 @@ void top_feed__free(struct top_feed *f);
 int top_feed__event(struct top_feed *f, const struct fsl_hdr *ev);
 
 /* Close the current window at trace time t (>= the previous cut). */
+/* No cut will come before t (the loop pumps up to t, then cuts there or later). */
+void top_feed__horizon(struct top_feed *f, uint64_t t);
 int top_feed__cut(struct top_feed *f, uint64_t t);
 
 /*

@@ -155,8 +155,8 @@ static void draw_footer(struct top_screen *s, int y)
 {
 	static const struct { const char *key, *what; } hints[] = {
 		{ "q", "quit" }, { "h", "help" }, { "1-6", "views" }, { "s/<>", "sort" },
-		{ "r", "reverse" }, { "f", "filter" }, { "space", "pause" }, { "Enter", "details" },
-		{ "a", "totals" },
+		{ "r", "reverse" }, { "f", "filter" }, { "p", "by program" }, { "space", "pause" },
+		{ "Enter", "details" }, { "a", "totals" },
 	};
 	struct tui_term *t = s->term;
 	int cols = tui_term__cols(t), x = 0;
@@ -244,6 +244,7 @@ static void open_help(struct top_screen *s)
 	top_lines__add(l, "  arrows      move; PgUp/PgDn, Home/End scroll");
 	top_lines__add(l, "  s or >, <   sort by the next / previous column;  r  reverse");
 	top_lines__add(l, "  f           filter by comm substring or exact pid (empty clears)");
+	top_lines__add(l, "  p           processes: one row per program (comm) <-> per process");
 	top_lines__add(l, "  space       pause (replay: the trace clock stops)");
 	top_lines__add(l, "  Enter       details of the row (stalls: the full stack)");
 	top_lines__add(l, "  a           rates over the last interval <-> totals since start");
@@ -365,7 +366,8 @@ int top_screen__key(struct top_screen *s, const struct top_snap *snap, int key)
 		return TOP_REDRAW_ALL;
 	case 'f':
 	case '/':
-		memcpy(s->edit, s->filter, sizeof(s->edit));
+		/* a new filter is typed from scratch; Enter on nothing clears it */
+		s->edit[0] = 0;
 		s->overlay = TOP_OV_FILTER;
 		return TOP_REDRAW_ALL;
 	case TUI_KEY_ESC:

@@ -284,6 +284,8 @@ int top_run_batch(struct top_source *src, const struct top_opts *o, FILE *out, c
 			if (src->end_ns && l.tclock > src->end_ns)
 				l.tclock = src->end_ns;
 		}
+		/* the cut is where the pump stops: what ends before it needs no holding */
+		top_feed__horizon(l.feed, l.tclock);
 		err = loop_pump(&l, l.tclock, 0, errbuf, errlen);
 		if (err)
 			break;

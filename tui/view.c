@@ -316,6 +316,12 @@ int top_view__key(struct top_view *v, const struct top_snap *s, int key)
 {
 	size_t page = v->page > 0 ? v->page : 1;
 
+	if (v->ops->key) {
+		int r = v->ops->key(v, key);
+
+		if (r != TOP_KEY_UNHANDLED)
+			return r;
+	}
 	switch (key) {
 	case TUI_KEY_UP:
 	case 'k':

@@ -63,6 +63,8 @@ struct top_view_ops {
 	/* Lines for the Enter details overlay. */
 	int (*details)(struct top_view *v, const struct top_snap *s, const void *row,
 		       struct top_lines *out);
+	/* A key of this view's own (before navigation and sort); may be NULL. */
+	int (*key)(struct top_view *v, int key);
 	/* What the view lists, for the help screen; may be NULL. */
 	const char *subtitle;
 	/* Text when there are no rows. */

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Processes view: who does filesystem work and what they wait on. */
+/*
+ * Processes view: who does filesystem work and what they wait on. Sorted by
+ * default by the time blocked (BLKms), so the process that carries a stall
+ * (a sync in commit_wait) comes before thirty quick rm's. Key p groups the
+ * rows by program (comm), as iotop -P and atop's p do: the rates and
+ * blocked times add up, P99ms is the highest member's, PROCS counts them.
+ */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +16,11 @@
 static const struct top_col cols[] = {
 	{ "PID", 7, TOP_COL_U32, 0, offsetof(struct top_proc, pid), "process id (tgid)" },
 	{ "COMM", -15, TOP_COL_STR, 0, offsetof(struct top_proc, comm), "command name" },
+	{ "BLKms", 5, TOP_COL_DBL, 0, offsetof(struct top_proc, blocked_total_ms_s),
+	  "ms/s blocked in every wait class together (the default sort)" },
 	{ "OPS/s", 6, TOP_COL_DBL, 0, offsetof(struct top_proc, ops_s),
 	  "path-based filesystem calls per second (open, create, mkdir, stat, unlink, ...)" },
-	{ "P99ms", 6, TOP_COL_DBL, 2, offsetof(struct top_proc, p99_ms),
+	{ "P99ms", 5, TOP_COL_DBL, 2, offsetof(struct top_proc, p99_ms),
 	  "99th percentile latency of those calls, ms (within 1.6%)" },
 	{ "JRNL", 5, TOP_COL_DBL_ARR, DARR(TOP_WG_JOURNAL, 0), offsetof(struct top_proc, blocked_ms_s),
 	  "ms/s blocked on the journal (log space, locked transaction, shadow buffer, commit)" },
@@ -29,17 +37,103 @@ static const struct top_col cols[] = {
 	{ "WRITE", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, data_write_mbs),
 	  "MB/s its write() family calls wrote to the target's files" },
 };
+#define NCOLS	(sizeof(cols) / sizeof(cols[0]))
+#define COL_BLK	2
+
+/* The same columns by program: the first counts the processes. */
+static struct top_col gcols[NCOLS];
+static int grouped;
+static struct top_proc *gbuf;	/* the grouped rows of the last rows() call */
+static double *gw;		/* per group: sum of ops * avg_ms, for the average */
+static size_t gcap;
+
+static const struct top_proc *group_rows(const struct top_snap *s, size_t *n)
+{
+	size_t i, g, ng = 0;
+
+	if (s->nprocs > gcap) {
+		struct top_proc *b = realloc(gbuf, s->nprocs * sizeof(*b));
+		double *w = b ? realloc(gw, s->nprocs * sizeof(*w)) : NULL;
+
+		if (b)
+			gbuf = b;
+		if (!w) {
+			*n = 0;
+			return gbuf;
+		}
+		gw = w;
+		gcap = s->nprocs;
+	}
+	for (i = 0; i < s->nprocs; i++) {
+		const struct top_proc *p = &s->procs[i];
+		struct top_proc *o;
+		int k;
+
+		for (g = 0; g < ng; g++)
+			if (!strcmp(gbuf[g].comm, p->comm))
+				break;
+		o = &gbuf[g];
+		if (g == ng) {
+			*o = *p;
+			o->pid = 1;
+			gw[g] = p->avg_ms * p->ops_s;
+			ng++;
+			continue;
+		}
+		o->pid++;
+		o->ops_s += p->ops_s;
+		gw[g] += p->avg_ms * p->ops_s;
+		o->avg_ms = o->ops_s > 0 ? gw[g] / o->ops_s : 0;
+		if (p->p99_ms > o->p99_ms)
+			o->p99_ms = p->p99_ms;
+		for (k = 0; k < TOP_WG__MAX; k++)
+			o->blocked_ms_s[k] += p->blocked_ms_s[k];
+		o->blocked_total_ms_s += p->blocked_total_ms_s;
+		o->read_mbs += p->read_mbs;
+		o->write_mbs += p->write_mbs;
+	}
+	*n = ng;
+	return gbuf;
+}
 
 static const void *rows(const struct top_snap *s, size_t *n, size_t *stride)
 {
-	*n = s->nprocs;
 	*stride = sizeof(struct top_proc);
+	if (grouped)
+		return group_rows(s, n);
+	*n = s->nprocs;
 	return s->procs;
 }
 
 static uint64_t ident(const void *row)
 {
-	return ((const struct top_proc *)row)->pid;
+	const struct top_proc *p = row;
+	uint64_t h = 1469598103934665603ull;
+	const char *c;
+
+	if (!grouped)
+		return p->pid;
+	for (c = p->comm; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	return h;
+}
+
+static int key(struct top_view *v, int k)
+{
+	if (k != 'p')
+		return TOP_KEY_UNHANDLED;
+	grouped = !grouped;
+	if (!gcols[0].title) {
+		memcpy(gcols, cols, sizeof(cols));
+		gcols[0].title = "PROCS";
+		gcols[0].help = "processes of this program (key p: back to one row per process)";
+	}
+	v->cols = grouped ? gcols : cols;
+	v->name = grouped ? "programs" : "processes";
+	v->tab = grouped ? "progs" : "procs";
+	v->have_sel = 0;
+	v->sel = 0;
+	return TOP_REDRAW_ALL;
 }
 
 /* All digits: a pid, matched exactly; otherwise a substring of the command name. */
@@ -63,6 +157,9 @@ static int match(const void *row, const char *filter)
 {
 	const struct top_proc *p = row;
 
+	/* grouped, the first column is a count: the filter is by name only */
+	if (grouped)
+		return strstr(p->comm, filter) != NULL;
 	return top_filter_pid_or_name(p->pid, p->comm, filter);
 }
 
@@ -71,7 +168,10 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 {
 	const struct top_proc *p = row;
 
-	top_lines__add(out, "process %u (%s)", p->pid, p->comm);
+	if (grouped)
+		top_lines__add(out, "program %s (%u processes)", p->comm, p->pid);
+	else
+		top_lines__add(out, "process %u (%s)", p->pid, p->comm);
 	top_lines__add(out, "%s", "");
 	top_lines__add(out, "filesystem calls       %10.1f /s", p->ops_s);
 	top_lines__add(out, "call latency p99       %10.3f ms", p->p99_ms);
@@ -93,6 +193,7 @@ static const struct top_view_ops ops = {
 	.ident = ident,
 	.match = match,
 	.details = details,
+	.key = key,
 	.subtitle = "blocked ms/s by cause",
 	.empty = "no process did filesystem work in this interval",
 };
@@ -102,8 +203,8 @@ struct top_view top_view_processes = {
 	.tab = "procs",
 	.hotkey = '1',
 	.cols = cols,
-	.ncols = sizeof(cols) / sizeof(cols[0]),
+	.ncols = NCOLS,
 	.ops = &ops,
-	.default_sort = 2,
-	.sort_col = 2,
+	.default_sort = COL_BLK,
+	.sort_col = COL_BLK,
 };

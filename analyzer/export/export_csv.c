@@ -10,11 +10,16 @@
  *   alloc  ext4_allocate_blocks: ts_ns,pid,tid,comm,dev,ino,logical,len,goal,block,
  *                                lleft,lright,pleft,pright,flags
  * Times are the trace's monotonic ns; q2d/q2c are empty when no insert was seen.
+ * Every row ends with t_s,realtime: the row's time (ops, waits, alloc: the
+ * event; io: the completion; txn: the commit's start) in seconds from the
+ * trace's start, as --from/--to count them, and as UTC wall-clock time
+ * (ISO 8601, ns), empty if the trace has no clock offset.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "fslens/export.h"
 #include "fslens/schema.h"
 
@@ -44,6 +49,9 @@ struct fsl_csv_export {
 	struct csv_io *io[IO_BUCKETS];
 	struct csv_txn *txns;
 	size_t ntxns, captxns;
+	uint64_t origin;		/* t_s = (ts - origin) / 1e9 */
+	int64_t rt_offset;		/* REALTIME - MONOTONIC, ns */
+	int have_rt;
 };
 
 static const char *const table_names[] = {
@@ -90,7 +98,18 @@ struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fs
 	x->out = out;
 	x->table = table;
 	x->meta = meta;
-	fprintf(out, "%s\n", headers[table]);
+	fprintf(out, "%s,t_s,realtime\n", headers[table]);
+	if (meta) {
+		const char *v = fsl_meta__str(meta, FSL_KV_REALTIME_OFFSET);
+		uint64_t start;
+
+		if (v && *v) {
+			x->rt_offset = strtoll(v, NULL, 10);
+			x->have_rt = 1;
+		}
+		if (!fsl_meta__get_u64(meta, FSL_KV_START_NS, &start))
+			x->origin = start;
+	}
 	*err = 0;
 	return x;
 }
@@ -99,6 +118,31 @@ void fsl_csv_export__set_classifier(struct fsl_csv_export *x, fsl_classify_fn fn
 {
 	x->classify = fn;
 	x->cctx = ctx;
+}
+
+void fsl_csv_export__set_origin(struct fsl_csv_export *x, uint64_t origin_ns)
+{
+	x->origin = origin_ns;
+}
+
+/* ",t_s,realtime\n": the columns every table ends with. */
+static void end_row(struct fsl_csv_export *x, uint64_t ts)
+{
+	FILE *f = x->out;
+	int64_t d = (int64_t)(ts - x->origin);
+
+	fprintf(f, ",%s%lld.%09lld,", d < 0 ? "-" : "", (long long)(d < 0 ? -d : d) / 1000000000,
+		(long long)(d < 0 ? -d : d) % 1000000000);
+	if (x->have_rt) {
+		int64_t rt = (int64_t)ts + x->rt_offset;
+		time_t sec = (time_t)(rt / 1000000000);
+		struct tm tm;
+		char buf[32];
+
+		if (gmtime_r(&sec, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm))
+			fprintf(f, "%s.%09lldZ", buf, (long long)(rt % 1000000000));
+	}
+	fputc('\n', f);
 }
 
 static void put_comm(struct fsl_csv_export *x, uint32_t tid)
@@ -172,7 +216,7 @@ static int on_io(struct fsl_csv_export *x, const struct fsl_ev_block_rq *b)
 		fprintf(f, "%llu", U(b->hdr.ts - e->insert_ts));
 	fprintf(f, ",%d,%u,", b->error, e->tid);
 	put_comm(x, e->tid);
-	fputc('\n', f);
+	end_row(x, b->hdr.ts);
 	*pp = e->next;
 	free(e);
 	return 0;
@@ -262,7 +306,8 @@ int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev)
 		fsl_csv_str(f, d->paths, d->path_len);
 		fputc(',', f);
 		fsl_csv_str(f, d->paths + d->path_len, d->path2_len);
-		fprintf(f, ",%lld,%llu\n", (long long)d->ret, U(d->lat_ns));
+		fprintf(f, ",%lld,%llu", (long long)d->ret, U(d->lat_ns));
+		end_row(x, ev->ts);
 		return 0;
 	}
 	case FSL_CSV_IO:
@@ -299,7 +344,7 @@ int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev)
 		for (k = st ? st->nframes : 0; k-- > 0;)
 			fprintf(f, "%s%s", k + 1 < st->nframes ? ";" : "",
 				fsl_frame_func(st->frames[k], fb, sizeof(fb)));
-		fputc('\n', f);
+		end_row(x, ev->ts);
 		return 0;
 	}
 	case FSL_CSV_ALLOC: {
@@ -310,9 +355,10 @@ int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev)
 		fprintf(f, "%llu,%u,%u,", U(ev->ts), ev->pid, ev->tid);
 		put_comm(x, ev->tid);
 		fprintf(f, ",%u:%u,%llu,%u,%u,%llu,%llu,%u,%u,%llu"
-			",%llu,0x%x\n", FSL_MAJOR(a->dev), FSL_MINOR(a->dev), U(a->ino),
+			",%llu,0x%x", FSL_MAJOR(a->dev), FSL_MINOR(a->dev), U(a->ino),
 			a->logical, a->len, U(a->goal), U(a->block), a->lleft, a->lright,
 			U(a->pleft), U(a->pright), a->flags);
+		end_row(x, ev->ts);
 		return 0;
 	}
 	}
@@ -341,7 +387,7 @@ int fsl_csv_export__finish(struct fsl_csv_export *x)
 			fprintf(f, "%u,%u,%u", t->handles, t->blocks, t->blocks_logged);
 		else
 			fputs(",,", f);
-		fputc('\n', f);
+		end_row(x, t->start);
 	}
 	if (fflush(f) || ferror(f))
 		return -EIO;

@@ -24,6 +24,11 @@ static int h_request_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	const struct fsl_ev_ext4_inode *e = (const void *)ev;
 	struct thr *t;
 
+	if ((e->mode & 0170000) == 0100000) {
+		r->cre_switch += r->cre_n && ev->tid != r->cre_tid;
+		r->cre_tid = ev->tid;
+		r->cre_n++;
+	}
 	if (!r->have_geom)
 		return 0;
 	t = rp_thr_get(r, ev->tid);

@@ -109,9 +109,13 @@ static int h_commit(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
 	const struct fsl_ev_jbd2_commit *e = (const void *)ev;
-	struct rcommit *rc = rc_find(r, e->transaction, ev->type == FSL_EV_JBD2_START_COMMIT);
+	struct rcommit *rc;
 	int i;
 
+	/* another filesystem's journal: its tids would be mistaken for ours */
+	if (r->target_dev && e->dev != r->target_dev)
+		return 0;
+	rc = rc_find(r, e->transaction, ev->type == FSL_EV_JBD2_START_COMMIT);
 	if (!rc)
 		return 0;
 	switch (ev->type) {
@@ -146,7 +150,7 @@ static int h_run_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
 	const struct fsl_ev_jbd2_run_stats *e = (const void *)ev;
-	struct rcommit *rc = rc_find(r, e->tid, 0);
+	struct rcommit *rc = r->target_dev && e->dev != r->target_dev ? NULL : rc_find(r, e->tid, 0);
 
 	if (rc) {
 		rc->have_stats = 1;
@@ -160,7 +164,10 @@ static int h_run_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 static int h_checkpoint(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_jbd2_checkpoint *e = (const void *)ev;
 
+	if (r->target_dev && e->dev != r->target_dev)
+		return 0;
 	r->rec_checkpoints++;
 	return 0;
 }

@@ -143,6 +143,7 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 
 	fsl_geom_defaults(g);
 	fsl_tunables_defaults(t);
+	r->target_dev = (uint32_t)fsl_meta__u64(m, FSL_KV_DEV, 0);
 	have = !fsl_meta__ext4_geometry(m, &eg);
 	g->block_size = eg.block_size;
 	g->blocks_count = eg.blocks_count;
@@ -395,12 +396,51 @@ static void end_state_check(struct fsl_replay *r, const struct fsl_meta *m)
 	r->res.end_blocks = pos - b->first;
 }
 
+/* Bit blk of a run-length bitmap, walking a cursor forward (blk never decreases). */
+static int bm_cursor(const struct fsl_bitmap *b, uint64_t *i, uint64_t *pos, uint64_t blk)
+{
+	while (*i < b->nruns && blk >= *pos + b->runs[*i])
+		*pos += b->runs[(*i)++];
+	return *i < b->nruns ? (int)(*i & 1) : -1;
+}
+
+/*
+ * The free run's end bitmap against the recorded one: from the same start
+ * state with only the workload's requests, which of the blocks that changed
+ * (in the kernel or in the model) ended in the same state.
+ */
+static void freerun_map_check(struct fsl_replay *r, const struct fsl_meta *m)
+{
+	const struct fsl_bitmap *e = m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_END) : NULL;
+	const struct fsl_bitmap *b = m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_START)
+					       : NULL;
+	uint64_t ei = 0, epos, si = 0, spos, blk;
+
+	if (!e || !b || !r->sc[0].fr || e->first != b->first)
+		return;
+	epos = e->first;
+	spos = b->first;
+	for (blk = e->first; blk < e->first + e->nbits && blk < r->g.blocks_count; blk++) {
+		int end = bm_cursor(e, &ei, &epos, blk), start = bm_cursor(b, &si, &spos, blk);
+		int model = fsl_alloc__test_used(r->sc[0].fr, blk);
+
+		if (end < 0 || start < 0)
+			break;
+		if (start == end && model == start)
+			continue;
+		r->res.fr_map_changed++;
+		r->res.fr_map_agree += model == end;
+	}
+}
+
 static int replay_end(struct fsl_consumer *c, const struct fsl_meta *m)
 {
 	struct fsl_replay *r = c->priv;
 	int i;
 
 	end_state_check(r, m);
+	if (r->o.free_run)
+		freerun_map_check(r, m);
 	if (r->ninflight)
 		r->busy_ns += r->last_ts - r->busy_start;
 	if (!r->g.journal_blocks)

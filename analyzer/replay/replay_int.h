@@ -136,7 +136,11 @@ struct fsl_replay {
 	uint32_t w_block_size;
 	int w_delalloc, w_noatime, w_stream_req, w_group_prealloc;
 	int whatif;
-	uint64_t max_txn;		/* from /proc/fs/jbd2/DEV/info, 0 unknown */
+	/* file creations, and how often the creating task changed: writers taking turns */
+	uint64_t cre_n, cre_switch;
+	uint32_t cre_tid;
+	uint64_t max_txn;
+	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */		/* from /proc/fs/jbd2/DEV/info, 0 unknown */
 };
 
 /* What the replay knows of an inode, packed in one map value. */

@@ -4,6 +4,13 @@
  * SVG charts: block offset vs time with seeks/s and MB/s (as seekwatcher
  * draws it), an operation latency heatmap, blocked time by wait class over
  * time, and the journal commit timeline; then the text report.
+ *
+ * Every chart shares one time axis (the report's span, seconds from its
+ * start) with round ticks (1, 2 or 5 times a power of ten), the scenario's
+ * phases (NAME.phases beside the trace) drawn as dashed markers, and marks
+ * that carry their numbers (data-* attributes) so a browser test can count
+ * them: the journal chart draws every commit, one bar per time bin (with
+ * data-commits) once there are more than it keeps one by one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render_internal.h"
+#include "../../scenarios/phases.h"
 
 #define CW 900		/* chart width */
 #define ML 70		/* left margin */
@@ -47,22 +55,87 @@ static void svg_begin(FILE *f, int h, const char *title)
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", title, CW, h, CW, h);
 }
 
-/* Frame and axis labels of a plot at y0 with height ph. */
+/* A round tick step for an axis to max with about n ticks: 1, 2 or 5 x 10^k. */
+static double nice_step(double max, int n)
+{
+	double raw = max / n, p, m;
+
+	if (!(raw > 0) || !isfinite(raw))
+		return 1;
+	p = pow(10, floor(log10(raw)));
+	m = raw / p;
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+/* Decimals a tick label of that step needs: 0.25 -> 2, 5 -> 0. */
+static int step_decimals(double step)
+{
+	int d = 0;
+
+	while (d < 6 && fabs(step * pow(10, d) - floor(step * pow(10, d) + 0.5)) > 1e-6)
+		d++;
+	return d;
+}
+
+/* The phases of the scenario run, when a NAME.phases file lies beside the trace. */
+static struct fsl_phase_log html_phases;
+static uint64_t html_t0;
+
+/*
+ * Frame, round ticks and labels of a plot at y0 with height ph; x is the
+ * shared time axis (secs from the report's start). The x label sits below
+ * the tick labels and the y label above the frame, so neither overlaps them.
+ */
 static void axes(FILE *f, int y0, int ph, double xmax, const char *xlab, double ymax, const char *ylab)
 {
-	int i;
+	double step, v;
+	unsigned int i;
+	int d;
 
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
-		ML, y0, PW, ph);
-	for (i = 0; i <= 4; i++) {
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n",
-			ML + PW * i / 4, y0 + ph + 13, xmax * i / 4);
-		if (ymax > 0)	/* 0: the caller labels the rows itself */
-			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.3g</text>\n", ML - 4,
-				y0 + ph - ph * i / 4 + 4, ymax * i / 4);
+	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+		"stroke=\"#999\"/>\n", ML, y0, PW, ph);
+	if (xmax > 0) {
+		step = nice_step(xmax, 6);
+		d = step_decimals(step);
+		for (v = 0; v <= xmax * (1 + 1e-9); v += step) {
+			double x = ML + PW * v / xmax;
+
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>"
+				"<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
+				x, y0 + ph, x, y0 + ph + 4, x, y0 + ph + 15, d, v);
+		}
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", ML + PW, y0 + ph + 25, xlab);
-	fprintf(f, "<text x=\"4\" y=\"%d\">%s</text>\n", y0 - 4, ylab);
+	if (ymax > 0) {	/* 0: the caller labels the rows itself */
+		step = nice_step(ymax, 4);
+		d = step_decimals(step);
+		for (v = 0; v <= ymax * (1 + 1e-9); v += step)
+			fprintf(f, "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+				ML - 5, y0 + ph - ph * v / ymax + 4, d, v);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", ML + PW, y0 + ph + 29, xlab);
+	fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", ML, y0 - 5, ylab);
+	/* phases: a dashed line at each start, named */
+	for (i = 0; i < html_phases.nphases; i++) {
+		const struct fsl_phase_rec *p = &html_phases.phases[i];
+		double x;
+
+		if (xmax <= 0 || p->start_ns < html_t0 || (p->start_ns - html_t0) / 1e9 > xmax)
+			continue;
+		x = ML + PW * ((p->start_ns - html_t0) / 1e9) / xmax;
+		fprintf(f, "<line class=\"phase\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			"stroke=\"#444\" stroke-dasharray=\"3,3\"/><text x=\"%.1f\" y=\"%d\" "
+			"font-size=\"9\" fill=\"#444\">", x, y0, x, y0 + ph, x + 2, y0 + 10 + 10 * (int)(i % 2));
+		esc(f, p->name, sizeof(p->name));
+		fputs("</text>\n", f);
+	}
+}
+
+/* x of a time bin's start on the shared axis. */
+static double bin_x(const struct fsl_timebase *tb, unsigned int i, uint64_t t0, double secs)
+{
+	double off = tb->t0 > t0 ? (tb->t0 - t0) / 1e9 : 0;
+
+	return ML + PW * (off + i * (tb->width_ns / 1e9)) / secs;
 }
 
 /* A line chart of one series (values per bin scaled by `scale`) on the report's time axis. */
@@ -136,8 +209,9 @@ static void chart_io(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	}
 }
 
-static void chart_heat(FILE *f, struct fsl_analysis *a)
+static void chart_heat(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 {
+	double secs = t1 > t0 ? (t1 - t0) / 1e9 : 1;
 	const struct fsl_ops *o = fsl_analysis__ops(a);
 	uint32_t max = 0;
 	unsigned int i, r, rmax = 0;
@@ -155,8 +229,8 @@ static void chart_heat(FILE *f, struct fsl_analysis *a)
 			}
 	if (!max)
 		return;
-	svg_begin(f, 330, "Operation latency heatmap (count per time bin and log2 latency)");
-	cw = (double)PW / o->tb.nbins;
+	svg_begin(f, 356, "Operation latency heatmap (count per time bin and log2 latency)");
+	cw = PW * (o->tb.width_ns / 1e9) / secs;
 	for (i = 0; i < o->tb.nbins; i++)
 		for (r = 0; r <= rmax; r++) {
 			double v;
@@ -164,13 +238,22 @@ static void chart_heat(FILE *f, struct fsl_analysis *a)
 			if (!o->heat[i][r])
 				continue;
 			v = log(1 + o->heat[i][r]) / log(1 + max);
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				"fill=\"rgb(%d,%d,%d)\"><title>%u ops</title></rect>\n", ML + i * cw,
+			fprintf(f, "<rect class=\"heat\" data-n=\"%u\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\" fill=\"rgb(%d,%d,%d)\"><title>%u ops</title></rect>\n",
+				o->heat[i][r], bin_x(&o->tb, i, t0, secs),
 				20 + 280 - 280.0 * (r + 1) / (rmax + 1), cw + 0.3, 280.0 / (rmax + 1),
 				255, (int)(230 * (1 - v)), (int)(200 * (1 - v)), o->heat[i][r]);
 		}
 	w = o->tb.width_ns / 1e9;
-	axes(f, 20, 280, o->tb.nbins * w, "seconds", 0, "");
+	(void)w;
+	axes(f, 20, 280, secs, "seconds", 0, "latency");
+	/* the colour scale: log of the count, 1 to the most in one cell */
+	fputs("<defs><linearGradient id=\"heatscale\"><stop offset=\"0\" stop-color=\"rgb(255,230,200)\"/>"
+	      "<stop offset=\"1\" stop-color=\"rgb(255,0,0)\"/></linearGradient></defs>\n", f);
+	fprintf(f, "<g class=\"scale\"><rect x=\"%d\" y=\"338\" width=\"200\" height=\"10\" "
+		"fill=\"url(#heatscale)\" stroke=\"#999\"/><text x=\"%d\" y=\"347\" text-anchor=\"end\">"
+		"1 op</text><text x=\"%d\" y=\"347\">%u ops per cell (log scale)</text></g>\n",
+		ML + PW - 200 - 150, ML + PW - 200 - 154, ML + PW - 146, max);
 	for (r = 0; r <= rmax; r += 2)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s%llu us</text>\n", ML - 4,
 			20 + 280 - 280.0 * (r + 0.5) / (rmax + 1), r ? "&lt;" : "",
@@ -178,11 +261,11 @@ static void chart_heat(FILE *f, struct fsl_analysis *a)
 	fputs("</svg>\n", f);
 }
 
-static void chart_stalls(FILE *f, struct fsl_analysis *a)
+static void chart_stalls(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 {
 	const struct fsl_stalls *s = fsl_analysis__stalls(a);
-	double ymax = 0, w, cw;
-	unsigned int i, c, lx;
+	double ymax = 0, w, cw, secs = t1 > t0 ? (t1 - t0) / 1e9 : 1;
+	unsigned int i, c, lx, ly;
 
 	if (!s->tb.nbins)
 		return;
@@ -197,8 +280,8 @@ static void chart_stalls(FILE *f, struct fsl_analysis *a)
 	}
 	if (ymax <= 0)
 		return;
-	svg_begin(f, 360, "Workload blocked time by wait class (average tasks blocked)");
-	cw = (double)PW / s->tb.nbins;
+	svg_begin(f, 380, "Workload blocked time by wait class (average tasks blocked)");
+	cw = PW * w / secs;
 	for (i = 0; i < s->tb.nbins; i++) {
 		double y = 20 + 280;
 
@@ -208,18 +291,26 @@ static void chart_stalls(FILE *f, struct fsl_analysis *a)
 			if (h <= 0)
 				continue;
 			y -= h;
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-				"<title>%s</title></rect>\n", ML + i * cw, y, cw + 0.3, h, class_colors[c],
-				fsl_wclass_id(c));
+			fprintf(f, "<rect class=\"stall\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				"fill=\"%s\"><title>%s</title></rect>\n", bin_x(&s->tb, i, t0, secs), y,
+				cw + 0.3, h, class_colors[c], fsl_wclass_id(c));
 		}
 	}
-	axes(f, 20, 280, s->tb.nbins * w, "seconds", ymax, "tasks blocked");
-	for (c = 0, lx = ML; c < FSL_WC__MAX; c++) {
+	axes(f, 20, 280, secs, "seconds", ymax, "tasks blocked");
+	for (c = 0, lx = ML, ly = 345; c < FSL_WC__MAX; c++) {
+		unsigned int lw;
+
 		if (!s->cls[c].ns[FSL_ROLE_WORKLOAD])
 			continue;
-		fprintf(f, "<rect x=\"%u\" y=\"335\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-			"<text x=\"%u\" y=\"344\">%s</text>\n", lx, class_colors[c], lx + 13, fsl_wclass_id(c));
-		lx += 18 + 7 * strlen(fsl_wclass_id(c));
+		lw = 18 + 7 * strlen(fsl_wclass_id(c));
+		if (lx + lw > ML + PW) {	/* the legend wraps instead of running off */
+			lx = ML;
+			ly += 16;
+		}
+		fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%u\" y=\"%u\">%s</text>\n", lx, ly - 9, class_colors[c], lx + 13, ly,
+			fsl_wclass_id(c));
+		lx += lw;
 	}
 	fputs("</svg>\n", f);
 }
@@ -230,10 +321,46 @@ static void chart_journal(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t
 	double secs = (t1 - t0) / 1e9, ymax = 0;
 	unsigned int i, lx;
 
-	if (!j || !j->ntxns)
+	if (!j || (!j->ntxns && !j->commits))
 		return;
 	if (secs <= 0)
 		secs = 1;
+	/*
+	 * More commits than the analysis keeps one by one (FSL_TXN_RING): draw
+	 * them all from the commit series, one bar per bin, height the bin's
+	 * average commit time, so the start of a long trace is not left empty.
+	 */
+	if (j->commits > j->ntxns && j->tb.nbins) {
+		double cw = PW * (j->tb.width_ns / 1e9) / secs;
+
+		for (i = 0; i < j->tb.nbins; i++)
+			if (j->series_commits[i] &&
+			    j->series_commit_ns[i] / 1e6 / j->series_commits[i] > ymax)
+				ymax = j->series_commit_ns[i] / 1e6 / j->series_commits[i];
+		if (ymax <= 0)
+			ymax = 1;
+		svg_begin(f, 360, "Journal commits: every commit, binned (height: average commit time "
+			  "in the bin)");
+		for (i = 0; i < j->tb.nbins; i++) {
+			double avg, h;
+
+			if (!j->series_commits[i])
+				continue;
+			avg = j->series_commit_ns[i] / 1e6 / j->series_commits[i];
+			h = 280 * avg / ymax;
+			fprintf(f, "<rect class=\"commit\" data-commits=\"%llu\" x=\"%.1f\" y=\"%.1f\" "
+				"width=\"%.1f\" height=\"%.1f\" fill=\"#1f77b4\"><title>%llu commits, "
+				"average %.2f ms</title></rect>\n",
+				(unsigned long long)j->series_commits[i], bin_x(&j->tb, i, t0, secs),
+				20 + 280 - (h < 1 ? 1 : h), cw < 1 ? 1 : cw, h < 1 ? 1 : h,
+				(unsigned long long)j->series_commits[i], avg);
+		}
+		axes(f, 20, 280, secs, "seconds", ymax, "average commit ms");
+		fprintf(f, "<text x=\"%d\" y=\"344\">%llu commits in %u bins of %.3g s</text>\n", ML,
+			(unsigned long long)j->commits, j->tb.nbins, j->tb.width_ns / 1e9);
+		fputs("</svg>\n", f);
+		return;
+	}
 	for (i = 0; i < j->ntxns; i++)
 		if (j->txns[i].t_end > j->txns[i].t_start && j->txns[i].t_start &&
 		    (j->txns[i].t_end - j->txns[i].t_start) / 1e6 > ymax)
@@ -250,8 +377,8 @@ static void chart_journal(FILE *f, struct fsl_analysis *a, uint64_t t0, uint64_t
 		x0 = ML + PW * ((t->t_start > t0 ? t->t_start - t0 : 0) / 1e9) / secs;
 		x1 = ML + PW * ((t->t_end > t0 ? t->t_end - t0 : 0) / 1e9) / secs;
 		h = 280 * ((t->t_end - t->t_start) / 1e6) / ymax;
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-			"<title>tid %u %s %.2f ms</title></rect>\n", x0, 20 + 280 - h,
+		fprintf(f, "<rect class=\"commit\" data-commits=\"1\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%.1f\" fill=\"%s\"><title>tid %u %s %.2f ms</title></rect>\n", x0, 20 + 280 - h,
 			x1 - x0 < 1 ? 1 : x1 - x0, h < 1 ? 1 : h, trig_colors[t->trigger], t->tid,
 			fsl_trigger_name(t->trigger), (t->t_end - t->t_start) / 1e6);
 	}
@@ -310,10 +437,23 @@ int fsl_report__html(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 	esc(f, rn_kv(a, FSL_KV_KERNEL), 256);
 	fprintf(f, ", %.2f s</p>\n", rn_sec(t1 - t0));
 	diag_table(f, a);
-	chart_stalls(f, a);
+	memset(&html_phases, 0, sizeof(html_phases));
+	html_t0 = t0;
+	if (info && info->trace_path) {
+		char ppath[4096];
+
+		fsl_phases_path(ppath, sizeof(ppath), info->trace_path);
+		if (fsl_phase_log__load(&html_phases, ppath)) {
+			fsl_phase_log__free(&html_phases);
+			memset(&html_phases, 0, sizeof(html_phases));
+		}
+	}
+	chart_stalls(f, a, t0, t1);
 	chart_io(f, a, t0, t1);
-	chart_heat(f, a);
+	chart_heat(f, a, t0, t1);
 	chart_journal(f, a, t0, t1);
+	fsl_phase_log__free(&html_phases);
+	memset(&html_phases, 0, sizeof(html_phases));
 	mem = open_memstream(&text, &tlen);
 	if (mem) {
 		all = info ? *info : (struct fsl_report_info){ 0 };

@@ -108,7 +108,8 @@ static void causes(struct fsl_json *j, struct fsl_analysis *a)
 	for (i = 0; i < FSL_WC__MAX; i++) {
 		const struct fsl_class_stat *c = &st->cls[i];
 
-		if (!c->count[0] && !c->count[1] && !c->count[2])
+		if (!c->count[0] && !c->count[1] && !c->count[2] &&
+		    !c->ns[0] && !c->ns[1] && !c->ns[2])	/* time of a wait that ends later */
 			continue;
 		fsl_json__key(j, fsl_wclass_id(i));
 		fsl_json__obj_begin(j);
@@ -750,18 +751,57 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "phys", br[i].phys);
 		fsl_json__kv_u64(j, "log", br[i].log);
 		fsl_json__kv_u64(j, "len", br[i].len);
+		fsl_json__kv_u64(j, "ns", br[i].ts);
+		fsl_json__kv_str(j, "taker_kind", fsl_taker_kind_name(br[i].taker_kind));
 		if (br[i].taker_ino) {
 			fsl_json__kv_u64(j, "taker_ino", br[i].taker_ino);
 			fsl_json__kv_u64(j, "taker_ns", br[i].taker_ts);
 			fsl_json__kv_str(j, "taker_how", fsl_alloc_how_name(br[i].taker_how));
 			fsl_json__kv_bool(j, "taker_near", br[i].taker_near);
 			fsl_json__kv_u64(j, "taker_block", br[i].taker_block);
+			fsl_json__kv_bool(j, "taken_later", br[i].taker_later);
 		} else {
 			fsl_json__kv_null(j, "taker_ino");
+		}
+		if (br[i].pa_ino) {
+			fsl_json__key(j, "prealloc");
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "creator_ino", br[i].pa_ino);
+			fsl_json__kv_u64(j, "ns", br[i].pa_ts);
+			fsl_json__kv_u64(j, "start", br[i].pa_start);
+			fsl_json__kv_u64(j, "len", br[i].pa_len);
+			fsl_json__kv_bool(j, "reserved_before", br[i].pa_reserved);
+			fsl_json__obj_end(j);
+		}
+		if (br[i].have_decision) {
+			fsl_json__key(j, "decision");
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "goal", br[i].goal);
+			fsl_json__kv_u64(j, "request_len", br[i].req_len);
+			fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			fsl_json__kv_u64(j, "normalized_len", br[i].norm_len);
+			fsl_json__kv_u64(j, "cr", br[i].cr);
+			fsl_json__obj_end(j);
 		}
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	{
+		struct fsl_break_pos p;
+
+		fsl_layout__break_pos(l, &p);
+		fsl_json__key(j, "break_positions");
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "breaks", p.breaks);
+		fsl_json__kv_u64(j, "writeback_limit", p.wb_limit);
+		fsl_json__kv_u64(j, "writeback_limit_blocks", p.wb_len);
+		fsl_json__kv_u64(j, "mb_stream_req", p.stream_req);
+		fsl_json__kv_u64(j, "mb_stream_req_blocks", p.stream_len);
+		fsl_json__kv_u64(j, "mb_group_prealloc", p.group_pa);
+		fsl_json__kv_u64(j, "mb_group_prealloc_blocks", p.group_len);
+		fsl_json__kv_u64(j, "other", p.other);
+		fsl_json__obj_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 

@@ -598,6 +598,82 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
 }
 
+/* The evidence for one break: who holds the block, how, and the allocator's decision. */
+static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
+{
+	double at = b->taker_ts > t0 ? rn_sec(b->taker_ts - t0) : 0.0;
+
+	switch (b->taker_kind) {
+	case FSL_TAKER_FILE:
+		fprintf(f, "          block %" PRIu64 " went to inode %" PRIu64, b->expect, b->taker_ino);
+		if (b->taker_how == FSL_HOW_GROUP_PA && b->pa_ino)
+			fprintf(f, " at +%.3f s from the group preallocation %" PRIu64 "+%" PRIu64
+				" created by inode %" PRIu64 " at +%.3f s", at, b->pa_start, b->pa_len,
+				b->pa_ino, b->pa_ts > t0 ? rn_sec(b->pa_ts - t0) : 0.0);
+		else if (b->taker_how == FSL_HOW_INODE_PA && b->pa_ino)
+			fprintf(f, " at +%.3f s from its inode preallocation %" PRIu64 "+%" PRIu64, at,
+				b->pa_start, b->pa_len);
+		else if (b->taker_how == FSL_HOW_UNKNOWN)
+			fprintf(f, " (before the trace)");
+		else
+			fprintf(f, " at +%.3f s (%s)", at, fsl_alloc_how_name(b->taker_how));
+		if (b->taker_later)
+			fprintf(f, "; later than this extent (+%.3f s), when it was %s",
+				b->ts > t0 ? rn_sec(b->ts - t0) : 0.0,
+				b->pa_reserved ? "held in that preallocation" : "still free");
+		fputc('\n', f);
+		break;
+	case FSL_TAKER_EXTENT_TREE:
+		fprintf(f, "          block %" PRIu64 " is an extent-tree block of inode %" PRIu64
+			" (+%.3f s)\n", b->expect, b->taker_ino, at);
+		break;
+	case FSL_TAKER_SUPER:
+	case FSL_TAKER_BITMAP:
+	case FSL_TAKER_ITABLE:
+		fprintf(f, "          block %" PRIu64 " is metadata: %s\n", b->expect,
+			b->taker_kind == FSL_TAKER_SUPER ? "a superblock backup or group descriptors" :
+			b->taker_kind == FSL_TAKER_BITMAP ? "a block or inode bitmap" : "an inode table");
+		break;
+	case FSL_TAKER_FREE:
+		fprintf(f, "          block %" PRIu64 " is free: the allocator placed the extent "
+			"elsewhere\n", b->expect);
+		break;
+	default:
+		fprintf(f, "          block %" PRIu64 " is in use, by no inode seen in the trace\n",
+			b->expect);
+	}
+	if (b->have_decision)
+		fprintf(f, "          this extent: asked goal %" PRIu64 " for %" PRIu64 " block%s, "
+			"normalized to %" PRIu64 ", found at cr %u\n", b->goal, b->req_len,
+			b->req_len == 1 ? "" : "s", b->norm_len, b->cr);
+}
+
+static void break_positions(FILE *f, const struct fsl_layout *l)
+{
+	struct fsl_break_pos p;
+
+	fsl_layout__break_pos(l, &p);
+	if (!p.breaks)
+		return;
+	fprintf(f, "  where the breaks fall (logical block):\n");
+	if (p.wb_limit)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " at multiples of %u: the writeback extent "
+			"limit (ext4 maps at most %u blocks per extent in one writeback pass; fixed "
+			"in the kernel: fallocate the file to get it in one piece)\n", p.wb_limit,
+			p.breaks, p.wb_len, p.wb_len);
+	if (p.stream_req)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " at %u or %u blocks: until a file reaches "
+			"mb_stream_req (%u blocks) its blocks come from the locality group's "
+			"preallocation (/sys/fs/ext4/DEV/mb_stream_req)\n", p.stream_req, p.breaks,
+			p.stream_len - 1, p.stream_len, p.stream_len);
+	if (p.group_pa)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " at multiples of %u: the locality-group "
+			"preallocation size (/sys/fs/ext4/DEV/mb_group_prealloc)\n", p.group_pa,
+			p.breaks, p.group_len);
+	if (p.other)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " elsewhere\n", p.other, p.breaks);
+}
+
 static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	const struct fsl_layout *l = fsl_analysis__layout(a);
@@ -626,18 +702,11 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 			fprintf(f, "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6" PRIu64
 				" log %" PRIu64 " len %" PRIu64 "\n", br[i].ino, br[i].kind, br[i].expect,
 				br[i].phys, br[i].log, br[i].len);
-			if (br[i].taker_ino && !br[i].taker_near)
-				fprintf(f, "          block %" PRIu64 " went to inode %" PRIu64 " (%s) at +%.3f s\n",
-					br[i].expect, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
-					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
-			else if (br[i].taker_ino)
-				fprintf(f, "          block %" PRIu64 " was free but the hole ended at %" PRIu64
-					": inode %" PRIu64 " (%s) at +%.3f s\n", br[i].expect,
-					br[i].taker_block, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
-					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
+			break_why(f, &br[i], t0);
 		}
 		if (n > max)
 			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
+		break_positions(f, l);
 	}
 	n = fsl_layout__worst(l, worst, 8);
 	if (n) {

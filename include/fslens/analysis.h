@@ -444,7 +444,50 @@ struct fsl_frag_break {
 	 */
 	uint8_t taker_near;
 	uint64_t taker_block;
+	/*
+	 * What holds `expect` at the end of the trace (what debugfs icheck
+	 * names): enum fsl_taker_kind. For FSL_TAKER_FILE and _EXTENT_TREE,
+	 * taker_ino is the owner; taker_ts its allocation of the block.
+	 */
+	uint8_t taker_kind;
+	uint8_t taker_later;	/* the block was free when this extent was allocated */
+	uint8_t pa_reserved;	/* ...but held in a group preallocation then */
+	uint8_t have_decision;	/* goal..cr below are the allocator's (ext4_mballoc_alloc) */
+	uint64_t ts;		/* when this extent was allocated (mapped) */
+	uint64_t pa_ino;	/* group/inode preallocation it came from: its creator */
+	uint64_t pa_ts, pa_start, pa_len;
+	/* the allocator's decision for this extent (the request that went elsewhere) */
+	uint64_t goal;		/* physical goal asked for */
+	uint64_t norm_start, norm_len;	/* the normalized request */
+	uint64_t req_len;	/* the original request */
+	uint8_t cr;		/* criteria pass that found the result */
 };
+
+enum fsl_taker_kind {
+	FSL_TAKER_UNKNOWN = 0,	/* in use, owner not seen (before the trace) */
+	FSL_TAKER_FILE,		/* a data block of taker_ino */
+	FSL_TAKER_EXTENT_TREE,	/* an extent-tree block of taker_ino */
+	FSL_TAKER_SUPER,	/* backup superblock or group descriptors */
+	FSL_TAKER_BITMAP,	/* block or inode bitmap (flex_bg packing) */
+	FSL_TAKER_ITABLE,	/* inode table (flex_bg packing) */
+	FSL_TAKER_FREE,		/* free at the end: the allocator went elsewhere */
+};
+const char *fsl_taker_kind_name(unsigned int kind);
+
+/*
+ * Where the breaks fall, in logical blocks: at a multiple of the writeback
+ * extent limit (ext4's MAX_WRITEPAGES_EXTENT_LEN, 2048 blocks per mapping in
+ * one writeback pass), at mb_stream_req (the request is still small-file,
+ * locality-group, until the file reaches mb_stream_req blocks: breaks at
+ * mb_stream_req - 1 and mb_stream_req), at a multiple of mb_group_prealloc.
+ */
+struct fsl_break_pos {
+	uint64_t breaks;
+	uint64_t wb_limit, stream_req, group_pa, other;
+	uint32_t wb_len, stream_len, group_len;
+};
+struct fsl_layout;
+void fsl_layout__break_pos(const struct fsl_layout *l, struct fsl_break_pos *out);
 
 enum fsl_alloc_how {
 	FSL_HOW_UNKNOWN = 0,

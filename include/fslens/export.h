@@ -203,6 +203,13 @@ size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x);
 const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t idx);
 void fsl_folded_export__free(struct fsl_folded_export *x);
 
+/*
+ * A self-contained, clickable flame graph SVG of folded lines ("a;b;c N\n"...,
+ * len bytes) to out (analyzer/export/export_flamegraph.c). 0, -ENOMEM or -EIO.
+ */
+int fsl_flamegraph_svg(FILE *out, const char *folded, size_t len, const char *title,
+		       const char *count_name);
+
 /* ---- CSV tables ---- */
 
 enum fsl_csv_table {
@@ -220,6 +227,8 @@ struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fs
 					   int *err);
 /* Fill the waits table's class column. */
 void fsl_csv_export__set_classifier(struct fsl_csv_export *x, fsl_classify_fn fn, void *ctx);
+/* Where t_s counts from (default: record.start_ns, else 0). */
+void fsl_csv_export__set_origin(struct fsl_csv_export *x, uint64_t origin_ns);
 int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev);
 int fsl_csv_export__finish(struct fsl_csv_export *x);
 void fsl_csv_export__free(struct fsl_csv_export *x);

@@ -70,6 +70,13 @@ struct fsl_replay_result {
 	/* the kernel-state model's on-disk bitmap at the end vs the recorded end bitmap */
 	int end_checked;
 	uint64_t end_blocks, end_mismatch;
+	/*
+	 * The free-running model's bitmap at the end vs the recorded end bitmap,
+	 * over the blocks the run changed (start != end in the kernel or in
+	 * the model): how many of them agree. fr_frag_*: files with > 1 extent.
+	 */
+	uint64_t fr_map_changed, fr_map_agree;
+	uint64_t fr_frag_kernel, fr_frag_model;
 };
 
 struct fsl_replay;

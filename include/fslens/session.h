@@ -11,8 +11,9 @@
  *
  * A consumer fills handlers[] for the event types it wants. During a
  * handler call, c->ctx points at what the session and the context stage
- * know of the event (struct fsl_evctx). Consumers see metadata only through
- * struct fsl_meta, so they work the same on a trace and live.
+ * know of the event (struct fsl_evctx; valid during the call only).
+ * Consumers see metadata only through struct fsl_meta, so they work the
+ * same on a trace and live.
  *
  * Windows (docs/report-json.md): a wait or a path call is a span [ts, end];
  * counts fall where the item completes, durations are split at window
@@ -43,7 +44,7 @@ struct fsl_evctx {
 	uint64_t end;		/* when the item completes: counts go there */
 	/* From the context stage (all 0 without one). */
 	uint32_t flags;		/* FSL_EVCTX_* */
-	int32_t role;		/* enum fsl_task_role of the task (analysis.h) */
+	int32_t role;		/* enum fsl_task_role of a stall's task (analysis.h); -1 not asked */
 	uint32_t cls;		/* wait class of a stall (enum fsl_wclass) */
 };
 #define FSL_EVCTX_STALL		(1u << 0)	/* an off-CPU record that is a stall; cls set */
@@ -72,6 +73,8 @@ typedef int (*fsl_handler_fn)(struct fsl_consumer *c, const struct fsl_hdr *ev);
 struct fsl_consumer {
 	const char *name;
 	void *priv;
+	/* Set by the session before each call (beside priv: one cache line). */
+	const struct fsl_evctx *ctx;
 	int (*begin)(struct fsl_consumer *c, const struct fsl_meta *m);
 	/* Called for every event after the type-specific handler (may be NULL). */
 	fsl_handler_fn any;
@@ -82,8 +85,6 @@ struct fsl_consumer {
 		       const struct fsl_evctx *x);
 	/* A window edge at t, after the partial() calls of that cut. */
 	int (*flush)(struct fsl_consumer *c, uint64_t t);
-	/* Set by the session for the duration of each call; NULL outside one. */
-	const struct fsl_evctx *ctx;
 };
 
 struct fsl_session_opts {
@@ -106,6 +107,11 @@ int fsl_session__begin(struct fsl_session *s, const struct fsl_meta *m);
 int fsl_session__push(struct fsl_session *s, const struct fsl_hdr *ev);
 /* A live clock reached now: release what the ordering window allows. */
 int fsl_session__advance(struct fsl_session *s, uint64_t now);
+/*
+ * No cut will come before t (top pumps up to its next refresh, and cuts
+ * there): a span ending before t is delivered at once instead of held.
+ */
+void fsl_session__horizon(struct fsl_session *s, uint64_t t);
 /* A window edge at t: spans in flight handed to partial() up to t, then flush(t). */
 int fsl_session__cut(struct fsl_session *s, uint64_t t);
 /* Everything held (ordering and spans) delivered now. */

@@ -342,6 +342,19 @@ assert len({x['id'] for x in b}) == len(b) == len(e)
 assert all(e[x['id']]['ts'] > x['ts'] for x in b)
 print(len(b))" 2>&1)
 check_eq perfetto.io_slices "$got" "$want"
+# OUT.json.gz: the same JSON, gzipped (gzip(1) and Python's gzip read it back)
+"$FSLENS" export t.trace -F perfetto -o p.json.gz
+check_eq perfetto_gz.rc "$?" 0
+check_cmd perfetto_gz.gzip_t gzip -t p.json.gz
+check_eq perfetto_gz.same_json "$(zcat p.json.gz | md5sum)" "$(md5sum <p.json)"
+check_eq perfetto_gz.loads "$("$PY" -c "import gzip, json; print(len(json.load(gzip.open('p.json.gz'))['traceEvents']))")" \
+	"$("$PY" -c "import json; print(len(json.load(open('p.json'))['traceEvents']))")"
+check_le perfetto_gz.smaller "$(stat -c %s p.json.gz)" "$(( $(stat -c %s p.json) / 4 ))"
+"$FSLENS" export t.trace -F csv --table io -o io.csv.gz -q
+check_eq csv_gz.same "$(zcat io.csv.gz | md5sum)" "$(md5sum <io.csv)"
+"$FSLENS" export t.trace -F perfetto -o nodir/p.json.gz 2>gz.err
+check_eq perfetto_gz.bad_dir_rc "$?" 1
+check_grep perfetto_gz.bad_dir_msg "^fslens: cannot create 'nodir/p.json.gz': No such file or directory$" gz.err
 
 # a window: only requests issued and completed in [10 ms, 25 ms) of the start
 case ${BUILD:-build} in /*) tq=$BUILD ;; *) tq=$TOP/${BUILD:-build} ;; esac
@@ -354,6 +367,21 @@ check_ge window.rows "$(echo "$want" | wc -l)" 20
 # rows whose insert fell before the window lose their insert time
 check_eq window.same_requests "$(tail -n +2 win.csv | cut -d, -f1-4,6,7 | sort)" \
 	"$(echo "$want" | cut -d, -f1-4,6,7 | sort)"
+# t_s is the completion in seconds from the start, the unit --from/--to take:
+# every row of the window's export lies inside [0.010, 0.025)
+check_eq csv.t_s_is_complete "$(awk -F, -v o="$origin" 'NR > 1 && $14 != sprintf("%.9f", ($7 - o) / 1e9)' io.csv | head -3)" ""
+check_eq window.t_s_inside "$(awk -F, 'NR > 1 && ($14 < 0.010 || $14 >= 0.025)' win.csv | head -3)" ""
+check_eq csv.header_ends "$(head -1 io.csv | cut -d, -f14-)" "t_s,realtime"
+# realtime is the same instant on the wall clock (date(1) converts the offset)
+rt=$("$tq/tests/trace_query" t.trace kv clock.realtime_offset_ns 2>/dev/null)
+if [ -n "$rt" ]; then
+	row=$(sed -n 2p io.csv)
+	ns=$(( $(cut -d, -f7 <<< "$row") + rt ))
+	check_eq csv.realtime "$(cut -d, -f15 <<< "$row")" \
+		"$(date -u -d @$((ns / 1000000000)) +%Y-%m-%dT%H:%M:%S).$(printf %09d $((ns % 1000000000)))Z"
+else
+	check_eq csv.realtime_empty "$(awk -F, 'NR > 1 && $15 != ""' io.csv | wc -l)" 0
+fi
 "$FSLENS" export t.trace --format csv --table io --from 0.02 --to 0.01 -o x.csv 2>/dev/null
 check_eq window.bad_order "$?" 2
 
@@ -371,6 +399,16 @@ mkdir -p out4
 check_eq name_round_trip "$(cd out4 && ls | tr '\n' ' ')" "sdc.blktrace.0 sdc.blktrace.1 sdc.blktrace.2 sdc.blktrace.3 "
 check_eq be_round_trip_same_bytes "$(cat out4/sdc.blktrace.* | md5sum)" \
 	"$("$FSLENS" export t.trace --format blktrace --dev 8:32 --name sdc -o out5 -q; cat out5/sdc.blktrace.* | md5sum)"
+
+# --dev by the name the trace recorded (sdc, /dev/sdc) is --dev MAJ:MIN
+for d in sdc /dev/sdc; do
+	rm -rf out6
+	"$FSLENS" export be.trace --format blktrace --dev "$d" -o out6 -q
+	check_eq "dev_by_name.$d" "$(cat out6/sdc.blktrace.* | md5sum)" "$(cat out4/sdc.blktrace.* | md5sum)"
+done
+"$FSLENS" export be.trace --format blktrace --dev nosuch -o out7 2>dev.err
+check_eq dev_unknown.rc "$?" 2
+check_grep dev_unknown.msg "^fslens export: --dev nosuch: not a disk of 'be.trace'" dev.err
 
 # errors: a corrupt file names the offset; a missing one is a clear error
 "$FSLENS" import blktrace "$TOP/tests/data/blktrace/badmagic.blktrace.0" -o bad.trace 2>bad.err

@@ -14,7 +14,7 @@ check_grep text-suggestion-journal-size 'Grow the journal size \(now 1\.0 MiB\)'
 check_grep text-kthread-evidence '^    0\.40 s: jbd2/loop0-8 400\.0 ms$' "$out"
 check_grep text-lost '3 lost' "$out"
 check_grep text-fragcheck '^    12\(f\): expecting   5008 actual extent phys   5016 log 8 len 8$' "$out"
-check_grep text-taker 'block 5008 went to inode 13 \(writeback\)' "$out"
+check_grep text-taker 'block 5008 went to inode 13 at \+6.060 s \(writeback\)' "$out"
 check_grep text-jbd2-info '4 transactions \(delta\) vs 4 here; avg commit 4531 us vs 4531 us' "$out"
 check_grep text-q2c '^    Q2C +1\.0 ms +2\.0 ms +4\.0 ms +4\.0 ms' "$out"
 check_grep text-flush '^    flush Q2C +2\.5 ms +2\.5 ms +2\.5 ms +2\.5 ms$' "$out"
@@ -68,6 +68,14 @@ check_grep section-bad-msg "unknown section 'bogus'" "$T_TMP/err"
 "$FSLENS" report --json --from 1.5 --to 2.5 "$G" >"$T_TMP/w.json"
 got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["blocked"]["workload_ns"], r["causes"][0]["class"], len(r["causes"]), r["journal"]["commits"])' "$T_TMP/w.json")
 check_eq window "$got" "300000000 journal_log_space 1 0"
+# the case: mkdir's 600 ms wait from 1.0 s, split at 1.5 s: 500 ms (no wait ends
+# there, the class is still listed and ranked) and 100 ms with the wait counted
+for w in "1.0 1.5 500000000 0" "1.5 2.0 100000000 1"; do
+	set -- $w
+	"$FSLENS" report --json --from "$1" --to "$2" "$G" >"$T_TMP/w.json"
+	got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["blocked"]["classes"]["journal_log_space"]; print(c["workload_ns"], c["waits"], r["causes"][0]["class"])' "$T_TMP/w.json")
+	check_eq "window-split-$1-$2" "$got" "$3 $4 journal_log_space"
+done
 
 # --all-tasks: bash's 50 ms dir_block_read joins the workload
 "$FSLENS" report --json --all-tasks "$G" >"$T_TMP/a.json"

@@ -69,7 +69,7 @@ check_eq empty_exit $? 1
 check_grep empty_msg "too short" "$T_TMP/err"
 "$FSLENS" info --bogus "$K" 2>"$T_TMP/err" >/dev/null
 check_eq badopt_exit $? 2
-check_grep badopt_usage "usage: fslens info" "$T_TMP/err"
+check_grep badopt_msg "^fslens info: unknown option '--bogus' \(see 'fslens info --help'\)$" "$T_TMP/err"
 "$FSLENS" info 2>/dev/null
 check_eq nofile_exit $? 2
 "$FSLENS" info "$K" "$K" 2>/dev/null

@@ -46,6 +46,13 @@ groups = {'JRNL': ['journal_log_space', 'txn_locked', 'buffer_under_commit', 'co
           'IO': ['inode_table_read', 'bitmap_read', 'page_wait', 'queue_wait', 'flush',
                  'other_io']}
 
+sums = {}
+
+
+def add(key, v):
+    sums[key] = sums.get(key, 0) + v
+
+
 for k in range(n):
     t0 = round(k * step * 1e9)
     last = k == n - 1
@@ -57,6 +64,14 @@ for k in range(n):
     rep = json.loads(run(args))
     w = (t1 - t0) / 1e9
     pre = 'w%d ' % k
+    # consecutive windows add up to the whole trace (checked after the loop)
+    add('workload_ns', rep['blocked']['workload_ns'])
+    add('waits', rep['blocked']['waits'])
+    add('ops', rep['ops']['total'])
+    add('commits', rep['journal']['commits'])
+    add('ios', sum(d['completed'] for d in rep['blockio']))
+    for p in rep['processes']:
+        add('pid %d blocked_ns' % p['pid'], p['blocked_ns'])
     hdr = '\n'.join(frames['processes'][k][:4])
 
     def shown(label):
@@ -93,16 +108,17 @@ for k in range(n):
             continue
         bc = p['blocked_by_class_ns']
         ms = lambda g: sum(bc.get(c, 0) for c in groups[g]) / 1e6 / w
-        want = [fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 6, 2),
+        want = [fmt(p['blocked_ns'] / 1e6 / w, 5, 0),
+                fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 5, 2),
                 fmt(ms('JRNL'), 5, 0), fmt(ms('DIRRD'), 5, 0),
                 fmt(ms('THRTL'), 5, 0), fmt(ms('IO'), 5, 0),
                 fmt(p['read_bytes'] / 1e6 / w, 6, 1), fmt(p['write_bytes'] / 1e6 / w, 6, 1)]
-        for i, col in enumerate(['OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO',
+        for i, col in enumerate(['BLKms', 'OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO',
                                  'RDMB/s', 'WRMB/s']):
             check(pre + 'pid %d %s' % (p['pid'], col), r[i], want[i])
         # blocked time is split at window edges: one thread, at most the window
         check(pre + 'pid %d blocked <= 1000 ms/s' % p['pid'],
-              p['blocked_ns'] <= t1 - t0 and all(float(x) <= 1000.5 for x in r[2:6]), True)
+              p['blocked_ns'] <= t1 - t0 and all(float(x) <= 1000.5 for x in [r[0]] + r[3:7]), True)
 
     srows = {}
     for line in frames['stalls'][k]:
@@ -121,10 +137,13 @@ for k in range(n):
             want, got = want[:2], got[:2]
         check(pre + 'stall %s' % c, got, want)
 
-    # journal: the view lists every transaction up to the frame, newest first
+    # journal: the view lists the transactions up to the frame, newest first, as many as
+    # the screen holds; the window's, newest first, must be the top of that list
     tids = [int(l.split()[0]) for l in frames['journal'][k] if re.match(r'^ +\d+ [a-z_]+ ', l)]
     mine = [t['tid'] for t in j['transactions']]
-    check(pre + 'journal tids', sorted(tids)[-len(mine):] if mine else [], sorted(mine))
+    keep = min(len(tids), len(mine))
+    check(pre + 'journal tids', sorted(tids)[-keep:] if keep else [],
+          sorted(mine)[-keep:] if keep else [])
 
     for l in frames['devices'][k]:
         f = l.split()
@@ -138,12 +157,21 @@ for k in range(n):
     drows = {}
     for l in frames['dirs'][k]:
         f = l.split(None, 3)
-        if len(f) == 4 and f[3].startswith('/'):
+        if len(f) == 4:
             drows[f[3]] = f[:3]
     for d in ops['dirs']:
         check(pre + 'dir %s' % d['path'], drows.get(d['path']),
               [fmt(d['ops'] / w, 8, 1), fmt(d['lookup_wait_us'] / 1e3 / w, 9, 1),
                fmt(d['latency_us'] / 1e3 / w, 9, 1)])
+
+want = {'workload_ns': whole['blocked']['workload_ns'], 'waits': whole['blocked']['waits'],
+        'ops': whole['ops']['total'], 'commits': whole['journal']['commits'],
+        'ios': sum(d['completed'] for d in whole['blockio'])}
+for p in whole['processes']:
+    if p['blocked_ns']:
+        want['pid %d blocked_ns' % p['pid']] = p['blocked_ns']
+for key, v in want.items():
+    check('sum of windows ' + key, sums.get(key, 0), v)
 
 # A failure names its window; passes are summed per kind so the log stays short.
 nfail = 0

@@ -26,7 +26,7 @@ check_eq frames-1s-elapsed "$(sed -nE 's/.*elapsed ([0-9.]+)s.*/\1/p' "$out" | t
 	"1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0 9.0 10.0 "
 check_eq frames-end-once "$(grep -c '\[END\]' "$out")" 1
 check_grep frames-last-is-end '\[END\]' <(grep '^ fslens top' "$out" | tail -1)
-check_eq frames-1s-mkdir "$(grep -cE '^ +1001 mkdir +100 +1\.00 +100 ' "$out")" 10
+check_eq frames-1s-mkdir "$(grep -cE '^ +1001 mkdir +100 +100 +1\.00 +100 ' "$out")" 10
 
 "$FSLENS" top --replay "$TRACE" -b -i 2 -n 3 -w 80 --view stalls > "$out"
 check_eq frames-2s-n3 "$(grep -c '^ fslens top' "$out")" 3
@@ -121,7 +121,7 @@ want = {
 for lbl, v in want.items():
     check('header ' + lbl, shown(lbl), v)
 
-# processes: PID(7) COMM(15) OPS/s(6,0) AVGms(6,2) JRNL DIRRD THRTL IO (5,0) RD WR (6,1)
+# processes: PID(7) COMM(15) BLKms(5,0) OPS/s(6,0) P99ms(5,2) JRNL DIRRD THRTL IO (5,0) RD WR (6,1)
 groups = {'JRNL': ['journal_log_space', 'txn_locked', 'buffer_under_commit', 'commit_wait',
                    'handle_start'],
           'DIRRD': ['dir_block_read'], 'THRTL': ['writeback_throttle'],
@@ -139,11 +139,12 @@ for p in rep['processes']:
         continue
     bc = p['blocked_by_class_ns']
     ms = lambda g: sum(bc.get(c, 0) for c in groups[g]) / 1e6 / w
-    want = [fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 6, 2),
+    want = [fmt(sum(bc.values()) / 1e6 / w, 5, 0),
+            fmt(p['ops'] / w, 6, 0), fmt(p['op_p99_us'] / 1e3, 5, 2),
             fmt(ms('JRNL'), 5, 0), fmt(ms('DIRRD'), 5, 0),
             fmt(ms('THRTL'), 5, 0), fmt(ms('IO'), 5, 0),
             fmt(p['read_bytes'] / 1e6 / w, 6, 1), fmt(p['write_bytes'] / 1e6 / w, 6, 1)]
-    for i, col in enumerate(['OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO', 'RDMB/s', 'WRMB/s']):
+    for i, col in enumerate(['BLKms', 'OPS/s', 'P99ms', 'JRNL', 'DIRRD', 'THRTL', 'IO', 'RDMB/s', 'WRMB/s']):
         check('pid %d %s' % (p['pid'], col), r[i], want[i])
 
 # stalls: CLASS MS/s(7,1) SHARE%(6,1) WAITS

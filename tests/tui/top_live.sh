@@ -46,7 +46,7 @@ row=$(tm_row l "^ +$spid ")
 if [ -n "$row" ]; then
 	pass storm-row
 	# 2000 creates over the seconds top has been up: a non-zero rate
-	check_eq storm-ops-nonzero "$(awk '{ print ($3 > 0) }' <<< "$row")" 1
+	check_eq storm-ops-nonzero "$(awk '{ print ($4 > 0) }' <<< "$row")" 1
 	# the name after the exec, not the shell's
 	check_eq storm-comm "$(awk '{ print $2 }' <<< "$row")" fslstorm
 else
@@ -66,7 +66,17 @@ tm_check_restored l live-q
 out=$("$FSLENS" top -d "$SCRATCH_LOOP" -b -n 2 -i 0.3 -w 100 2>"$T_TMP/err"); rc=$?
 check_eq dev-batch-rc "$rc" 0
 check_eq dev-batch-frames "$(grep -c '^ fslens top' <<< "$out")" 2
-check_grep dev-batch-target "^ fslens top  $SCRATCH_MNT \\($SCRATCH_DEV\\)  elapsed [0-9.]+s  interval" <(head -1 <<< "$out")
+# the device by the kernel's name (lsblk's KNAME), not MAJ:MIN
+kname=$(lsblk -ndo KNAME "$SCRATCH_LOOP")
+check_grep dev-batch-target "^ fslens top  $SCRATCH_MNT \\($kname\\)  elapsed [0-9.]+s  interval" <(head -1 <<< "$out")
+# -d takes the kernel name and MAJ:MIN as well as the node
+for d in "$kname" "$SCRATCH_DEV"; do
+	out=$("$FSLENS" top -d "$d" -b -n 1 -i 0.2 -w 100 2>"$T_TMP/err")
+	check_grep "dev-as-$d" "^ fslens top  $SCRATCH_MNT \\($kname\\)  elapsed" <(head -1 <<< "$out")
+done
+"$FSLENS" top -d nosuchdev0 -b -n 1 >/dev/null 2>"$T_TMP/err"
+check_eq bad-dev-rc $? 2
+check_grep bad-dev-msg "^fslens top: -d nosuchdev0: no such block device; give a block device as /dev/NAME, NAME or MAJ:MIN$" "$T_TMP/err"
 "$FSLENS" top -m "$T_TMP/nonexistent" -b -n 1 >/dev/null 2>"$T_TMP/err"
 check_eq bad-mount-rc $? 1
 check_grep bad-mount-msg "^fslens: cannot use '$T_TMP/nonexistent': " "$T_TMP/err"

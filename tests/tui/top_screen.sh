@@ -35,17 +35,17 @@ if tm_screen_esc s | grep -q $'lost\e\[39m \e\[1m\e\[31m7'; then pass lost-red
 else fail lost-red "$(tm_screen_esc s | grep -a lost | cat -v)"; fi
 check_eq fits-80x24 "$(awk 'length > 80' "$scr" | wc -l)" 0
 
-# processes: busiest first, blocked time split by cause
-check_grep procs-mkdir '^ +1001 mkdir +100 +1\.00 +100 +0 +0 +0 ' "$scr"
-check_grep procs-tar '^ +1002 tar +80 +0\.20 +0 +20 +0 +0 +0\.2 ' "$scr"
+# processes: most blocked first (BLKms, every class), blocked time split by cause
+check_grep procs-mkdir '^ +1001 mkdir +100 +100 +1\.00 +100 +0 +0 +0 ' "$scr"
+check_grep procs-tar '^ +1002 tar +20 +80 +0\.20 +0 +20 +0 +0 +0\.2 ' "$scr"
 order() { tm_screen s | grep -E '^ +[0-9]+ [a-z]' | awk '{print $2}' | tr '\n' ' '; }
 check_eq sort-default "$(order)" "mkdir tar jbd2/loop0-8 "
 tm_keys s r
 check_settles sort-reversed "jbd2/loop0-8 tar mkdir " order
-tm_keys s r '>' '>' '>'		# OPS/s -> P99ms -> JRNL -> DIRRD
+tm_keys s r '>' '>' '>' '>'	# BLKms -> OPS/s -> P99ms -> JRNL -> DIRRD
 check_settles sort-dirrd "tar mkdir jbd2/loop0-8 " order
 check_grep sort-title 'sort DIRRD' <(tm_screen s)
-tm_keys s '<' '<' '<'
+tm_keys s '<' '<' '<' '<'
 check_settles sort-back "mkdir tar jbd2/loop0-8 " order
 
 tm_keys s f t a r Enter
@@ -55,6 +55,25 @@ tm_keys s f BSpace BSpace BSpace 1 0 0 1 Enter
 check_settles filter-pid "mkdir " order
 tm_keys s Escape
 check_settles filter-cleared "mkdir tar jbd2/loop0-8 " order
+# the prompt starts empty even with a filter in force
+tm_keys s f t a r Enter f
+tm_wait s 'filter by comm or pid: _' 3 && pass filter-prompt-empty ||
+	fail filter-prompt-empty "$(tm_screen s | tail -1)"
+tm_keys s Enter
+check_settles filter-empty-clears "mkdir tar jbd2/loop0-8 " order
+# Esc sent together with the next key (one write, as a fast typist or a paste
+# does) is two keys: the prompt closes unapplied, then 2 switches the view
+tm_keys s f x Escape 2
+tm_wait s 'WAIT CLASS' 3 && pass esc-then-key || fail esc-then-key "$(tm_screen s | head -6)"
+check_eq esc-then-key-no-filter "$(tm_screen s | grep -c 'filter x')" 0
+tm_keys s 1
+tm_wait s 'PID COMM' 3
+# p: one row per program, PROCS counts them; p again: per process
+tm_keys s p
+tm_wait s 'PROCS COMM' 3 && pass group-header || fail group-header "$(tm_screen s | sed -n 4,7p)"
+check_grep group-tab '1:progs' <(tm_screen s)
+tm_keys s p
+tm_wait s '    PID COMM' 3 && pass ungroup || fail ungroup "$(tm_screen s | sed -n 4,7p)"
 
 # stalls: ms/s per class, share, sparkline, the explaining frames; Enter = stack
 tm_keys s 2

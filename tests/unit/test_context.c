@@ -163,7 +163,17 @@ TEST(session_cut_splits_waits_in_flight)
 	CHECK_U64(p.got[1].from, S0 + 500 * MS);
 	CHECK_U64(p.got[1].to, S0 + 700 * MS);
 	CHECK(!(p.got[1].flags & FSL_EVCTX_PARTIAL));
+	/* no cut before 1.5 s (top -b pumps to its next cut): what ends before is not held */
+	fsl_session__horizon(s, S0 + 1500 * MS);
+	ev_off(&a, S0 + 900 * MS, 101, 100 * MS, 1);
+	CHECK_EQ(fsl_session__push(s, &a.hdr), 0);
+	REQUIRE(p.n == 3);
+	CHECK_U64(p.got[2].from, S0 + 900 * MS);
+	ev_off(&a, S0 + 1000 * MS, 101, 600 * MS, 1);	/* ends past it: held */
+	CHECK_EQ(fsl_session__push(s, &a.hdr), 0);
+	CHECK_EQ(p.n, 3);
 	CHECK_EQ(fsl_session__end(s), 0);
+	CHECK_EQ(p.n, 4);
 	fsl_session__free(s);
 	fsl_context__free(cx);
 }

@@ -136,17 +136,27 @@ TEST(cmd_export_csv_from_trace)
 
 	REQUIRE(trace);
 	CHECK_EQ(run_export(trace, "csv", "ops", out), 0);
-	CHECK_STR(xt_slurp(out), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns\n"
-		  "1000000,77,77,mkdir,mkdir,d/x0,,0,2000000\n"
-		  "11000000,77,77,mkdir,mkdir,d/x1,,0,2000000\n"
-		  "21000000,77,77,mkdir,mkdir,d/x2,,0,2000000\n");
+	/*
+	 * t_s from the trace's first event (ts 1000: no record.start_ns), realtime
+	 * from clock.realtime_offset_ns 1.7e18 = 2023-11-14T22:13:20Z
+	 */
+	CHECK_STR(xt_slurp(out), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns,t_s,realtime\n"
+		  "1000000,77,77,mkdir,mkdir,d/x0,,0,2000000,0.000999000,"
+		  "2023-11-14T22:13:20.001000000Z\n"
+		  "11000000,77,77,mkdir,mkdir,d/x1,,0,2000000,0.010999000,"
+		  "2023-11-14T22:13:20.011000000Z\n"
+		  "21000000,77,77,mkdir,mkdir,d/x2,,0,2000000,0.020999000,"
+		  "2023-11-14T22:13:20.021000000Z\n");
 	out = t_path("io.csv");
 	CHECK_EQ(run_export(trace, "csv", "io", out), 0);
 	CHECK_STR(xt_slurp(out), "dev,rwbs,sector,bytes,insert_ns,issue_ns,complete_ns,q2d_ns,"
-		  "d2c_ns,q2c_ns,error,issuer_tid,issuer\n"
-		  "7:5,W,1000,4096,,1200000,2200000,,1000000,,0,77,mkdir\n"
-		  "7:5,W,1008,4096,,11200000,12200000,,1000000,,0,77,mkdir\n"
-		  "7:5,W,1016,4096,,21200000,22200000,,1000000,,0,77,mkdir\n");
+		  "d2c_ns,q2c_ns,error,issuer_tid,issuer,t_s,realtime\n"
+		  "7:5,W,1000,4096,,1200000,2200000,,1000000,,0,77,mkdir,0.002199000,"
+		  "2023-11-14T22:13:20.002200000Z\n"
+		  "7:5,W,1008,4096,,11200000,12200000,,1000000,,0,77,mkdir,0.012199000,"
+		  "2023-11-14T22:13:20.012200000Z\n"
+		  "7:5,W,1016,4096,,21200000,22200000,,1000000,,0,77,mkdir,0.022199000,"
+		  "2023-11-14T22:13:20.022200000Z\n");
 	/* usage errors */
 	CHECK_EQ(run_export(trace, "csv", "nope", out), EXIT_USAGE);
 	CHECK_EQ(run_export(trace, "nope", NULL, out), EXIT_USAGE);

@@ -156,13 +156,13 @@ TEST(csv_waits_table)
 	fsl_csv_export__free(x);
 	fclose(f);
 	CHECK_STR(xt_slurp(p),
-		  "ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,class,stack\n"
-		  "1000,10,10,mkdir,1500000,0,7,shadow,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
-		  "5000000,10,10,mkdir,2500400,0,7,shadow,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule\n"
-		  "9000000,10,10,mkdir,300000,0,7,commit_wait,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule\n"
-		  "9100000,21,21,my app,400,0,7,,\n"
-		  "9200000,20,21,my app,12000,0,7,,\n"
-		  "9300000,99,99,,2000,0,7,commit_wait,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule\n");
+		  "ts_ns,pid,tid,comm,dur_ns,runq_ns,waker,class,stack,t_s,realtime\n"
+		  "1000,10,10,mkdir,1500000,0,7,shadow,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule,0.000001000,\n"
+		  "5000000,10,10,mkdir,2500400,0,7,shadow,ext4_mkdir;do_get_write_access;bit_wait_io;io_schedule;schedule;__schedule,0.005000000,\n"
+		  "9000000,10,10,mkdir,300000,0,7,commit_wait,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule,0.009000000,\n"
+		  "9100000,21,21,my app,400,0,7,,,0.009100000,\n"
+		  "9200000,20,21,my app,12000,0,7,,,0.009200000,\n"
+		  "9300000,99,99,,2000,0,7,commit_wait,ext4_sync_file;jbd2_log_wait_commit;schedule;__schedule,0.009300000,\n");
 }
 
 static struct fsl_ev_block_rq rq(uint16_t type, uint64_t ts, uint32_t tid, uint64_t sector,
@@ -224,9 +224,9 @@ TEST(csv_io_and_txn_tables)
 	fsl_csv_export__free(x);
 	fclose(f);
 	CHECK_STR(xt_slurp(p),
-		  "dev,rwbs,sector,bytes,insert_ns,issue_ns,complete_ns,q2d_ns,d2c_ns,q2c_ns,error,issuer_tid,issuer\n"
-		  "7:1,RM,900,512,,1600,9000,,7400,,0,42,\n"
-		  "7:1,WS,100,4096,1000,1500,9500,500,8000,8500,-5,300,\n");
+		  "dev,rwbs,sector,bytes,insert_ns,issue_ns,complete_ns,q2d_ns,d2c_ns,q2c_ns,error,issuer_tid,issuer,t_s,realtime\n"
+		  "7:1,RM,900,512,,1600,9000,,7400,,0,42,,0.000009000,\n"
+		  "7:1,WS,100,4096,1000,1500,9500,500,8000,8500,-5,300,,0.000009500,\n");
 
 	f = fopen(p, "w");
 	REQUIRE(f);
@@ -258,8 +258,8 @@ TEST(csv_io_and_txn_tables)
 	fsl_csv_export__free(x);
 	fclose(f);
 	CHECK_STR(xt_slurp(p),
-		  "dev,tid,start_ns,locking_ns,flushing_ns,logging_ns,end_ns,commit_ns,sync,handles,blocks,blocks_logged\n"
-		  "7:1,5,100,110,150,200,1000,900,0,12,30,32\n");
+		  "dev,tid,start_ns,locking_ns,flushing_ns,logging_ns,end_ns,commit_ns,sync,handles,blocks,blocks_logged,t_s,realtime\n"
+		  "7:1,5,100,110,150,200,1000,900,0,12,30,32,0.000000100,\n");
 }
 
 TEST(csv_quotes_paths)
@@ -290,8 +290,8 @@ TEST(csv_quotes_paths)
 	CHECK_EQ(fsl_csv_export__finish(x), 0);
 	fsl_csv_export__free(x);
 	fclose(f);
-	CHECK_STR(xt_slurp(p), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns\n"
-		  "77,5,5,,rename,\"a,\"\"b\"\"\",new,0,1234\n");
+	CHECK_STR(xt_slurp(p), "ts_ns,pid,tid,comm,op,path,path2,ret,lat_ns,t_s,realtime\n"
+		  "77,5,5,,rename,\"a,\"\"b\"\"\",new,0,1234,0.000000077,\n");
 }
 
 /* Perfetto: nesting, async I/Os, commit phases and flows, checked with Python's json. */
@@ -475,6 +475,6 @@ TEST(csv_alloc_table)
 	fsl_csv_export__free(x);
 	fclose(f);
 	CHECK_STR(xt_slurp(path), "ts_ns,pid,tid,comm,dev,ino,logical,len,goal,block,lleft,lright,"
-		  "pleft,pright,flags\n"
-		  "123,9,9,cp,7:2,12,16,8,34808,34816,15,0,34815,0,0x24\n");
+		  "pleft,pright,flags,t_s,realtime\n"
+		  "123,9,9,cp,7:2,12,16,8,34808,34816,15,0,34815,0,0x24,0.000000123,\n");
 }

@@ -45,6 +45,8 @@ static void make_snap(struct top_snap *s)
 		s->procs[i].ops_s = p[i].ops;
 		s->procs[i].p99_ms = p[i].p99;
 		s->procs[i].blocked_ms_s[TOP_WG_JOURNAL] = p[i].jrnl;
+		s->procs[i].blocked_total_ms_s = p[i].jrnl;	/* the only class blocked */
+		s->procs[i].avg_ms = p[i].p99 / 2;
 		s->procs[i].read_mbs = p[i].rd;
 	}
 	s->nstalls = 2;
@@ -83,6 +85,9 @@ static void dump(struct tui_term *t)
 static void proc_order(struct tui_term *t, char *buf, size_t n)
 {
 	int y, hdr = find_row(t, "PID COMM");
+
+	if (hdr < 0)
+		hdr = find_row(t, "PROCS COMM");	/* grouped by program: the counts */
 
 	buf[0] = 0;
 	for (y = hdr + 1; hdr >= 0 && y < tui_term__rows(t) - 1; y++) {
@@ -171,7 +176,13 @@ TEST(tui_sort_reverse_filter)
 	s.views[0]->reverse = 0;
 	top_screen__update(&s, &snap);
 	top_screen__draw(&s, &snap);
-	/* default: OPS/s descending, ties in snapshot order */
+	/* default: BLKms (blocked in every class) descending, ties in snapshot order */
+	proc_order(t, order, sizeof(order));
+	CHECK_STR(order, "101,303,505,202,404");
+	CHECK(find_row(t, "sort BLKms") == 4);
+	/* > : OPS/s */
+	top_screen__key(&s, &snap, '>');
+	top_screen__draw(&s, &snap);
 	proc_order(t, order, sizeof(order));
 	CHECK_STR(order, "303,101,505,202,404");
 	/* > : P99ms */
@@ -184,7 +195,8 @@ TEST(tui_sort_reverse_filter)
 	top_screen__draw(&s, &snap);
 	proc_order(t, order, sizeof(order));
 	CHECK_STR(order, "202,404,303,505,101");
-	/* < < : back over OPS/s to COMM, names sort A..Z */
+	/* < < < : back over OPS/s and BLKms to COMM, names sort A..Z */
+	top_screen__key(&s, &snap, '<');
 	top_screen__key(&s, &snap, '<');
 	top_screen__key(&s, &snap, '<');
 	top_screen__draw(&s, &snap);
@@ -220,7 +232,10 @@ TEST(tui_sort_reverse_filter)
 	proc_order(t, order, sizeof(order));
 	CHECK_STR(order, "");
 	CHECK(find_row(t, "no process did filesystem work") >= 0);
+	/* the prompt starts empty: the pid is typed whole */
 	top_screen__key(&s, &snap, 'f');
+	top_screen__key(&s, &snap, '3');
+	top_screen__key(&s, &snap, '0');
 	top_screen__key(&s, &snap, '3');
 	top_screen__key(&s, &snap, TUI_KEY_ENTER);
 	top_screen__draw(&s, &snap);
@@ -254,23 +269,23 @@ TEST(tui_cursor_follows_row)
 	s.views[0]->have_sel = 0;
 	top_screen__update(&s, &snap);
 	top_screen__draw(&s, &snap);
-	top_screen__key(&s, &snap, TUI_KEY_DOWN);	/* 303 -> 101 */
+	top_screen__key(&s, &snap, TUI_KEY_DOWN);	/* 101 -> 303 */
 	p = top_view__selected(s.views[0], &snap);
 	REQUIRE(p);
-	CHECK_EQ(p->pid, 101);
-	/* 101 becomes the busiest: it moves to the top and the cursor with it */
-	snap.procs[0].ops_s = 5000;
+	CHECK_EQ(p->pid, 303);
+	/* 303 becomes the most blocked: it moves to the top and the cursor with it */
+	snap.procs[2].blocked_total_ms_s = 5000;
 	top_screen__update(&s, &snap);
 	p = top_view__selected(s.views[0], &snap);
 	REQUIRE(p);
-	CHECK_EQ(p->pid, 101);
+	CHECK_EQ(p->pid, 303);
 	CHECK_EQ(s.views[0]->sel, 0);
 	/* Enter: details of that process */
 	CHECK_EQ(top_screen__key(&s, &snap, TUI_KEY_ENTER), TOP_REDRAW_ALL);
 	CHECK_EQ(s.overlay, TOP_OV_DETAILS);
 	top_screen__draw(&s, &snap);
-	CHECK(find_row(t, "process 101 (mkdir)") >= 0);
-	CHECK(find_row(t, "journal                   700.0 ms/s") >= 0);
+	CHECK(find_row(t, "process 303 (tar)") >= 0);
+	CHECK(find_row(t, "journal                    20.0 ms/s") >= 0);
 	top_screen__key(&s, &snap, TUI_KEY_ESC);
 	CHECK_EQ(s.overlay, TOP_OV_NONE);
 	if (t_failed())
@@ -409,5 +424,85 @@ TEST(tui_spark_and_text_without_utf8)
 	CHECK_EQ(tui_term__put(t, 2, 0, TUI_A_NORMAL, "a\u2588b\tc", -1), 5);
 	CHECK_STR(tui_term__row_text(t, 2), "a?b?c");
 	CHECK_EQ(tui_term__attr_at(t, 0, 5), TUI_A_BAR);
+	tui_term__free(t);
+}
+
+/* p: one row per program; the two mkdir add up, P99ms is the higher one's. */
+TEST(tui_group_by_program)
+{
+	struct tui_term *t = tui_term__new_memory(24, 80);
+	struct top_screen s;
+	struct top_snap snap;
+	char order[128];
+	int y;
+
+	REQUIRE(t);
+	make_snap(&snap);
+	top_screen__init(&s, t);
+	s.views[0]->sort_col = s.views[0]->default_sort;
+	s.views[0]->reverse = 0;
+	top_screen__update(&s, &snap);
+	CHECK_EQ(top_screen__key(&s, &snap, 'p'), TOP_REDRAW_ALL);
+	top_screen__draw(&s, &snap);
+	CHECK(find_row(t, "  PROCS COMM") == 5);
+	CHECK(find_row(t, "1:progs") == 4);
+	/* mkdir 101 + 505: 700 + 5 ms/s blocked, 500 + 50 ops/s, p99 max(3.25, 1.00) */
+	y = find_row(t, "      2 mkdir             705    550  3.25   705     0     0     0    0.0    0.0");
+	CHECK(y == 6);
+	proc_order(t, order, sizeof(order));
+	CHECK_STR(order, "2,1,1,1");
+	CHECK(find_row(t, "      1 tar                20   1200  0.50    20     0     0     0   12.5    0.0") == 7);
+	/* the filter is by name: "mk" keeps the group */
+	top_screen__key(&s, &snap, 'f');
+	top_screen__key(&s, &snap, 'm');
+	top_screen__key(&s, &snap, 'k');
+	top_screen__key(&s, &snap, TUI_KEY_ENTER);
+	top_screen__draw(&s, &snap);
+	proc_order(t, order, sizeof(order));
+	CHECK_STR(order, "2");
+	/* Enter: the group's details; weighted average latency (500*1.625 + 50*0.5) / 550 */
+	top_screen__key(&s, &snap, TUI_KEY_ENTER);
+	top_screen__draw(&s, &snap);
+	CHECK(find_row(t, "program mkdir (2 processes)") >= 0);
+	CHECK(find_row(t, "call latency average        1.523 ms") >= 0);
+	top_screen__key(&s, &snap, TUI_KEY_ESC);
+	top_screen__key(&s, &snap, TUI_KEY_ESC);	/* clears the filter */
+	/* p again: one row per process */
+	top_screen__key(&s, &snap, 'p');
+	top_screen__draw(&s, &snap);
+	proc_order(t, order, sizeof(order));
+	CHECK_STR(order, "101,303,505,202,404");
+	CHECK(find_row(t, "    PID COMM") == 5);
+	if (t_failed())
+		dump(t);
+	top_screen__fini(&s);
+	top_snap__clear(&snap);
+	tui_term__free(t);
+}
+
+/* The filter prompt starts empty, not with the filter in force. */
+TEST(tui_filter_prompt_starts_empty)
+{
+	struct tui_term *t = tui_term__new_memory(24, 80);
+	struct top_screen s;
+	struct top_snap snap;
+
+	REQUIRE(t);
+	make_snap(&snap);
+	top_screen__init(&s, t);
+	top_screen__update(&s, &snap);
+	top_screen__key(&s, &snap, 'f');
+	top_screen__key(&s, &snap, 't');
+	top_screen__key(&s, &snap, TUI_KEY_ENTER);
+	top_screen__key(&s, &snap, 'f');
+	top_screen__draw(&s, &snap);
+	CHECK(find_row(t, "filter by comm or pid: _") == 23);
+	/* Enter on nothing clears the filter */
+	top_screen__key(&s, &snap, TUI_KEY_ENTER);
+	CHECK_STR(s.filter, "");
+	if (t_failed())
+		dump(t);
+	top_screen__fini(&s);
+	top_snap__clear(&snap);
 	tui_term__free(t);
 }
