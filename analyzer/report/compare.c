@@ -14,7 +14,7 @@
  * Each set is fed with fsl_analysis__feed(), so it runs on a session and a
  * context stage of its own (root pid from the metadata, no reordering, no
  * split: what report's session does). Attaching them all to the pass's
- * session would share one context stage, but a diagnosis set is 8
+ * session would share one context stage, but a diagnosis set is 9
  * consumers and a session takes 32 (lib/session.c): 3 windows.
  */
 #include <errno.h>
