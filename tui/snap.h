@@ -24,7 +24,7 @@
 enum top_wait_group {
 	TOP_WG_JOURNAL = 0,	/* log space, txn locked, shadow buffer, commit wait, handle start */
 	TOP_WG_DIRREAD,		/* directory-block reads (lookup) */
-	TOP_WG_THROTTLE,	/* balance_dirty_pages */
+	TOP_WG_THROTTLE,	/* balance_dirty_pages, block-layer wbt / rq_qos */
 	TOP_WG_IO,		/* every other I/O wait */
 	TOP_WG__MAX,
 };
