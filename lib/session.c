@@ -61,6 +61,12 @@ uint64_t fsl_ev_end(const struct fsl_hdr *ev)
 		return ev->ts + ((const struct fsl_ev_dirop *)ev)->lat_ns;
 	if (ev->type == FSL_EV_DATA && ev->size >= sizeof(struct fsl_ev_data))
 		return ev->ts + ((const struct fsl_ev_data *)ev)->lat_ns;
+	/* the tracepoint fires just before the task sleeps pause ms */
+	if (ev->type == FSL_EV_BALANCE_DIRTY_PAGES &&
+	    ev->size >= sizeof(struct fsl_ev_balance_dirty_pages) &&
+	    ((const struct fsl_ev_balance_dirty_pages *)ev)->pause > 0)
+		return ev->ts + (uint64_t)((const struct fsl_ev_balance_dirty_pages *)ev)->pause *
+				1000000ull;
 	return ev->ts;
 }
 
@@ -189,7 +195,8 @@ static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 		x.end = x.to = fsl_ev_end(ev);
 		if (x.from < s->last_cut)
 			x.from = s->last_cut < x.to ? s->last_cut : x.to;
-	} else if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_DIROP) {
+	} else if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_DIROP ||
+		   ev->type == FSL_EV_BALANCE_DIRTY_PAGES) {
 		x.end = x.to = fsl_ev_end(ev);
 	}
 	if (s->o.stage && s->o.stage->annotate)

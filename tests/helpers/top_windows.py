@@ -2,7 +2,11 @@
 # Every window of `fslens top --replay TRACE -b -i SEC`, every view, against
 # `fslens report --json --from --to` of the same window, value for value; and
 # no process row blocked more than 1000 ms/s (one thread each in the traces
-# this is run on). Prints PASS/FAIL lines for tests/run.
+# this is run on). Durations top does not show (dirty-limit pauses: report's
+# writeback.throttle and processes[].throttle_ns) are checked the same way
+# on report's side: split at the edges (at most the window for one thread),
+# the windows summed equal to the whole trace. Prints PASS/FAIL lines for
+# tests/run.
 #   top_windows.py FSLENS TRACE SEC TAG WORKDIR
 import json, os, re, subprocess, sys
 
@@ -72,6 +76,15 @@ for k in range(n):
     add('ios', sum(d['completed'] for d in rep['blockio']))
     for p in rep['processes']:
         add('pid %d blocked_ns' % p['pid'], p['blocked_ns'])
+        add('pid %d throttle_ns' % p['pid'], p['throttle_ns'])
+        check(pre + 'pid %d throttle <= window' % p['pid'], p['throttle_ns'] <= t1 - t0, True)
+    thr = rep['writeback']['throttle']
+    add('throttle pauses', thr['pauses'])
+    add('throttle ms', round(thr['seconds'] * 1000))
+    for d in rep['ops']['dirs']:
+        add('dir %s lookup_wait_ns' % d['path'], round(d['lookup_wait_us'] * 1000))
+        check(pre + 'dir %s lookup wait <= window' % d['path'],
+              round(d['lookup_wait_us'] * 1000) <= t1 - t0, True)
     hdr = '\n'.join(frames['processes'][k][:4])
 
     def shown(label):
@@ -170,6 +183,13 @@ want = {'workload_ns': whole['blocked']['workload_ns'], 'waits': whole['blocked'
 for p in whole['processes']:
     if p['blocked_ns']:
         want['pid %d blocked_ns' % p['pid']] = p['blocked_ns']
+    if p['throttle_ns']:
+        want['pid %d throttle_ns' % p['pid']] = p['throttle_ns']
+want['throttle pauses'] = whole['writeback']['throttle']['pauses']
+want['throttle ms'] = round(whole['writeback']['throttle']['seconds'] * 1000)
+for d in whole['ops']['dirs']:
+    if d['lookup_wait_us']:
+        want['dir %s lookup_wait_ns' % d['path']] = round(d['lookup_wait_us'] * 1000)
 for key, v in want.items():
     check('sum of windows ' + key, sums.get(key, 0), v)
 
