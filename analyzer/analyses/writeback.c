@@ -169,6 +169,9 @@ static int on_dirty_state(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_writeback *s = cons->priv;
 	const struct fsl_ev_global_dirty_state *ev = (const void *)h;
 
+	/* a level as of the window's end: later states are not the window's */
+	if (s->c->win.t1 && h->ts >= s->c->win.t1)
+		return 0;
 	s->res.nr_dirty = ev->nr_dirty;
 	s->res.nr_writeback = ev->nr_writeback;
 	s->res.dirty_thresh = ev->dirty_thresh;

@@ -8,10 +8,12 @@
 # the windows summed equal to the whole trace. Prints PASS/FAIL lines for
 # tests/run.
 #   top_windows.py FSLENS TRACE SEC TAG WORKDIR
+# SEC "a": the totals frame (`top -a`) against the whole trace's report.
 import json, os, re, subprocess, sys
 
 fslens, trace, sec, tag, work = sys.argv[1:6]
-step = float(sec)
+totals = sec == 'a'
+step = 0 if totals else float(sec)
 VIEWS = ['processes', 'stalls', 'journal', 'devices', 'dirs']
 results = []
 
@@ -27,10 +29,13 @@ def run(args):
 
 frames = {}
 for v in VIEWS:
-    out = run(['top', '--replay', trace, '-b', '-w', '120', '-i', sec, '--view', v])
+    out = run(['top', '--replay', trace, '-b', '-w', '120', '--view', v] +
+              (['-a'] if totals else ['-i', sec]))
     frames[v] = [f.split('\n') for f in ('\n' + out).split('\n fslens top')[1:]]
+    if totals:
+        frames[v] = frames[v][-1:]
 n = len(frames['processes'])
-check('frames', n > 1 and all(len(frames[v]) == n for v in VIEWS), True)
+check('frames', (totals or n > 1) and all(len(frames[v]) == n for v in VIEWS), True)
 whole = json.loads(run(['report', '--json', trace]))
 dur_ns = whole['trace']['end_ns'] - whole['trace']['start_ns']
 
@@ -65,9 +70,9 @@ for k in range(n):
     if not last:	# the last frame is open-ended, as top's
         args += ['--to', '%.9f' % (t1 / 1e9)]
     args.append(trace)
-    rep = json.loads(run(args))
+    rep = whole if totals else json.loads(run(args))
     w = (t1 - t0) / 1e9
-    pre = 'w%d ' % k
+    pre = 'totals ' if totals else 'w%d ' % k
     # consecutive windows add up to the whole trace (checked after the loop)
     add('workload_ns', rep['blocked']['workload_ns'])
     add('waits', rep['blocked']['waits'])
@@ -88,8 +93,9 @@ for k in range(n):
     hdr = '\n'.join(frames['processes'][k][:4])
 
     def shown(label):
-        m = re.search(' ' + re.escape(label) + r' ([0-9.]+)', hdr)
-        return m.group(1) if m else None
+        m = re.search(' ' + re.escape(label) + r' ([0-9.]+|-)', hdr)
+        # top shows a level as "-" until the first global_dirty_state; report 0
+        return '0.0' if m and m.group(1) == '-' and 'MB' in label else m.group(1) if m else None
     ops = rep['ops']
     cnt = lambda t: ops['types'].get(t, {}).get('count', 0)
     devs = rep['blockio']
@@ -104,6 +110,10 @@ for k in range(n):
         'seeks/s': '%.1f' % (tot('seeks') / w),
         'commits/s': '%.2f' % (j['commits'] / w),
         'avg commit ms': '%.2f' % (j['avg_commit_us'] / 1000.0),
+        # levels as of the frame's end, and the trace's losses
+        'dirty MB': '%.1f' % (rep['writeback']['dirty_pages'] * 4096 / 1e6),
+        'writeback MB': '%.1f' % (rep['writeback']['writeback_pages'] * 4096 / 1e6),
+        'lost': str(rep['trace']['lost_total']),
     }.items():
         check(pre + 'header ' + lbl, shown(lbl), v)
 
@@ -157,6 +167,13 @@ for k in range(n):
     keep = min(len(tids), len(mine))
     check(pre + 'journal tids', sorted(tids)[-keep:] if keep else [],
           sorted(mine)[-keep:] if keep else [])
+    for l in frames['journal'][k]:
+        f = l.split()
+        for t in j['transactions']:
+            if len(f) > 8 and re.match(r'^\d+$', f[0]) and int(f[0]) == t['tid']:
+                check(pre + 'txn %d' % t['tid'], [f[1]] + f[2:4] + [f[8]],
+                      [t['trigger'], str(t['handles']), str(t['blocks']),
+                       fmt(t['commit_ns'] / 1e6, 9, 2)])
 
     for l in frames['devices'][k]:
         f = l.split()
