@@ -112,7 +112,7 @@ for op in ("pwrite", "pread"):
 PY
 	while read -r st name rest; do
 		if [ "$st" = ok ]; then pass "lat_$name"; else fail "lat_$name" "$rest"; fi
-		echo "  $name $rest"
+		echo "  $name $rest" >&2
 	done <"$T_TMP/lat"
 else
 	skip latency "bpftrace not available or saw nothing: $(head -c 200 "$T_TMP/bt.err" 2>/dev/null)"
@@ -149,7 +149,7 @@ fi
 # marked as AIO waits) must be a large part of its run, not ~0 as before.
 if command -v fio >/dev/null 2>&1; then
 	for eng in libaio io_uring; do
-		"$FSLENS" record -m "$M" -o "$T_TMP/$eng.trace" -- fio --name=a --filename="$M/fio" \
+		"$FSLENS" record -m "$M" --min-wait 0 -o "$T_TMP/$eng.trace" -- fio --name=a --filename="$M/fio" \
 			--size=32m --rw=randread --bs=4k --direct=1 --ioengine=$eng --iodepth=8 \
 			--number_ios=4000 --output-format=json --output="$T_TMP/$eng.fio" \
 			>/dev/null 2>"$T_TMP/$eng.err"
@@ -168,7 +168,7 @@ for line in sys.stdin:
         e = json.loads(line)
         n += bool(e.get("state", 0) & (1 << 30))
 print(n)')
-		# waits of 100 us and more (record's --min-wait) are recorded
+		# every wait is recorded (--min-wait 0); none would be without AIO waits
 		check_ge "${eng}_aio_waits_recorded" "$naio" 100
 		share=$("$FSLENS" report --json "$T_TMP/$eng.trace" 2>/dev/null | python3 -c '
 import json, sys
@@ -177,6 +177,7 @@ run = json.load(open(sys.argv[1]))["jobs"][0]["read"]["runtime"] / 1000.0
 print(int(100 * j["blocked"]["workload_s"] / run) if run else 0)' "$T_TMP/$eng.fio")
 		# fio (one thread) waits for nearly every completion: most of its run is blocked
 		check_ge "${eng}_blocked_pct_of_run" "$share" 30
+		echo "  $eng: $naio AIO waits, workload blocked ${share}% of fio's run" >&2
 	done
 fi
 [ $T_FAILS -eq 0 ]
