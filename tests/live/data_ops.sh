@@ -118,6 +118,29 @@ else
 	skip latency "bpftrace not available or saw nothing: $(head -c 200 "$T_TMP/bt.err" 2>/dev/null)"
 fi
 
+# ---- the other attach modes record the same calls ----
+for mode in --syscall-tp --raw-tp; do
+	"$FSLENS" record -m "$M" -e dirops,proc $mode -f -o "$T_TMP/m.trace" -- "$WORK" "$M" \
+		>"$T_TMP/m.truth" 2>"$T_TMP/m.err"
+	rc=$?
+	check_eq "mode${mode}_record_exit" "$rc" 0
+	[ $rc -eq 0 ] || tail -5 "$T_TMP/m.err" >&2
+	"$FSLENS" report --json "$T_TMP/m.trace" >"$T_TMP/m.json" 2>/dev/null
+	bad=$(python3 - "$T_TMP/m.truth" "$T_TMP/m.json" <<'PY'
+import json, sys
+ops = json.load(open(sys.argv[2]))["data"]["ops"]
+for line in open(sys.argv[1]):
+    op, n, asked, done = line.split()
+    g = ops.get(op, {})
+    if (g.get("count", 0), g.get("bytes_asked", 0), g.get("bytes_done", 0)) != (int(n), int(asked), int(done)):
+        print(op, end=" ")
+print("checked")
+PY
+)
+	check_eq "mode${mode}_counts_equal" "$bad" "checked"
+	[ "$bad" = checked ] || head -5 "$T_TMP/m.err" >&2
+done
+
 # ---- dd: 300 writes of 64 KiB, then 150 reads of 128 KiB (+ the EOF read) -----
 "$FSLENS" record -m "$M" -e dirops,proc -o "$T_TMP/dd.trace" -- sh -c \
 	"dd if=/dev/zero of=$M/dd bs=64k count=300 status=none && dd if=$M/dd of=/dev/null bs=128k status=none" \
