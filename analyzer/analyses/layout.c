@@ -809,6 +809,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		skip = len >= sizeof(p->path) ? len - (sizeof(p->path) - 1) : 0;
 		memcpy(p->path, op->paths + skip, len - skip);
 		p->path[len - skip] = 0;
+		fsl_text_sanitize(p->path);	/* printed by the reports */
 	}
 	return 0;
 }
@@ -847,7 +848,8 @@ static void rd_compute(struct an_layout *s)
 	memset(t, 0, sizeof(*t));
 	if (!n || !(s->rd_out = calloc(n, sizeof(*s->rd_out))))
 		return;
-	memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
+	if (s->nrd_done)	/* rd_done is NULL until a directory read is done */
+		memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
 	s->nrd_out = s->nrd_done;
 	fsl_map__init(&extra, 1);
 	while ((st = fsl_map__next(&s->rd_open, &it, NULL))) {

@@ -144,7 +144,10 @@ struct fsl_replay {
 	uint64_t cre_n, wr_events, wr_returns;
 	uint32_t wr_last_tid;
 	uint64_t max_txn;
-	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */		/* from /proc/fs/jbd2/DEV/info, 0 unknown */
+	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */
+	/* geometry that does not fit the events: the replay stops and says why */
+	char error[320];
+	fsl_handler_fn checked[FSL_EV__MAX];	/* the handlers behind h_checked */
 };
 
 /* What the replay knows of an inode, packed in one map value. */
