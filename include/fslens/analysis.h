@@ -491,6 +491,7 @@ struct fsl_break_pos {
 	uint64_t breaks;
 	uint64_t wb_limit, stream_req, group_pa, other;
 	uint32_t wb_len, stream_len, group_len;
+	uint64_t other_log[3], other_n[3];	/* the most common of the other positions */
 };
 struct fsl_layout;
 void fsl_layout__break_pos(const struct fsl_layout *l, struct fsl_break_pos *out);
