@@ -400,8 +400,7 @@ int cmd_dump(int argc, char **argv)
 	ro.families = d.show | 1u << FSL_FAM_PROC;
 	d.r = fsl_reader__open(path, &ro, &err);
 	if (!d.r) {
-		fprintf(stderr, "fslens: cannot open '%s': %s\n", path, fsl_trace_strerror(err));
-		return 1;
+		return fsl_err_open(path, err);
 	}
 	d.comms = fsl_comms__new();
 	if (!d.comms) {

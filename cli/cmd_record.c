@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,32 @@ static void print_summary(const struct fsl_record_result *res, const char *out)
 		fprintf(stderr, "  %d kernel stacks symbolized\n", res->nstacks);
 }
 
+/* Would execvp find an executable cmd? errno says why not. */
+static int runnable(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+	int err = ENOENT;
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s", e == p ? 1 : (int)(e - p), e == p ? "." : p,
+			 cmd);
+		if (!access(buf, X_OK))
+			return 1;
+		if (errno == EACCES)
+			err = EACCES;
+		if (!*e)
+			break;
+	}
+	errno = err;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -138,8 +165,12 @@ int cmd_record(int argc, char **argv)
 			o.dev = devnode;
 			break;
 		case 'e':
+			if (!*optarg)
+				return fsl_usage_error("record", usage_text, "-e needs a family list "
+						       "(e.g. -e block,journal)");
 			if (fsl_family_parse(optarg, &o.families, &bad))
-				return fsl_usage_error("record", usage_text, "unknown event family '%s'", bad);
+				return fsl_usage_error("record", usage_text, "unknown event family '%s'",
+						       bad ? bad : optarg);
 			break;
 		case 'p':
 			nid = fsl_parse_id_list(optarg, pids, 256, &bad);
@@ -148,6 +179,10 @@ int cmd_record(int argc, char **argv)
 			if (nid < 0)
 				return fsl_usage_error("record", usage_text, "bad pid '%s' in -p '%s' "
 						       "(PID or PID,PID,...)", bad, optarg);
+			for (int k = 0; k < nid; k++)
+				if (kill((pid_t)pids[k], 0) && errno == ESRCH)
+					return fsl_usage_error("record", usage_text, "-p: no process %u",
+							       pids[k]);
 			o.pids = pids;
 			o.npids = nid;
 			break;
@@ -210,6 +245,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.cmd = argv + optind;
+	/* a command that cannot run: said now, as a shell does (127), and no trace */
+	if (o.cmd && !runnable(o.cmd[0])) {
+		fprintf(stderr, "fslens record: cannot run '%s': %s\n", o.cmd[0], strerror(errno));
+		return 127;
+	}
 	if (o.mount && o.dev)
 		return fsl_usage_error("record", usage_text, "give -m or -d, not both");
 	if (o.cmd && o.npids)

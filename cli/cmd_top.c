@@ -215,7 +215,7 @@ int cmd_top(int argc, char **argv)
 	if (replay) {
 		src = top_source__replay(replay, o.speed, &err);
 		if (!src)
-			return fsl_err(err, "cannot open '%s'", replay);
+			return fsl_err_open(replay, err);
 	} else {
 		src = open_live(mount, dev, &err);
 		if (!src)

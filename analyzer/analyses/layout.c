@@ -809,6 +809,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		skip = len >= sizeof(p->path) ? len - (sizeof(p->path) - 1) : 0;
 		memcpy(p->path, op->paths + skip, len - skip);
 		p->path[len - skip] = 0;
+		fsl_text_sanitize(p->path);	/* printed by the reports */
 	}
 	return 0;
 }
@@ -847,7 +848,8 @@ static void rd_compute(struct an_layout *s)
 	memset(t, 0, sizeof(*t));
 	if (!n || !(s->rd_out = calloc(n, sizeof(*s->rd_out))))
 		return;
-	memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
+	if (s->nrd_done)	/* rd_done is NULL until a directory read is done */
+		memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
 	s->nrd_out = s->nrd_done;
 	fsl_map__init(&extra, 1);
 	while ((st = fsl_map__next(&s->rd_open, &it, NULL))) {
@@ -1171,6 +1173,7 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 {
 	const struct an_alloc *o = held_by(s->owners, s->nowners, omax, b->expect, 0);
 	const struct an_alloc *a = NULL;
+	uint64_t jstart = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_START, 0);
 	const struct an_mb *m;
 
 	b->ts = x->ts;
@@ -1192,6 +1195,11 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 			b->taker_ts = t->ts;
 			b->taker_how = FSL_HOW_METADATA;
 			a = t;
+		} else if (jstart && b->expect >= jstart && b->expect < jstart + g->journal_blocks) {
+			/* the journal inode's blocks, from the recorded start (never allocated here) */
+			b->taker_kind = FSL_TAKER_FILE;
+			b->taker_ino = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_INUM, 8);
+			b->taker_how = FSL_HOW_UNKNOWN;
 		} else {
 			b->taker_kind = static_meta(g, b->expect);
 			if (b->taker_kind == FSL_TAKER_UNKNOWN &&

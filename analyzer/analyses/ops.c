@@ -93,8 +93,10 @@ static struct an_dir *dir_get(struct an_ops *s, uint64_t key, const char *dir, s
 
 	if (!d && s->dirs.n < AN_MAX_DIRS) {
 		d = fsl_map__put(&s->dirs, key, NULL);
-		if (d && dir)
+		if (d && dir) {
 			memcpy(d->path, dir, n + 1);
+			fsl_text_sanitize(d->path);	/* printed by the reports */
+		}
 	}
 	return d;
 }

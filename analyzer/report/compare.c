@@ -13,7 +13,7 @@
  *
  * The sets are attached to the pass's session, so all the windows of a
  * trace share one context stage (root pid from the metadata, no
- * reordering, no split: what report's session does); a diagnosis set is 8
+ * reordering, no split: what report's session does); a diagnosis set is 9
  * consumers, and the session's table grows.
  */
 #include <errno.h>
@@ -98,7 +98,7 @@ static double r3(double v)
 
 static int fail(struct fsl_compare *c, int err, const char *what, const char *path)
 {
-	snprintf(c->error, sizeof(c->error), "%s '%s'", what, path);
+	snprintf(c->error, sizeof(c->error), "%s '%s': %s", what, path, strerror(-err));
 	return err;
 }
 
@@ -505,8 +505,14 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 		snprintf(c->traces[t], sizeof(c->traces[0]), "%s", traces[t]);
 		c->ntraces = t + 1;
 		r = fsl_reader__open(traces[t], NULL, &err);
-		if (!r)
-			return fail(c, err, "cannot read", traces[t]);
+		if (!r) {
+			char why[160];
+
+			/* what `fslens info` says of it, as every command does */
+			snprintf(c->error, sizeof(c->error), "cannot open '%s': %s", traces[t],
+				 fsl_trace_open_strerror(traces[t], err, why, sizeof(why)));
+			return err;
+		}
 		c->stats[t].opens++;
 		err = add_trace(c, t, r, &firstcol);
 		if (!err)

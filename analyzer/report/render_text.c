@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/text.h"
 #include "render_internal.h"
 
 #define W 100
@@ -96,8 +97,12 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 			rn_dev(b1, sizeof(b1), (uint32_t)dev));
 	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s\n", rn_sec(t1 - t0), ev,
 		lost ? "*** " : "", lost, lost ? " (see TRACE) ***" : "");
-	if (cmd)
-		wrap(f, "command: ", 0, cmd);
+	if (cmd) {
+		char ec[4096];
+
+		fsl_text_escape(ec, sizeof(ec), cmd, (size_t)-1);
+		wrap(f, "command: ", 0, ec);
+	}
 }
 
 static void sec_diagnosis(FILE *f, struct fsl_analysis *a)

@@ -88,6 +88,11 @@ struct fsl_consumer *fsl_replay__consumer(struct fsl_replay *r);
 const struct fsl_replay_result *fsl_replay__result(const struct fsl_replay *r);
 /* Problems worth telling the user (missing metadata, no events): one line each. */
 size_t fsl_replay__nnotes(const struct fsl_replay *r);
+/*
+ * Why the replay stopped with -EINVAL: metadata that contradicts itself or
+ * the events (the key is named). NULL when it did not.
+ */
+const char *fsl_replay__error(const struct fsl_replay *r);
 const char *fsl_replay__note(const struct fsl_replay *r, size_t i);
 
 /* Journal figures (valid after the session ended). */

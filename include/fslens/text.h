@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * A byte count: decimal digits, an optional K, M, G or T (powers of 1024),
@@ -44,5 +45,21 @@ const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 size_t fsl_frame_func_len(const char *frame);
 /* The same, copied into buf (truncated to len - 1). Returns buf. */
 const char *fsl_frame_func(const char *frame, char *buf, size_t len);
+
+/*
+ * Names and paths come from the traced system (a task can name itself with
+ * terminal escapes): what fslens prints goes through one of these. Control
+ * bytes (C0, DEL, C1) and bytes that are not well-formed UTF-8 become \xNN;
+ * printable UTF-8 stays as it is.
+ *
+ * fsl_text_escape: n bytes of src (up to a NUL; n = (size_t)-1: strlen) into
+ * dst (len bytes, always NUL-terminated, cut only between characters).
+ * Returns the length written.
+ */
+size_t fsl_text_escape(char *dst, size_t len, const char *src, size_t n);
+/* The same, written to f. */
+void fsl_text_fput(FILE *f, const char *s, size_t n);
+/* In place, for fixed-size names (comm): each such byte becomes '?', as ps shows it. */
+void fsl_text_sanitize(char *s);
 
 #endif /* FSLENS_TEXT_H */
