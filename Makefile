@@ -18,6 +18,7 @@
 
 PREFIX	?= /usr/local
 DESTDIR	?=
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 BUILD	?= build
 FUZZ_SECONDS ?= 60
 
@@ -45,6 +46,7 @@ HAVE_LIBBPF := $(shell pkg-config --exists libbpf 2>/dev/null && echo 1)
 HAVE_CLANG  := $(shell command -v $(CLANG) >/dev/null 2>&1 && echo 1)
 HAVE_BTF    := $(shell test -r /sys/kernel/btf/vmlinux && echo 1)
 HAVE_EXT2FS := $(shell pkg-config --exists ext2fs 2>/dev/null && echo 1)
+HAVE_MHD    := $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo 1)
 ifeq ($(HAVE_LIBBPF)$(HAVE_CLANG)$(if $(BPFTOOL),1,),111)
 ifneq ($(HAVE_BTF)$(wildcard probes/vmlinux.h),)
 WITH_BPF := 1
@@ -62,6 +64,10 @@ LDLIBS	:= -lzstd -lncursesw -lm -lpthread -lz
 ifeq ($(WITH_BPF),1)
 BASE_CFLAGS += -DFSL_HAVE_BPF
 LDLIBS	+= $(shell pkg-config --libs libbpf) -lelf
+endif
+ifeq ($(HAVE_MHD),1)
+BASE_CFLAGS += -DFSL_HAVE_MHD
+LDLIBS	+= -lmicrohttpd
 endif
 ifeq ($(HAVE_EXT2FS),1)
 BASE_CFLAGS += -DFSL_HAVE_EXT2FS
@@ -88,11 +94,16 @@ HELPERS   := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/help
 SAN	  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 .PHONY: all deps check bench fuzz demo install uninstall man deb clean distclean
-all: $(BUILD)/fslens $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS)
+all: $(BUILD)/fslens $(BUILD)/fslens-asan $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS)
 
 $(BUILD)/fslens: $(OBJS) $(BUILD)/obj/cli/main.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The same binary on ASan+UBSan: the cli-asan, tui-asan and robust-asan suites run it.
+$(BUILD)/fslens-asan: $(ASAN_OBJS) $(BUILD)/asan/cli/main.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/unit: $(OBJS) $(UNIT_OBJS)
 	$(call msg,LINK,$@)
@@ -169,15 +180,27 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BUILD=$(BUILD) bench/run $(B)
 
-FUZZ_SRC := $(filter lib/%,$(CORE_SRC)) tests/fuzz/fuzz_reader.c
-fuzz:
-	$(call msg,FUZZ,$(BUILD)/fuzz_reader)
-	$(Q)mkdir -p $(BUILD)/fuzz-corpus
-	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude -D_GNU_SOURCE \
-		-o $(BUILD)/fuzz_reader $(FUZZ_SRC) -lzstd -lm
+# libFuzzer targets: the trace reader, the metadata parsers, replay. Each runs
+# FUZZ_SECONDS; then the scripted damage run at its large size on ASan.
+FUZZ_LIB := $(filter lib/%,$(CORE_SRC))
+FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c
+FUZZ_CC := clang -O1 -g -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude -D_GNU_SOURCE
+fuzz: all
+	$(call msg,FUZZ,$(BUILD)/fuzz_reader $(BUILD)/fuzz_meta $(BUILD)/fuzz_replay)
+	$(Q)mkdir -p $(BUILD)/fuzz-corpus $(BUILD)/fuzz-meta-corpus
+	$(Q)$(FUZZ_CC) -o $(BUILD)/fuzz_reader $(FUZZ_LIB) tests/fuzz/fuzz_reader.c -lzstd -lm
+	$(Q)$(FUZZ_CC) -o $(BUILD)/fuzz_meta $(FUZZ_LIB) analyzer/model/alloc.c \
+		tests/fuzz/fuzz_meta.c -lzstd -lm
+	$(Q)$(FUZZ_CC) -o $(BUILD)/fuzz_replay $(FUZZ_LIB) $(FUZZ_MODEL) tests/fuzz/fuzz_replay.c \
+		-lzstd -lm
 	$(Q)$(BUILD)/tests/unit --make-corpus $(BUILD)/fuzz-corpus >/dev/null
-	$(Q)$(BUILD)/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		$(BUILD)/fuzz-corpus
+	$(Q)for m in geom names past; do $(BUILD)/tests/fsl_hostile $(BUILD)/fuzz-corpus/h-$$m $$m; done
+	$(Q)printf 'ext4.block_size=4096\next4.blocks_count=131072\next4.blocks_per_group=32768\next4.inodes_per_group=8192\next4.group_count=4\n' \
+		>$(BUILD)/fuzz-meta-corpus/geom
+	$(Q)$(BUILD)/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(BUILD)/fuzz-corpus
+	$(Q)$(BUILD)/fuzz_meta -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)/fuzz-meta-corpus
+	$(Q)$(BUILD)/fuzz_replay -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(BUILD)/fuzz-corpus
+	$(Q)DAMAGE_N=200 BUILD=$(BUILD) T=robust-asan TESTS_FILTER=damage tests/run robust-asan
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

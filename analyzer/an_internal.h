@@ -67,6 +67,7 @@ static inline void an_comm_copy(char dst[16], const char *src)
 	if (n)
 		memcpy(dst, src, n);
 	dst[n] = 0;
+	fsl_text_sanitize(dst);	/* a task can name itself with terminal escapes */
 }
 
 /* Overlap of [from, to] with the window, in ns (durations split at edges). */

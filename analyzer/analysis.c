@@ -18,6 +18,7 @@ struct fsl_analysis {
 	struct fsl_analysis_opts opts;
 	struct an_stalls *stalls;
 	struct an_ops *ops;
+	struct an_data *data;
 	struct an_journal *journal;
 	struct an_writeback *writeback;
 	struct an_blockio *blockio;
@@ -25,7 +26,7 @@ struct fsl_analysis {
 	struct an_health *health;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[8];
+	struct fsl_consumer *cons[10];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -182,6 +183,9 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 		if (!(a->ops = an_ops_new(&a->c)))
 			goto fail;
 		a->cons[a->ncons++] = an_ops_consumer(a->ops);
+		if (!(a->data = an_data_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_data_consumer(a->data);
 	}
 	if (sec & (FSL_SEC_JOURNAL | FSL_SEC_DIAGNOSIS)) {
 		if (!(a->journal = an_journal_new(&a->c)))
@@ -230,6 +234,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	fsl_session__free(a->own);
 	an_stalls_free(a->stalls);
 	an_ops_free(a->ops);
+	an_data_free(a->data);
 	an_journal_free(a->journal);
 	an_writeback_free(a->writeback);
 	an_blockio_free(a->blockio);
@@ -282,6 +287,8 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	an_stalls_reset(a->stalls);
 	if (a->ops)
 		an_ops_reset(a->ops);
+	if (a->data)
+		an_data_reset(a->data);
 	if (a->journal)
 		an_journal_reset(a->journal);
 	if (a->writeback)
@@ -322,6 +329,12 @@ const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a)
 {
 	release(a);
 	return a->ops && (a->opts.sections & FSL_SEC_OPS) ? an_ops_result(a->ops) : NULL;
+}
+
+const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a)
+{
+	release(a);
+	return a->data && (a->opts.sections & FSL_SEC_OPS) ? an_data_result(a->data) : NULL;
 }
 
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a)

@@ -60,7 +60,7 @@ int cmd_compare(int argc, char **argv)
 		return fsl_err(err, "compare");
 	err = fsl_compare__run(c, (const char *const *)argv + optind, ntraces);
 	if (err) {
-		fsl_err(err, "%s", fsl_compare__error(c));
+		fprintf(stderr, "fslens: %s\n", fsl_compare__error(c));
 		fsl_compare__free(c);
 		return 1;
 	}

@@ -119,7 +119,7 @@ static void text_field(struct dump *d, const struct fsl_field *f, const struct f
 		printf(" %s=%" PRId64, name, v);
 		break;
 	case FSL_F_COMM:
-		printf(" %s=%.16s", name, (const char *)ev + f->offset);
+		printf(" %s=%.*s", name, (int)f->size, (const char *)ev + f->offset);
 		break;
 	default:
 		printf(" %s=%" PRIu64, name, (uint64_t)v);
@@ -150,7 +150,7 @@ static void json_field(struct dump *d, const struct fsl_field *f, const struct f
 		break;
 	case FSL_F_COMM:
 		fsl_json__kv_strn(&d->j, name, (const char *)ev + f->offset,
-				  strnlen((const char *)ev + f->offset, 16));
+				  strnlen((const char *)ev + f->offset, f->size));
 		break;
 	default:
 		fsl_json__kv_u64(&d->j, name, (uint64_t)v);
@@ -160,7 +160,8 @@ static void json_field(struct dump *d, const struct fsl_field *f, const struct f
 /* Fields of the schema that lie inside the record (all of them for known types). */
 static int field_ok(const struct fsl_field *f, const struct fsl_hdr *ev)
 {
-	return f->kind != FSL_F_PATHS && f->kind != FSL_F_INOS && (uint32_t)f->offset + f->size <= ev->size && f->size <= 16;
+	return f->kind != FSL_F_PATHS && f->kind != FSL_F_INOS && (uint32_t)f->offset + f->size <= ev->size &&
+	       (f->size <= 16 || (f->kind == FSL_F_COMM && f->size <= FSL_DATA_NAME_MAX));
 }
 
 static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fsl_event_desc *e,
@@ -192,6 +193,16 @@ static void print_text(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		if (op->pflags)
 			printf(" pflags=0x%x", op->pflags);
 		printf("\n");
+		return;
+	}
+	if (ev->type == FSL_EV_DATA && ev->size >= sizeof(struct fsl_ev_data)) {
+		const struct fsl_ev_data *da = (const void *)ev;
+
+		printf(" %s %.*s ino=%" PRIu64 " dev=%u,%u fd=%d offset=%" PRId64 " bytes=%" PRIu64
+		       " ret=%" PRId64 " lat_ns=%" PRIu64 " flags=0x%x\n", fsl_data_name(da->op),
+		       (int)strnlen(da->name, sizeof(da->name)), da->name, (uint64_t)da->ino,
+		       FSL_MAJOR(da->dev), FSL_MINOR(da->dev), da->fd, (int64_t)da->offset,
+		       (uint64_t)da->bytes, (int64_t)da->ret, (uint64_t)da->lat_ns, da->flags);
 		return;
 	}
 	if (ev->type == FSL_EV_DIRENTS && ev->size >= sizeof(struct fsl_ev_dirents)) {
@@ -273,11 +284,13 @@ static void print_json(struct dump *d, const struct fsl_hdr *ev, const struct fs
 		if (op->path2_len)
 			fsl_json__kv_strn(j, "path2", op->paths + op->path_len, op->path2_len);
 	}
+	if (e && ev->type == FSL_EV_DATA)
+		fsl_json__kv_str(j, "op", fsl_data_name(((const struct fsl_ev_data *)ev)->op));
 	for (k = 0; e && k < e->nfields; k++) {
 		const struct fsl_field *f = &e->fields[k];
 
 		if (!field_ok(f, ev) || !strcmp(f->name, "cpu") ||
-		    (ev->type == FSL_EV_DIROP && !strcmp(f->name, "op")) ||
+		    ((ev->type == FSL_EV_DIROP || ev->type == FSL_EV_DATA) && !strcmp(f->name, "op")) ||
 		    (ev->type == FSL_EV_PROC && !strcmp(f->name, "comm") && comm))
 			continue;
 		json_field(d, f, ev);
@@ -387,8 +400,7 @@ int cmd_dump(int argc, char **argv)
 	ro.families = d.show | 1u << FSL_FAM_PROC;
 	d.r = fsl_reader__open(path, &ro, &err);
 	if (!d.r) {
-		fprintf(stderr, "fslens: cannot open '%s': %s\n", path, fsl_trace_strerror(err));
-		return 1;
+		return fsl_err_open(path, err);
 	}
 	d.comms = fsl_comms__new();
 	if (!d.comms) {

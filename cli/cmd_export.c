@@ -493,7 +493,7 @@ int cmd_export(int argc, char **argv)
 
 	r = fsl_reader__open(a.trace, &ro, &err);
 	if (!r)
-		return fsl_err(err, "cannot open '%s'", a.trace);
+		return fsl_err_open(a.trace, err);
 	fsl_meta_from_reader(&m, r);
 	if (dev_arg && parse_dev(dev_arg, &m, &a.only_dev)) {
 		fsl_reader__close(r);
@@ -503,6 +503,10 @@ int cmd_export(int argc, char **argv)
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	if (a.from && fsl_window_check("export", a.trace, r, origin, a.from)) {
+		fsl_reader__close(r);
+		return 1;
+	}
 	a.origin = origin;
 	if (a.from)
 		a.t0 = origin + a.from;

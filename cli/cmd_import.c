@@ -160,7 +160,8 @@ int cmd_import(int argc, char **argv)
 		if (err == -EEXIST)
 			fprintf(stderr, "fslens: '%s' exists (use --force to overwrite)\n", out);
 		else
-			fsl_err(err, "cannot create '%s'", out);
+			fprintf(stderr, "fslens: cannot create '%s': %s\n", out,
+				fsl_writer_strerror(err));
 		goto out;
 	}
 	fsl_writer__kv(w, FSL_KV_IMPORT_SOURCE, "blktrace");

@@ -22,11 +22,18 @@ static const char info_usage[] =
 	"  --json     one JSON object instead of text\n"
 	"  --check    decode every chunk (verifies all checksums; slower)\n";
 
+/* A value as text to print: the traced machine wrote it, so escapes are escaped. */
 static const char *kv_or(struct fsl_reader *r, const char *key, const char *dflt)
 {
+	static char buf[4][4096];
+	static unsigned int slot;
 	const char *v = fsl_reader__kv(r, key);
 
-	return v && *v ? v : dflt;
+	if (!v || !*v)
+		return dflt;
+	slot = (slot + 1) % 4;
+	fsl_text_escape(buf[slot], sizeof(buf[slot]), v, (size_t)-1);
+	return buf[slot];
 }
 
 /* Recording start and end: the recorder's KV when present, else the events. */
@@ -56,7 +63,9 @@ static uint64_t total_events(const struct fsl_trace_stats *s, uint64_t *lost)
 	return t;
 }
 
-static void print_json(const char *path, struct fsl_reader *r, const struct fsl_trace_stats *s)
+/* check < 0: no --check run; else its counts go in a "check" object. */
+static void print_json(const char *path, struct fsl_reader *r, const struct fsl_trace_stats *s,
+		       uint64_t decoded, uint64_t listed, int check)
 {
 	struct fsl_meta_counts mc;
 	struct fsl_json j;
@@ -118,6 +127,14 @@ static void print_json(const char *path, struct fsl_reader *r, const struct fsl_
 	for (i = 0; fsl_reader__kv_at(r, i, &k, &v); i++)
 		fsl_json__kv_str(&j, k, v);
 	fsl_json__obj_end(&j);
+	if (check >= 0) {
+		fsl_json__key(&j, "check");
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_bool(&j, "ok", !check);
+		fsl_json__kv_u64(&j, "decoded_events", decoded);
+		fsl_json__kv_u64(&j, "listed_events", listed);
+		fsl_json__obj_end(&j);
+	}
 	fsl_json__key(&j, "warnings");
 	fsl_json__arr_begin(&j);
 	for (i = 0; i < fsl_reader__nwarnings(r); i++)
@@ -143,9 +160,9 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 	       s->complete ? "complete" : "INCOMPLETE: recording did not finish");
 	printf("machine:     %s, kernel %s", kv_or(r, FSL_KV_HOSTNAME, "?"),
 	       kv_or(r, FSL_KV_KERNEL, "?"));
-	if ((v = fsl_reader__kv(r, FSL_KV_NCPUS)))
+	if ((v = kv_or(r, FSL_KV_NCPUS, NULL)))
 		printf(", %s CPUs", v);
-	if ((v = fsl_reader__kv(r, FSL_KV_HZ)))
+	if ((v = kv_or(r, FSL_KV_HZ, NULL)))
 		printf(", HZ=%s", v);
 	printf("\n");
 	printf("filesystem:  %s", kv_or(r, FSL_KV_FSTYPE, "?"));
@@ -154,12 +171,12 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 
 		printf(" on %u:%u", FSL_MAJOR(dev), FSL_MINOR(dev));
 	}
-	if ((v = fsl_reader__kv(r, FSL_KV_MOUNT)))
+	if ((v = kv_or(r, FSL_KV_MOUNT, NULL)))
 		printf(" mounted at %s", v);
 	printf("\n");
-	if ((v = fsl_reader__kv(r, FSL_KV_COMMAND)))
+	if ((v = kv_or(r, FSL_KV_COMMAND, NULL)))
 		printf("command:     %s\n", v);
-	if ((v = fsl_reader__kv(r, FSL_KV_PROBE_MODE)))
+	if ((v = kv_or(r, FSL_KV_PROBE_MODE, NULL)))
 		printf("probes:      %s%s%s\n", v, fsl_reader__kv(r, FSL_KV_MISSING_TP) ?
 		       ", missing: " : "", kv_or(r, FSL_KV_MISSING_TP, ""));
 	if (s->realtime_offset_ns && start) {
@@ -199,10 +216,30 @@ static void print_text(const char *path, struct fsl_reader *r, const struct fsl_
 		printf("bad chunks:  %" PRIu64 " (skipped)\n", s->bad_chunks);
 	printf("metadata:    %zu keys, %zu stacks, %zu symbols, %zu bitmaps, %zu texts\n",
 	       mc.kv, mc.stacks, mc.syms, mc.bitmaps, mc.texts);
-	for (i = 0; fsl_reader__text_at(r, i, &name, NULL, &len); i++)
-		printf("  text %s (%zu bytes)\n", name, len);
+	for (i = 0; fsl_reader__text_at(r, i, &name, NULL, &len); i++) {
+		printf("  text ");
+		fsl_text_fput(stdout, name, (size_t)-1);
+		printf(" (%zu bytes)\n", len);
+	}
 	for (i = 0; i < fsl_reader__nwarnings(r); i++)
 		printf("warning:     %s\n", fsl_reader__warning(r, i));
+}
+
+/* --check: every decoded event counted, by family where it has one. */
+struct decoded {
+	uint64_t fam[FSL_FAM__MAX];
+	uint64_t all;
+};
+
+static int count_event(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct decoded *n = c->priv;
+	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
+
+	if (d && d->family < FSL_FAM__MAX)
+		n->fam[d->family]++;
+	n->all++;
+	return 0;
 }
 
 int cmd_info(int argc, char **argv)
@@ -214,6 +251,8 @@ int cmd_info(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct fsl_trace_stats *s;
+	struct fsl_trace_stats cs;
+	int damaged;
 	struct fsl_reader *r;
 	const char *path;
 	int json = 0, check = 0, c, err = 0;
@@ -233,21 +272,48 @@ int cmd_info(int argc, char **argv)
 				       "a trace file is needed" : "one trace file only");
 	path = argv[optind];
 	r = fsl_reader__open(path, NULL, &err);
-	if (!r) {
-		fprintf(stderr, "fslens: cannot open '%s': %s\n", path, fsl_trace_strerror(err));
-		return 1;
-	}
+	if (!r)
+		return fsl_err_open(path, err);
+	s = fsl_reader__stats(r);
 	if (check) {
-		/* a session pass with no consumer: every chunk decoded, checksums checked */
-		err = fsl_session_run(r, NULL, 0);
+		/* what decodes, not what the header or the index promise */
+		struct decoded n = { { 0 }, 0 };
+		struct fsl_consumer counter = { .name = "check", .priv = &n, .any = count_event };
+		struct fsl_consumer *cons[1] = { &counter };
+		uint64_t listed = 0, decoded;
+		unsigned int f;
+
+		err = fsl_session_run(r, cons, 1);
 		if (err < 0) {
 			fsl_reader__close(r);
 			return fsl_err(err, "cannot read '%s'", path);
 		}
+		cs = *s;
+		for (f = 0; f < FSL_FAM__MAX; f++) {
+			listed += s->counts.events[f];
+			cs.counts.events[f] = n.fam[f];
+		}
+		decoded = n.all;
+		cs.bad_chunks = fsl_reader__stats(r)->bad_chunks;
+		damaged = decoded != listed || cs.bad_chunks || fsl_reader__nwarnings(r);
+		s = &cs;
+		if (json) {
+			print_json(path, r, s, decoded, listed, damaged);
+		} else {
+			print_text(path, r, s);
+			if (damaged)
+				printf("check:       DAMAGED: %" PRIu64 " of %" PRIu64 " events decode, "
+				       "%" PRIu64 " damaged chunks (see the warnings)\n",
+				       decoded, listed, cs.bad_chunks);
+			else
+				printf("check:       ok, all %" PRIu64 " events of %" PRIu64
+				       " chunks decode\n", decoded, s->chunks);
+		}
+		fsl_reader__close(r);
+		return damaged ? 1 : 0;
 	}
-	s = fsl_reader__stats(r);
 	if (json)
-		print_json(path, r, s);
+		print_json(path, r, s, 0, 0, -1);
 	else
 		print_text(path, r, s);
 	fsl_reader__close(r);

@@ -5,12 +5,17 @@
  * need, end with a summary per family. The recording itself is
  * fsl_record__run (collector/record.c); this is options and printing.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include "cli.h"
 #include "fslens/devname.h"
 #include "fslens/collector.h"
@@ -19,7 +24,8 @@
 #include "fslens/text.h"
 
 static const char usage_text[] =
-"usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID] [-o FILE] [-f]\n"
+"usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID,...] [--tid TID,...]\n"
+"                     [--cgroup PATH] [-o FILE] [-f]\n"
 "                     [--duration SEC] [--min-wait USEC] [--ring-size SIZE]\n"
 "                     [--all-sleeps] [--raw-tp] [--classic-tp] [--syscall-tp] [-v]\n"
 "                     [-- COMMAND ARGS...]\n"
@@ -27,7 +33,9 @@ static const char usage_text[] =
 "  -m, --mount MOUNT    record this filesystem (ext4 for the journal and alloc families)\n"
 "  -d, --dev DEV        the same, named by its block device\n"
 "  -e, --events LIST    families: block,journal,writeback,alloc,dirops,offcpu,proc or all\n"
-"  -p, --pid PID        record only this process (dirops, offcpu, proc)\n"
+"  -p, --pid PID,...    record only these processes (dirops, offcpu, proc)\n"
+"      --tid TID,...    only these threads (with -p, a command, or alone)\n"
+"      --cgroup PATH    only tasks in this cgroup v2 directory or below it\n"
 "  -o, --output FILE    trace file (default fslens.trace)\n"
 "  -f, --force          overwrite an existing trace\n"
 "      --duration SEC   stop after SEC seconds (default: Ctrl-C, or when COMMAND exits)\n"
@@ -38,6 +46,7 @@ static const char usage_text[] =
 "      --classic-tp     use classic tracepoints for ext4/jbd2 (their fallback)\n"
 "      --syscall-tp     dirops on per-syscall tracepoints: other system calls run no\n"
 "                       program, but the end of the recording takes seconds longer\n"
+"      --bench-floor    benchmarks: the system call programs attach but return at once\n"
 "  -v, --verbose        show libbpf's messages\n"
 "  -- COMMAND ARGS      run COMMAND and record it and its descendants; exit with its status\n";
 
@@ -81,6 +90,32 @@ static void print_summary(const struct fsl_record_result *res, const char *out)
 		fprintf(stderr, "  %d kernel stacks symbolized\n", res->nstacks);
 }
 
+/* Would execvp find an executable cmd? errno says why not. */
+static int runnable(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+	int err = ENOENT;
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s", e == p ? 1 : (int)(e - p), e == p ? "." : p,
+			 cmd);
+		if (!access(buf, X_OK))
+			return 1;
+		if (errno == EACCES)
+			err = EACCES;
+		if (!*e)
+			break;
+	}
+	errno = err;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -88,6 +123,8 @@ int cmd_record(int argc, char **argv)
 		{ "dev", required_argument, NULL, 'd' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 'I' },
+		{ "cgroup", required_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "duration", required_argument, NULL, 'D' },
@@ -97,6 +134,7 @@ int cmd_record(int argc, char **argv)
 		{ "raw-tp", no_argument, NULL, 'T' },
 		{ "classic-tp", no_argument, NULL, 'C' },
 		{ "syscall-tp", no_argument, NULL, 'S' },
+		{ "bench-floor", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -112,7 +150,10 @@ int cmd_record(int argc, char **argv)
 	char devnode[4200];
 	long long min_wait_us;
 	char *endp;
-	int opt, rc;
+	int opt, rc, nid;
+	static uint32_t pids[256], tids[256];
+	struct statfs sfs;
+	struct stat cst;
 
 	optind = 0;
 	while ((opt = fsl_getopt("record", argc, argv, "+m:d:e:p:o:fvh", lopts)) != -1) {
@@ -124,13 +165,39 @@ int cmd_record(int argc, char **argv)
 			o.dev = devnode;
 			break;
 		case 'e':
+			if (!*optarg)
+				return fsl_usage_error("record", usage_text, "-e needs a family list "
+						       "(e.g. -e block,journal)");
 			if (fsl_family_parse(optarg, &o.families, &bad))
-				return fsl_usage_error("record", usage_text, "unknown event family '%s'", bad);
+				return fsl_usage_error("record", usage_text, "unknown event family '%s'",
+						       bad ? bad : optarg);
 			break;
 		case 'p':
-			o.pid = strtoul(optarg, &endp, 10);
-			if (*endp || !o.pid)
-				return fsl_usage_error("record", usage_text, "bad pid '%s'", optarg);
+			nid = fsl_parse_id_list(optarg, pids, 256, &bad);
+			if (nid == -E2BIG)
+				return fsl_usage_error("record", usage_text, "-p: at most 256 pids");
+			if (nid < 0)
+				return fsl_usage_error("record", usage_text, "bad pid '%s' in -p '%s' "
+						       "(PID or PID,PID,...)", bad, optarg);
+			for (int k = 0; k < nid; k++)
+				if (kill((pid_t)pids[k], 0) && errno == ESRCH)
+					return fsl_usage_error("record", usage_text, "-p: no process %u",
+							       pids[k]);
+			o.pids = pids;
+			o.npids = nid;
+			break;
+		case 'I':
+			nid = fsl_parse_id_list(optarg, tids, 256, &bad);
+			if (nid == -E2BIG)
+				return fsl_usage_error("record", usage_text, "--tid: at most 256 tids");
+			if (nid < 0)
+				return fsl_usage_error("record", usage_text, "bad tid '%s' in --tid '%s' "
+						       "(TID or TID,TID,...)", bad, optarg);
+			o.tids = tids;
+			o.ntids = nid;
+			break;
+		case 'G':
+			o.cgroup = optarg;
 			break;
 		case 'o': o.out = optarg; break;
 		case 'f': o.force = 1; break;
@@ -161,6 +228,7 @@ int cmd_record(int argc, char **argv)
 		case 'T': o.force_raw_tp = 1; break;
 		case 'C': o.force_classic = 1; break;
 		case 'S': o.syscall_tp = 1; break;
+		case 'F': o.floor = 1; break;
 		case 'v': o.verbose = 1; break;
 		case 'h':
 			if (!fsl_collector_built_in()) {
@@ -177,10 +245,24 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.cmd = argv + optind;
+	/* a command that cannot run: said now, as a shell does (127), and no trace */
+	if (o.cmd && !runnable(o.cmd[0])) {
+		fprintf(stderr, "fslens record: cannot run '%s': %s\n", o.cmd[0], strerror(errno));
+		return 127;
+	}
 	if (o.mount && o.dev)
 		return fsl_usage_error("record", usage_text, "give -m or -d, not both");
-	if (o.cmd && o.pid)
+	if (o.cmd && o.npids)
 		return fsl_usage_error("record", usage_text, "give -p or a command, not both");
+	if (o.cgroup) {
+		if (stat(o.cgroup, &cst) || !S_ISDIR(cst.st_mode))
+			return fsl_err(-ENOENT, "--cgroup '%s' is not a directory", o.cgroup);
+		if (statfs(o.cgroup, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
+			fprintf(stderr, "fslens record: --cgroup '%s' is not in a cgroup v2 "
+				"hierarchy (mount one: mount -t cgroup2 none DIR)\n", o.cgroup);
+			return 2;
+		}
+	}
 	if (!strcmp(o.out, "-"))
 		return fsl_usage_error("record", usage_text, "the trace must be a file, not '-'");
 

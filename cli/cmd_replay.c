@@ -93,7 +93,7 @@ int cmd_replay(int argc, char **argv)
 	ro.warn_ctx = (void *)path;
 	rd = fsl_reader__open(path, &ro, &err);
 	if (!rd)
-		return fsl_err(err, "cannot open '%s'", path);
+		return fsl_err_open(path, err);
 	r = fsl_replay__new(&o, &err);
 	if (!r) {
 		fsl_reader__close(rd);
@@ -101,6 +101,12 @@ int cmd_replay(int argc, char **argv)
 	}
 	cons[0] = fsl_replay__consumer(r);
 	err = fsl_session_run(rd, cons, 1);
+	if (err && fsl_replay__error(r)) {
+		fprintf(stderr, "fslens replay: '%s': %s\n", path, fsl_replay__error(r));
+		fsl_replay__free(r);
+		fsl_reader__close(rd);
+		return 1;
+	}
 	if (err) {
 		fsl_replay__free(r);
 		fsl_reader__close(rd);

@@ -123,10 +123,14 @@ int cmd_report(int argc, char **argv)
 	ropts.warn_ctx = (void *)path;
 	r = fsl_reader__open(path, &ropts, &err);
 	if (!r)
-		return fsl_err(err, "cannot open '%s'", path);
+		return fsl_err_open(path, err);
 	fsl_meta_from_reader(&m, r);
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	if (have_from && fsl_window_check("report", path, r, origin, from)) {
+		fsl_reader__close(r);
+		return 1;
+	}
 	if (have_from)
 		aopts.t0 = origin + from;
 	if (have_to) {

@@ -23,17 +23,18 @@ static const char usage_text[] =
 	"  -p, --pid PID        show only this process (a filter; f changes it)\n"
 	"      --replay TRACE   play a recorded trace through the same screen\n"
 	"      --speed X        replay X trace seconds per second (default 1)\n"
-	"      --view NAME      start in processes|stalls|journal|devices|dirs\n"
+	"      --view NAME      start in processes|stalls|journal|devices|dirs|files\n"
 	"  -a, --accumulated    show totals since the start instead of the last interval\n"
 	"  -b, --batch          no screen: print frames as text (like top -b); a replay\n"
 	"                       is played as fast as it reads, one frame per interval\n"
 	"  -n, --iterations N   batch: stop after N frames (default: end of the trace)\n"
 	"  -w, --width COLS     batch: frame width (default 100)\n"
 	"\n"
-	"keys: q quit, h help, 1-5 views, arrows/PgUp/PgDn, s < > sort, r reverse,\n"
+	"keys: q quit, h help, 1-6 views, arrows/PgUp/PgDn, s < > sort, r reverse,\n"
 	"      f filter, space pause, Enter details, a totals/interval\n";
 
-static const char *const view_names[] = { "processes", "stalls", "journal", "devices", "dirs" };
+static const char *const view_names[] = { "processes", "stalls", "journal", "devices", "dirs",
+					   "files" };
 
 static int parse_double(const char *s, double min, double *out)
 {
@@ -214,7 +215,7 @@ int cmd_top(int argc, char **argv)
 	if (replay) {
 		src = top_source__replay(replay, o.speed, &err);
 		if (!src)
-			return fsl_err(err, "cannot open '%s'", replay);
+			return fsl_err_open(replay, err);
 	} else {
 		src = open_live(mount, dev, &err);
 		if (!src)

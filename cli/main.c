@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fslens: find out why a Linux filesystem is slow. Dispatches subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ static const struct command commands[] = {
 	{ "import",  cmd_import,  "read blktrace files into a trace" },
 	{ "demo",    cmd_demo,    "run a scenario on a scratch ext4 under record, report it" },
 	{ "compare", cmd_compare, "compare several traces side by side" },
+	{ "monitor", cmd_monitor, "always-on metrics on HTTP for Prometheus, flight recorder" },
 };
 
 static void usage(FILE *f)
@@ -37,10 +39,15 @@ static void usage(FILE *f)
 	fprintf(f, "\n'fslens <command> --help' describes a command; 'fslens --version'.\n");
 }
 
-/* A failed write to stdout (closed pipe, full disk) is an error, never silence. */
+/*
+ * A failed write to stdout (full disk) is an error, never silence; a reader
+ * that closed the pipe (`| head`) only wanted less: quiet, as in git and perf.
+ */
 static int finish_stdout(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return rc;
 		fprintf(stderr, "fslens: write error on standard output: %s\n",
 			strerror(errno ? errno : EIO));
 		return rc ? rc : 1;
@@ -53,9 +60,17 @@ int main(int argc, char **argv)
 	unsigned int i;
 	const char *name;
 
-	/* Writes to a closed pipe fail with EPIPE and are reported, not fatal. */
-	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * record and demo run a workload and must finish their trace whatever
+	 * happens to their stdout: for them a closed pipe is EPIPE, not fatal.
+	 * The readers stop at once, quietly, as git does (SIGPIPE).
+	 */
+	if (argc >= 2 && (!strcmp(argv[1], "record") || !strcmp(argv[1], "demo")))
+		signal(SIGPIPE, SIG_IGN);
+	else
+		signal(SIGPIPE, SIG_DFL);
 
+	opterr = 0;	/* the commands say what was wrong, in one line (fsl_getopt) */
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

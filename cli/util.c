@@ -4,12 +4,16 @@
  * binaries, which link every cli/cmd_*.c but not main.c, link too.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "fslens/trace.h"
 
 int fsl_err(int err, const char *fmt, ...)
 {
@@ -22,6 +26,33 @@ int fsl_err(int err, const char *fmt, ...)
 	if (err)
 		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
 	fputc('\n', stderr);
+	return 1;
+}
+
+int fsl_err_open(const char *path, int err)
+{
+	char buf[160];
+
+	fprintf(stderr, "fslens: cannot open '%s': %s\n", path,
+		fsl_trace_open_strerror(path, err, buf, sizeof(buf)));
+	return 1;
+}
+
+int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, uint64_t origin,
+		     uint64_t from)
+{
+	const struct fsl_trace_stats *st = fsl_reader__stats(r);
+	const char *v = fsl_reader__kv(r, FSL_KV_END_NS);
+	uint64_t end = st->chunks ? st->last_ts : origin, e;
+
+	if (v && (e = strtoull(v, NULL, 10)) > end)
+		end = e;
+	if (end < origin)
+		end = origin;
+	if (origin + from <= end)
+		return 0;
+	fprintf(stderr, "fslens %s: --from %.3f s is past the end of '%s', which is %.3f s long\n",
+		cmd, from / 1e9, path, (end - origin) / 1e9);
 	return 1;
 }
 

@@ -231,12 +231,13 @@ static int is_sc_prog(struct bpf_program *prog)
  */
 static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp, size_t len)
 {
-	static const char *pre[] = { "", "new" };
+	/* sendfile is sys_sendfile64 on 64-bit */
+	static const char *pre[] = { "", "new", "" }, *suf[] = { "", "", "64" };
 	char en[96], ex[96];
 	unsigned int i;
 
-	for (i = 0; i < 2; i++) {
-		snprintf(tp, len, "%s%s", pre[i], name);
+	for (i = 0; i < 3; i++) {
+		snprintf(tp, len, "%s%s%s", pre[i], name, suf[i]);
 		snprintf(en, sizeof(en), "sys_enter_%s", tp);
 		snprintf(ex, sizeof(ex), "sys_exit_%s", tp);
 		if (tp_exists(c->tracefs, "syscalls", en) == 1 &&
@@ -338,12 +339,19 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	c->skel = skel;
 	skel->rodata->targ_dev = o->dev;
 	skel->rodata->targ_blkdev = o->blkdev;
-	skel->rodata->targ_tgid = o->pid;
+	skel->rodata->targ_pids = o->pid || o->npids;
+	skel->rodata->targ_tids = o->ntids > 0;
+	skel->rodata->targ_cgroup = o->cgroup != NULL;
 	skel->rodata->targ_follow = o->follow;
+	skel->rodata->targ_floor = o->floor;
+	/* the syscall programs mark the waits; offcpu records them */
+	skel->rodata->targ_aio = (want & (1u << FSL_FAM_DIROPS)) && (want & (1u << FSL_FAM_OFFCPU));
 	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));
 	skel->rodata->targ_offcpu_all = o->offcpu_all;
 	skel->rodata->targ_min_wait_ns = o->min_wait_ns;
 	skel->rodata->targ_o_creat = O_CREAT;
+	skel->rodata->targ_o_direct = O_DIRECT;
+	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
@@ -356,13 +364,47 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	/* dirops keeps its record in flight in task storage on tp_btf, in a hash on raw_tp */
 	if (!err && (use_btf || !(want & (1u << FSL_FAM_DIROPS))))
 		err = bpf_map__set_max_entries(skel->maps.dirop_inflight, 1);
+	if (!err && (use_btf || !(want & (1u << FSL_FAM_DIROPS))))
+		err = bpf_map__set_max_entries(skel->maps.data_inflight, 1);
 	if (!err && !use_btf)
 		err = bpf_map__set_autocreate(skel->maps.dirop_task, false);
+	if (!err && !use_btf)
+		err = bpf_map__set_autocreate(skel->maps.data_task, false);
 	if (err)
 		return err;
 	if (choose_programs(c, tracefs, vmlinux, use_btf, classic) == 0)
 		return -ENOENT;
 	return fslens_bpf__load(skel);
+}
+
+/* -p, --tid and --cgroup into their maps (after load). */
+static int fill_filters(struct fsl_collector *c)
+{
+	const struct fsl_collector_opts *o = &c->opts;
+	int pfd = bpf_map__fd(c->skel->maps.pids), tfd = bpf_map__fd(c->skel->maps.tids);
+	uint8_t one = 1;
+	unsigned int i;
+
+	if (o->pid && bpf_map_update_elem(pfd, &o->pid, &one, BPF_ANY))
+		return -errno;
+	for (i = 0; i < o->npids; i++)
+		if (bpf_map_update_elem(pfd, &o->pids[i], &one, BPF_ANY))
+			return -errno;
+	for (i = 0; i < o->ntids; i++)
+		if (bpf_map_update_elem(tfd, &o->tids[i], &one, BPF_ANY))
+			return -errno;
+	if (o->cgroup) {
+		uint32_t zero = 0;
+		int cfd = open(o->cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
+
+		if (cfd < 0)
+			return -errno;
+		if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.cgroup_filter), &zero, &cfd, BPF_ANY))
+			e = -errno;
+		close(cfd);
+		return e;
+	}
+	return 0;
 }
 
 static int fill_dirop_table(struct fsl_collector *c)
@@ -473,6 +515,8 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 			 c->sc_tp ? "; dirops on per-syscall tracepoints" : "");
 	}
 	if ((c->families & (1u << FSL_FAM_DIROPS)) && (e = fill_dirop_table(c)))
+		goto fail;
+	if ((e = fill_filters(c)))
 		goto fail;
 	return c;
 fail:

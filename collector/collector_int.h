@@ -11,7 +11,11 @@ struct fsl_dirop_sc {
 	uint8_t op;		/* enum fsl_dirop_kind + 1 */
 	int8_t path, path2, dirfd, dirfd2, flags, mode, fd;
 	uint8_t how, creat;
-	uint16_t _pad;
+	uint8_t data;		/* enum fsl_data_kind + 1; 0 = not a data operation */
+	int8_t count, off, off2, iov, fd2;
+	uint8_t offptr;
+	uint8_t aio;		/* 1: io_getevents-like, 2: io_uring_enter */
+	uint8_t _pad[2];
 };
 
 struct fsl_dirop_sc_entry {

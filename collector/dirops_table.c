@@ -10,7 +10,15 @@
 
 #define N -1
 #define SC(nr_, op_, p, p2, dfd, dfd2, fl, md, fd_, how_, creat_)		\
-	{ nr_, #nr_ + 5, { (op_) + 1, p, p2, dfd, dfd2, fl, md, fd_, how_, creat_, 0 } }
+	{ nr_, #nr_ + 5, { (op_) + 1, p, p2, dfd, dfd2, fl, md, fd_, how_, creat_, 0,	\
+			   N, N, N, N, N, 0, 0, { 0 } } }
+/* A data operation (probes/data.bpf.h); dop_ is also a dirop kind + 1, or 0. */
+#define DSC(nr_, dop_, kind, fd_, cnt, off_, off2_, iov_, fd2_, ptr)		\
+	{ nr_, #nr_ + 5, { dop_, N, N, N, N, N, N, fd_, 0, 0, (kind) + 1,		\
+			   cnt, off_, off2_, iov_, fd2_, ptr, 0, { 0 } } }
+/* A call that may sleep until asynchronous I/O completes; min_ = min_nr's argument */
+#define ASC(nr_, kind, min_)							\
+	{ nr_, #nr_ + 5, { 0, N, N, N, N, N, N, N, 0, 0, 0, min_, N, N, N, N, 0, kind, { 0 } } }
 
 static const struct fsl_dirop_sc_entry table[] = {
 	/*  nr                 op             path p2 dfd dfd2 flags mode fd how creat */
@@ -69,10 +77,42 @@ static const struct fsl_dirop_sc_entry table[] = {
 	SC(__NR_statx,       FSL_OP_STAT,     1,  N,  0,  N,   2,    3,   N, 0, 0),
 #endif
 	SC(__NR_getdents64,  FSL_OP_READDIR,  N,  N,  N,  N,   N,    N,   0, 0, 0),
-	SC(__NR_fsync,       FSL_OP_FSYNC,    N,  N,  N,  N,   N,    N,   0, 0, 0),
-	SC(__NR_fdatasync,   FSL_OP_FDATASYNC, N, N,  N,  N,   N,    N,   0, 0, 0),
+	/* fsync and fdatasync are both: a dirop record and a data record */
+	DSC(__NR_fsync,      FSL_OP_FSYNC + 1, FSL_DATA_FSYNC,     0, N, N, N, N, N, 0),
+	DSC(__NR_fdatasync,  FSL_OP_FDATASYNC + 1, FSL_DATA_FDATASYNC, 0, N, N, N, N, N, 0),
 	SC(__NR_syncfs,      FSL_OP_SYNCFS,   N,  N,  N,  N,   N,    N,   0, 0, 0),
 	SC(__NR_sync,        FSL_OP_SYNC,     N,  N,  N,  N,   N,    N,   N, 0, 0),
+
+	/*   nr                      kind                fd cnt off off2 iov fd2 offptr */
+	DSC(__NR_read,            0, FSL_DATA_READ,       0, 2,  N,  N,   N,  N,  0),
+	DSC(__NR_write,           0, FSL_DATA_WRITE,      0, 2,  N,  N,   N,  N,  0),
+	DSC(__NR_pread64,         0, FSL_DATA_PREAD,      0, 2,  3,  N,   N,  N,  0),
+	DSC(__NR_pwrite64,        0, FSL_DATA_PWRITE,     0, 2,  3,  N,   N,  N,  0),
+	DSC(__NR_readv,           0, FSL_DATA_READ,       0, 2,  N,  N,   1,  N,  0),
+	DSC(__NR_writev,          0, FSL_DATA_WRITE,      0, 2,  N,  N,   1,  N,  0),
+	/* preadv(fd, iov, cnt, pos_l, pos_h): pos_l holds all of it on 64-bit */
+	DSC(__NR_preadv,          0, FSL_DATA_PREAD,      0, 2,  3,  N,   1,  N,  0),
+	DSC(__NR_pwritev,         0, FSL_DATA_PWRITE,     0, 2,  3,  N,   1,  N,  0),
+	DSC(__NR_preadv2,         0, FSL_DATA_PREAD,      0, 2,  3,  N,   1,  N,  0),
+	DSC(__NR_pwritev2,        0, FSL_DATA_PWRITE,     0, 2,  3,  N,   1,  N,  0),
+	DSC(__NR_sync_file_range, 0, FSL_DATA_SYNC_RANGE, 0, 2,  1,  N,   N,  N,  0),
+	DSC(__NR_fallocate,       0, FSL_DATA_FALLOCATE,  0, 3,  2,  N,   N,  N,  0),
+	DSC(__NR_ftruncate,       0, FSL_DATA_FTRUNCATE,  0, 1,  N,  N,   N,  N,  0),
+	/* (fd_in, off_in *, fd_out, off_out *, len, flags) */
+	DSC(__NR_copy_file_range, 0, FSL_DATA_COPY_RANGE, 0, 4,  1,  3,   N,  2,  1),
+	DSC(__NR_splice,          0, FSL_DATA_SPLICE,     0, 4,  1,  3,   N,  2,  1),
+	/* sendfile(out_fd, in_fd, offset *, count): the file read is in_fd */
+	DSC(__NR_sendfile,        0, FSL_DATA_SENDFILE,   1, 3,  2,  N,   N,  0,  1),
+
+	/* waiting for asynchronous I/O: (ctx, min_nr, nr, events, timeout) */
+	ASC(__NR_io_getevents,    1, 1),
+#ifdef __NR_io_pgetevents
+	ASC(__NR_io_pgetevents,   1, 1),
+#endif
+	/* (fd, to_submit, min_complete, flags, ...): waits with IORING_ENTER_GETEVENTS */
+#ifdef __NR_io_uring_enter
+	ASC(__NR_io_uring_enter,  2, 2),
+#endif
 };
 
 unsigned int fsl_dirop_table(const struct fsl_dirop_sc_entry **out)

@@ -31,11 +31,12 @@
 /* dirops and off-CPU records carry their start time: the window they sort in */
 #define RECORD_WINDOW_NS 2000000000ull
 
-static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_signal, nsignals;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	nsignals++;
 }
 
 struct rec {
@@ -44,6 +45,13 @@ struct rec {
 	struct fsl_writer *w;
 	struct fsl_record_result *res;
 	int werr;
+	/* after a write failure: when, and what could not be written since */
+	int64_t werr_ns;
+	uint64_t unwritten;
+	/* -m: the mount point and its device, to notice an unmount */
+	const char *mount;
+	dev_t mount_dev;
+	int unmounted;
 };
 
 static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, ...)
@@ -60,6 +68,19 @@ static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	r->cb->msg(r->cb->ctx, kind, line);
+}
+
+/* "1,2,3" of first (if not 0) then ids[0..n). */
+static void id_list(char *buf, size_t len, uint32_t first, const uint32_t *ids, unsigned int n)
+{
+	size_t k = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	if (first)
+		k += snprintf(buf, len, "%u", first);
+	for (i = 0; i < n && k < len; i++)
+		k += snprintf(buf + k, len - k, "%s%u", k ? "," : "", ids[i]);
 }
 
 static void log_libbpf(void *ctx, const char *line)
@@ -98,11 +119,17 @@ static int write_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct rec *r = ctx;
 	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
-	int e = fsl_writer__event(r->w, ev);
+	int e;
 
+	if (r->werr) {		/* the trace is closed to writes: counted, not written */
+		r->unwritten++;
+		return 0;
+	}
+	e = fsl_writer__event(r->w, ev);
 	if (e) {
 		r->werr = e;
-		return e;	/* stops the poll: the main loop reports it */
+		r->unwritten++;
+		return 0;	/* the main loop says it once; the workload goes on */
 	}
 	if (d && d->family < FSL_FAM__MAX)
 		r->res->events[d->family]++;
@@ -250,8 +277,20 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 	fsl_writer__kv(r->w, FSL_KV_FAMILIES, "%s", fams);
 	fsl_writer__kv(r->w, FSL_KV_RING_BYTES, "%llu", (unsigned long long)
 		       (co->ring_bytes ? co->ring_bytes : FSL_COLLECTOR_RING_DEFAULT));
-	if (co->pid)
-		fsl_writer__kv(r->w, FSL_KV_PID, "%u", co->pid);
+	if (co->pid || co->npids) {
+		char l[4096] = "";
+
+		id_list(l, sizeof(l), co->pid, co->pids, co->npids);
+		fsl_writer__kv(r->w, FSL_KV_PID, "%s", l);
+	}
+	if (co->ntids) {
+		char l[4096] = "";
+
+		id_list(l, sizeof(l), 0, co->tids, co->ntids);
+		fsl_writer__kv(r->w, FSL_KV_TIDS, "%s", l);
+	}
+	if (co->cgroup)
+		fsl_writer__kv(r->w, FSL_KV_CGROUP, "%s", co->cgroup);
 	if (o->cmd) {
 		for (i = 0; o->cmd[i] && n < sizeof(cmdline) - 2; i++)
 			n += snprintf(cmdline + n, sizeof(cmdline) - n, "%s%s", i ? " " : "",
@@ -272,8 +311,20 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 	for (;;) {
 		int n = fsl_stream__poll(st, 100, write_event, r);
 
-		if (r->werr)
-			return 0;
+		/*
+		 * A write failed (a full disk): the trace keeps what it had,
+		 * the workload is left to run to its end (a tracer never ends
+		 * what it watches), and what comes after is only counted.
+		 */
+		if (r->werr && !r->werr_ns) {
+			r->werr_ns = mono_ns();
+			say(r, FSL_RECORD_ERROR, "cannot write '%s': %s, %.1f s into the recording; "
+			    "the trace keeps the chunks written before, what comes after is only "
+			    "counted%s", r->o->out, strerror(-r->werr), (r->werr_ns - t0) / 1e9,
+			    *child > 0 ? "; the command runs on to its end" : "");
+			if (*child <= 0)
+				return 0;
+		}
 		if (n < 0 && n != -EINTR) {
 			say(r, FSL_RECORD_ERROR, "reading the ring buffer: %s", strerror(-n));
 			return n;
@@ -283,12 +334,26 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 			return 0;
 		}
 		if (got_signal) {
-			if (*child > 0) {
-				/* let the command finish on its own signal, then stop */
-				kill(*child, got_signal == SIGHUP ? SIGHUP : SIGTERM);
-				got_signal = 0;
+			int sig = got_signal, nth = nsignals;
+
+			got_signal = 0;
+			if (*child <= 0)
+				return 0;
+			if (nth == 1) {
+				/* the signal that came, passed on: the command ends as it would */
+				kill(*child, sig);
 				continue;
 			}
+			if (nth == 2) {
+				say(r, FSL_RECORD_NOTE, "waiting for the command (pid %d) to end; "
+				    "a third signal stops the recording and leaves it running",
+				    (int)*child);
+				continue;
+			}
+			say(r, FSL_RECORD_NOTE, "stopping the recording; the command (pid %d) is "
+			    "left running", (int)*child);
+			*child = 0;		/* neither killed nor waited for */
+			*status = W_EXITCODE(128 + sig, 0);
 			return 0;
 		}
 		now = mono_ns();
@@ -297,17 +362,26 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 		 * released as complete chunks, so a SIGKILL loses at most the
 		 * window plus a second of events.
 		 */
-		if (now - last_flush >= FLUSH_NS) {
+		if (now - last_flush >= FLUSH_NS && r->mount && !r->unmounted) {
+			struct stat sb;
+
+			/* after an unmount the directory is the parent filesystem's */
+			if (stat(r->mount, &sb) || sb.st_dev != r->mount_dev) {
+				r->unmounted = 1;
+				say(r, FSL_RECORD_WARNING, "%s was unmounted %.1f s into the recording: "
+				    "nothing more of that filesystem is recorded", r->mount,
+				    (now - t0) / 1e9);
+			}
+		}
+		if (now - last_flush >= FLUSH_NS && !r->werr) {
 			last_flush = now;
 			e = fsl_stream__advance(st, (uint64_t)now, write_event, r);
 			if (!e && !r->werr)
 				e = fsl_writer__flush(r->w);
 			else if (r->werr)
 				e = r->werr;
-			if (e) {
-				r->werr = e;
-				return 0;
-			}
+			if (e)
+				r->werr = e;	/* said at the top of the loop */
 		}
 		if (t_end && now >= t_end)
 			return 0;
@@ -376,12 +450,25 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		    strerror(-e));
 		return e;
 	}
-	if (o->mount && strcmp(t->mount, o->mount)) {
+	if (o->mount) {
+		struct stat sb;
 		char real[4096];
 
-		if (!realpath(o->mount, real) || strcmp(real, t->mount))
-			say(r, FSL_RECORD_NOTE, "note: '%s' is inside the filesystem mounted at "
-			    "'%s'; recording that filesystem", o->mount, t->mount);
+		/* the target is one filesystem: -m names its mount point, nothing else */
+		if (stat(o->mount, &sb) || !S_ISDIR(sb.st_mode)) {
+			say(r, FSL_RECORD_ERROR, "cannot use '%s': not a directory; -m takes the "
+			    "mount point of the filesystem to record", o->mount);
+			return -ENOTDIR;
+		}
+		if (strcmp(t->mount, o->mount) && (!realpath(o->mount, real) ||
+						   strcmp(real, t->mount))) {
+			say(r, FSL_RECORD_ERROR, "cannot use '%s': not a mount point, it is inside "
+			    "the filesystem mounted at '%s' (give -m %s to record that one)",
+			    o->mount, t->mount, t->mount);
+			return -EINVAL;
+		}
+		r->mount = t->mount;
+		r->mount_dev = sb.st_dev;
 	}
 	*is_ext4 = !strcmp(t->fstype, "ext4");
 	if (!*is_ext4) {
@@ -391,6 +478,18 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		    "ext4; still recording block, writeback, dirops, offcpu and proc",
 		    t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "not mounted");
 		r->res->families &= ~ext4_only;
+	}
+	/*
+	 * No block device (tmpfs, fuse, NFS): no request and no writeback is
+	 * the target's, and a filter of 0 would keep every disk's.
+	 */
+	if (!t->blkdev) {
+		uint32_t disk_only = (1u << FSL_FAM_BLOCK) | (1u << FSL_FAM_WRITEBACK);
+
+		say(r, FSL_RECORD_NOTE, "%s (%s) has no block device: the block and writeback "
+		    "families cannot apply; recording its data and path operations, waits and "
+		    "processes", t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "?");
+		r->res->families &= ~disk_only;
 	}
 	return 0;
 }
@@ -406,7 +505,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	struct sigaction sa, old_int, old_term, old_hup;
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	struct fsl_target t;
-	struct rec r = { o, cb, NULL, res, 0 };
+	struct rec r = { .o = o, .cb = cb, .res = res };
 	int e, rc = 0, have_target = 0, is_ext4 = 0, status = 0, gate = -1, sigs = 0;
 	pid_t child = 0;
 	int64_t t0 = 0;
@@ -423,6 +522,11 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	}
 	co.families = res->families;
 	co.pid = o->pid;
+	co.pids = o->pids;
+	co.npids = o->npids;
+	co.tids = o->tids;
+	co.ntids = o->ntids;
+	co.cgroup = o->cgroup;
 	co.follow = o->cmd != NULL;
 	co.min_wait_ns = o->min_wait_us * 1000;
 	co.ring_bytes = o->ring_bytes;
@@ -430,6 +534,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	co.force_raw_tp = o->force_raw_tp;
 	co.force_classic = o->force_classic;
 	co.syscall_tp = o->syscall_tp;
+	co.floor = o->floor;
 	co.log = log_libbpf;
 	co.log_ctx = &r;
 	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */
@@ -441,7 +546,8 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		if (e == -EEXIST)
 			say(&r, FSL_RECORD_FATAL, "'%s' exists; use -f to overwrite it", o->out);
 		else
-			say(&r, FSL_RECORD_ERROR, "cannot create '%s': %s", o->out, strerror(-e));
+			say(&r, FSL_RECORD_ERROR, "cannot create '%s': %s", o->out,
+			    fsl_writer_strerror(e));
 		return e;
 	}
 	meta_start(&r, &t, have_target, is_ext4);
@@ -472,6 +578,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		fsl_writer__kv(r.w, FSL_KV_MISSING_TP, "%s", fsl_collector__missing(c));
 	}
 	got_signal = 0;
+	nsignals = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
@@ -535,9 +642,19 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 			r.werr = e;
 	}
 	if (r.werr) {
-		say(&r, FSL_RECORD_FATAL, "cannot write '%s': %s; recording stopped, the "
-		    "chunks written so far stay readable", o->out, strerror(-r.werr));
-		rc = r.werr;
+		if (!r.werr_ns)		/* the final flush or the close failed */
+			say(&r, FSL_RECORD_ERROR, "cannot write '%s': %s at the end of the "
+			    "recording", o->out, strerror(-r.werr));
+		if (r.unwritten)
+			say(&r, FSL_RECORD_ERROR, "'%s' is incomplete: the chunks written before "
+			    "the failure stay readable; %llu events after it were not written",
+			    o->out, (unsigned long long)r.unwritten);
+		else
+			say(&r, FSL_RECORD_ERROR, "'%s' is incomplete: the chunks written before "
+			    "the failure stay readable", o->out);
+		/* with a command, its status is record's: it ran to its end */
+		if (!o->cmd)
+			rc = r.werr;
 	} else {
 		struct stat sb;
 

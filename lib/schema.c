@@ -252,6 +252,14 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_dirents, flags, U16), F(fsl_ev_dirents, seq, U32),
 	{ "ino", offsetof(struct fsl_ev_dirents, ino), 0, FSL_F_INOS } } },
 
+	{ FSL_EV_DATA, FSL_FAM_DIROPS, 12, sizeof(struct fsl_ev_data), "data", NULL, {
+	F(fsl_ev_data, op, U16), F(fsl_ev_data, syscall, U16),
+	F(fsl_ev_data, lat_ns, U64), F(fsl_ev_data, ret, S64),
+	F(fsl_ev_data, offset, S64), F(fsl_ev_data, bytes, U64),
+	F(fsl_ev_data, ino, U64), F(fsl_ev_data, dev, DEV), F(fsl_ev_data, fd, S32),
+	F(fsl_ev_data, flags, HEX), FN(fsl_ev_data, hdr.cpu, "cpu", U16),
+	F(fsl_ev_data, name, COMM) } },
+
 	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 5, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
 	F(fsl_ev_offcpu, dur_ns, U64), F(fsl_ev_offcpu, stack_id, S32),
 	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),
@@ -335,6 +343,16 @@ static const char *const dirop_names[FSL_OP__MAX] = {
 const char *fsl_dirop_name(unsigned int op)
 {
 	return op < FSL_OP__MAX ? dirop_names[op] : "unknown";
+}
+
+static const char *const data_names[FSL_DATA__MAX] = {
+	"read", "write", "pread", "pwrite", "fsync", "fdatasync", "sync_file_range",
+	"fallocate", "ftruncate", "copy_file_range", "sendfile", "splice",
+};
+
+const char *fsl_data_name(unsigned int op)
+{
+	return op < FSL_DATA__MAX ? data_names[op] : "unknown";
 }
 
 int64_t fsl_field_get(const struct fsl_field *f, const void *rec)

@@ -106,3 +106,136 @@ const char *fsl_frame_func(const char *frame, char *buf, size_t len)
 	buf[n] = 0;
 	return buf;
 }
+
+/*
+ * Length of the UTF-8 sequence at s (n bytes left) that a terminal prints as
+ * a character, or 0: a malformed sequence, an overlong form, a surrogate, or
+ * a C1 control (U+0080..U+009F), which some terminals obey like ESC.
+ */
+static size_t utf8_printable(const unsigned char *s, size_t n)
+{
+	uint32_t cp;
+	size_t len, i;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+		return 0;
+	return len;
+}
+
+size_t fsl_text_escape(char *dst, size_t len, const char *src, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t i = 0, o = 0, k;
+
+	if (n == (size_t)-1)
+		n = strlen(src);
+	while (i < n && s[i]) {
+		char esc[5];
+		const char *put = (const char *)s + i;
+		size_t m = 1;
+
+		if (s[i] < 0x20 || s[i] == 0x7f) {
+			snprintf(esc, sizeof(esc), "\\x%02x", s[i]);
+			put = esc;
+			m = 4;
+			i++;
+		} else if (s[i] >= 0x80) {
+			k = utf8_printable(s + i, n - i);
+			if (k) {
+				m = k;
+				i += k;
+			} else {
+				snprintf(esc, sizeof(esc), "\\x%02x", s[i]);
+				put = esc;
+				m = 4;
+				i++;
+			}
+		} else {
+			i++;
+		}
+		if (o + m >= len)	/* whole escapes or characters only */
+			break;
+		memcpy(dst + o, put, m);
+		o += m;
+	}
+	if (len)
+		dst[o] = 0;
+	return o;
+}
+
+void fsl_text_fput(FILE *f, const char *s, size_t n)
+{
+	char buf[1024];
+
+	if (n == (size_t)-1)
+		n = strlen(s);
+	while (n) {
+		size_t take = n > 200 ? 200 : n;
+
+		/* a cut in a UTF-8 sequence shows as escapes: rare, and still safe */
+		fsl_text_escape(buf, sizeof(buf), s, take);
+		fputs(buf, f);
+		s += take;
+		n -= take;
+	}
+}
+
+void fsl_text_sanitize(char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		unsigned char c = s[i];
+		size_t k;
+
+		if (c < 0x20 || c == 0x7f) {
+			s[i] = '?';
+		} else if (c >= 0x80) {
+			k = utf8_printable((const unsigned char *)s + i, strlen(s + i));
+			if (k)
+				i += k - 1;
+			else
+				s[i] = '?';
+		}
+	}
+}
+
+int fsl_parse_id_list(const char *s, uint32_t *out, unsigned int max, const char **bad)
+{
+	static char badbuf[32];
+	unsigned int n = 0;
+
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		unsigned long long v = 0;
+		size_t i;
+
+		for (i = 0; i < len && s[i] >= '0' && s[i] <= '9' && v <= 0x7fffffff; i++)
+			v = v * 10 + (s[i] - '0');
+		if (!len || i < len || !v || v > 0x7fffffff) {
+			snprintf(badbuf, sizeof(badbuf), "%.*s", (int)(len < 24 ? len : 24), s);
+			if (bad)
+				*bad = badbuf;
+			return -EINVAL;
+		}
+		if (n == max)
+			return -E2BIG;
+		out[n++] = v;
+		s += len;
+		if (!*s)
+			return n;
+		s++;	/* the comma: an item must follow */
+	}
+}

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Trace format pieces shared by writer and reader: checksums, headers, buffers. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,10 +331,85 @@ const char *fsl_trace_strerror(int err)
 {
 	switch (err < 0 ? -err : err) {
 	case EBADMSG: return "not an fslens trace (bad magic)";
-	case EILSEQ: return "corrupt trace header (checksum mismatch)";
+	case EILSEQ: return "damaged trace: the header at offset 0 fails its checksum";
 	case EPROTONOSUPPORT:
-		return "trace format version or byte order not supported by this fslens";
-	case ENODATA: return "file too short to be an fslens trace";
+		return "written by a newer fslens or on a machine of the other byte order";
+	case ENODATA: return "cut short: too short to be an fslens trace";
+	case EINVAL: return "not a regular file, so not an fslens trace";
+	default: return strerror(err < 0 ? -err : err);
+	}
+}
+
+/*
+ * The reader's open errors with what the header says: the version a newer
+ * fslens wrote, the byte order, how many bytes a cut file has. Reads the
+ * first bytes of path again (the reader has gone by then).
+ */
+const char *fsl_trace_open_strerror(const char *path, int err, char *buf, size_t len)
+{
+	unsigned char h[FSL_HDR_SIZE];
+	struct stat sb;
+	ssize_t n = -1;
+	int fd;
+
+	if (err < 0)
+		err = -err;
+	if (err != EPROTONOSUPPORT && err != ENODATA && err != EINVAL)
+		return fsl_trace_strerror(err);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return fsl_trace_strerror(err);
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
+		n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (err == EINVAL) {
+		snprintf(buf, len, "not a regular file (%s), so not an fslens trace",
+			 S_ISCHR(sb.st_mode) ? "a character device" :
+			 S_ISBLK(sb.st_mode) ? "a block device" :
+			 S_ISFIFO(sb.st_mode) ? "a pipe" : S_ISSOCK(sb.st_mode) ? "a socket" :
+			 "a special file");
+		return buf;
+	}
+	if (n < 0)
+		return fsl_trace_strerror(err);
+	if (err == ENODATA) {
+		if (n == 0)
+			snprintf(buf, len, "empty file, too short to be an fslens trace");
+		else
+			snprintf(buf, len, "cut short: %zd bytes, too short to be an fslens trace "
+				 "(its header alone is %d)", n, FSL_HDR_SIZE);
+		return buf;
+	}
+	if (n >= 20) {
+		uint32_t v = get_le32(h + 8), mark = FSL_ENDIAN_MARK;
+
+		if (v > FSL_TRACE_VERSION) {
+			snprintf(buf, len, "written by a newer fslens (trace format version %u; "
+				 "this fslens reads up to version %d)", v, FSL_TRACE_VERSION);
+			return buf;
+		}
+		if (v == 0) {
+			snprintf(buf, len, "damaged trace: format version 0 in the header");
+			return buf;
+		}
+		if (memcmp(h + 16, &mark, 4)) {
+			snprintf(buf, len, "written on a machine of the other byte order; "
+				 "read it there (this fslens reads its own byte order only)");
+			return buf;
+		}
+	}
+	return fsl_trace_strerror(err);
+}
+
+const char *fsl_writer_strerror(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EEXIST: return "it exists; use -f to replace it";
+	case ELOOP: return "it is a symbolic link; fslens writes only to a regular file it "
+			   "creates (remove the link or choose another name)";
+	case EISDIR: return "it is a directory; name a file to create";
+	case EINVAL: return "it is not a regular file (a device, pipe or socket); name a "
+			    "file to create";
 	default: return strerror(err < 0 ? -err : err);
 	}
 }

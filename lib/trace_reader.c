@@ -18,6 +18,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+#include "fslens/text.h"
 #include "trace_internal.h"
 
 #define MAX_WARNINGS	200
@@ -385,8 +386,13 @@ static int parse_stacks(struct fsl_reader *r, const unsigned char *p, size_t len
 		s.frames = calloc(s.nframes ? s.nframes : 1, sizeof(char *));
 		if (!s.frames)
 			return -ENOMEM;
+		/*
+		 * Kernel symbols never hold control bytes; a crafted trace's do, and
+		 * every command prints frames: they read as '?' (fsl_text_sanitize).
+		 */
 		for (k = 0; k < s.nframes && !c.bad; k++)
-			s.frames[k] = c_str16(&c);
+			if ((s.frames[k] = c_str16(&c)))
+				fsl_text_sanitize(s.frames[k]);
 		if (c.bad) {
 			for (k = 0; k < s.nframes; k++)
 				free(s.frames[k]);
@@ -418,6 +424,8 @@ static int parse_syms(struct fsl_reader *r, const unsigned char *p, size_t len, 
 		s.name = c_str16(&c);
 		if (c.bad)
 			return -EILSEQ;
+		if (s.name)
+			fsl_text_sanitize(s.name);
 		ns = realloc(r->syms, (r->nsyms + 1) * sizeof(*ns));
 		if (!ns) {
 			free(s.name);

@@ -263,6 +263,54 @@ static int64_t clock_diff(clockid_t a)
 	       ((int64_t)m.tv_sec * 1000000000 + m.tv_nsec);
 }
 
+/*
+ * The output file, created new: never through a symbolic link (a user could
+ * point one at a file only root may write) and never into anything but a
+ * regular file. Replacing (force) creates a file beside it and renames it over
+ * the old name at once: the rename replaces a link or a hard-linked name
+ * itself, never what it points to, and a killed recording is still at path.
+ */
+static int create_output(const char *path, int force)
+{
+	char tmp[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat sb;
+	int fd;
+
+	if (!lstat(path, &sb)) {
+		if (S_ISLNK(sb.st_mode))
+			return -ELOOP;
+		if (S_ISDIR(sb.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(sb.st_mode))
+			return -EINVAL;
+		if (!force)
+			return -EEXIST;
+	} else if (errno != ENOENT) {
+		return -errno;
+	} else {
+		force = 0;	/* nothing to replace */
+	}
+	if (!force) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		return fd < 0 ? -errno : fd;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0,
+		     path, slash ? slash + 1 : path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);		/* mode 0600, O_EXCL */
+	if (fd < 0)
+		return -errno;
+	if (rename(tmp, path)) {
+		int e = -errno;
+
+		unlink(tmp);
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
 struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_opts *opts,
 				    int *err)
 {
@@ -309,18 +357,15 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 		*err = -ENOMEM;
 		return NULL;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
-		     (w->opts.force ? O_TRUNC : O_EXCL), 0600);
+	w->fd = create_output(path, w->opts.force);
 	if (w->fd < 0) {
-		*err = -errno;
+		*err = w->fd;
 		ZSTD_freeCCtx(w->zc);
 		free(w->ring);
 		free(w->arr);
 		free(w);
 		return NULL;
 	}
-	if (w->opts.force)
-		fchmod(w->fd, 0600);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	w->fh.version = FSL_TRACE_VERSION;
 	w->fh.header_size = FSL_HDR_SIZE;

@@ -90,6 +90,8 @@ static __always_inline int block_ev(struct request *rq, __u16 type, int complete
 		return 0;
 	e->dev = dev;
 	e->sector = BPF_CORE_READ(rq, __sector);
+	if (e->sector == (__u64)-1)	/* no start sector (a flush): 0, as blktrace has it */
+		e->sector = 0;
 	e->bytes = complete ? nr_bytes : BPF_CORE_READ(rq, __data_len);
 	e->nr_sector = e->bytes >> 9;
 	e->flags = rq_flags(BPF_CORE_READ(rq, cmd_flags));

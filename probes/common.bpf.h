@@ -16,8 +16,12 @@
 /* Read-only configuration (rodata), filled by collector/collector_bpf.c. */
 const volatile __u32 targ_dev = 0;	/* fs s_dev (kernel dev_t); 0 = every fs */
 const volatile __u32 targ_blkdev = 0;	/* the disk under it (loopN for a loop fs); 0 = all */
-const volatile __u32 targ_tgid = 0;	/* -p PID; 0 = none */
+const volatile bool targ_pids = false;	/* -p PID,...: tgids in the pids map */
+const volatile bool targ_tids = false;	/* --tid TID,...: only these threads (tids map) */
+const volatile bool targ_cgroup = false;	/* --cgroup PATH: tasks in it or below (cgroup v2) */
 const volatile bool targ_follow = false;	/* filter by the tracked map (-- COMMAND) */
+const volatile bool targ_floor = false;	/* benchmarks: the syscall programs return at once */
+const volatile bool targ_aio = false;	/* count sleeps in io_getevents/io_uring_enter as waits */
 const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;
@@ -48,6 +52,42 @@ struct {
 	__type(value, __u8);
 } tracked SEC(".maps");
 
+/* -p: the tgids asked for. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} pids SEC(".maps");
+
+/* --tid: the threads asked for. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} tids SEC(".maps");
+
+/* --cgroup: slot 0 holds the cgroup (v2) whose tasks, and its descendants', are kept. */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
+/*
+ * Threads inside a call that waits for asynchronous I/O to complete
+ * (io_getevents, io_pgetevents, io_uring_enter with GETEVENTS): their sleep
+ * is interruptible, yet it is time blocked on I/O (offcpu.bpf.h).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} aio_wait SEC(".maps");
+
 static __always_inline void lost_inc(__u32 fam)
 {
 	__u64 *v = bpf_map_lookup_elem(&lost, &fam);
@@ -56,13 +96,28 @@ static __always_inline void lost_inc(__u32 fam)
 		*v += 1;
 }
 
+/*
+ * Is process tgid (whose thread is current) recorded? -p and the command
+ * pick processes (either one is enough); --tid and --cgroup narrow that
+ * to the current thread being listed and in the cgroup. Every caller runs
+ * in the context of the task it asks about (sched_switch's prev is current;
+ * at fork the child shares the parent's cgroup).
+ */
 static __always_inline bool tgid_wanted(__u32 tgid)
 {
-	if (targ_tgid && tgid == targ_tgid)
+	if (targ_tids) {
+		__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+		if (!bpf_map_lookup_elem(&tids, &tid))
+			return false;
+	}
+	if (targ_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return false;
+	if (targ_pids && bpf_map_lookup_elem(&pids, &tgid))
 		return true;
 	if (targ_follow)
 		return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
-	return !targ_tgid;
+	return !targ_pids;
 }
 
 static __always_inline void hdr_fill(struct fsl_hdr *h, __u16 type, __u16 size)

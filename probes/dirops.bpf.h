@@ -25,7 +25,16 @@ struct dirop_sc {
 	__s8 fd;
 	__u8 how;		/* openat2: flags are in struct open_how (arg flags) */
 	__u8 creat;		/* creat(): implies O_CREAT */
-	__u16 _pad;
+	/* data operations (probes/data.bpf.h) */
+	__u8 data;		/* enum fsl_data_kind + 1; 0 = not a data operation */
+	__s8 count;		/* count or length; with iov: the iovec count */
+	__s8 off;		/* offset (a loff_t pointer with offptr) */
+	__s8 off2;		/* fd2's offset pointer */
+	__s8 iov;		/* iovec array */
+	__s8 fd2;		/* the other file of copy_file_range, sendfile, splice */
+	__u8 offptr;		/* off and off2 are user loff_t pointers */
+	__u8 aio;		/* 1: io_getevents-like (min_nr is count); 2: io_uring_enter */
+	__u8 _pad[2];
 };
 
 #define DIROP_NR_MAX	1024
@@ -83,6 +92,26 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, int i, const int btf)
 }
 #undef SC_ARG
 
+#include "data.bpf.h"
+
+#define IORING_ENTER_GETEVENTS_BIT	1
+
+/* Entering a call that may sleep until asynchronous I/O completes. */
+static __always_inline void aio_enter(struct dirop_sc *sc, struct pt_regs *regs, __u32 tid,
+				      const int btf)
+{
+	__u8 one = 1;
+
+	if (!targ_aio)
+		return;
+	if (sc->aio == 1 && !sc_arg(regs, sc->count, btf))
+		return;		/* min_nr 0: never sleeps */
+	if (sc->aio == 2 && (!(sc_arg(regs, 3, btf) & IORING_ENTER_GETEVENTS_BIT) ||
+			     !sc_arg(regs, 2, btf)))
+		return;		/* no completions to wait for */
+	bpf_map_update_elem(&aio_wait, &tid, &one, BPF_ANY);
+}
+
 /* Copy a user path to dst; returns the kept length, flags truncation/fault. */
 static __always_inline __u16 copy_path(char *dst, const char *src, __u16 *pflags,
 				       __u16 trunc_flag)
@@ -109,7 +138,7 @@ static __always_inline struct dirop_sc *dirop_sc_of(__u32 nr)
 	if (nr >= DIROP_NR_MAX)
 		return NULL;
 	sc = bpf_map_lookup_elem(&dirop_sc, &nr);
-	return sc && sc->op ? sc : NULL;
+	return sc && (sc->op || sc->data || sc->aio) ? sc : NULL;
 }
 
 /* The table entry of a followed syscall by a wanted task, else NULL. */
@@ -313,16 +342,34 @@ static __always_inline void task_enter(struct task_struct *task, struct pt_regs 
 {
 	struct dirop_buf *b;
 
+	if (sc->aio)
+		aio_enter(sc, regs, (__u32)bpf_get_current_pid_tgid(), 1);
+	if (sc->data)
+		data_task_enter(task, regs, sc, nr);
+	if (!sc->op)
+		return;
 	b = bpf_task_storage_get(&dirop_task, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (b)
 		dirop_fill(b, sc, regs, nr, 1);
 }
 
-static __always_inline void task_exit(struct task_struct *task, struct pt_regs *regs, __s64 ret)
+/* sc: the call's table entry, or NULL when the syscall number is not known here. */
+static __always_inline void task_exit(struct task_struct *task, struct pt_regs *regs, __s64 ret,
+				      struct dirop_sc *sc)
 {
-	struct dirop_buf *b = bpf_task_storage_get(&dirop_task, task, 0, 0);
+	struct dirop_buf *b;
 	struct fsl_ev_dirop *e;
 
+	if (targ_aio && (!sc || sc->aio)) {
+		__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+		bpf_map_delete_elem(&aio_wait, &tid);
+	}
+	if (!sc || sc->data)
+		data_task_exit(task, ret);
+	if (sc && !sc->op)
+		return;
+	b = bpf_task_storage_get(&dirop_task, task, 0, 0);
 	if (!b)
 		return;
 	e = (struct fsl_ev_dirop *)b->raw;
@@ -336,8 +383,11 @@ SEC("tp_btf/sys_enter")
 int btf_on_sys_enter(__u64 *ctx)
 {
 	__u32 nr = (__u32)ctx[1];
-	struct dirop_sc *sc = dirop_followed(nr, bpf_get_current_pid_tgid());
+	struct dirop_sc *sc;
 
+	if (targ_floor)
+		return 0;
+	sc = dirop_followed(nr, bpf_get_current_pid_tgid());
 	if (sc)
 		task_enter(bpf_get_current_task_btf(), (struct pt_regs *)ctx[0], sc, nr);
 	return 0;
@@ -346,15 +396,20 @@ int btf_on_sys_enter(__u64 *ctx)
 SEC("tp_btf/sys_exit")
 int btf_on_sys_exit(__u64 *ctx)
 {
+	struct dirop_sc *sc = NULL;
+
+	if (targ_floor)
+		return 0;
 #if defined(__TARGET_ARCH_x86)
 	/*
 	 * Most syscalls are not followed: tell from the syscall number (still
 	 * in the saved registers) before the task storage lookup, a helper call.
 	 */
-	if (!dirop_sc_of(((struct pt_regs *)ctx[0])->orig_ax))
+	sc = dirop_sc_of(((struct pt_regs *)ctx[0])->orig_ax);
+	if (!sc)
 		return 0;
 #endif
-	task_exit(bpf_get_current_task_btf(), (struct pt_regs *)ctx[0], (__s64)ctx[1]);
+	task_exit(bpf_get_current_task_btf(), (struct pt_regs *)ctx[0], (__s64)ctx[1], sc);
 	return 0;
 }
 
@@ -383,9 +438,12 @@ struct sc_tp_exit {
 SEC("tracepoint")
 int tp_dirop_enter(struct sc_tp_head *ctx)
 {
-	struct dirop_sc *sc = dirop_followed(ctx->nr, bpf_get_current_pid_tgid());
+	struct dirop_sc *sc;
 	struct task_struct *task;
 
+	if (targ_floor)
+		return 0;
+	sc = dirop_followed(ctx->nr, bpf_get_current_pid_tgid());
 	if (sc) {
 		task = bpf_get_current_task_btf();
 		task_enter(task, (struct pt_regs *)bpf_task_pt_regs(task), sc, ctx->nr);
@@ -396,9 +454,12 @@ int tp_dirop_enter(struct sc_tp_head *ctx)
 SEC("tracepoint")
 int tp_dirop_exit(struct sc_tp_exit *ctx)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task;
 
-	task_exit(task, (struct pt_regs *)bpf_task_pt_regs(task), ctx->ret);
+	if (targ_floor)
+		return 0;
+	task = bpf_get_current_task_btf();
+	task_exit(task, (struct pt_regs *)bpf_task_pt_regs(task), ctx->ret, dirop_sc_of(ctx->nr));
 	return 0;
 }
 
@@ -408,11 +469,17 @@ int raw_on_sys_enter(__u64 *ctx)
 {
 	__u32 nr = (__u32)ctx[1], zero = 0;
 	__u64 id = bpf_get_current_pid_tgid();
-	struct dirop_sc *sc = dirop_followed(nr, id);
+	struct dirop_sc *sc = targ_floor ? NULL : dirop_followed(nr, id);
 	struct dirop_buf *b;
 	__u32 tid = (__u32)id;
 
 	if (!sc)
+		return 0;
+	if (sc->aio)
+		aio_enter(sc, (struct pt_regs *)ctx[0], tid, 0);
+	if (sc->data)
+		data_raw_enter((struct pt_regs *)ctx[0], sc, nr, tid);
+	if (!sc->op)
 		return 0;
 	b = bpf_map_lookup_elem(&dirop_scratch, &zero);
 	if (!b)
@@ -426,8 +493,14 @@ SEC("raw_tp/sys_exit")
 int raw_on_sys_exit(__u64 *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct dirop_buf *b = bpf_map_lookup_elem(&dirop_inflight, &tid);
+	struct dirop_buf *b;
 
+	if (targ_floor)
+		return 0;
+	if (targ_aio)
+		bpf_map_delete_elem(&aio_wait, &tid);
+	data_raw_exit(tid, (__s64)ctx[1]);
+	b = bpf_map_lookup_elem(&dirop_inflight, &tid);
 	if (!b)
 		return 0;
 	dirop_emit(b, (struct pt_regs *)ctx[0], (__s64)ctx[1]);

@@ -13,6 +13,7 @@
 
 #include "common.bpf.h"
 
+#define TASK_INTERRUPTIBLE_BIT		0x0001
 #define TASK_UNINTERRUPTIBLE_BIT	0x0002
 #define TASK_NOLOAD_BIT			0x0400	/* TASK_IDLE = D | NOLOAD: idle kthreads */
 #define OFFCPU_STACK_DEPTH		64
@@ -76,6 +77,12 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	 * another kind, which need neither the pid filter nor a stack.
 	 */
 	state = ctx[0] ? 0 : task_state(prev, btf);
+	/* an interruptible sleep inside io_getevents/io_uring_enter waits on I/O */
+	if (targ_aio && state == TASK_INTERRUPTIBLE_BIT && !targ_offcpu_all) {
+		pid = FSL_RD(btf, prev->pid, prev, pid);
+		if (bpf_map_lookup_elem(&aio_wait, &pid))
+			state = TASK_UNINTERRUPTIBLE_BIT | FSL_OFFCPU_AIO_WAIT;
+	}
 	if (targ_offcpu_all ? state != 0 :
 	    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
 		pid = FSL_RD(btf, prev->pid, prev, pid);

@@ -204,9 +204,17 @@ int fsl_params__set(struct fsl_params *p, const char *kv)
 		uint64_t v;
 		int b;
 
+		/* sizes whose empty default means "leave it": checked here, before mkfs */
+		static const char *const sizes[] = { "dirty_bytes", "dirty_background_bytes",
+						     "inodes", "journal", "fs_size", NULL };
+		const char *const *k;
+
 		if (d && *def_at(d, FSL_SCALE_SMALL) && !fsl_parse_size(def_at(d, FSL_SCALE_SMALL), &v) &&
 		    fsl_parse_size(eq + 1, &v) && fsl_parse_bool(eq + 1, &b))
 			return -EINVAL;
+		for (k = sizes; *k; k++)
+			if (!strcmp(*k, key) && eq[1] && fsl_parse_size(eq + 1, &v))
+				return -EINVAL;
 	}
 	strcpy(p->value[i], eq + 1);
 	p->set[i] = 1;

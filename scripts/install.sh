@@ -14,7 +14,7 @@ PREFIX=${PREFIX:-/usr/local}
 BUILD=${BUILD:-build}
 root=$DESTDIR$PREFIX
 manifest=$root/share/fslens/manifest
-own_dirs=(share/fslens share/doc/fslens)
+own_dirs=(share/fslens share/doc/fslens/grafana share/doc/fslens)
 
 put() {	# mode src dst (relative to PREFIX)
 	install -D -m "$1" "$2" "$root/$3"
@@ -44,6 +44,17 @@ install)
 	# the monitor's unit, where its branch ships one
 	for u in contrib/*.service; do
 		[ -e "$u" ] && put 0644 "$u" "lib/systemd/system/$(basename "$u")"
+	done
+	# fslens monitor: its systemd unit (paths filled in) and the Grafana dashboard
+	if [ -e scripts/fslens-monitor.service ]; then
+		unit=$(mktemp)
+		sed -e "s|@BINDIR@|$PREFIX/bin|g" -e "s|@DOCDIR@|$PREFIX/share/doc/fslens|g" \
+			scripts/fslens-monitor.service >"$unit"
+		put 0644 "$unit" lib/systemd/system/fslens-monitor.service
+		rm -f "$unit"
+	fi
+	for g in docs/grafana/*.json; do
+		[ -e "$g" ] && put 0644 "$g" "share/doc/fslens/grafana/$(basename "$g")"
 	done
 	echo share/fslens/manifest >>"$manifest.tmp"
 	mv "$manifest.tmp" "$manifest"

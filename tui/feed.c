@@ -50,6 +50,8 @@ struct top_feed {
 	char target[128], dev[32];
 };
 
+_Static_assert(FSL_WC__MAX <= TOP_NCLASSES, "top_proc.class_ms_s too small");
+
 static const uint8_t wclass_group[FSL_WC__MAX] = {
 	[FSL_WC_JOURNAL_LOG_SPACE] = TOP_WG_JOURNAL,
 	[FSL_WC_TXN_LOCKED] = TOP_WG_JOURNAL,
@@ -214,7 +216,8 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		struct top_proc *o = &s->procs[s->nprocs];
 
 		/* Shown are the tasks that did or waited on filesystem work. */
-		if (!p[i].ops && !p[i].blocked_ns && !p[i].read_bytes && !p[i].write_bytes)
+		if (!p[i].ops && !p[i].blocked_ns && !p[i].read_bytes && !p[i].write_bytes &&
+		    !p[i].data_reads && !p[i].data_writes)
 			continue;
 		o->pid = p[i].pid;
 		snprintf(o->comm, sizeof(o->comm), "%.15s", p[i].comm);
@@ -224,9 +227,13 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		for (c = 0; c < FSL_WC__MAX; c++)
 			if (wclass_group[c] < TOP_WG__MAX)
 				o->blocked_ms_s[wclass_group[c]] += ms_per_s(p[i].ns[c], w);
+		for (c = 0; c < FSL_WC__MAX; c++)
+			o->class_ms_s[c] = ms_per_s(p[i].ns[c], w);
 		o->blocked_total_ms_s = ms_per_s(p[i].blocked_ns, w);
 		o->read_mbs = per_s(p[i].read_bytes, w) / MB;
 		o->write_mbs = per_s(p[i].write_bytes, w) / MB;
+		o->data_read_mbs = per_s(p[i].data_read_bytes, w) / MB;
+		o->data_write_mbs = per_s(p[i].data_write_bytes, w) / MB;
 		s->nprocs++;
 	}
 	return 0;
@@ -384,6 +391,33 @@ static int fill_dirs(struct top_snap *s, struct fsl_analysis *a, double w)
 	return 0;
 }
 
+static int fill_files(struct top_snap *s, struct fsl_analysis *a, double w)
+{
+	const struct fsl_data *d = fsl_analysis__data(a);
+	unsigned int i;
+
+	if (!d || !d->nfiles)
+		return 0;
+	s->files = calloc(d->nfiles, sizeof(*s->files));
+	if (!s->files)
+		return -ENOMEM;
+	for (i = 0; i < d->nfiles; i++) {
+		const struct fsl_data_top *t = &d->files[i];
+		struct top_file *o = &s->files[i];
+
+		snprintf(o->name, sizeof(o->name), "%.31s", t->name);
+		o->ino = t->ino;
+		o->ino32 = (uint32_t)t->ino;
+		o->read_mbs = per_s(t->read_bytes, w) / MB;
+		o->write_mbs = per_s(t->write_bytes, w) / MB;
+		o->reads_s = per_s(t->reads, w);
+		o->writes_s = per_s(t->writes, w);
+		o->call_ms_s = ms_per_s(t->lat_ns, w);
+	}
+	s->nfiles = d->nfiles;
+	return 0;
+}
+
 static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64_t t1,
 		 int with_hist, struct top_snap *s)
 {
@@ -405,6 +439,8 @@ static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64
 		rc = fill_devs(f->meta, s, a, w);
 	if (!rc)
 		rc = fill_dirs(s, a, w);
+	if (!rc)
+		rc = fill_files(s, a, w);
 	return rc;
 }
 
@@ -501,5 +537,7 @@ int top_feed__snapshot(struct top_feed *f, int accumulated, struct top_snap *out
 	out->ndevs = w->ndevs;
 	rc |= copy_rows((void **)&out->dirs, w->dirs, w->ndirs, sizeof(*w->dirs));
 	out->ndirs = w->ndirs;
+	rc |= copy_rows((void **)&out->files, w->files, w->nfiles, sizeof(*w->files));
+	out->nfiles = w->nfiles;
 	return rc ? -ENOMEM : 0;
 }

@@ -17,6 +17,7 @@ void top_screen__init(struct top_screen *s, struct tui_term *t)
 	s->views[2] = &top_view_journal;
 	s->views[3] = &top_view_devices;
 	s->views[4] = &top_view_dirs;
+	s->views[5] = &top_view_files;
 }
 
 void top_screen__fini(struct top_screen *s)
@@ -126,27 +127,34 @@ static void draw_tabs(struct top_screen *s, int y)
 {
 	struct tui_term *t = s->term;
 	struct top_view *v = s->views[s->cur];
-	int x = 0, i, cols = tui_term__cols(t);
-	char buf[96];
+	int x = 0, i, cols = tui_term__cols(t), full = 0, compact;
+	char buf[96], state[96];
 
-	for (i = 0; i < TOP_NVIEWS; i++) {
-		snprintf(buf, sizeof(buf), " %c:%s ", s->views[i]->hotkey, s->views[i]->tab);
-		x += tui_term__put(t, y, x, i == s->cur ? TUI_A_SELECTED : TUI_A_NORMAL, buf, -1);
-	}
 	/* Sort and filter state at the right when there is room. */
 	if (v->sort_col >= 0 && v->sort_col < v->ncols)
-		snprintf(buf, sizeof(buf), "sort %s %s%s%s", v->cols[v->sort_col].title,
+		snprintf(state, sizeof(state), "sort %s %s%s%s", v->cols[v->sort_col].title,
 			 v->reverse ? "(rev)" : "", s->filter[0] ? "  filter " : "", s->filter);
 	else
-		buf[0] = 0;
-	if (x + 2 + (int)strlen(buf) < cols)
-		tui_term__put(t, y, cols - (int)strlen(buf) - 1, TUI_A_DIM, buf, -1);
+		state[0] = 0;
+	for (i = 0; i < TOP_NVIEWS; i++)
+		full += 4 + (int)strlen(s->views[i]->tab);
+	/* no room for both: the other views' tabs show their key only */
+	compact = state[0] && full + 2 + (int)strlen(state) >= cols;
+	for (i = 0; i < TOP_NVIEWS; i++) {
+		if (compact && i != s->cur)
+			snprintf(buf, sizeof(buf), " %c ", s->views[i]->hotkey);
+		else
+			snprintf(buf, sizeof(buf), " %c:%s ", s->views[i]->hotkey, s->views[i]->tab);
+		x += tui_term__put(t, y, x, i == s->cur ? TUI_A_SELECTED : TUI_A_NORMAL, buf, -1);
+	}
+	if (x + 2 + (int)strlen(state) < cols)
+		tui_term__put(t, y, cols - (int)strlen(state) - 1, TUI_A_DIM, state, -1);
 }
 
 static void draw_footer(struct top_screen *s, int y)
 {
 	static const struct { const char *key, *what; } hints[] = {
-		{ "q", "quit" }, { "h", "help" }, { "1-5", "views" }, { "s/<>", "sort" },
+		{ "q", "quit" }, { "h", "help" }, { "1-6", "views" }, { "s/<>", "sort" },
 		{ "r", "reverse" }, { "f", "filter" }, { "p", "by program" }, { "space", "pause" },
 		{ "Enter", "details" }, { "a", "totals" },
 	};

@@ -12,7 +12,7 @@
 #include "term.h"
 #include "view.h"
 
-#define TOP_NVIEWS 5
+#define TOP_NVIEWS 6
 #define TOP_FILTER_MAX 64
 
 enum top_overlay {

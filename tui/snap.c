@@ -11,5 +11,6 @@ void top_snap__clear(struct top_snap *s)
 	free(s->txns);
 	free(s->devs);
 	free(s->dirs);
+	free(s->files);
 	memset(s, 0, sizeof(*s));
 }

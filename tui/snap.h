@@ -18,6 +18,7 @@
 #define TOP_HIST	60	/* sparkline points kept per wait class */
 #define TOP_SEEK_BUCKETS 8	/* seek distance histogram (see view_devices.c) */
 #define TOP_COMM_LEN	16
+#define TOP_NCLASSES	24	/* >= FSL_WC__MAX (checked in feed.c) */
 
 /* The processes view splits blocked time into these groups of wait classes. */
 enum top_wait_group {
@@ -59,6 +60,9 @@ struct top_proc {
 	double blocked_ms_s[TOP_WG__MAX];
 	double blocked_total_ms_s;
 	double read_mbs, write_mbs;
+	double data_read_mbs, data_write_mbs;	/* read()/write() family on the target's files */
+	/* Blocked ms/s per wait class (enum fsl_wclass), for the details. */
+	double class_ms_s[TOP_NCLASSES];
 };
 
 struct top_stall {
@@ -105,6 +109,16 @@ struct top_dir {
 	double call_ms_s;	/* summed latency of those calls per second */
 };
 
+/* A file of the target by data-operation bytes (the files view). */
+struct top_file {
+	char name[32];		/* last path component */
+	uint64_t ino;
+	uint32_t ino32;		/* shown (ext4 inode numbers are 32-bit) */
+	double read_mbs, write_mbs;	/* what its read()/write() family calls moved */
+	double reads_s, writes_s;
+	double call_ms_s;	/* summed latency of its data calls per second */
+};
+
 struct top_snap {
 	struct top_header hdr;
 	struct top_proc *procs;
@@ -117,6 +131,8 @@ struct top_snap {
 	size_t ndevs;
 	struct top_dir *dirs;
 	size_t ndirs;
+	struct top_file *files;
+	size_t nfiles;
 };
 
 /* Frees the row arrays (not the snapshot itself) and zeroes it. */

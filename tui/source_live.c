@@ -23,6 +23,7 @@
 #include <time.h>
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
+#include "fslens/text.h"
 #include "fslens/trace.h"
 #include "fslens/stream.h"
 #include "source.h"
@@ -134,7 +135,11 @@ static int live_comm(struct top_source *s, uint32_t pid, char *buf, size_t len)
 {
 	struct live *l = (struct live *)s;
 
-	return fsl_stream__comm(l->stream, pid, buf, len);
+	int err = fsl_stream__comm(l->stream, pid, buf, len);
+
+	if (!err)
+		fsl_text_sanitize(buf);	/* a task can name itself with terminal escapes */
+	return err;
 }
 
 static int drop_event(void *ctx, const struct fsl_hdr *ev)

@@ -152,7 +152,9 @@ void top_view__update(struct top_view *v, const struct top_snap *s, const char *
 			continue;
 		v->order[v->norder++] = i;
 	}
-	if (v->sort_col >= 0 && v->sort_col < v->ncols && col_sortable(&v->cols[v->sort_col])) {
+	/* v->order is NULL while no row was ever seen, and qsort_r wants a pointer */
+	if (v->norder && v->sort_col >= 0 && v->sort_col < v->ncols &&
+	    col_sortable(&v->cols[v->sort_col])) {
 		ctx = (struct sort_ctx){ &v->cols[v->sort_col], base, stride, v->reverse };
 		qsort_r(v->order, v->norder, sizeof(*v->order), cmp_rows, &ctx);
 	}

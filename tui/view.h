@@ -93,7 +93,7 @@ struct top_view {
 
 /* The five views, in hotkey order. */
 extern struct top_view top_view_processes, top_view_stalls, top_view_journal,
-	top_view_devices, top_view_dirs;
+	top_view_devices, top_view_dirs, top_view_files;
 
 /* Rebuild the displayed order (filter, sort) and re-find the cursor row. */
 void top_view__update(struct top_view *v, const struct top_snap *s, const char *filter);

@@ -19,6 +19,7 @@
 
 AN_DECLARE(stalls, fsl_stalls)
 AN_DECLARE(ops, fsl_ops)
+AN_DECLARE(data, fsl_data)
 AN_DECLARE(journal, fsl_journal)
 AN_DECLARE(writeback, fsl_writeback)
 AN_DECLARE(blockio, fsl_blockio)

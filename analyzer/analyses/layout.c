@@ -15,6 +15,7 @@
 #include "analyses.h"
 
 /* ext4 flags as the tracepoints report them (fs/ext4/ext4.h). */
+#define AN_MAP_NEW		0x20	/* 1 << BH_New */
 #define AN_MAP_MAPPED		0x10	/* 1 << BH_Mapped */
 #define AN_MAP_UNWRITTEN	0x800	/* 1 << BH_Unwritten */
 #define AN_MB_HINT_METADATA	0x0004
@@ -28,6 +29,7 @@
 struct an_ext {
 	uint64_t lblk, pblk, len;
 	uint64_t ts;		/* when this mapping first appeared */
+	uint8_t lookup;		/* seen only by lookups (not EXT4_MAP_NEW): predates the trace */
 };
 
 struct an_file {
@@ -41,6 +43,24 @@ struct an_file {
 struct an_alloc {
 	uint64_t pblk, len, ino, ts;
 	uint8_t how;
+	uint8_t nodata;		/* no EXT4_MB_HINT_DATA: extent tree or directory */
+	uint64_t freed_ts;	/* nodata records: freed then (0: still held) */
+};
+
+/* A new inode or group preallocation: its range as created, who made it. */
+struct an_pa {
+	uint64_t pstart, len, ino, ts, released;
+	uint8_t group;
+};
+
+/* One ext4_mballoc_alloc: what was asked, normalized, found and how. */
+struct an_mb {
+	uint64_t ino, ts;
+	uint32_t lblk, olen;
+	uint32_t ogroup, ngroup, rgroup;
+	int32_t ostart, nstart, rstart;
+	uint32_t nlen, rlen;
+	uint8_t cr;
 };
 
 struct an_layout_s;
@@ -54,6 +74,16 @@ struct an_layout {
 	struct an_alloc *allocs;	/* every allocation seen, append order */
 	size_t nallocs, cap_allocs;
 	uint64_t max_alloc_len;		/* longest allocation: bounds the search back */
+	struct an_alloc *metas;		/* allocations without HINT_DATA, append order */
+	size_t nmetas, cap_metas;
+	struct an_pa *pas;		/* preallocations, creation order */
+	size_t npas, cap_pas;
+	uint64_t max_pa_len;
+	struct an_mb *mbs;		/* allocator decisions, time order */
+	size_t nmbs, cap_mbs;
+	struct an_alloc *owners;	/* query: every file's extents at the end, by pblk */
+	size_t nowners, cap_owners;
+	struct fsl_break_pos pos;
 	/* query results */
 	struct fsl_frag_break *breaks;
 	size_t nbreaks, cap_breaks;
@@ -65,6 +95,7 @@ struct an_layout {
 	struct fsl_readdir_dir *rd_done, *rd_out;
 	size_t nrd_done, cap_rd_done, nrd_out;
 	struct fsl_readdir_dir rd_total;
+	struct fsl_map rd_blocks;		/* inode-table blocks of ended streams (a set) */
 	int rd_geometry;
 };
 
@@ -90,6 +121,33 @@ const char *fsl_alloc_how_name(unsigned int how)
 	};
 
 	return how < sizeof(n) / sizeof(n[0]) ? n[how] : "?";
+}
+
+const char *fsl_taker_kind_name(unsigned int kind)
+{
+	static const char *const n[] = {
+		"unknown", "file", "extent_tree", "superblock_backup", "bitmap", "inode_table",
+		"free",
+	};
+
+	return kind < sizeof(n) / sizeof(n[0]) ? n[kind] : "?";
+}
+
+/* Grow *p (elements of size sz) to hold one more; -ENOMEM. */
+static int grow(void **p, size_t *cap, size_t n, size_t sz)
+{
+	size_t c;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 256;
+	q = realloc(*p, c * sz);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
 }
 
 static struct an_file *file_get(struct an_layout *s, uint64_t ino)
@@ -187,7 +245,8 @@ static int ext_punch_logical(struct an_file *f, uint64_t l, uint64_t len)
 }
 
 /* Add mapping l -> p for len blocks, replacing whatever mapped there. */
-static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint64_t ts)
+static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint64_t ts,
+		   uint8_t lookup)
 {
 	uint32_t i;
 
@@ -203,6 +262,7 @@ static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint
 	if (f->n && l == f->ext[f->n - 1].lblk + f->ext[f->n - 1].len &&
 	    p == f->ext[f->n - 1].pblk + f->ext[f->n - 1].len) {
 		f->ext[f->n - 1].len += len;
+		f->ext[f->n - 1].lookup &= lookup;
 		return 0;
 	}
 	if (ext_punch_logical(f, l, len) || ext_reserve(f, 1))
@@ -210,18 +270,20 @@ static int ext_add(struct an_file *f, uint64_t l, uint64_t p, uint64_t len, uint
 	for (i = ext_find(f, l); i < f->n && f->ext[i].lblk < l; i++)
 		;
 	memmove(&f->ext[i + 1], &f->ext[i], (f->n - i) * sizeof(f->ext[0]));
-	f->ext[i] = (struct an_ext){ l, p, len, ts };
+	f->ext[i] = (struct an_ext){ l, p, len, ts, lookup };
 	f->n++;
 	/* Merge with neighbours contiguous logically and physically. */
 	if (i + 1 < f->n && f->ext[i].lblk + f->ext[i].len == f->ext[i + 1].lblk &&
 	    f->ext[i].pblk + f->ext[i].len == f->ext[i + 1].pblk) {
 		f->ext[i].len += f->ext[i + 1].len;
+		f->ext[i].lookup &= f->ext[i + 1].lookup;
 		memmove(&f->ext[i + 1], &f->ext[i + 2], (f->n - i - 2) * sizeof(f->ext[0]));
 		f->n--;
 	}
 	if (i > 0 && f->ext[i - 1].lblk + f->ext[i - 1].len == f->ext[i].lblk &&
 	    f->ext[i - 1].pblk + f->ext[i - 1].len == f->ext[i].pblk) {
 		f->ext[i - 1].len += f->ext[i].len;
+		f->ext[i - 1].lookup &= f->ext[i].lookup;
 		memmove(&f->ext[i], &f->ext[i + 1], (f->n - i - 1) * sizeof(f->ext[0]));
 		f->n--;
 	}
@@ -274,7 +336,7 @@ static int on_map(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	 */
 	if (!f->kind_known && f->nodata_pblk && f->nodata_pblk == ev->pblk)
 		f->kind = 'd';
-	return ext_add(f, ev->lblk, ev->pblk, (uint64_t)ev->ret, h->ts);
+	return ext_add(f, ev->lblk, ev->pblk, (uint64_t)ev->ret, h->ts, !(ev->mflags & AN_MAP_NEW));
 }
 
 static int on_prealloc(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -289,10 +351,17 @@ static int on_prealloc(struct fsl_consumer *cons, const struct fsl_hdr *h)
 }
 
 static int add_alloc(struct an_layout *s, uint64_t pblk, uint64_t len, uint64_t ino, uint64_t ts,
-		     uint8_t how)
+		     uint8_t how, uint8_t nodata)
 {
 	struct an_alloc *a = s->nallocs ? &s->allocs[s->nallocs - 1] : NULL;
 
+	if (nodata) {
+		if (grow((void **)&s->metas, &s->cap_metas, s->nmetas, sizeof(*s->metas)))
+			return -ENOMEM;
+		s->metas[s->nmetas++] = (struct an_alloc){ pblk, len, ino, ts, how, 1, 0 };
+		s->dirty = 1;
+		return 0;
+	}
 	/* A file growing block after block stays one record. */
 	if (a && a->ino == ino && a->how == how && a->pblk + a->len == pblk) {
 		a->len += len;
@@ -318,6 +387,8 @@ static int add_alloc(struct an_layout *s, uint64_t pblk, uint64_t len, uint64_t 
 	a->ino = ino;
 	a->ts = ts;
 	a->how = how;
+	a->nodata = nodata;
+	a->freed_ts = 0;
 	s->dirty = 1;
 	return 0;
 }
@@ -333,6 +404,12 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	if (s->c->target_dev && ev->dev != s->c->target_dev)
 		return 0;
+	/*
+	 * Which preallocation served it is decided at query time from the
+	 * preallocations covering the block (ar->flags, which the tracepoint
+	 * prints, never carries the locality-group bit: that is set on the
+	 * allocation context only).
+	 */
 	if (ev->flags & AN_MB_HINT_METADATA)
 		how = FSL_HOW_METADATA;
 	else if (pa)
@@ -343,7 +420,8 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		how = FSL_HOW_WRITEBACK;
 	else
 		how = FSL_HOW_DIRECT;
-	if (add_alloc(s, ev->block, ev->len, ev->ino, h->ts, how))
+	if (add_alloc(s, ev->block, ev->len, ev->ino, h->ts, how,
+		      !(ev->flags & AN_MB_HINT_DATA)))
 		return -ENOMEM;
 	if (pa)
 		fsl_map__del(&s->pa_hint, h->tid);
@@ -358,18 +436,87 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
-/* A new inode or group preallocation reserves its range for that inode. */
+/* A new inode or group preallocation reserves its range; its creator is ev->ino. */
 static int on_new_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_layout *s = cons->priv;
 	const struct fsl_ev_ext4_pa *ev = (const void *)h;
+	struct an_pa *pa;
 
 	if (!in_window_end(s, h->ts) || !ev->pa_len || !ev->pa_pstart)
 		return 0;
 	if (s->c->target_dev && ev->dev != s->c->target_dev)
 		return 0;
-	return add_alloc(s, ev->pa_pstart, ev->pa_len, ev->ino, h->ts,
-			 h->type == FSL_EV_EXT4_MB_NEW_GROUP_PA ? FSL_HOW_GROUP_PA : FSL_HOW_INODE_PA);
+	if (grow((void **)&s->pas, &s->cap_pas, s->npas, sizeof(*s->pas)))
+		return -ENOMEM;
+	pa = &s->pas[s->npas++];
+	pa->pstart = ev->pa_pstart;
+	pa->len = ev->pa_len;
+	pa->ino = ev->ino;
+	pa->ts = h->ts;
+	pa->released = 0;
+	pa->group = h->type == FSL_EV_EXT4_MB_NEW_GROUP_PA;
+	if (pa->len > s->max_pa_len)
+		s->max_pa_len = pa->len;
+	s->dirty = 1;
+	return 0;
+}
+
+/*
+ * A released preallocation gives back what is left of it (its pstart has
+ * moved on as it was used): the live one of that kind containing pstart.
+ */
+static int on_release_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_pa *ev = (const void *)h;
+	uint8_t group = h->type == FSL_EV_EXT4_MB_RELEASE_GROUP_PA;
+	size_t i;
+
+	if (!in_window_end(s, h->ts) || !ev->pa_pstart)
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	for (i = s->npas; i-- > 0;) {
+		struct an_pa *pa = &s->pas[i];
+
+		if (!pa->released && pa->group == group && ev->pa_pstart >= pa->pstart &&
+		    ev->pa_pstart <= pa->pstart + pa->len) {
+			pa->released = h->ts;
+			s->dirty = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int on_mballoc(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_layout *s = cons->priv;
+	const struct fsl_ev_ext4_mballoc_alloc *ev = (const void *)h;
+	struct an_mb *m;
+
+	if (!in_window_end(s, h->ts) || ev->result_len <= 0)
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	if (grow((void **)&s->mbs, &s->cap_mbs, s->nmbs, sizeof(*s->mbs)))
+		return -ENOMEM;
+	m = &s->mbs[s->nmbs++];
+	m->ino = ev->ino;
+	m->ts = h->ts;
+	m->lblk = ev->orig_logical;
+	m->olen = ev->orig_len > 0 ? (uint32_t)ev->orig_len : 0;
+	m->ogroup = ev->orig_group;
+	m->ostart = ev->orig_start;
+	m->ngroup = ev->goal_group;
+	m->nstart = ev->goal_start;
+	m->nlen = ev->goal_len > 0 ? (uint32_t)ev->goal_len : 0;
+	m->rgroup = ev->result_group;
+	m->rstart = ev->result_start;
+	m->rlen = (uint32_t)ev->result_len;
+	m->cr = ev->cr;
+	return 0;
 }
 
 static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -378,8 +525,22 @@ static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	const struct fsl_ev_ext4_free_blocks *ev = (const void *)h;
 	struct an_file *f;
 
+	size_t i;
+
 	if (!in_window_end(s, h->ts))
 		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	/* an extent-tree block freed: no longer that inode's (few records, newest last) */
+	for (i = s->nmetas; i-- > 0;) {
+		struct an_alloc *a = &s->metas[i];
+
+		if (a->nodata && !a->freed_ts && a->ino == ev->ino && a->pblk < ev->block + ev->count &&
+		    ev->block < a->pblk + a->len) {
+			a->freed_ts = h->ts;
+			s->dirty = 1;
+		}
+	}
 	f = fsl_map__get(&s->files, ev->ino);
 	if (!f)
 		return 0;
@@ -530,6 +691,22 @@ out:
 	return err;
 }
 
+/* Add the inode-table blocks of st to set (keys are block + 1); 0 or -ENOMEM. */
+static int rd_add_blocks(const struct an_layout *s, const struct an_rd_stream *st,
+			 struct fsl_map *set)
+{
+	uint64_t isz, bsz;
+	uint32_t i;
+
+	rd_geometry(s, &isz, &bsz);
+	if (!bsz)
+		return 0;
+	for (i = 0; i < st->n; i++)
+		if (st->ino[i] && !fsl_map__put(set, (st->ino[i] - 1) * isz / bsz + 1, NULL))
+			return -ENOMEM;
+	return 0;
+}
+
 /* The stream ended (end of directory or fd reused): keep its figures. */
 static int rd_close(struct an_layout *s, uint64_t key)
 {
@@ -551,6 +728,8 @@ static int rd_close(struct an_layout *s, uint64_t key)
 		err = rd_summarise(s, st, &s->rd_done[s->nrd_done]);
 		if (!err)
 			s->nrd_done++;
+		if (!err)
+			err = rd_add_blocks(s, st, &s->rd_blocks);
 	}
 	free(st->ino);
 	fsl_map__del(&s->rd_open, key);
@@ -630,6 +809,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		skip = len >= sizeof(p->path) ? len - (sizeof(p->path) - 1) : 0;
 		memcpy(p->path, op->paths + skip, len - skip);
 		p->path[len - skip] = 0;
+		fsl_text_sanitize(p->path);	/* printed by the reports */
 	}
 	return 0;
 }
@@ -657,6 +837,7 @@ static void rd_compute(struct an_layout *s)
 	struct fsl_readdir_dir *t = &s->rd_total;
 	size_t n = s->nrd_done + s->rd_open.n, i, it = 0;
 	struct an_rd_stream *st;
+	struct fsl_map extra;
 	uint64_t isz, bsz;
 
 	rd_geometry(s, &isz, &bsz);
@@ -667,13 +848,26 @@ static void rd_compute(struct an_layout *s)
 	memset(t, 0, sizeof(*t));
 	if (!n || !(s->rd_out = calloc(n, sizeof(*s->rd_out))))
 		return;
-	memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
+	if (s->nrd_done)	/* rd_done is NULL until a directory read is done */
+		memcpy(s->rd_out, s->rd_done, s->nrd_done * sizeof(*s->rd_out));
 	s->nrd_out = s->nrd_done;
+	fsl_map__init(&extra, 1);
 	while ((st = fsl_map__next(&s->rd_open, &it, NULL))) {
+		uint32_t k;
+
 		if (!st->n || rd_summarise(s, st, &s->rd_out[s->nrd_out]))
 			continue;
 		s->rd_out[s->nrd_out++].flags |= FSL_READDIR_OPEN;
+		for (k = 0; bsz && k < st->n; k++) {
+			uint64_t key = st->ino[k] ? (st->ino[k] - 1) * isz / bsz + 1 : 0;
+
+			if (key && !fsl_map__get(&s->rd_blocks, key))
+				fsl_map__put(&extra, key, NULL);
+		}
 	}
+	/* distinct over all streams: a block two streams visit counts once */
+	t->blocks = s->rd_blocks.n + extra.n;
+	fsl_map__free(&extra);
 	qsort(s->rd_out, s->nrd_out, sizeof(*s->rd_out), rd_entries_cmp);
 	for (i = 0; i < s->nrd_out; i++) {
 		const struct fsl_readdir_dir *d = &s->rd_out[i];
@@ -681,7 +875,6 @@ static void rd_compute(struct an_layout *s)
 		t->entries += d->entries;
 		t->pairs += d->pairs;
 		t->ascending += d->ascending;
-		t->blocks += d->blocks;
 		t->flags |= d->flags;
 		cost_add(&t->rd, &d->rd);
 		cost_add(&t->io, &d->io);
@@ -719,12 +912,16 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_EXT4_FREE_BLOCKS] = on_free_blocks;
 	s->cons.handlers[FSL_EV_EXT4_MB_NEW_INODE_PA] = on_new_pa;
 	s->cons.handlers[FSL_EV_EXT4_MB_NEW_GROUP_PA] = on_new_pa;
+	s->cons.handlers[FSL_EV_EXT4_MB_RELEASE_INODE_PA] = on_release_pa;
+	s->cons.handlers[FSL_EV_EXT4_MB_RELEASE_GROUP_PA] = on_release_pa;
+	s->cons.handlers[FSL_EV_EXT4_MBALLOC_ALLOC] = on_mballoc;
 	s->cons.handlers[FSL_EV_EXT4_ALLOCATE_INODE] = on_inode;
 	s->cons.handlers[FSL_EV_EXT4_FREE_INODE] = on_inode;
 	s->cons.handlers[FSL_EV_DIRENTS] = on_dirents;
 	s->cons.handlers[FSL_EV_DIROP] = on_dirop;
 	fsl_map__init(&s->rd_open, sizeof(struct an_rd_stream));
 	fsl_map__init(&s->rd_paths, sizeof(struct an_rd_path));
+	fsl_map__init(&s->rd_blocks, 1);
 	return s;
 }
 
@@ -746,9 +943,14 @@ void an_layout_free(struct an_layout *s)
 		free(st->ino);
 	fsl_map__free(&s->rd_open);
 	fsl_map__free(&s->rd_paths);
+	fsl_map__free(&s->rd_blocks);
 	free(s->rd_done);
 	free(s->rd_out);
 	free(s->allocs);
+	free(s->metas);
+	free(s->pas);
+	free(s->mbs);
+	free(s->owners);
 	free(s->breaks);
 	free(s);
 }
@@ -772,6 +974,15 @@ static int alloc_cmp(const void *x, const void *y)
 	return a->ts < b->ts ? -1 : a->ts > b->ts;
 }
 
+static int pa_cmp(const void *x, const void *y)
+{
+	const struct an_pa *a = x, *b = y;
+
+	if (a->pstart != b->pstart)
+		return a->pstart < b->pstart ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
 static int break_cmp(const void *x, const void *y)
 {
 	const struct fsl_frag_break *a = x, *b = y;
@@ -782,61 +993,318 @@ static int break_cmp(const void *x, const void *y)
 }
 
 /*
- * The latest allocation or preallocation of another inode holding `blk`,
- * made no later than `before`; else (*near = 1) the nearest one starting
- * within `window` blocks after blk, which left the hole at blk too small.
+ * In arr[0..n) sorted by pblk, the latest record holding blk, of inode ino
+ * (any inode if ino is 0); maxlen (the longest record) bounds the scan back.
  */
-static const struct an_alloc *taker_of(const struct an_layout *s, uint64_t ino, uint64_t blk,
-				       uint64_t before, uint64_t window, int *near)
+static const struct an_alloc *held_by(const struct an_alloc *arr, size_t n, uint64_t maxlen,
+				      uint64_t blk, uint64_t ino)
 {
 	const struct an_alloc *best = NULL;
-	size_t lo = 0, hi = s->nallocs, i;
+	size_t lo = 0, hi = n, i;
 
-	*near = 0;
-	/* allocs sorted by pblk: find the first with pblk > blk, scan back. */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (s->allocs[mid].pblk <= blk)
+		if (arr[mid].pblk <= blk)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (i = lo; i-- > 0;) {
-		const struct an_alloc *a = &s->allocs[i];
+		const struct an_alloc *a = &arr[i];
 
-		if (a->ino != ino && a->pblk + a->len > blk && a->ts <= before &&
-		    (!best || a->ts > best->ts))
-			best = a;
-		if (blk - a->pblk >= s->max_alloc_len)
+		if (blk - a->pblk >= maxlen)
 			break;
-	}
-	if (best)
-		return best;
-	for (i = lo; i < s->nallocs && s->allocs[i].pblk < blk + window; i++) {
-		const struct an_alloc *a = &s->allocs[i];
-
-		if (a->ino != ino && a->ts <= before && (!best || a->pblk < best->pblk)) {
+		if (a->pblk + a->len > blk && (!ino || a->ino == ino) && (!best || a->ts > best->ts))
 			best = a;
-			*near = 1;
-		}
 	}
 	return best;
 }
 
-static void layout_compute(struct an_layout *s)
+/* The preallocation (sorted by pstart) holding blk, alive at ts, newest. */
+static const struct an_pa *pa_at(const struct an_pa *arr, size_t n, uint64_t maxlen, uint64_t blk,
+				 uint64_t ts)
+{
+	const struct an_pa *best = NULL;
+	size_t lo = 0, hi = n, i;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (arr[mid].pstart <= blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0;) {
+		const struct an_pa *p = &arr[i];
+
+		if (blk - p->pstart >= maxlen)
+			break;
+		if (p->pstart + p->len > blk && p->ts <= ts && (!p->released || p->released >= ts) &&
+		    (!best || p->ts > best->ts))
+			best = p;
+	}
+	return best;
+}
+
+static int group_has_super(const struct fsl_ext4_geometry *g, uint64_t grp)
+{
+	uint64_t p;
+	unsigned int b;
+
+	if (!(g->feature_ro_compat & 0x1))	/* RO_COMPAT_SPARSE_SUPER */
+		return 1;
+	if (grp <= 1)
+		return 1;
+	for (b = 3; b <= 7; b += 2) {
+		for (p = b; p < grp; p *= b)
+			;
+		if (p == grp)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Which static metadata holds blk: a superblock and group descriptors (and
+ * reserved GDT blocks), or with flex_bg the block and inode bitmaps and the
+ * inode tables packed at the start of each flex group as mke2fs lays them out
+ * on a fresh filesystem: n bitmaps, n bitmaps, n tables for its n groups.
+ */
+static int static_meta(const struct fsl_ext4_geometry *g, uint64_t blk)
+{
+	uint64_t grp, off, sbgdt, flex, first, n, base, dsz;
+
+	if (!g->blocks_per_group || !g->block_size || blk < g->first_data_block)
+		return FSL_TAKER_UNKNOWN;
+	dsz = g->desc_size ? g->desc_size : 32;
+	sbgdt = 1 + (g->group_count * dsz + g->block_size - 1) / g->block_size +
+		g->reserved_gdt_blocks;
+	grp = (blk - g->first_data_block) / g->blocks_per_group;
+	off = (blk - g->first_data_block) % g->blocks_per_group;
+	if (group_has_super(g, grp) && off < sbgdt)
+		return FSL_TAKER_SUPER;
+	flex = g->flex_bg_size;
+	if (!(g->feature_incompat & 0x200) || !flex)	/* INCOMPAT_FLEX_BG */
+		return FSL_TAKER_UNKNOWN;
+	first = grp - grp % flex;
+	if (grp != first)
+		return FSL_TAKER_UNKNOWN;
+	n = g->group_count - first < flex ? g->group_count - first : flex;
+	base = group_has_super(g, first) ? sbgdt : 0;
+	if (off < base)
+		return FSL_TAKER_UNKNOWN;
+	if (off < base + 2 * n)
+		return FSL_TAKER_BITMAP;
+	if (off < base + 2 * n + n * g->inode_blocks_per_group)
+		return FSL_TAKER_ITABLE;
+	return FSL_TAKER_UNKNOWN;
+}
+
+/* Every file's extents as of now, sorted by pblk: who holds a block at the end. */
+static uint64_t build_owners(struct an_layout *s)
 {
 	struct an_file *f;
-	uint64_t ino;
+	uint64_t ino, maxlen = 1;
+	size_t it = 0;
+	uint32_t i;
+
+	s->nowners = 0;
+	while ((f = fsl_map__next(&s->files, &it, &ino))) {
+		for (i = 0; i < f->n; i++) {
+			if (grow((void **)&s->owners, &s->cap_owners, s->nowners, sizeof(*s->owners)))
+				return 0;
+			s->owners[s->nowners++] = (struct an_alloc){
+				f->ext[i].pblk, f->ext[i].len, ino, f->ext[i].ts, 0, 0, 0 };
+			if (f->ext[i].len > maxlen)
+				maxlen = f->ext[i].len;
+		}
+	}
+	if (s->nowners)
+		qsort(s->owners, s->nowners, sizeof(*s->owners), alloc_cmp);
+	return maxlen;
+}
+
+/* The allocator's decision for ino's extent at pblk made at or before ts. */
+static const struct an_mb *decision_of(const struct an_layout *s, const struct fsl_ext4_geometry *g,
+				       uint64_t ino, uint64_t pblk, uint64_t ts)
+{
+	size_t i;
+
+	if (!g->blocks_per_group)
+		return NULL;
+	for (i = s->nmbs; i-- > 0;) {
+		const struct an_mb *m = &s->mbs[i];
+		uint64_t r = (uint64_t)m->rgroup * g->blocks_per_group + g->first_data_block +
+			     (uint64_t)(m->rstart > 0 ? m->rstart : 0);
+
+		if (m->ts > ts || m->ino != ino)
+			continue;
+		if (pblk >= r && pblk < r + m->rlen)
+			return m;
+	}
+	return NULL;
+}
+
+/* Block blk in the recorded end bitmap: 1 used, 0 free, -1 not recorded. */
+static int end_bitmap_used(const struct fsl_meta *m, uint64_t blk)
+{
+	const struct fsl_bitmap *b = m && m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_END)
+						    : NULL;
+	uint64_t pos, i;
+
+	if (!b || blk < b->first || blk >= b->first + b->nbits)
+		return -1;
+	for (pos = b->first, i = 0; i < b->nruns; pos += b->runs[i++])
+		if (blk < pos + b->runs[i])
+			return (int)(i & 1);
+	return -1;
+}
+
+/*
+ * Explain one break: what holds the expected block at the end (the owner
+ * debugfs icheck names), how the owner got it (its own or a group
+ * preallocation, and the preallocation's creator), whether it was still free
+ * when this extent was placed, and the allocator's decision for this extent.
+ */
+static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, const struct an_pa *pas,
+		    uint64_t omax, uint64_t mmax, struct fsl_frag_break *b, const struct an_ext *x)
+{
+	const struct an_alloc *o = held_by(s->owners, s->nowners, omax, b->expect, 0);
+	const struct an_alloc *a = NULL;
+	uint64_t jstart = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_START, 0);
+	const struct an_mb *m;
+
+	b->ts = x->ts;
+	if (o) {
+		b->taker_kind = FSL_TAKER_FILE;
+		b->taker_ino = o->ino;
+		a = held_by(s->allocs, s->nallocs, s->max_alloc_len ? s->max_alloc_len : 1,
+			    b->expect, o->ino);
+		if (!a)
+			a = held_by(s->metas, s->nmetas, mmax, b->expect, o->ino);
+		b->taker_ts = a ? a->ts : o->ts;
+		b->taker_how = a ? a->how : FSL_HOW_UNKNOWN;
+	} else {
+		const struct an_alloc *t = held_by(s->metas, s->nmetas, mmax, b->expect, 0);
+
+		if (t && !t->freed_ts) {
+			b->taker_kind = FSL_TAKER_EXTENT_TREE;
+			b->taker_ino = t->ino;
+			b->taker_ts = t->ts;
+			b->taker_how = FSL_HOW_METADATA;
+			a = t;
+		} else if (jstart && b->expect >= jstart && b->expect < jstart + g->journal_blocks) {
+			/* the journal inode's blocks, from the recorded start (never allocated here) */
+			b->taker_kind = FSL_TAKER_FILE;
+			b->taker_ino = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_INUM, 8);
+			b->taker_how = FSL_HOW_UNKNOWN;
+		} else {
+			b->taker_kind = static_meta(g, b->expect);
+			if (b->taker_kind == FSL_TAKER_UNKNOWN &&
+			    end_bitmap_used(s->c->meta, b->expect) != 1)
+				b->taker_kind = FSL_TAKER_FREE;
+		}
+	}
+	b->taker_block = b->expect;
+	if (a) {
+		const struct an_pa *p = pa_at(pas, s->npas, s->max_pa_len ? s->max_pa_len : 1,
+					      b->expect, a->ts);
+
+		if (p && (p->group || p->ino == a->ino)) {
+			b->taker_how = p->group ? FSL_HOW_GROUP_PA : FSL_HOW_INODE_PA;
+			b->pa_ino = p->ino;
+			b->pa_ts = p->ts;
+			b->pa_start = p->pstart;
+			b->pa_len = p->len;
+		} else if (b->taker_how == FSL_HOW_GROUP_PA || b->taker_how == FSL_HOW_INODE_PA) {
+			b->taker_how = FSL_HOW_DIRECT;	/* no preallocation of it seen */
+		}
+		b->taker_later = a->ts > x->ts;
+		b->pa_reserved = b->taker_later && p && p->ts <= x->ts;
+	}
+	m = decision_of(s, g, b->ino, b->phys, x->ts);
+	if (m && g->blocks_per_group) {
+		b->have_decision = 1;
+		b->goal = (uint64_t)m->ogroup * g->blocks_per_group + g->first_data_block +
+			  (uint64_t)(m->ostart > 0 ? m->ostart : 0);
+		b->norm_start = (uint64_t)m->ngroup * g->blocks_per_group + g->first_data_block +
+				(uint64_t)(m->nstart > 0 ? m->nstart : 0);
+		b->norm_len = m->nlen;
+		b->req_len = m->olen;
+		b->cr = m->cr;
+	}
+}
+
+/*
+ * Whether e2fsck -E fragcheck prints a line between extents p and x: the
+ * physical block does not follow on. But a logical hole next to a mapping
+ * only looked up (a file that predates the trace, e.g. jbd2 mapping the
+ * journal inode's blocks one at a time) hides what lies between, so the
+ * break is not known. Holes between blocks allocated in the trace are sparse
+ * files and break as e2fsck says.
+ */
+static int is_break(const struct an_ext *p, const struct an_ext *x)
+{
+	if (p->pblk + p->len == x->pblk)
+		return 0;
+	return x->lblk == p->lblk + p->len || (!p->lookup && !x->lookup);
+}
+
+/* The lengths the positions are tested against: the kernel's and the recorded tunables. */
+static void pos_lengths(const struct an_layout *s, struct fsl_break_pos *p)
+{
+	p->wb_len = 2048;	/* MAX_WRITEPAGES_EXTENT_LEN, fs/ext4/inode.c */
+	p->stream_len = (uint32_t)fsl_meta__u64(s->c->meta, FSL_KV_EXT4_TUNE_MB_STREAM_REQ, 16);
+	p->group_len = (uint32_t)fsl_meta__u64(s->c->meta, FSL_KV_EXT4_TUNE_MB_GROUP_PREALLOC, 512);
+}
+
+static void pos_count(struct an_layout *s, const struct fsl_frag_break *b)
+{
+	struct fsl_break_pos *p = &s->pos;
+
+	p->breaks++;
+	if (b->log && p->wb_len && b->log % p->wb_len == 0)
+		p->wb_limit++;
+	else if (p->stream_len && (b->log == p->stream_len || b->log + 1 == p->stream_len))
+		p->stream_req++;
+	else if (b->log && p->group_len && b->log % p->group_len == 0)
+		p->group_pa++;
+	else
+		p->other++;
+}
+
+static void layout_compute(struct an_layout *s)
+{
+	struct fsl_ext4_geometry g;
+	struct an_pa *pas = NULL;
+	struct an_file *f;
+	uint64_t ino, omax, mmax = 1;
 	size_t it = 0;
 	uint32_t i;
 
 	if (!s->dirty)
 		return;
+	fsl_meta__ext4_geometry(s->c->meta, &g);
 	if (s->nallocs)
 		qsort(s->allocs, s->nallocs, sizeof(*s->allocs), alloc_cmp);
+	if (s->nmetas)
+		qsort(s->metas, s->nmetas, sizeof(*s->metas), alloc_cmp);
+	for (it = 0; it < s->nmetas; it++)
+		if (s->metas[it].len > mmax)
+			mmax = s->metas[it].len;
+	/* a sorted copy: on_release_pa wants the creation order kept */
+	if (s->npas && (pas = malloc(s->npas * sizeof(*pas)))) {
+		memcpy(pas, s->pas, s->npas * sizeof(*pas));
+		qsort(pas, s->npas, sizeof(*pas), pa_cmp);
+	}
+	omax = build_owners(s);
+	memset(&s->pos, 0, sizeof(s->pos));
+	pos_lengths(s, &s->pos);
 	s->nbreaks = 0;
 	s->nfiles = s->nfrag = 0;
+	it = 0;
 	while ((f = fsl_map__next(&s->files, &it, &ino))) {
 		int frag = 0;
 
@@ -846,21 +1314,12 @@ static void layout_compute(struct an_layout *s)
 		for (i = 1; i < f->n; i++) {
 			const struct an_ext *p = &f->ext[i - 1], *x = &f->ext[i];
 			struct fsl_frag_break *b;
-			const struct an_alloc *t;
-			int near;
 
-			if (p->pblk + p->len == x->pblk)
+			if (!is_break(p, x))
 				continue;
 			frag = 1;
-			if (s->nbreaks == s->cap_breaks) {
-				size_t cap = s->cap_breaks ? s->cap_breaks * 2 : 64;
-				struct fsl_frag_break *n = realloc(s->breaks, cap * sizeof(*n));
-
-				if (!n)
-					break;
-				s->breaks = n;
-				s->cap_breaks = cap;
-			}
+			if (grow((void **)&s->breaks, &s->cap_breaks, s->nbreaks, sizeof(*s->breaks)))
+				break;
 			b = &s->breaks[s->nbreaks++];
 			memset(b, 0, sizeof(*b));
 			b->ino = ino;
@@ -869,21 +1328,25 @@ static void layout_compute(struct an_layout *s)
 			b->phys = x->pblk;
 			b->log = x->lblk;
 			b->len = x->len;
-			t = taker_of(s, ino, b->expect, x->ts, x->len > 2048 ? x->len : 2048, &near);
-			if (t) {
-				b->taker_ino = t->ino;
-				b->taker_ts = t->ts;
-				b->taker_how = t->how;
-				b->taker_near = near;
-				b->taker_block = t->pblk > b->expect ? t->pblk : b->expect;
-			}
+			if (pas || !s->npas)
+				explain(s, &g, pas, omax, mmax, b, x);
+			pos_count(s, b);
 		}
 		s->nfrag += frag;
 	}
+	free(pas);
 	if (s->nbreaks)
 		qsort(s->breaks, s->nbreaks, sizeof(*s->breaks), break_cmp);
 	rd_compute(s);
 	s->dirty = 0;
+}
+
+void fsl_layout__break_pos(const struct fsl_layout *l, struct fsl_break_pos *out)
+{
+	const struct an_layout *s = (const void *)l;
+
+	*out = s->pos;
+	pos_lengths(s, out);
 }
 
 const struct fsl_layout *an_layout_result(struct an_layout *s)
@@ -926,7 +1389,7 @@ unsigned int fsl_layout__worst(const struct fsl_layout *l, struct fsl_layout_fil
 		/* extents as fragcheck counts them: physically contiguous runs */
 		for (j = 0; j < f->n; j++) {
 			blocks += f->ext[j].len;
-			if (!j || f->ext[j - 1].pblk + f->ext[j - 1].len != f->ext[j].pblk)
+			if (!j || is_break(&f->ext[j - 1], &f->ext[j]))
 				cur.extents++;
 		}
 		cur.blocks = blocks;
@@ -957,7 +1420,7 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16])
 		if (!f->n)
 			continue;
 		for (runs = 0, j = 0; j < f->n; j++)
-			if (!j || f->ext[j - 1].pblk + f->ext[j - 1].len != f->ext[j].pblk)
+			if (!j || is_break(&f->ext[j - 1], &f->ext[j]))
 				runs++;
 		j = 31 - __builtin_clz(runs);
 		out[j < 15 ? j : 15]++;

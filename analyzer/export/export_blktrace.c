@@ -422,7 +422,12 @@ static int emit(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_ev_b
 	struct fsl_bt_rec r = { 0 };
 
 	r.time = b->hdr.ts;
-	r.sector = b->sector;
+	/*
+	 * A request with no start sector (a cache flush) has __sector -1; the
+	 * kernel's own tracers write 0 there (blk_rq_trace_sector), and so
+	 * must we, or blkparse and iowatcher see a request at the disk's end.
+	 */
+	r.sector = b->sector == UINT64_MAX ? 0 : b->sector;
 	r.bytes = b->bytes;
 	r.pid = tid;
 	r.cpu = b->hdr.cpu;

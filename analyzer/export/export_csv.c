@@ -205,7 +205,9 @@ static int on_io(struct fsl_csv_export *x, const struct fsl_ev_block_rq *b)
 	if (!e || !e->issue_ts)
 		return 0;	/* issued before the trace began */
 	snprintf(dev, sizeof(dev), "%u:%u", FSL_MAJOR(b->dev), FSL_MINOR(b->dev));
-	fprintf(f, "%s,%s,%llu,%u,", dev, fsl_rwbs(b->flags, rw), U(b->sector), b->bytes);
+	/* no start sector (a cache flush): 0, as the kernel's tracers write it */
+	fprintf(f, "%s,%s,%llu,%u,", dev, fsl_rwbs(b->flags, rw),
+		U(b->sector == UINT64_MAX ? 0 : b->sector), b->bytes);
 	if (e->insert_ts)
 		fprintf(f, "%llu", U(e->insert_ts));
 	fprintf(f, ",%llu,%llu,", U(e->issue_ts), U(b->hdr.ts));

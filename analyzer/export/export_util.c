@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/export.h"
+#include "fslens/text.h"
 #include "fslens/hashmap.h"
 
-/* tid -> comm, in the one hash map */
+/* tid -> comm (control bytes escaped: up to 15 x "\xNN"), in the one hash map */
+#define FSL_COMM_ESC_LEN 64
 struct fsl_comms {
 	struct fsl_map map;
 };
@@ -16,7 +18,7 @@ struct fsl_comms *fsl_comms__new(void)
 	struct fsl_comms *c = calloc(1, sizeof(*c));
 
 	if (c)
-		fsl_map__init(&c->map, 16);
+		fsl_map__init(&c->map, FSL_COMM_ESC_LEN);
 	return c;
 }
 
@@ -42,8 +44,8 @@ int fsl_comms__event(struct fsl_comms *c, const struct fsl_hdr *ev)
 	comm = fsl_map__put(&c->map, tid, NULL);
 	if (!comm)
 		return -ENOMEM;
-	memcpy(comm, p->comm, 15);
-	comm[15] = 0;
+	/* escaped once here: every exporter and dump print it as it is */
+	fsl_text_escape(comm, FSL_COMM_ESC_LEN, p->comm, strnlen(p->comm, 15));
 	return 0;
 }
 
@@ -52,7 +54,7 @@ const char *fsl_comms__get(const struct fsl_comms *c, uint32_t tid)
 	return c && tid ? fsl_map__get(&c->map, tid) : NULL;
 }
 
-void fsl_csv_str(FILE *f, const char *s, size_t len)
+static void csv_quote(FILE *f, const char *s, size_t len)
 {
 	size_t i;
 
@@ -69,6 +71,32 @@ void fsl_csv_str(FILE *f, const char *s, size_t len)
 	}
 	fputc('"', f);
 }
+
+void fsl_csv_str(FILE *f, const char *s, size_t len)
+{
+	char buf[4 * 4096 + 1], *e = NULL;
+	size_t i;
+
+	/* control bytes as \xNN, as everywhere fslens prints a name or path */
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			break;
+	if (i < len) {
+		size_t cap = len * 4 + 1;
+
+		e = cap <= sizeof(buf) ? buf : malloc(cap);
+		if (!e) {	/* no memory: the start of it, escaped all the same */
+			e = buf;
+			cap = sizeof(buf);
+		}
+		len = fsl_text_escape(e, cap, s, len);
+		s = e;
+	}
+	csv_quote(f, s, len);
+	if (e && e != buf)
+		free(e);
+}
+
 
 unsigned int fsl_frames_skip_tracing(const struct fsl_stack *st)
 {

@@ -12,6 +12,7 @@
  * bitmap when needed.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/model.h"
@@ -327,6 +328,53 @@ int fsl_geom_finish(struct fsl_geom *g)
 		g->root_ino = 2;
 	if (!g->inode_size)
 		g->inode_size = 256;
+	return 0;
+}
+
+int fsl_geom_check(const struct fsl_geom *g, char *why, size_t len)
+{
+	uint64_t want = (g->blocks_count - g->first_data_block + g->blocks_per_group - 1) /
+			g->blocks_per_group;
+
+	if (g->blocks_per_group > 8ull * g->block_size) {
+		snprintf(why, len, "ext4.blocks_per_group=%u is more than one bitmap block of "
+			 "ext4.block_size=%u holds (%u)", g->blocks_per_group, g->block_size,
+			 8 * g->block_size);
+		return -EINVAL;
+	}
+	if (g->ngroups != want) {
+		snprintf(why, len, "ext4.group_count=%u does not match ext4.blocks_count=%llu, "
+			 "ext4.first_data_block=%u and ext4.blocks_per_group=%u (%llu groups)",
+			 g->ngroups, (unsigned long long)g->blocks_count, g->first_data_block,
+			 g->blocks_per_group, (unsigned long long)want);
+		return -EINVAL;
+	}
+	if (g->inodes_per_group > 8ull * g->block_size || g->inodes_per_group % 8) {
+		snprintf(why, len, "ext4.inodes_per_group=%u is not a multiple of 8 up to one "
+			 "bitmap block of ext4.block_size=%u (%u)", g->inodes_per_group,
+			 g->block_size, 8 * g->block_size);
+		return -EINVAL;
+	}
+	if ((uint64_t)g->inodes_per_group * g->ngroups > UINT32_MAX) {
+		snprintf(why, len, "ext4.inodes_per_group=%u times ext4.group_count=%u is past "
+			 "the 2^32 inodes ext4 can have", g->inodes_per_group, g->ngroups);
+		return -EINVAL;
+	}
+	if (g->inode_size < 128 || g->inode_size > g->block_size ||
+	    (g->inode_size & (g->inode_size - 1))) {
+		snprintf(why, len, "ext4.inode_size=%u is not a power of two from 128 to "
+			 "ext4.block_size=%u", g->inode_size, g->block_size);
+		return -EINVAL;
+	}
+	if (g->first_ino <= g->root_ino || g->first_ino > g->inodes_per_group) {
+		snprintf(why, len, "ext4.first_ino=%u is not inside the first group's %u inodes",
+			 g->first_ino, g->inodes_per_group);
+		return -EINVAL;
+	}
+	if (!g->flex_size || (g->flex_size & (g->flex_size - 1))) {
+		snprintf(why, len, "ext4.flex_bg_size=%u is not a power of two", g->flex_size);
+		return -EINVAL;
+	}
 	return 0;
 }
 

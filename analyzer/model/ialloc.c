@@ -498,6 +498,9 @@ int fsl_ialloc__decide(struct fsl_ialloc *ia, const struct fsl_ialloc_req *r,
 	int how = 0, err;
 
 	memset(res, 0, sizeof(*res));
+	/* the parent's group indexes the per-group arrays */
+	if (!r->dir || (r->dir - 1) / ia->g.inodes_per_group >= ia->g.ngroups)
+		return -ERANGE;
 	if (ia->policy == FSL_IALLOC_XFS_NEWINO) {
 		uint64_t saved = ia->xfs_chunk;
 

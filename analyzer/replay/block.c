@@ -86,9 +86,17 @@ static void scen_alloc(struct fsl_replay *r, struct scen *s, const struct fsl_al
 		uint32_t i;
 
 		q.flags &= ~FSL_MB_DELALLOC_RESERVED;
+		q.closed = 0;	/* written now: the file is open for write */
 		for (i = 0; i < kq->len; i++) {
 			q.logical = kq->logical + i;
 			q.len = 1;
+			/*
+			 * i_size grows with the writes (a copy writes in order):
+			 * before block i is written the file has i blocks, so a
+			 * file stays small-file (locality group) until it passes
+			 * mb_stream_req, as the kernel decides at write time.
+			 */
+			q.isize_blocks = q.logical;
 			fsl_alloc__neighbours(s->fr, &q);
 			if (fsl_alloc__allocate(s->fr, &q, &res))
 				s->alloc_fail++;
@@ -507,6 +515,8 @@ void rp_block__freerun_summary(struct fsl_replay *r)
 		if (!imeta(r, ino))
 			continue;
 		err += mext > kext ? mext - kext : kext - mext;
+		r->res.fr_frag_kernel += kext > 1;
+		r->res.fr_frag_model += mext > 1;
 		me += mext;
 		ke += kext;
 		n++;

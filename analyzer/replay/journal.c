@@ -27,6 +27,8 @@ static int h_journal_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 
 	if (!t)
 		return -ENOMEM;
+	if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE)
+		rp_inode__note_write(r, ev->tid);
 	t->has_js = 1;
 	t->js_ts = ev->ts;
 	t->js_ino = e->ino;
@@ -109,9 +111,13 @@ static int h_commit(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
 	const struct fsl_ev_jbd2_commit *e = (const void *)ev;
-	struct rcommit *rc = rc_find(r, e->transaction, ev->type == FSL_EV_JBD2_START_COMMIT);
+	struct rcommit *rc;
 	int i;
 
+	/* another filesystem's journal: its tids would be mistaken for ours */
+	if (r->target_dev && e->dev != r->target_dev)
+		return 0;
+	rc = rc_find(r, e->transaction, ev->type == FSL_EV_JBD2_START_COMMIT);
 	if (!rc)
 		return 0;
 	switch (ev->type) {
@@ -146,7 +152,7 @@ static int h_run_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
 	const struct fsl_ev_jbd2_run_stats *e = (const void *)ev;
-	struct rcommit *rc = rc_find(r, e->tid, 0);
+	struct rcommit *rc = r->target_dev && e->dev != r->target_dev ? NULL : rc_find(r, e->tid, 0);
 
 	if (rc) {
 		rc->have_stats = 1;
@@ -160,7 +166,10 @@ static int h_run_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 static int h_checkpoint(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_jbd2_checkpoint *e = (const void *)ev;
 
+	if (r->target_dev && e->dev != r->target_dev)
+		return 0;
 	r->rec_checkpoints++;
 	return 0;
 }

@@ -10,27 +10,66 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0;
 }
 
-static double scen_extents(const struct scen *s, uint64_t *files)
+static double scen_extents(const struct scen *s, uint64_t *files, uint64_t *frag)
 {
 	size_t idx = 0;
-	uint64_t ino, n = 0, sum = 0;
+	uint64_t ino, n = 0, sum = 0, nf = 0;
 	unsigned int e;
 
 	if (!s->fr)
 		return 0;
 	while (fsl_alloc__inode_next(s->fr, &idx, &ino, &e)) {
 		sum += e;
+		nf += e > 1;
 		n++;
 	}
 	if (files)
 		*files = n;
+	if (frag)
+		*frag = nf;
 	return n ? (double)sum / n : 0;
+}
+
+/*
+ * What-ifs the model cannot answer: the reason (NULL when it can). Layout:
+ * extents and fragmented files; journal: commits, checkpoints, stalls.
+ */
+static const char *refuse_layout(const struct fsl_replay *r, char *buf, size_t sz)
+{
+	const struct scen *w = &r->sc[1];
+
+	if (!r->whatif)
+		return NULL;
+	if (r->w_block_size && r->w_block_size != r->g.block_size)
+		return "the recorded requests are not rescaled to another block size";
+	/*
+	 * nodelalloc allocates in the order pages are written; a delalloc trace
+	 * has the writeback order only, which is the same for one writer at a
+	 * time but not for writers taking turns (their pages interleave).
+	 */
+	if (!w->delalloc && r->g.delalloc && r->wr_returns >= 3 &&
+	    r->wr_returns * 100 > r->wr_events) {
+		snprintf(buf, sz, "%llu files written by writers taking turns (%llu turns in %llu "
+			 "inode updates): a delalloc trace has their writeback order, not the order "
+			 "their pages were written", (unsigned long long)r->cre_n,
+			 (unsigned long long)r->wr_returns, (unsigned long long)r->wr_events);
+		return buf;
+	}
+	return NULL;
+}
+
+static const char *refuse_journal(const struct fsl_replay *r)
+{
+	if (r->whatif && r->sc[1].delalloc != r->g.delalloc)
+		return "the recorded handles journal what this delalloc setting dirtied; the other "
+		       "setting journals other blocks at other times";
+	return NULL;
 }
 
 static void json_scen(const struct fsl_replay *r, const struct scen *s, struct fsl_json *j)
 {
 	const struct fsl_journal_stats *st = s->j ? fsl_journal__stats(s->j) : NULL;
-	uint64_t files = 0;
+	uint64_t files = 0, frag = 0;
 	int k;
 
 	fsl_json__obj_begin(j);
@@ -51,8 +90,9 @@ static void json_scen(const struct fsl_replay *r, const struct scen *s, struct f
 		fsl_json__obj_end(j);
 	}
 	if (s->fr) {
-		fsl_json__kv_double(j, "extents_per_file", scen_extents(s, &files));
+		fsl_json__kv_double(j, "extents_per_file", scen_extents(s, &files, &frag));
 		fsl_json__kv_u64(j, "files", files);
+		fsl_json__kv_u64(j, "fragmented_files", frag);
 		fsl_json__kv_u64(j, "alloc_failures", s->alloc_fail);
 		fsl_json__kv_double(j, "inode_to_data_groups",
 				    s->idist_n ? (double)s->idist_sum / s->idist_n : 0);
@@ -226,6 +266,11 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__kv_double(&j, "extents_per_file_model", s->fr_extents_model);
 		fsl_json__kv_double(&j, "extents_per_file_abs_error", s->fr_extents_err);
 		fsl_json__kv_double(&j, "inode_exact_pct", pct(s->fr_ino_exact, s->fr_ino_requests));
+		fsl_json__kv_u64(&j, "fragmented_files_kernel", s->fr_frag_kernel);
+		fsl_json__kv_u64(&j, "fragmented_files_model", s->fr_frag_model);
+		fsl_json__kv_u64(&j, "end_map_changed_blocks", s->fr_map_changed);
+		fsl_json__kv_u64(&j, "end_map_agree_blocks", s->fr_map_agree);
+		fsl_json__kv_double(&j, "end_map_agree_pct", pct(s->fr_map_agree, s->fr_map_changed));
 		fsl_json__obj_end(&j);
 	}
 	fsl_json__obj_end(&j);	/* fidelity */
@@ -305,6 +350,7 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__kv_u64(&j, "commits", jr->commits_recorded);
 		fsl_json__kv_u64(&j, "checkpoints", jr->checkpoints_recorded);
 		fsl_json__kv_double(&j, "extents_per_file", s->fr_extents_kernel);
+		fsl_json__kv_u64(&j, "fragmented_files", s->fr_frag_kernel);
 		fsl_json__kv_double(&j, "handle_wait_ms", jr->rec_wait_ms_total);
 		fsl_json__kv_u64(&j, "requests", r->rec_rqs);
 		fsl_json__kv_double(&j, "device_busy_ms", r->busy_ns / 1e6);
@@ -313,6 +359,19 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		json_scen(r, &r->sc[0], &j);
 		fsl_json__key(&j, "predicted");
 		json_scen(r, &r->sc[1], &j);
+		{
+			char buf[256];
+			const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
+
+			/* the predicted figures these name are not to be used */
+			fsl_json__key(&j, "not_modelled");
+			fsl_json__obj_begin(&j);
+			if (lay)
+				fsl_json__kv_str(&j, "layout", lay);
+			if (jn)
+				fsl_json__kv_str(&j, "journal", jn);
+			fsl_json__obj_end(&j);
+		}
 		fsl_json__obj_end(&j);
 	} else {
 		fsl_json__null(&j);
@@ -381,6 +440,14 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 			(unsigned long long)s->fr_until_div, pct(s->fr_group_match, n),
 			pct(s->fr_hist[0], n), s->fr_extents_model, s->fr_extents_kernel,
 			s->fr_extents_err, (unsigned long long)s->fr_files);
+		if (s->fr_map_changed)
+			fprintf(f, "  end bitmap: %llu of the %llu blocks the run changed end as the "
+				"kernel's (%.1f%%); fragmented files %llu (kernel %llu)\n",
+				(unsigned long long)s->fr_map_agree,
+				(unsigned long long)s->fr_map_changed,
+				pct(s->fr_map_agree, s->fr_map_changed),
+				(unsigned long long)s->fr_frag_model,
+				(unsigned long long)s->fr_frag_kernel);
 	}
 	fprintf(f, "Journal: %llu handles; commits recorded %llu, predicted %llu; same transaction "
 		"boundaries %.1f%%; waits > 10 ms recorded %llu, predicted %llu (precision %.0f%%, "
@@ -407,7 +474,15 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 		if (r->o.ialloc_set)
 			fprintf(f, " ialloc=%s", fsl_ialloc_policy_name(r->o.ialloc_policy));
 		fprintf(f, " (recorded | model as recorded | model with the change):\n");
-		if (bs && ws) {
+		char buf[256];
+		const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
+
+		if (bs && ws && jn) {
+			fprintf(f, "  commits          %8llu | %8llu | not modelled\n",
+				(unsigned long long)jr->commits_recorded,
+				(unsigned long long)bs->commits);
+			fprintf(f, "  journal (commits, checkpoints, stalls) not modelled: %s\n", jn);
+		} else if (bs && ws) {
 			fprintf(f, "  commits          %8llu | %8llu | %8llu\n",
 				(unsigned long long)jr->commits_recorded,
 				(unsigned long long)bs->commits, (unsigned long long)ws->commits);
@@ -419,8 +494,25 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 				fprintf(f, "  %-20s stall   - | %8.1f ms | %8.1f ms\n",
 					fsl_jwait_name(k), bs->stall_ns[k] / 1e6, ws->stall_ns[k] / 1e6);
 		}
-		fprintf(f, "  extents per file %8.2f | %8.2f | %8.2f\n", s->fr_extents_kernel,
-			scen_extents(b, NULL), scen_extents(w, NULL));
+		if (lay) {
+			uint64_t fb = 0;
+			double eb = scen_extents(b, NULL, &fb);
+
+			fprintf(f, "  extents per file %8.2f | %8.2f | not modelled\n",
+				s->fr_extents_kernel, eb);
+			fprintf(f, "  fragmented files %8llu | %8llu | not modelled\n",
+				(unsigned long long)s->fr_frag_kernel, (unsigned long long)fb);
+			fprintf(f, "  layout (extents, fragmented files) not modelled: %s\n", lay);
+		} else {
+			uint64_t fb = 0, fw = 0;
+			double eb = scen_extents(b, NULL, &fb), ew = scen_extents(w, NULL, &fw);
+
+			fprintf(f, "  extents per file %8.2f | %8.2f | %8.2f\n", s->fr_extents_kernel,
+				eb, ew);
+			fprintf(f, "  fragmented files %8llu | %8llu | %8llu\n",
+				(unsigned long long)s->fr_frag_kernel, (unsigned long long)fb,
+				(unsigned long long)fw);
+		}
 		fprintf(f, "  directory blocks        - | %8llu | %8llu (%u-byte blocks)\n",
 			(unsigned long long)b->dir_blocks, (unsigned long long)w->dir_blocks,
 			w->dir_bs);

@@ -143,6 +143,7 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 
 	fsl_geom_defaults(g);
 	fsl_tunables_defaults(t);
+	r->target_dev = (uint32_t)fsl_meta__u64(m, FSL_KV_DEV, 0);
 	have = !fsl_meta__ext4_geometry(m, &eg);
 	g->block_size = eg.block_size;
 	g->blocks_count = eg.blocks_count;
@@ -189,6 +190,34 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 		r->new_cr_names = 1;
 	}
 	r->have_geom = have && !fsl_geom_finish(g);
+	if (r->have_geom && !fsl_geom_check(g, r->error, sizeof(r->error))) {
+		uint64_t ic = fsl_meta__u64(m, FSL_KV_EXT4_INODES_COUNT, 0);
+
+		if (ic && ic != (uint64_t)g->ngroups * g->inodes_per_group)
+			snprintf(r->error, sizeof(r->error), "ext4.inodes_count=%llu does not match "
+				 "ext4.inodes_per_group=%u times ext4.group_count=%u",
+				 (unsigned long long)ic, g->inodes_per_group, g->ngroups);
+	}
+	if (r->have_geom && !r->error[0]) {
+		const struct fsl_bitmap *b = m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK,
+								   FSL_BITMAP_START) : NULL;
+		const struct fsl_bitmap *ib = m->bitmap ? m->bitmap(m, FSL_BITMAP_INODE,
+								    FSL_BITMAP_START) : NULL;
+
+		if (b && (b->first > g->blocks_count || b->nbits > g->blocks_count - b->first))
+			snprintf(r->error, sizeof(r->error), "the start block bitmap (blocks %llu "
+				 "to %llu) runs past ext4.blocks_count=%llu",
+				 (unsigned long long)b->first,
+				 (unsigned long long)(b->first + b->nbits),
+				 (unsigned long long)g->blocks_count);
+		else if (ib && (ib->first != 1 || ib->nbits >
+				(uint64_t)g->ngroups * g->inodes_per_group))
+			snprintf(r->error, sizeof(r->error), "the start inode bitmap (inodes %llu "
+				 "to %llu) is not inside ext4.inodes_per_group=%u times "
+				 "ext4.group_count=%u", (unsigned long long)ib->first,
+				 (unsigned long long)(ib->first + ib->nbits - 1),
+				 g->inodes_per_group, g->ngroups);
+	}
 	if (!r->have_geom)
 		rp_note(r, "no ext4 geometry in the trace (ext4.block_size, blocks_count, "
 			"blocks_per_group, inodes_per_group): allocator fidelity skipped%s", NULL);
@@ -343,6 +372,8 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 	int err = 0, i;
 
 	read_geometry(r, m);
+	if (r->error[0])
+		return -EINVAL;
 	r->whatif = r->o.nset || r->o.disk || r->o.ialloc_set;
 	r->nscen = r->whatif ? 2 : 1;
 	if (r->have_geom) {
@@ -395,12 +426,51 @@ static void end_state_check(struct fsl_replay *r, const struct fsl_meta *m)
 	r->res.end_blocks = pos - b->first;
 }
 
+/* Bit blk of a run-length bitmap, walking a cursor forward (blk never decreases). */
+static int bm_cursor(const struct fsl_bitmap *b, uint64_t *i, uint64_t *pos, uint64_t blk)
+{
+	while (*i < b->nruns && blk >= *pos + b->runs[*i])
+		*pos += b->runs[(*i)++];
+	return *i < b->nruns ? (int)(*i & 1) : -1;
+}
+
+/*
+ * The free run's end bitmap against the recorded one: from the same start
+ * state with only the workload's requests, which of the blocks that changed
+ * (in the kernel or in the model) ended in the same state.
+ */
+static void freerun_map_check(struct fsl_replay *r, const struct fsl_meta *m)
+{
+	const struct fsl_bitmap *e = m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_END) : NULL;
+	const struct fsl_bitmap *b = m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_START)
+					       : NULL;
+	uint64_t ei = 0, epos, si = 0, spos, blk;
+
+	if (!e || !b || !r->sc[0].fr || e->first != b->first)
+		return;
+	epos = e->first;
+	spos = b->first;
+	for (blk = e->first; blk < e->first + e->nbits && blk < r->g.blocks_count; blk++) {
+		int end = bm_cursor(e, &ei, &epos, blk), start = bm_cursor(b, &si, &spos, blk);
+		int model = fsl_alloc__test_used(r->sc[0].fr, blk);
+
+		if (end < 0 || start < 0)
+			break;
+		if (start == end && model == start)
+			continue;
+		r->res.fr_map_changed++;
+		r->res.fr_map_agree += model == end;
+	}
+}
+
 static int replay_end(struct fsl_consumer *c, const struct fsl_meta *m)
 {
 	struct fsl_replay *r = c->priv;
 	int i;
 
 	end_state_check(r, m);
+	if (r->o.free_run)
+		freerun_map_check(r, m);
 	if (r->ninflight)
 		r->busy_ns += r->last_ts - r->busy_start;
 	if (!r->g.journal_blocks)
@@ -417,6 +487,129 @@ static int replay_end(struct fsl_consumer *c, const struct fsl_meta *m)
 }
 
 /* ---- construction ---- */
+
+/*
+ * Every number an allocation event gives is checked against the geometry
+ * before the models index by it: a trace whose metadata does not fit its
+ * events stops with a line naming the key, not a read past an array.
+ */
+static int ev_range(struct fsl_replay *r, const struct fsl_hdr *ev, const char *what,
+		    uint64_t v, uint64_t end, const char *key)
+{
+	const struct fsl_event_desc *d = fsl_schema_builtin(ev->type);
+
+	if (v < end)
+		return 0;
+	snprintf(r->error, sizeof(r->error), "event %s at ts %.6f s: %s %llu is out of range "
+		 "(at most %llu by %s): the trace's geometry does not fit its events",
+		 d ? d->name : "?", (double)ev->ts / 1e9, what, (unsigned long long)v,
+		 (unsigned long long)end - 1, key);
+	return -EINVAL;
+}
+
+static int h_checked(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	uint64_t nb = r->g.blocks_count, ni = (uint64_t)r->g.ngroups * r->g.inodes_per_group + 1;
+	const char *kb = "ext4.blocks_count", *ki = "ext4.inodes_per_group x ext4.group_count";
+	const char *kg = "ext4.group_count";
+	int err = 0;
+
+	if (!r->have_geom)
+		return r->checked[ev->type](c, ev);
+	switch (ev->type) {
+	case FSL_EV_EXT4_REQUEST_BLOCKS:
+	case FSL_EV_EXT4_ALLOCATE_BLOCKS: {
+		const struct fsl_ev_ext4_alloc_blocks *e = (const void *)ev;
+
+		err = ev_range(r, ev, "inode", e->ino, ni, ki);
+		if (!err)
+			err = ev_range(r, ev, "goal block", e->goal, nb, kb);
+		if (!err)
+			err = ev_range(r, ev, "left neighbour block", e->pleft, nb, kb);
+		if (!err)
+			err = ev_range(r, ev, "right neighbour block", e->pright, nb, kb);
+		if (!err && ev->type == FSL_EV_EXT4_ALLOCATE_BLOCKS)
+			err = ev_range(r, ev, "end of the allocated blocks",
+				       e->block + e->len, nb + 1, kb);
+		break;
+	}
+	case FSL_EV_EXT4_MBALLOC_ALLOC:
+	case FSL_EV_EXT4_MBALLOC_PREALLOC: {
+		const struct fsl_ev_ext4_mballoc_alloc *e = (const void *)ev;
+
+		err = ev_range(r, ev, "inode", e->ino, ni, ki);
+		if (!err && e->result_len > 0)
+			err = ev_range(r, ev, "result group", e->result_group, r->g.ngroups, kg);
+		if (!err && e->goal_len > 0)
+			err = ev_range(r, ev, "goal group", e->goal_group, r->g.ngroups, kg);
+		if (!err && e->orig_len > 0)
+			err = ev_range(r, ev, "request group", e->orig_group, r->g.ngroups, kg);
+		if (!err && e->result_len > 0)
+			err = ev_range(r, ev, "end of the result in its group",
+				       (uint64_t)(uint32_t)e->result_start + (uint32_t)e->result_len,
+				       (uint64_t)r->g.blocks_per_group + 1,
+				       "ext4.blocks_per_group");
+		break;
+	}
+	case FSL_EV_EXT4_MB_NEW_INODE_PA:
+	case FSL_EV_EXT4_MB_NEW_GROUP_PA:
+	case FSL_EV_EXT4_MB_RELEASE_INODE_PA:
+	case FSL_EV_EXT4_MB_RELEASE_GROUP_PA: {
+		const struct fsl_ev_ext4_pa *e = (const void *)ev;
+
+		err = ev_range(r, ev, "end of the preallocation", e->pa_pstart + e->pa_len,
+			       nb + 1, kb);
+		break;
+	}
+	case FSL_EV_EXT4_MB_BITMAP_LOAD:
+	case FSL_EV_EXT4_MB_BUDDY_BITMAP_LOAD: {
+		const struct fsl_ev_ext4_group_load *e = (const void *)ev;
+
+		err = ev_range(r, ev, "group", e->group, r->g.ngroups, kg);
+		break;
+	}
+	case FSL_EV_EXT4_REQUEST_INODE:
+	case FSL_EV_EXT4_ALLOCATE_INODE:
+	case FSL_EV_EXT4_FREE_INODE: {
+		const struct fsl_ev_ext4_inode *e = (const void *)ev;
+
+		err = ev_range(r, ev, "inode", e->ino, ni, ki);
+		if (!err)
+			err = ev_range(r, ev, "parent directory inode", e->dir, ni, ki);
+		break;
+	}
+	}
+	return err ? err : r->checked[ev->type](c, ev);
+}
+
+/* Put h_checked in front of every handler that feeds the allocator models. */
+static void check_handlers(struct fsl_replay *r)
+{
+	static const unsigned int types[] = {
+		FSL_EV_EXT4_REQUEST_BLOCKS, FSL_EV_EXT4_ALLOCATE_BLOCKS, FSL_EV_EXT4_MBALLOC_ALLOC,
+		FSL_EV_EXT4_MBALLOC_PREALLOC, FSL_EV_EXT4_MB_NEW_INODE_PA,
+		FSL_EV_EXT4_MB_NEW_GROUP_PA, FSL_EV_EXT4_MB_RELEASE_INODE_PA,
+		FSL_EV_EXT4_MB_RELEASE_GROUP_PA, FSL_EV_EXT4_MB_BITMAP_LOAD,
+		FSL_EV_EXT4_MB_BUDDY_BITMAP_LOAD, FSL_EV_EXT4_REQUEST_INODE,
+		FSL_EV_EXT4_ALLOCATE_INODE, FSL_EV_EXT4_FREE_INODE,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		unsigned int t = types[i];
+
+		if (!r->cons.handlers[t])
+			continue;
+		r->checked[t] = r->cons.handlers[t];
+		r->cons.handlers[t] = h_checked;
+	}
+}
+
+const char *fsl_replay__error(const struct fsl_replay *r)
+{
+	return r->error[0] ? r->error : NULL;
+}
 
 struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err)
 {
@@ -440,12 +633,15 @@ struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err)
 	r->cons.end = replay_end;
 	r->cons.any = h_any;
 	fsl_map__init(&r->imeta, sizeof(uint64_t));
+	fsl_map__init(&r->creators, 1);
+	fsl_map__init(&r->wr_seen, 1);
 	fsl_map__init(&r->inflight, sizeof(uint64_t));
 	for (i = 0; i < NSCEN; i++)
 		fsl_map__init(&r->sc[i].ino_map, sizeof(uint64_t));
 	rp_block__handlers(&r->cons);
 	rp_inode__handlers(&r->cons);
 	rp_journal__handlers(&r->cons);
+	check_handlers(r);
 	return r;
 }
 
@@ -465,6 +661,8 @@ void fsl_replay__free(struct fsl_replay *r)
 		fsl_map__free(&r->sc[i].ino_map);
 	}
 	fsl_map__free(&r->imeta);
+	fsl_map__free(&r->creators);
+	fsl_map__free(&r->wr_seen);
 	fsl_map__free(&r->inflight);
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "fslens/text.h"
 #include "render_internal.h"
 
 const char *fsl_fmt_ns(char *buf, size_t len, uint64_t ns)
@@ -41,9 +42,16 @@ const char *fsl_handle_type_name(unsigned int type)
 
 const char *rn_kv(struct fsl_analysis *a, const char *key)
 {
+	static char buf[8][512];
+	static unsigned int slot;
 	const char *v = fsl_meta_kv(fsl_analysis__meta(a), key);
 
-	return v && *v ? v : "-";
+	if (!v || !*v)
+		return "-";
+	/* the traced machine wrote these: no terminal escapes get through */
+	slot = (slot + 1) % 8;
+	fsl_text_escape(buf[slot], sizeof(buf[slot]), v, (size_t)-1);
+	return buf[slot];
 }
 
 const char *rn_dev(char *buf, size_t len, uint32_t dev)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include "fslens/json.h"
 #include "render_internal.h"
@@ -174,6 +175,107 @@ static void tb_obj(struct fsl_json *j, const struct fsl_timebase *tb)
 {
 	fsl_json__kv_u64(j, "bin_t0_ns", tb->t0);
 	fsl_json__kv_u64(j, "bin_ns", tb->width_ns);
+}
+
+static void data_top_arr(struct fsl_json *j, const char *key, const struct fsl_data_top *t,
+			 unsigned int n, int files)
+{
+	unsigned int i;
+
+	fsl_json__key(j, key);
+	fsl_json__arr_begin(j);
+	for (i = 0; i < n; i++) {
+		fsl_json__obj_begin(j);
+		if (files) {
+			fsl_json__kv_u64(j, "ino", t[i].ino);
+			fsl_json__kv_strn(j, "name", t[i].name, strnlen(t[i].name, sizeof(t[i].name)));
+		} else {
+			fsl_json__kv_u64(j, "pid", t[i].pid);
+			fsl_json__kv_strn(j, "comm", t[i].name, strnlen(t[i].name, sizeof(t[i].name)));
+		}
+		fsl_json__kv_u64(j, "reads", t[i].reads);
+		fsl_json__kv_u64(j, "read_bytes", t[i].read_bytes);
+		fsl_json__kv_u64(j, "writes", t[i].writes);
+		fsl_json__kv_u64(j, "write_bytes", t[i].write_bytes);
+		kv_us(j, "call_us", t[i].lat_ns);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+}
+
+/* Data operations: per op (ext4dist), slowest calls (ext4slower), files and processes (filetop). */
+static void data_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_data *d = fsl_analysis__data(a);
+	unsigned int i, k;
+	uint64_t l2[64];
+
+	fsl_json__key(j, "data");
+	if (!d) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "total", d->total);
+	fsl_json__kv_u64(j, "read_bytes", d->read_bytes);
+	fsl_json__kv_u64(j, "write_bytes", d->write_bytes);
+	fsl_json__kv_u64(j, "outside", d->outside);
+	fsl_json__key(j, "ops");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_DATA__MAX; i++) {
+		const struct fsl_data_op_stat *s = &d->op[i];
+
+		if (!s->count)
+			continue;
+		fsl_json__key(j, fsl_data_name(i));
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "count", s->count);
+		fsl_json__kv_u64(j, "errors", s->errors);
+		fsl_json__kv_u64(j, "bytes_asked", s->bytes_asked);
+		fsl_json__kv_u64(j, "bytes_done", s->bytes_done);
+		kv_us(j, "avg_us", fsl_hist_avg(&s->lat));
+		kv_us(j, "p50_us", fsl_hist_quantile(&s->lat, 0.5));
+		kv_us(j, "p90_us", fsl_hist_quantile(&s->lat, 0.9));
+		kv_us(j, "p99_us", fsl_hist_quantile(&s->lat, 0.99));
+		kv_us(j, "max_us", s->lat.max);
+		kv_us(j, "min_us", s->lat.min);
+		fsl_json__key(j, "log2_ns");
+		fsl_json__obj_begin(j);
+		fsl_hist_log2(&s->lat, l2);
+		for (k = 0; k < 64; k++)
+			if (l2[k]) {
+				char b[24];
+
+				snprintf(b, sizeof(b), "%" PRIu64, (uint64_t)(k ? 1ull << k : 0));
+				fsl_json__kv_u64(j, b, l2[k]);
+			}
+		fsl_json__obj_end(j);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "slowest");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < d->nslow; i++) {
+		const struct fsl_data_slow *s = &d->slow[i];
+
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "op", fsl_data_name(s->op));
+		kv_us(j, "lat_us", s->lat_ns);
+		fsl_json__kv_u64(j, "ts_ns", s->ts);
+		fsl_json__kv_u64(j, "pid", s->pid);
+		fsl_json__kv_u64(j, "tid", s->tid);
+		fsl_json__kv_strn(j, "comm", s->comm, strnlen(s->comm, sizeof(s->comm)));
+		fsl_json__kv_u64(j, "ino", s->ino);
+		fsl_json__kv_strn(j, "name", s->name, strnlen(s->name, sizeof(s->name)));
+		fsl_json__kv_s64(j, "offset", s->offset);
+		fsl_json__kv_u64(j, "bytes", s->bytes);
+		fsl_json__kv_s64(j, "ret", s->ret);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	data_top_arr(j, "files", d->files, d->nfiles, 1);
+	data_top_arr(j, "procs", d->procs, d->nprocs, 0);
+	fsl_json__obj_end(j);
 }
 
 static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
@@ -649,18 +751,57 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "phys", br[i].phys);
 		fsl_json__kv_u64(j, "log", br[i].log);
 		fsl_json__kv_u64(j, "len", br[i].len);
+		fsl_json__kv_u64(j, "ns", br[i].ts);
+		fsl_json__kv_str(j, "taker_kind", fsl_taker_kind_name(br[i].taker_kind));
 		if (br[i].taker_ino) {
 			fsl_json__kv_u64(j, "taker_ino", br[i].taker_ino);
 			fsl_json__kv_u64(j, "taker_ns", br[i].taker_ts);
 			fsl_json__kv_str(j, "taker_how", fsl_alloc_how_name(br[i].taker_how));
 			fsl_json__kv_bool(j, "taker_near", br[i].taker_near);
 			fsl_json__kv_u64(j, "taker_block", br[i].taker_block);
+			fsl_json__kv_bool(j, "taken_later", br[i].taker_later);
 		} else {
 			fsl_json__kv_null(j, "taker_ino");
+		}
+		if (br[i].pa_ino) {
+			fsl_json__key(j, "prealloc");
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "creator_ino", br[i].pa_ino);
+			fsl_json__kv_u64(j, "ns", br[i].pa_ts);
+			fsl_json__kv_u64(j, "start", br[i].pa_start);
+			fsl_json__kv_u64(j, "len", br[i].pa_len);
+			fsl_json__kv_bool(j, "reserved_before", br[i].pa_reserved);
+			fsl_json__obj_end(j);
+		}
+		if (br[i].have_decision) {
+			fsl_json__key(j, "decision");
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "goal", br[i].goal);
+			fsl_json__kv_u64(j, "request_len", br[i].req_len);
+			fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			fsl_json__kv_u64(j, "normalized_len", br[i].norm_len);
+			fsl_json__kv_u64(j, "cr", br[i].cr);
+			fsl_json__obj_end(j);
 		}
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	{
+		struct fsl_break_pos p;
+
+		fsl_layout__break_pos(l, &p);
+		fsl_json__key(j, "break_positions");
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "breaks", p.breaks);
+		fsl_json__kv_u64(j, "writeback_limit", p.wb_limit);
+		fsl_json__kv_u64(j, "writeback_limit_blocks", p.wb_len);
+		fsl_json__kv_u64(j, "mb_stream_req", p.stream_req);
+		fsl_json__kv_u64(j, "mb_stream_req_blocks", p.stream_len);
+		fsl_json__kv_u64(j, "mb_group_prealloc", p.group_pa);
+		fsl_json__kv_u64(j, "mb_group_prealloc_blocks", p.group_len);
+		fsl_json__kv_u64(j, "other", p.other);
+		fsl_json__obj_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 
@@ -716,8 +857,10 @@ int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 	fsl_json__obj_end(&j);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		causes(&j, a);
-	if (sec & FSL_SEC_OPS)
+	if (sec & FSL_SEC_OPS) {
 		ops_obj(&j, a);
+		data_obj(&j, a);
+	}
 	if (sec & FSL_SEC_JOURNAL)
 		journal_obj(&j, a);
 	if (sec & FSL_SEC_WRITEBACK)

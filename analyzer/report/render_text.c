@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/text.h"
 #include "render_internal.h"
 
 #define W 100
@@ -96,8 +97,12 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 			rn_dev(b1, sizeof(b1), (uint32_t)dev));
 	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s\n", rn_sec(t1 - t0), ev,
 		lost ? "*** " : "", lost, lost ? " (see TRACE) ***" : "");
-	if (cmd)
-		wrap(f, "command: ", 0, cmd);
+	if (cmd) {
+		char ec[4096];
+
+		fsl_text_escape(ec, sizeof(ec), cmd, (size_t)-1);
+		wrap(f, "command: ", 0, ec);
+	}
 }
 
 static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
@@ -250,6 +255,86 @@ static void sec_ops(FILE *f, struct fsl_analysis *a)
 	if (o->outside)
 		fprintf(f, "  (%" PRIu64 " calls on paths outside %s not counted)\n", o->outside,
 			rn_kv(a, FSL_KV_MOUNT));
+}
+
+static const char *data_name(char *buf, size_t len, const char *name, uint64_t ino)
+{
+	if (name[0])
+		snprintf(buf, len, "%.31s", name);
+	else
+		snprintf(buf, len, "ino %" PRIu64, ino);
+	return buf;
+}
+
+/* Data operations: ext4dist per op, ext4slower's slowest, filetop's files and processes. */
+static void sec_data(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_data *d = fsl_analysis__data(a);
+	char b[6][32], nm[40];
+	unsigned int i;
+
+	if (!d || !d->total)
+		return;
+	title(f, "DATA OPERATIONS", "%" PRIu64 " calls, read %s, written %s", d->total,
+	      fsl_fmt_bytes(b[0], 32, d->read_bytes), fsl_fmt_bytes(b[1], 32, d->write_bytes));
+	fprintf(f, "  %-15s %9s %6s %10s %10s %10s %10s %10s\n", "op", "count", "errors", "bytes",
+		"p50", "p90", "p99", "max");
+	for (i = 0; i < FSL_DATA__MAX; i++) {
+		const struct fsl_data_op_stat *s = &d->op[i];
+
+		if (!s->count)
+			continue;
+		fprintf(f, "  %-15s %9" PRIu64 " %6" PRIu64 " %10s %10s %10s %10s %10s\n",
+			fsl_data_name(i), s->count, s->errors,
+			fsl_fmt_bytes(b[0], 32, s->bytes_done ? s->bytes_done : s->bytes_asked),
+			fsl_fmt_ns(b[1], 32, fsl_hist_quantile(&s->lat, 0.5)),
+			fsl_fmt_ns(b[2], 32, fsl_hist_quantile(&s->lat, 0.9)),
+			fsl_fmt_ns(b[3], 32, fsl_hist_quantile(&s->lat, 0.99)),
+			fsl_fmt_ns(b[4], 32, s->lat.max));
+		hist_row(f, &s->lat);
+	}
+	if (d->nslow) {
+		fprintf(f, "  slowest calls:\n");
+		fprintf(f, "    %10s %-15s %-15s %7s %12s %10s  %s\n", "latency", "op", "process",
+			"pid", "offset", "ret", "file");
+		for (i = 0; i < d->nslow; i++) {
+			const struct fsl_data_slow *s = &d->slow[i];
+
+			fprintf(f, "    %10s %-15s %-15s %7u %12" PRId64 " %10" PRId64 "  %s\n",
+				fsl_fmt_ns(b[0], 32, s->lat_ns), fsl_data_name(s->op),
+				s->comm[0] ? s->comm : "?", s->pid, s->offset, s->ret,
+				data_name(nm, sizeof(nm), s->name, s->ino));
+		}
+	}
+	if (d->nfiles) {
+		fprintf(f, "  files by bytes:%s\n", d->files_other ? " (more not tracked)" : "");
+		fprintf(f, "    %8s %10s %8s %10s %12s  %s\n", "reads", "read", "writes", "written",
+			"call time", "file (inode)");
+		for (i = 0; i < d->nfiles; i++) {
+			const struct fsl_data_top *t = &d->files[i];
+
+			fprintf(f, "    %8" PRIu64 " %10s %8" PRIu64 " %10s %12s  %s (%" PRIu64 ")\n",
+				t->reads, fsl_fmt_bytes(b[0], 32, t->read_bytes), t->writes,
+				fsl_fmt_bytes(b[1], 32, t->write_bytes), fsl_fmt_ns(b[2], 32, t->lat_ns),
+				data_name(nm, sizeof(nm), t->name, t->ino), t->ino);
+		}
+	}
+	if (d->nprocs) {
+		fprintf(f, "  processes by bytes:\n");
+		fprintf(f, "    %8s %10s %8s %10s %12s  %s\n", "reads", "read", "writes", "written",
+			"call time", "process");
+		for (i = 0; i < d->nprocs; i++) {
+			const struct fsl_data_top *t = &d->procs[i];
+
+			fprintf(f, "    %8" PRIu64 " %10s %8" PRIu64 " %10s %12s  %s (%u)\n", t->reads,
+				fsl_fmt_bytes(b[0], 32, t->read_bytes), t->writes,
+				fsl_fmt_bytes(b[1], 32, t->write_bytes), fsl_fmt_ns(b[2], 32, t->lat_ns),
+				t->name[0] ? t->name : "?", t->pid);
+		}
+	}
+	if (d->outside)
+		fprintf(f, "  (%" PRIu64 " calls on files of other filesystems not counted)\n",
+			d->outside);
 }
 
 static uint64_t span(uint64_t a, uint64_t b)
@@ -518,6 +603,82 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
 }
 
+/* The evidence for one break: who holds the block, how, and the allocator's decision. */
+static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
+{
+	double at = b->taker_ts > t0 ? rn_sec(b->taker_ts - t0) : 0.0;
+
+	switch (b->taker_kind) {
+	case FSL_TAKER_FILE:
+		fprintf(f, "          block %" PRIu64 " went to inode %" PRIu64, b->expect, b->taker_ino);
+		if (b->taker_how == FSL_HOW_GROUP_PA && b->pa_ino)
+			fprintf(f, " at +%.3f s from the group preallocation %" PRIu64 "+%" PRIu64
+				" created by inode %" PRIu64 " at +%.3f s", at, b->pa_start, b->pa_len,
+				b->pa_ino, b->pa_ts > t0 ? rn_sec(b->pa_ts - t0) : 0.0);
+		else if (b->taker_how == FSL_HOW_INODE_PA && b->pa_ino)
+			fprintf(f, " at +%.3f s from its inode preallocation %" PRIu64 "+%" PRIu64, at,
+				b->pa_start, b->pa_len);
+		else if (b->taker_how == FSL_HOW_UNKNOWN)
+			fprintf(f, " (before the trace)");
+		else
+			fprintf(f, " at +%.3f s (%s)", at, fsl_alloc_how_name(b->taker_how));
+		if (b->taker_later)
+			fprintf(f, "; later than this extent (+%.3f s), when it was %s",
+				b->ts > t0 ? rn_sec(b->ts - t0) : 0.0,
+				b->pa_reserved ? "held in that preallocation" : "still free");
+		fputc('\n', f);
+		break;
+	case FSL_TAKER_EXTENT_TREE:
+		fprintf(f, "          block %" PRIu64 " is an extent-tree block of inode %" PRIu64
+			" (+%.3f s)\n", b->expect, b->taker_ino, at);
+		break;
+	case FSL_TAKER_SUPER:
+	case FSL_TAKER_BITMAP:
+	case FSL_TAKER_ITABLE:
+		fprintf(f, "          block %" PRIu64 " is metadata: %s\n", b->expect,
+			b->taker_kind == FSL_TAKER_SUPER ? "a superblock backup or group descriptors" :
+			b->taker_kind == FSL_TAKER_BITMAP ? "a block or inode bitmap" : "an inode table");
+		break;
+	case FSL_TAKER_FREE:
+		fprintf(f, "          block %" PRIu64 " is free: the allocator placed the extent "
+			"elsewhere\n", b->expect);
+		break;
+	default:
+		fprintf(f, "          block %" PRIu64 " is in use, by no inode seen in the trace\n",
+			b->expect);
+	}
+	if (b->have_decision)
+		fprintf(f, "          this extent: asked goal %" PRIu64 " for %" PRIu64 " block%s, "
+			"normalized to %" PRIu64 ", found at cr %u\n", b->goal, b->req_len,
+			b->req_len == 1 ? "" : "s", b->norm_len, b->cr);
+}
+
+static void break_positions(FILE *f, const struct fsl_layout *l)
+{
+	struct fsl_break_pos p;
+
+	fsl_layout__break_pos(l, &p);
+	if (!p.breaks)
+		return;
+	fprintf(f, "  where the breaks fall (logical block):\n");
+	if (p.wb_limit)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " at multiples of %u: the writeback extent "
+			"limit (ext4 maps at most %u blocks per extent in one writeback pass; fixed "
+			"in the kernel: fallocate the file to get it in one piece)\n", p.wb_limit,
+			p.breaks, p.wb_len, p.wb_len);
+	if (p.stream_req)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " at %u or %u blocks: until a file reaches "
+			"mb_stream_req (%u blocks) its blocks come from the locality group's "
+			"preallocation (/sys/fs/ext4/DEV/mb_stream_req)\n", p.stream_req, p.breaks,
+			p.stream_len - 1, p.stream_len, p.stream_len);
+	if (p.group_pa)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " at multiples of %u: the locality-group "
+			"preallocation size (/sys/fs/ext4/DEV/mb_group_prealloc)\n", p.group_pa,
+			p.breaks, p.group_len);
+	if (p.other)
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " elsewhere\n", p.other, p.breaks);
+}
+
 static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	const struct fsl_layout *l = fsl_analysis__layout(a);
@@ -546,18 +707,11 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 			fprintf(f, "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6" PRIu64
 				" log %" PRIu64 " len %" PRIu64 "\n", br[i].ino, br[i].kind, br[i].expect,
 				br[i].phys, br[i].log, br[i].len);
-			if (br[i].taker_ino && !br[i].taker_near)
-				fprintf(f, "          block %" PRIu64 " went to inode %" PRIu64 " (%s) at +%.3f s\n",
-					br[i].expect, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
-					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
-			else if (br[i].taker_ino)
-				fprintf(f, "          block %" PRIu64 " was free but the hole ended at %" PRIu64
-					": inode %" PRIu64 " (%s) at +%.3f s\n", br[i].expect,
-					br[i].taker_block, br[i].taker_ino, fsl_alloc_how_name(br[i].taker_how),
-					br[i].taker_ts > t0 ? rn_sec(br[i].taker_ts - t0) : 0.0);
+			break_why(f, &br[i], t0);
 		}
 		if (n > max)
 			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
+		break_positions(f, l);
 	}
 	n = fsl_layout__worst(l, worst, 8);
 	if (n) {
@@ -626,8 +780,10 @@ int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 	header(f, a, info);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		sec_diagnosis(f, a);
-	if (sec & FSL_SEC_OPS)
+	if (sec & FSL_SEC_OPS) {
 		sec_ops(f, a);
+		sec_data(f, a);
+	}
 	if (sec & FSL_SEC_JOURNAL)
 		sec_journal(f, a, info);
 	if (sec & FSL_SEC_WRITEBACK)

@@ -168,6 +168,8 @@ struct fsl_proc_stat {
 	uint64_t read_bytes, write_bytes;	/* block I/O issued by it */
 	uint64_t throttle_ns;		/* balance_dirty_pages pauses */
 	struct fsl_hist op_lat;		/* ns of the dirops counted in ops */
+	/* data operations on the target's files (read/write family): bytes done */
+	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
 };
 
 struct fsl_stalls {
@@ -212,6 +214,50 @@ struct fsl_ops {
 	struct fsl_dir_stat dirs[FSL_TOP_DIRS];	/* hottest, most ops first */
 	uint64_t dirs_other_ops;		/* ops in directories beyond the tracked set */
 	uint64_t outside;	/* absolute paths outside target.mount: not counted above */
+};
+
+/* ------------------------------------------------------- data operations */
+
+#define FSL_DATA_SLOWEST	10
+#define FSL_DATA_TOP		10
+
+struct fsl_data_op_stat {
+	uint64_t count;
+	uint64_t errors;		/* ret < 0 */
+	uint64_t bytes_asked;
+	uint64_t bytes_done;		/* sum of ret > 0 (read/write family, copies) */
+	struct fsl_hist lat;		/* ns */
+};
+
+/* One of the slowest calls (ext4slower's line). */
+struct fsl_data_slow {
+	uint64_t ts, lat_ns, ino, bytes;
+	int64_t offset, ret;
+	uint32_t pid, tid, dev;
+	uint16_t op, flags;
+	char comm[16];
+	char name[FSL_DATA_NAME_MAX];
+};
+
+/* Bytes per file or per process (filetop's lines). */
+struct fsl_data_top {
+	uint64_t ino;			/* file: inode; process: 0 */
+	uint32_t dev, pid;		/* file: dev; process: tgid */
+	char name[FSL_DATA_NAME_MAX];	/* file name, or the process's comm */
+	uint64_t reads, writes, read_bytes, write_bytes, lat_ns;
+};
+
+struct fsl_data {
+	uint64_t total;
+	uint64_t read_bytes, write_bytes;	/* done, read and write families */
+	struct fsl_data_op_stat op[FSL_DATA__MAX];
+	unsigned int nslow;
+	struct fsl_data_slow slow[FSL_DATA_SLOWEST];	/* slowest first */
+	unsigned int nfiles, nprocs;
+	struct fsl_data_top files[FSL_DATA_TOP];	/* most bytes first */
+	struct fsl_data_top procs[FSL_DATA_TOP];
+	uint64_t files_other;		/* distinct files beyond the tracked set */
+	uint64_t outside;		/* records of another filesystem: not counted */
 };
 
 /* --------------------------------------------------------------- journal */
@@ -404,7 +450,50 @@ struct fsl_frag_break {
 	 */
 	uint8_t taker_near;
 	uint64_t taker_block;
+	/*
+	 * What holds `expect` at the end of the trace (what debugfs icheck
+	 * names): enum fsl_taker_kind. For FSL_TAKER_FILE and _EXTENT_TREE,
+	 * taker_ino is the owner; taker_ts its allocation of the block.
+	 */
+	uint8_t taker_kind;
+	uint8_t taker_later;	/* the block was free when this extent was allocated */
+	uint8_t pa_reserved;	/* ...but held in a group preallocation then */
+	uint8_t have_decision;	/* goal..cr below are the allocator's (ext4_mballoc_alloc) */
+	uint64_t ts;		/* when this extent was allocated (mapped) */
+	uint64_t pa_ino;	/* group/inode preallocation it came from: its creator */
+	uint64_t pa_ts, pa_start, pa_len;
+	/* the allocator's decision for this extent (the request that went elsewhere) */
+	uint64_t goal;		/* physical goal asked for */
+	uint64_t norm_start, norm_len;	/* the normalized request */
+	uint64_t req_len;	/* the original request */
+	uint8_t cr;		/* criteria pass that found the result */
 };
+
+enum fsl_taker_kind {
+	FSL_TAKER_UNKNOWN = 0,	/* in use, owner not seen (before the trace) */
+	FSL_TAKER_FILE,		/* a data block of taker_ino */
+	FSL_TAKER_EXTENT_TREE,	/* an extent-tree block of taker_ino */
+	FSL_TAKER_SUPER,	/* backup superblock or group descriptors */
+	FSL_TAKER_BITMAP,	/* block or inode bitmap (flex_bg packing) */
+	FSL_TAKER_ITABLE,	/* inode table (flex_bg packing) */
+	FSL_TAKER_FREE,		/* free at the end: the allocator went elsewhere */
+};
+const char *fsl_taker_kind_name(unsigned int kind);
+
+/*
+ * Where the breaks fall, in logical blocks: at a multiple of the writeback
+ * extent limit (ext4's MAX_WRITEPAGES_EXTENT_LEN, 2048 blocks per mapping in
+ * one writeback pass), at mb_stream_req (the request is still small-file,
+ * locality-group, until the file reaches mb_stream_req blocks: breaks at
+ * mb_stream_req - 1 and mb_stream_req), at a multiple of mb_group_prealloc.
+ */
+struct fsl_break_pos {
+	uint64_t breaks;
+	uint64_t wb_limit, stream_req, group_pa, other;
+	uint32_t wb_len, stream_len, group_len;
+};
+struct fsl_layout;
+void fsl_layout__break_pos(const struct fsl_layout *l, struct fsl_break_pos *out);
 
 enum fsl_alloc_how {
 	FSL_HOW_UNKNOWN = 0,
@@ -507,6 +596,8 @@ uint64_t fsl_analysis__now(const struct fsl_analysis *a);
 /* Results: valid until the next feed/reset. NULL when the section is off. */
 const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a);
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a);
+/* Data operations (with the ops section); NULL when the section is off. */
+const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a);
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
 const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);

@@ -30,6 +30,11 @@ struct fsl_collector_opts {
 	uint32_t dev;		/* fs dev_t (kernel encoding, FSL_MKDEV); 0 = any fs */
 	uint32_t blkdev;	/* disk under the fs (block/writeback filter); 0 = any */
 	uint32_t pid;		/* tgid to record (-p); 0 = none */
+	const uint32_t *pids;	/* more tgids to record (-p A,B,...), npids of them */
+	unsigned int npids;
+	const uint32_t *tids;	/* only these threads (--tid), ntids of them; 0 = any */
+	unsigned int ntids;
+	const char *cgroup;	/* only tasks in this cgroup v2 directory or below; NULL = any */
 	int follow;		/* record only tracked tgids and their descendants */
 	uint64_t min_wait_ns;	/* off-CPU waits shorter than this are dropped in the kernel */
 	int offcpu_all;		/* every sleep, not only uninterruptible */
@@ -37,6 +42,7 @@ struct fsl_collector_opts {
 	int force_raw_tp;	/* use raw_tp even where tp_btf is available */
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
 	int syscall_tp;		/* dirops on per-syscall tracepoints, not raw_syscalls */
+	int floor;		/* benchmarks: the syscall programs attach and return at once */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;

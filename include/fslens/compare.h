@@ -32,6 +32,7 @@ struct fsl_compare_stats {
 	unsigned int opens;	/* fsl_reader__open calls */
 	unsigned int passes;	/* session passes over the events */
 	unsigned int windows;	/* phase windows fed in those passes */
+	unsigned int consumers;	/* on the pass's session: the windows' analyses share it */
 	uint64_t events;	/* events decoded */
 };
 
@@ -42,8 +43,9 @@ void fsl_compare__free(struct fsl_compare *c);
 
 /*
  * Read the traces (at most FSL_COMPARE_MAX), in order: their phase files,
- * then one pass each. 0 or -errno; on error fsl_compare__error() says what
- * failed ("cannot read 'x.trace'"), for the caller to print with the errno.
+ * then one pass each. 0 or -errno; on error fsl_compare__error() is the
+ * whole line: what failed and why ("cannot open 'x.trace': not an fslens
+ * trace (bad magic)").
  */
 int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned int n);
 const char *fsl_compare__error(const struct fsl_compare *c);

@@ -104,6 +104,7 @@ enum fsl_event_type {
 	/* dirops: struct fsl_ev_dirop (variable length) */
 	FSL_EV_DIROP = 100,
 	FSL_EV_DIRENTS = 101,	/* struct fsl_ev_dirents (variable length) */
+	FSL_EV_DATA = 102,	/* struct fsl_ev_data: read/write/fsync... on a file */
 
 	/* offcpu: struct fsl_ev_offcpu */
 	FSL_EV_OFFCPU = 110,
@@ -572,8 +573,62 @@ static inline unsigned int fsl_dirents_size(unsigned int count)
 	return sizeof(struct fsl_ev_dirents) + 8u * count;
 }
 
+/* Data operations (family dirops): fd-based calls on a regular file. */
+enum fsl_data_kind {
+	FSL_DATA_READ = 0,	/* read, readv */
+	FSL_DATA_WRITE,		/* write, writev */
+	FSL_DATA_PREAD,		/* pread64, preadv, preadv2 */
+	FSL_DATA_PWRITE,	/* pwrite64, pwritev, pwritev2 */
+	FSL_DATA_FSYNC,
+	FSL_DATA_FDATASYNC,
+	FSL_DATA_SYNC_RANGE,	/* sync_file_range */
+	FSL_DATA_FALLOCATE,
+	FSL_DATA_FTRUNCATE,
+	FSL_DATA_COPY_RANGE,	/* copy_file_range */
+	FSL_DATA_SENDFILE,
+	FSL_DATA_SPLICE,
+	FSL_DATA__MAX,
+};
+
+#define FSL_DATA_DIRECT		(1u << 0)	/* the file is open O_DIRECT */
+#define FSL_DATA_APPEND		(1u << 1)	/* O_APPEND: offset is where the end was */
+#define FSL_DATA_VEC		(1u << 2)	/* readv/writev family (iovecs) */
+#define FSL_DATA_IOV_TRUNC	(1u << 3)	/* more iovecs than summed: bytes is a floor */
+#define FSL_DATA_OUT		(1u << 4)	/* copy/sendfile/splice: the target file is fd_out */
+#define FSL_DATA_NAME_MAX	32
+
+/*
+ * One completed data operation whose file is on the recorded filesystem
+ * (fd -> file -> inode -> superblock, read in the kernel at entry). hdr.ts
+ * is the entry, lat_ns entry to exit. offset is the file position the call
+ * started at (-1 for calls with none, e.g. fsync); bytes what was asked
+ * (count, iovec total, length); ret what the call returned (bytes done or
+ * -errno). name is the file's last path component (d_name), NUL padded.
+ */
+struct fsl_ev_data {
+	struct fsl_hdr hdr;
+	__u64 lat_ns;
+	__s64 ret;
+	__s64 offset;
+	__u64 bytes;
+	__u64 ino;
+	__u32 dev;		/* the file's s_dev (kernel encoding) */
+	__s32 fd;
+	__u16 op;		/* enum fsl_data_kind */
+	__u16 syscall;
+	__u16 flags;		/* FSL_DATA_* */
+	__u16 _pad;
+	char name[FSL_DATA_NAME_MAX];
+};
+
 /* Task states recorded with an off-CPU wait. */
 #define FSL_OFFCPU_UNINTERRUPTIBLE	2	/* TASK_UNINTERRUPTIBLE */
+/*
+ * An interruptible sleep inside io_getevents, io_pgetevents or io_uring_enter
+ * waiting for completions: recorded as uninterruptible with this bit (the
+ * task is blocked on I/O all the same). Not a kernel task state.
+ */
+#define FSL_OFFCPU_AIO_WAIT		(1u << 30)
 
 /*
  * An off-CPU wait, emitted when the task runs again. hdr.ts is the moment it

@@ -58,7 +58,9 @@ struct fsl_trace_stats;
 #define FSL_KV_MISSING_TP	"record.missing"	/* comma list of tracepoints absent */
 #define FSL_KV_COMMAND		"record.command"
 #define FSL_KV_ROOT_PID		"record.root_pid"
-#define FSL_KV_PID		"record.pid"		/* -p PID */
+#define FSL_KV_PID		"record.pid"		/* -p PID[,PID...] */
+#define FSL_KV_TIDS		"record.tids"		/* --tid TID[,TID...] */
+#define FSL_KV_CGROUP		"record.cgroup"		/* --cgroup PATH (cgroup v2) */
 #define FSL_KV_START_NS		"record.start_ns"	/* CLOCK_MONOTONIC at start */
 #define FSL_KV_END_NS		"record.end_ns"
 #define FSL_KV_ATTACH		"record.attach"
@@ -112,6 +114,7 @@ struct fsl_trace_stats;
 #define FSL_KV_EXT4_JOURNAL_INUM	"ext4.journal_inum"
 #define FSL_KV_EXT4_JOURNAL_BYTES	"ext4.journal_bytes"
 #define FSL_KV_EXT4_JOURNAL_BLOCKS	"ext4.journal_blocks"
+#define FSL_KV_EXT4_JOURNAL_START	"ext4.journal_start"	/* first block, when contiguous */
 #define FSL_KV_EXT4_JOURNAL_DEV		"ext4.journal_dev"	/* external journal */
 #define FSL_KV_EXT4_USED_DIRS		"ext4.used_dirs"	/* per group, comma list */
 #define FSL_KV_EXT4_BLOCK_UNINIT	"ext4.block_uninit"	/* groups, comma list */

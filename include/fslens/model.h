@@ -51,6 +51,12 @@ void fsl_geom_defaults(struct fsl_geom *g);
 void fsl_tunables_defaults(struct fsl_tunables *t);
 /* Derive missing fields (ngroups, first_data_block...). 0 or -EINVAL. */
 int fsl_geom_finish(struct fsl_geom *g);
+/*
+ * After fsl_geom_finish: do the values agree with each other (group count,
+ * bitmap sizes, inode size)? 0, or -EINVAL and why names the key (one line).
+ * The models index their arrays by these values: call it before them.
+ */
+int fsl_geom_check(const struct fsl_geom *g, char *why, size_t len);
 
 /* ---- block allocator ---- */
 

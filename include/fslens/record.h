@@ -19,12 +19,18 @@ struct fsl_record_opts {
 	const char *out;		/* trace file */
 	int force;			/* overwrite out */
 	uint32_t families;		/* mask of 1 << FSL_FAM_*; 0 = all */
-	uint32_t pid;			/* -p */
+	uint32_t pid;			/* -p (one pid) */
+	const uint32_t *pids;		/* -p A,B,...: npids tgids */
+	unsigned int npids;
+	const uint32_t *tids;		/* --tid: only these threads */
+	unsigned int ntids;
+	const char *cgroup;		/* --cgroup: a cgroup v2 directory */
 	char **cmd;			/* NULL-terminated command to run, or NULL */
 	double duration;		/* seconds; 0: until the command exits or a signal */
 	uint64_t min_wait_us;
 	uint64_t ring_bytes;		/* 0: the collector's default */
 	int offcpu_all, force_raw_tp, force_classic, syscall_tp;
+	int floor;			/* --bench-floor: syscall programs return at once */
 	int verbose;			/* pass libbpf's messages to msg */
 };
 

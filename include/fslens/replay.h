@@ -70,6 +70,13 @@ struct fsl_replay_result {
 	/* the kernel-state model's on-disk bitmap at the end vs the recorded end bitmap */
 	int end_checked;
 	uint64_t end_blocks, end_mismatch;
+	/*
+	 * The free-running model's bitmap at the end vs the recorded end bitmap,
+	 * over the blocks the run changed (start != end in the kernel or in
+	 * the model): how many of them agree. fr_frag_*: files with > 1 extent.
+	 */
+	uint64_t fr_map_changed, fr_map_agree;
+	uint64_t fr_frag_kernel, fr_frag_model;
 };
 
 struct fsl_replay;
@@ -81,6 +88,11 @@ struct fsl_consumer *fsl_replay__consumer(struct fsl_replay *r);
 const struct fsl_replay_result *fsl_replay__result(const struct fsl_replay *r);
 /* Problems worth telling the user (missing metadata, no events): one line each. */
 size_t fsl_replay__nnotes(const struct fsl_replay *r);
+/*
+ * Why the replay stopped with -EINVAL: metadata that contradicts itself or
+ * the events (the key is named). NULL when it did not.
+ */
+const char *fsl_replay__error(const struct fsl_replay *r);
 const char *fsl_replay__note(const struct fsl_replay *r, size_t i);
 
 /* Journal figures (valid after the session ended). */

@@ -21,7 +21,7 @@ enum fsl_field_kind {
 	FSL_F_S64,
 	FSL_F_DEV,	/* u32 kernel dev_t, printed MAJ,MIN */
 	FSL_F_HEX,	/* u64 printed in hex (addresses, flags) */
-	FSL_F_COMM,	/* char[16], NUL padded */
+	FSL_F_COMM,	/* char[size] (16: comm, 32: data name), NUL padded */
 	FSL_F_PATHS,	/* dirop tail: path then path2, lengths in path_len/path2_len */
 	FSL_F_S16,
 	FSL_F_U8X,	/* u8 printed as a number even if char-like */
@@ -58,6 +58,7 @@ int fsl_family_parse(const char *list, uint32_t *mask, const char **bad);
 #define FSL_FAM_ALL ((1u << FSL_FAM__MAX) - 1)
 
 const char *fsl_dirop_name(unsigned int op);	/* "create", "mkdir", ... */
+const char *fsl_data_name(unsigned int op);	/* "read", "pwrite", "fsync", ... */
 
 /* Read a field of a record as u64/s64 (sign-extended for signed kinds). */
 int64_t fsl_field_get(const struct fsl_field *f, const void *rec);

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * A byte count: decimal digits, an optional K, M, G or T (powers of 1024),
@@ -27,6 +28,13 @@ int fsl_parse_size(const char *s, uint64_t *out);
  */
 int fsl_parse_seconds(const char *s, uint64_t *ns);
 
+/*
+ * A list of ids ("123", "1,2,3"): each 1..2^31-1, at most max of them, no
+ * empty items. Returns the count, or -EINVAL (malformed, *bad = the item),
+ * -E2BIG (more than max).
+ */
+int fsl_parse_id_list(const char *s, uint32_t *out, unsigned int max, const char **bad);
+
 /* "512 B", "12.5 KiB", "3.0 MiB", "1.25 GiB" (each unit from 10 of it). */
 const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 
@@ -37,5 +45,21 @@ const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 size_t fsl_frame_func_len(const char *frame);
 /* The same, copied into buf (truncated to len - 1). Returns buf. */
 const char *fsl_frame_func(const char *frame, char *buf, size_t len);
+
+/*
+ * Names and paths come from the traced system (a task can name itself with
+ * terminal escapes): what fslens prints goes through one of these. Control
+ * bytes (C0, DEL, C1) and bytes that are not well-formed UTF-8 become \xNN;
+ * printable UTF-8 stays as it is.
+ *
+ * fsl_text_escape: n bytes of src (up to a NUL; n = (size_t)-1: strlen) into
+ * dst (len bytes, always NUL-terminated, cut only between characters).
+ * Returns the length written.
+ */
+size_t fsl_text_escape(char *dst, size_t len, const char *src, size_t n);
+/* The same, written to f. */
+void fsl_text_fput(FILE *f, const char *s, size_t n);
+/* In place, for fixed-size names (comm): each such byte becomes '?', as ps shows it. */
+void fsl_text_sanitize(char *s);
 
 #endif /* FSLENS_TEXT_H */

@@ -76,7 +76,12 @@ struct fsl_writer_opts {
 	int no_compress;		/* store blocks uncompressed (tests, fuzz seeds) */
 };
 
-/* Create path (mode 0600, O_EXCL unless force). "-" is not allowed. */
+/*
+ * Create path (mode 0600). An existing name is -EEXIST unless force, and
+ * then replaced by rename, never written through; a symbolic link is
+ * -ELOOP, a directory -EISDIR, anything else not a regular file -EINVAL
+ * (fsl_writer_strerror says it). "-" is not allowed.
+ */
 struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_opts *opts,
 				    int *err);
 /* Add "key=value" to the pending KV section (written before the next chunk or at close). */
@@ -192,6 +197,14 @@ static inline size_t fsl_dirop_size(size_t path_len, size_t path2_len)
  * version or other byte order), -ENODATA (empty or too short); else strerror.
  */
 const char *fsl_trace_strerror(int err);
+/*
+ * The same with what the file itself says (a newer version's number, the
+ * byte order, a cut file's size); buf holds it when needed. One line.
+ */
+const char *fsl_trace_open_strerror(const char *path, int err, char *buf, size_t len);
+
+/* One line for an fsl_writer__open error: what the path is and what to do. */
+const char *fsl_writer_strerror(int err);
 
 /* Bitmap helpers: test a bit by number (first..first+nbits-1). */
 int fsl_bitmap_test(const struct fsl_bitmap *bm, uint64_t bit);

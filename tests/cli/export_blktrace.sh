@@ -326,6 +326,23 @@ if command -v iowatcher >/dev/null; then
 	timeout 60 iowatcher -t out/8:16 -o io.svg >/dev/null 2>iow.err
 	check_eq iowatcher.rc "$?" 0
 	check_grep iowatcher.svg "<svg" io.svg
+	# its offset axis spans the requests: from 0 (cache flushes have no sector
+	# and are at 0, as the kernel traces them) to the highest offset, which
+	# fslens's CSV io table has too (within iowatcher's rounding of the axis)
+	axis=$("$PY" - io.svg io.csv <<'PY'
+import re, sys
+t = re.findall(r'<text[^>]*>([^<]*)</text>', open(sys.argv[1]).read())
+i = t.index("Offset (MB)")
+labels = [float(x) for x in t[i + 1:i + 6]]
+mx = 0
+for l in open(sys.argv[2]).readlines()[1:]:
+    f = l.split(",")
+    if f[0] == "8:16":
+        mx = max(mx, (int(f[2]) * 512 + int(f[3])) / 1048576)
+print(min(labels) == 0, 0.9 * mx <= max(labels) <= 1.1 * mx)
+PY
+)
+	check_eq iowatcher.offset_axis "$axis" "True True"
 fi
 
 # Perfetto JSON of the same trace: valid JSON, one async slice per dispatched

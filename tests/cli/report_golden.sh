@@ -14,7 +14,7 @@ check_grep text-suggestion-journal-size 'Grow the journal size \(now 1\.0 MiB\)'
 check_grep text-kthread-evidence '^    0\.40 s: jbd2/loop0-8 400\.0 ms$' "$out"
 check_grep text-lost '3 lost' "$out"
 check_grep text-fragcheck '^    12\(f\): expecting   5008 actual extent phys   5016 log 8 len 8$' "$out"
-check_grep text-taker 'block 5008 went to inode 13 \(writeback\)' "$out"
+check_grep text-taker 'block 5008 went to inode 13 at \+6.060 s \(writeback\)' "$out"
 check_grep text-jbd2-info '4 transactions \(delta\) vs 4 here; avg commit 4531 us vs 4531 us' "$out"
 check_grep text-q2c '^    Q2C +1\.0 ms +2\.0 ms +4\.0 ms +4\.0 ms' "$out"
 check_grep text-flush '^    flush Q2C +2\.5 ms +2\.5 ms +2\.5 ms +2\.5 ms$' "$out"

@@ -46,13 +46,20 @@ check_grep not_ext4_msg "tmpfs, not ext4: the journal and alloc families need ex
 check_eq not_ext4_families "$("$Q" tm.trace kv record.families)" "block,dirops"
 check_grep not_ext4_dirop 'path=.*/tm/a' <("$Q" tm.trace events dirop)
 
-# a full disk: a clear error, the chunks written so far still read
+# a full disk: a clear error, the chunks written so far still read, and the
+# workload untouched: it runs to its end, gets no signal, its status is record's
 mkdir full && mount -t tmpfs -o size=256k tmpfs full && at_exit "umount -l $T_TMP/full"
 "$FSLENS" record -e dirops,proc -o full/f.trace -- \
-	sh -c 'i=0; while [ $i -lt 40000 ]; do : > /dev/null; test -e /nonexistent$i; i=$((i + 1)); done' \
+	sh -c 'trap "echo GOT TERM >&2" TERM; i=0; while [ $i -lt 200000 ]; do test -e /nonexistent$i; i=$((i + 1)); done; echo ran-to-end >"$0"; exit 3' "$T_TMP/full.done" \
 	2>err; rc=$?
-check_eq disk_full_rc "$rc" 1
-check_grep disk_full_msg "cannot write 'full/f.trace': No space left on device" err
+check_eq disk_full_rc "$rc" 3
+check_eq disk_full_workload_ran "$(cat "$T_TMP/full.done" 2>/dev/null)" ran-to-end
+check_eq disk_full_no_term "$(grep -c 'GOT TERM' err)" 0
+# (the disk fills during the recording, or else at the final flush)
+check_grep disk_full_msg "^fslens: cannot write 'full/f.trace': No space left on device(, [0-9.]+ s into the recording; the trace keeps the chunks written before, what comes after is only counted; the command runs on to its end| at the end of the recording)$" err
+check_eq disk_full_said_once "$(grep -c 'No space left on device' err)" 1
+grep -v '^fslens record: recording' err | head -5 | sed 's/^/# /' 
+check_grep disk_full_lost "^fslens: 'full/f.trace' is incomplete: the chunks written before the failure stay readable(; [1-9][0-9]* events after it were not written)?$" err
 "$Q" full/f.trace stats >fst 2>&1
 nread=$(sed -n 's/^complete=[01] read=\([0-9]*\) read_error=0 .*/\1/p' fst)
 check_ge disk_full_partial_readable "${nread:-0}" 1

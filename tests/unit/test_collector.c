@@ -148,7 +148,12 @@ TEST(dirops_table_layout)
 	for (i = 0; i < n; i++) {
 		const struct fsl_dirop_sc *s = &t[i].sc;
 
-		CHECK(s->op >= 1 && s->op <= FSL_OP__MAX);
+		CHECK((s->op >= 1 && s->op <= FSL_OP__MAX) || (!s->op && (s->data || s->aio)));
+		CHECK(s->data <= FSL_DATA__MAX);
+		if (s->data)
+			CHECK(s->fd >= 0 && s->fd <= 4 && s->count >= -1 && s->count <= 4 &&
+			      s->off >= -1 && s->off <= 4 && s->iov >= -1 && s->iov <= 4 &&
+			      s->fd2 >= -1 && s->fd2 <= 4);
 		CHECK(t[i].nr < 1024);	/* DIROP_NR_MAX in probes/dirops.bpf.h */
 		CHECK(s->path >= -1 && s->path <= 4 && s->path2 >= -1 && s->path2 <= 4);
 		CHECK(s->dirfd >= -1 && s->dirfd <= 4 && s->flags >= -1 && s->flags <= 4);
@@ -164,6 +169,41 @@ TEST(dirops_table_layout)
 	CHECK_EQ(e->sc.path, 1);
 	CHECK_EQ(e->sc.flags, 2);
 	CHECK_EQ(e->sc.mode, 3);
+	/* data operations: fd, count, offset and the iovecs where the man pages put them */
+	e = sc_find("pwrite64");
+	REQUIRE(e);
+	CHECK_EQ(e->nr, SYS_pwrite64);
+	CHECK_EQ(e->sc.op, 0);
+	CHECK_EQ(e->sc.data, FSL_DATA_PWRITE + 1);
+	CHECK_EQ(e->sc.fd, 0);
+	CHECK_EQ(e->sc.count, 2);
+	CHECK_EQ(e->sc.off, 3);
+	e = sc_find("readv");
+	REQUIRE(e);
+	CHECK_EQ(e->sc.data, FSL_DATA_READ + 1);
+	CHECK_EQ(e->sc.iov, 1);
+	CHECK_EQ(e->sc.count, 2);
+	CHECK_EQ(e->sc.off, -1);
+	e = sc_find("sendfile");	/* (out_fd, in_fd, offset *, count) */
+	REQUIRE(e);
+	CHECK_EQ(e->sc.fd, 1);
+	CHECK_EQ(e->sc.fd2, 0);
+	CHECK_EQ(e->sc.off, 2);
+	CHECK_EQ(e->sc.offptr, 1);
+	CHECK_EQ(e->sc.count, 3);
+	e = sc_find("io_getevents");	/* (ctx, min_nr, ...): a wait for AIO completions */
+	REQUIRE(e);
+	CHECK_EQ(e->sc.op, 0);
+	CHECK_EQ(e->sc.data, 0);
+	CHECK_EQ(e->sc.aio, 1);
+	CHECK_EQ(e->sc.count, 1);
+	e = sc_find("io_uring_enter");
+	REQUIRE(e);
+	CHECK_EQ(e->sc.aio, 2);
+	e = sc_find("fsync");		/* both a dirop and a data operation */
+	REQUIRE(e);
+	CHECK_EQ(e->sc.op, FSL_OP_FSYNC + 1);
+	CHECK_EQ(e->sc.data, FSL_DATA_FSYNC + 1);
 	e = sc_find("renameat2");
 	REQUIRE(e);
 	CHECK_EQ(e->nr, SYS_renameat2);

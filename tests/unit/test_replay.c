@@ -303,3 +303,48 @@ TEST(replay_without_metadata)
 	o.disk = "floppy";
 	CHECK(fsl_replay__new(&o, &err) == NULL && err == -EINVAL);
 }
+
+static const char *dev_kv(const struct fsl_meta *m, const char *key)
+{
+	(void)m;
+	if (!strcmp(key, "target.dev"))
+		return "7340032";	/* 7:0 */
+	return m_kv(m, key);
+}
+
+/* Another filesystem's journal events (another loop device) are not the target's. */
+TEST(replay_journal_events_of_other_devices)
+{
+	struct fsl_meta meta = { .kv = dev_kv, .bitmap = m_bitmap };
+	struct fsl_replay_opts o = { 0 };
+	struct fsl_ev_jbd2_checkpoint cp = { 0 };
+	struct fsl_ev_jbd2_commit c = { 0 };
+	const struct fsl_replay_journal *jr;
+	struct fsl_replay *r;
+	int err = 0, i;
+
+	r = fsl_replay__new(&o, &err);
+	REQUIRE(r);
+	cons[0] = fsl_replay__consumer(r);
+	now = 1 * S;
+	REQUIRE(cons[0]->begin(cons[0], &meta) == 0);
+	for (i = 0; i < 5; i++) {
+		now = (2 + (uint64_t)i) * S;
+		hdr(&cp.hdr, FSL_EV_JBD2_CHECKPOINT, sizeof(cp), 99);
+		cp.dev = i < 2 ? 7340032 : 7340033;
+		CHECK_EQ(fsl_session_dispatch(cons, 1, &cp.hdr), 0);
+	}
+	/* a commit of 7:1 with a tid of our own must not count as one of ours */
+	now = 8 * S;
+	hdr(&c.hdr, FSL_EV_JBD2_START_COMMIT, sizeof(c), 99);
+	c.dev = 7340033;
+	c.transaction = 5;
+	CHECK_EQ(fsl_session_dispatch(cons, 1, &c.hdr), 0);
+	hdr(&c.hdr, FSL_EV_JBD2_END_COMMIT, sizeof(c), 99);
+	CHECK_EQ(fsl_session_dispatch(cons, 1, &c.hdr), 0);
+	REQUIRE(cons[0]->end(cons[0], &meta) == 0);
+	jr = fsl_replay__journal(r);
+	CHECK_U64(jr->checkpoints_recorded, 2);
+	CHECK_U64(jr->commits_recorded, 0);
+	fsl_replay__free(r);
+}

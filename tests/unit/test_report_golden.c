@@ -296,7 +296,7 @@ TEST(golden_text_and_json)
 	CHECK(strstr(buf, "  2  txn_locked               100.0 ms   10.0%        1") != NULL);
 	CHECK(strstr(buf, "    12(f): expecting   5008 actual extent phys   5016 log 8 len 8\n") != NULL);
 	CHECK(strstr(buf, "    13(f): expecting   5016 actual extent phys   5024 log 8 len 4\n") != NULL);
-	CHECK(strstr(buf, "block 5008 went to inode 13 (writeback) at +6.060 s") != NULL);
+	CHECK(strstr(buf, "block 5008 went to inode 13 at +6.060 s (writeback)") != NULL);
 	CHECK(strstr(buf, "4 transactions (delta) vs 4 here; avg commit 4531 us vs 4531 us here") != NULL);
 	CHECK(strstr(buf, "3 lost") != NULL);
 	CHECK(strstr(buf, "seeks (D2D): 3 of 4 dispatches, 0.3/s; sequential 25.0%, backward 25.0%") != NULL);

@@ -156,3 +156,25 @@ TEST(cli_bpf_caps)
 	REQUIRE(fsl_status_cap_eff(buf, &eff) == 0);
 	CHECK_EQ(fsl_have_bpf_caps(), fsl_bpf_caps_ok(eff, (unsigned int)geteuid()));
 }
+
+TEST(text_parse_id_list)
+{
+	uint32_t v[4];
+	const char *bad = NULL;
+
+	CHECK_EQ(fsl_parse_id_list("123", v, 4, &bad), 1);
+	CHECK_EQ(v[0], 123);
+	CHECK_EQ(fsl_parse_id_list("1,2,3", v, 4, &bad), 3);
+	CHECK_EQ(v[0], 1);
+	CHECK_EQ(v[2], 3);
+	CHECK_EQ(fsl_parse_id_list("2147483647", v, 4, &bad), 1);
+	CHECK_EQ(fsl_parse_id_list("2147483648", v, 4, &bad), -EINVAL);
+	CHECK_EQ(fsl_parse_id_list("1,,2", v, 4, &bad), -EINVAL);
+	CHECK_STR(bad, "");
+	CHECK_EQ(fsl_parse_id_list("1,x2", v, 4, &bad), -EINVAL);
+	CHECK_STR(bad, "x2");
+	CHECK_EQ(fsl_parse_id_list("1,", v, 4, &bad), -EINVAL);
+	CHECK_EQ(fsl_parse_id_list("0", v, 4, &bad), -EINVAL);
+	CHECK_EQ(fsl_parse_id_list("", v, 4, &bad), -EINVAL);
+	CHECK_EQ(fsl_parse_id_list("1,2,3,4,5", v, 4, &bad), -E2BIG);
+}

@@ -1,0 +1,150 @@
+#!/bin/bash
+# Benchmark of fslens monitor (issue #18), in bench/record.sh's style.
+# 1. Overhead: createmany N (files created in one directory + sync) on a
+#    fresh 4K ext4, interleaved: untraced; under `fslens monitor` (in-kernel
+#    aggregates only); under `fslens monitor --flight 30`; under `fslens
+#    record`; under `perf record -a` of the tracepoints record uses. Median
+#    of RUNS; ratios of the workload's wall and CPU time to untraced, and
+#    the monitor process's own CPU as a share of one core during the run.
+# 2. Soak: SOAK seconds of a create/delete loop under `fslens monitor
+#    --flight 30`, after a minute idle; every minute the monitor's RSS and
+#    its CPU share of one core over that minute, and the loop's op rate.
+# Pinning as bench/record.sh: workload on the last CPU, tracers elsewhere.
+#   bench/monitor.sh [N=300000] [RUNS=3] [SOAK=600]   (RUNS=0: the soak only)
+set -u
+cd "$(dirname "$0")/.."
+N=${1:-300000}
+RUNS=${2:-3}
+SOAK=${3:-${SOAK:-600}}
+BUILD=${BUILD:-build}
+FSLENS=$PWD/$BUILD/fslens
+PORT=$((30000 + $$ % 5000))
+[ "$(id -u)" -eq 0 ] || { echo "bench/monitor.sh: needs root (loop devices, BPF)"; exit 1; }
+[ -x "$FSLENS" ] || { echo "bench/monitor.sh: build first (make)"; exit 1; }
+. bench/createmany.inc
+bench_scratch monitor
+MON=
+bench_on_exit='[ -n "$MON" ] && kill $MON 2>/dev/null && wait $MON 2>/dev/null'
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
+
+ncpu=$(nproc)
+if [ "$ncpu" -ge 2 ]; then
+	WL=(taskset -c $((ncpu - 1))); REC=(taskset -c 0-$((ncpu - 2)))
+else
+	WL=(); REC=()
+fi
+PERF_EV=()
+for tp in block:block_rq_issue block:block_rq_complete block:block_rq_insert \
+	  jbd2:jbd2_start_commit jbd2:jbd2_end_commit jbd2:jbd2_run_stats jbd2:jbd2_handle_start \
+	  jbd2:jbd2_checkpoint ext4:ext4_journal_start_inode ext4:ext4_journal_start_sb \
+	  writeback:writeback_single_inode writeback:balance_dirty_pages \
+	  raw_syscalls:sys_enter raw_syscalls:sys_exit sched:sched_switch sched:sched_waking; do
+	[ -d /sys/kernel/tracing/events/${tp%%:*}/${tp#*:} ] && PERF_EV+=(-e "$tp")
+done
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }	# utime + stime, clock ticks
+HZ_U=$(getconf CLK_TCK)
+
+start_monitor() {	# extra args
+	"${REC[@]}" "$FSLENS" monitor -m "$W/mnt" --listen 127.0.0.1:$PORT --interval 1 "$@" \
+		-o "$W" 2>>"$W/mon.err" &
+	MON=$!
+	for _ in $(seq 1 80); do
+		curl -sf "http://127.0.0.1:$PORT/metrics" >/dev/null && return 0
+		sleep 0.25
+	done
+	echo "bench/monitor.sh: the monitor did not start:"; cat "$W/mon.err"; exit 1
+}
+stop_monitor() { kill -TERM "$MON"; wait "$MON"; MON=; }
+
+fresh_fs() { bench_fresh_fs 4G $((N + N / 4 + 1000)); }
+
+overhead() {
+for v in none mon flight rec perf; do : >"$W/t.$v"; done
+: >"$W/c.mon"; : >"$W/c.flight"
+echo "createmany: $N files, $RUNS runs of each, interleaved; $ncpu CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in $(seq 1 "$RUNS"); do
+	fresh_fs
+	"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1
+	for v in mon flight; do
+		fresh_fs
+		if [ $v = flight ]; then start_monitor --flight 30; else start_monitor; fi
+		k0=$(ticks "$MON"); s0=$(date +%s.%N)
+		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.$v" || exit 1
+		k1=$(ticks "$MON"); s1=$(date +%s.%N)
+		echo "($k1 - $k0) / $HZ_U / ($s1 - $s0)" | bc -l >>"$W/c.$v"
+		stop_monitor
+	done
+	fresh_fs
+	"${REC[@]}" "$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- \
+		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.rec" 2>"$W/f.err" ||
+		{ cat "$W/f.err"; exit 1; }
+	rm -f "$W/f.trace"
+	fresh_fs
+	"${REC[@]}" perf record -q -a "${PERF_EV[@]}" -o "$W/perf.data" -- \
+		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" ||
+		{ cat "$W/p.err"; exit 1; }
+	rm -f "$W/perf.data"
+	printf '  run %d (wall/cpu s): untraced %s, monitor %s, monitor+flight %s, record %s, perf %s\n' \
+		"$r" "$(tail -1 "$W/t.none" | tr ' ' /)" "$(tail -1 "$W/t.mon" | tr ' ' /)" \
+		"$(tail -1 "$W/t.flight" | tr ' ' /)" "$(tail -1 "$W/t.rec" | tr ' ' /)" \
+		"$(tail -1 "$W/t.perf" | tr ' ' /)"
+done
+col() { cut -d' ' -f"$1" "$2" | median; }
+w0=$(col 1 "$W/t.none"); c0=$(col 2 "$W/t.none")
+echo
+printf '%-22s median wall %.3f s  cpu %.3f s  (%.0f files/s)\n' untraced "$w0" "$c0" \
+	"$(echo "$N / $w0" | bc -l)"
+for v in mon flight rec perf; do
+	w=$(col 1 "$W/t.$v"); c=$(col 2 "$W/t.$v")
+	case $v in mon) name="fslens monitor" ;; flight) name="monitor --flight 30" ;;
+		   rec) name="fslens record" ;; perf) name="perf record -a" ;; esac
+	printf '%-22s median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f' "$name" "$w" "$c" \
+		"$(echo "$w / $w0" | bc -l)" "$(echo "$c / $c0" | bc -l)"
+	[ -s "$W/c.$v" ] && printf '  monitor process %.2f%% of a core' \
+		"$(echo "$(median <"$W/c.$v") * 100" | bc -l)"
+	echo
+done
+}
+[ "$RUNS" -gt 0 ] && overhead
+
+# ---- soak ----
+[ "$SOAK" -gt 0 ] || exit 0
+fresh_fs
+start_monitor --flight 30
+echo
+echo "soak: $SOAK s of create/delete (1000 files a round) under monitor --flight 30, after 60 s idle"
+rss() { awk '/^VmRSS/ { print $2 / 1024 }' "/proc/$MON/status"; }
+k0=$(ticks "$MON")
+sleep 60
+k1=$(ticks "$MON")
+printf '  idle    rss %6.1f MiB  monitor cpu %.2f%% of a core\n' "$(rss)" \
+	"$(echo "($k1 - $k0) / $HZ_U / 60 * 100" | bc -l)"
+cat >"$W/loop.sh" <<EOF
+i=0
+while :; do
+	"$W/createmany" "$W/mnt/d/r" 1000 >/dev/null 2>&1 || mkdir -p "$W/mnt/d/r"
+	rm -rf "$W/mnt/d/r"; mkdir "$W/mnt/d/r"
+	i=\$((i + 1)); echo \$i >"$W/rounds"
+done
+EOF
+mkdir -p "$W/mnt/d/r"
+"${WL[@]}" bash "$W/loop.sh" &
+LOOPPID=$!
+bench_on_exit="kill $LOOPPID 2>/dev/null; wait $LOOPPID 2>/dev/null; $bench_on_exit"
+t=0
+while [ $t -lt "$SOAK" ]; do
+	step=$(( SOAK - t < 60 ? SOAK - t : 60 ))
+	k0=$(ticks "$MON"); r0=$(cat "$W/rounds" 2>/dev/null || echo 0)
+	sleep "$step"
+	t=$((t + step))
+	k1=$(ticks "$MON"); r1=$(cat "$W/rounds" 2>/dev/null || echo 0)
+	printf '  %4d s  rss %6.1f MiB  monitor cpu %.2f%% of a core  %.0f creates/s\n' "$t" "$(rss)" \
+		"$(echo "($k1 - $k0) / $HZ_U / $step * 100" | bc -l)" \
+		"$(echo "($r1 - $r0) * 1000 / $step" | bc -l)"
+done
+kill $LOOPPID; wait $LOOPPID 2>/dev/null
+curl -s "http://127.0.0.1:$PORT/metrics" | grep -E '^fslens_lost_events_total|^fslens_op_latency_seconds_count' |
+	sed 's/^/  /'
+stop_monitor

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fslens monitor: a long-running daemon (foreground). In-kernel aggregates
+ * read every interval and served as Prometheus text on HTTP (libmicrohttpd)
+ * at /metrics; with --flight, a flight recorder whose triggers (--trigger,
+ * SIGUSR1, POST /trigger) write the last seconds as a trace to -o DIR and
+ * run `fslens report` on it beside the trace. SIGTERM/SIGINT stop it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "cli.h"
+
+#ifndef FSL_HAVE_MHD
+int cmd_monitor(int argc, char **argv)
+{
+	fprintf(stderr, "fslens monitor: not built in: this fslens was built without "
+		"libmicrohttpd (install libmicrohttpd-dev, see 'make deps')\n");
+	return 1;
+}
+#else
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+#include "cli.h"
+#include "fslens/collector.h"
+#include "fslens/flight.h"
+#include "fslens/fsmeta.h"
+#include "fslens/monitor.h"
+#include "fslens/text.h"
+
+static const char usage_text[] =
+	"usage: fslens monitor [-m MOUNT ...] [--listen ADDR:PORT] [--interval SEC]\n"
+	"                      [--flight SEC] [--trigger EXPR ...] [--trigger-gap SEC] [-o DIR]\n"
+	"\n"
+	"Always-on metrics of the filesystems at MOUNT (default: every mounted ext4),\n"
+	"aggregated in the kernel, served as Prometheus text at http://ADDR:PORT/metrics.\n"
+	"\n"
+	"  -m, --mount MOUNT     a target filesystem (repeat, up to 8)\n"
+	"  -l, --listen A:P      HTTP address (default 127.0.0.1:9477)\n"
+	"  -i, --interval SEC    read the kernel's aggregates this often (default 5)\n"
+	"  -F, --flight SEC      keep the last SEC seconds of full events in memory\n"
+	"  -t, --trigger EXPR    write a capture when: wait>DUR (one off-CPU wait),\n"
+	"                        commit>DUR (one jbd2 commit), p99:OP>DUR (an operation's\n"
+	"                        p99 over the last interval); DUR like 200ms, 1s\n"
+	"  -g, --trigger-gap SEC at most one capture per SEC (default 60)\n"
+	"      --flight-max MB   bound of the flight ring (default 16, at most 32)\n"
+	"  -o, --output DIR      where captures go (default .)\n"
+	"  -v, --verbose         libbpf's messages\n"
+	"\n"
+	"SIGUSR1 or POST /trigger also trigger a capture. Each capture is DIR/fslens-TIME-N.trace\n"
+	"with its report beside it (.report.txt).\n";
+
+static volatile sig_atomic_t got_stop, got_usr1;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		got_usr1 = 1;
+	else
+		got_stop = sig;
+}
+
+struct mon {
+	pthread_mutex_t lock;
+	char *page;		/* the last rendered /metrics */
+	size_t page_len;
+	volatile int http_trigger;
+	int verbose;
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int code, const char *type,
+			     const char *body, size_t len, int copy)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, (void *)body,
+					    copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", type);
+	ret = MHD_queue_response(conn, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_http(void *cls, struct MHD_Connection *conn, const char *url,
+			       const char *method, const char *version, const char *upload,
+			       size_t *upload_size, void **con_cls)
+{
+	static const char text[] = "text/plain; charset=utf-8";
+	static int marker;
+	struct mon *m = cls;
+	enum MHD_Result ret;
+
+	if (!strcmp(method, "POST")) {
+		/* the first call only announces the request; the body follows */
+		if (!*con_cls) {
+			*con_cls = &marker;
+			return MHD_YES;
+		}
+		if (*upload_size) {
+			*upload_size = 0;	/* the body is not used */
+			return MHD_YES;
+		}
+		if (strcmp(url, "/trigger"))
+			return reply(conn, 404, text, "not found: POST /trigger\n", 25, 0);
+		m->http_trigger = 1;
+		return reply(conn, 202, text, "capture requested\n", 18, 0);
+	}
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return reply(conn, 405, text, "method not allowed\n", 19, 0);
+	if (!strcmp(url, "/metrics")) {
+		pthread_mutex_lock(&m->lock);
+		ret = reply(conn, 200, "text/plain; version=0.0.4; charset=utf-8", m->page,
+			    m->page_len, 1);
+		pthread_mutex_unlock(&m->lock);
+		return ret;
+	}
+	if (!strcmp(url, "/"))
+		return reply(conn, 200, text, "fslens monitor: /metrics, POST /trigger\n", 40, 0);
+	return reply(conn, 404, text, "not found: GET /metrics\n", 24, 0);
+}
+
+static void log_libbpf(void *ctx, const char *line)
+{
+	if (*(int *)ctx)
+		fprintf(stderr, "libbpf: %s\n", line);
+}
+
+static int publish(struct mon *m, const struct fsl_mon_metrics *mm)
+{
+	char *buf;
+	size_t len;
+	int e = fsl_mon_metrics__render(mm, &buf, &len);
+
+	if (e)
+		return e;
+	pthread_mutex_lock(&m->lock);
+	free(m->page);
+	m->page = buf;
+	m->page_len = len;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+/* commit=N in the mount options, else ext4's default 5 s, in kernel jiffies. */
+static uint32_t commit_jiffies(const struct fsl_target *t, int hz)
+{
+	const char *p = strstr(t->options, "commit=");
+	long s = p ? strtol(p + 7, NULL, 10) : 5;
+
+	return (uint32_t)((s > 0 ? s : 5) * (hz > 0 ? hz : 250));
+}
+
+static int add_target(struct fsl_mon_metrics *mm, const char *mount, struct fsl_target *t, int hz)
+{
+	int e = fsl_target_resolve(mount, NULL, t);
+
+	if (e)
+		return fsl_err(e, "monitor: cannot use '%s'", mount);
+	e = fsl_mon_metrics__target(mm, t->mount, t->diskname, t->dev, t->blkdev,
+				    commit_jiffies(t, hz));
+	if (e < 0)
+		return fsl_err(e, "monitor: at most %d filesystems", MON_TARGETS_MAX);
+	return 0;
+}
+
+/* Every mounted ext4 (with no -m), each once. */
+static int add_all_ext4(struct fsl_mon_metrics *mm, struct fsl_target *first, int hz)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char src[4096], dir[4096], type[64];
+	struct fsl_target t;
+	unsigned int i;
+	int n = 0;
+
+	if (!f)
+		return fsl_err(-errno, "monitor: cannot read /proc/self/mounts");
+	while (fscanf(f, "%4095s %4095s %63s %*[^\n]", src, dir, type) == 3) {
+		int dup = 0;
+
+		if (strcmp(type, "ext4") || fsl_target_resolve(dir, NULL, &t))
+			continue;
+		for (i = 0; i < mm->ntargets; i++)
+			dup |= mm->fs[i].dev == t.dev;
+		if (dup || fsl_mon_metrics__target(mm, t.mount, t.diskname, t.dev, t.blkdev,
+						   commit_jiffies(&t, hz)) < 0)
+			continue;
+		if (!n++)
+			*first = t;
+	}
+	fclose(f);
+	if (!n) {
+		fprintf(stderr, "fslens monitor: no ext4 filesystem is mounted; give -m MOUNT\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* `fslens report TRACE > TRACE.report.txt` in a child; reaped later. */
+static pid_t spawn_report(const char *trace)
+{
+	char out[4200];
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%.*s.report.txt", (int)(strlen(trace) - 6), trace);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (fd < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl("/proc/self/exe", "fslens", "report", trace, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "mount", required_argument, NULL, 'm' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "flight", required_argument, NULL, 'F' },
+		{ "flight-max", required_argument, NULL, 'M' },
+		{ "trigger", required_argument, NULL, 't' },
+		{ "trigger-gap", required_argument, NULL, 'g' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mounts[MON_TARGETS_MAX], *listen = "127.0.0.1:9477", *dir = ".";
+	struct fsl_mon_trigger trigs[16];
+	struct fsl_mon_hist prev_op[MON_TARGETS_MAX][MON_OPS];
+	uint64_t interval_ns = 5000000000ull, flight_ns = 0, gap_ns = 60000000000ull;
+	uint64_t flight_max = 16ull << 20;
+	unsigned int nmounts = 0, ntrigs = 0, i, j;
+	struct fsl_mon_metrics *mm = NULL;
+	struct fsl_monitor *km = NULL;
+	struct fsl_flight *fl = NULL;
+	struct MHD_Daemon *httpd = NULL;
+	struct sockaddr_in sin = { 0 };
+	struct fsl_target first;
+	struct mon m = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct monitor_state {
+		char pending[160];
+		int64_t capture_at, last_capture;
+	} st = { "", 0, 0 };
+	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose };
+	struct sigaction sa;
+	const char *hz_src;
+	int opt, e, rc = 0, hz, have_first = 0;
+	int64_t next_read, now;
+	char *endp, *colon;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+m:l:i:F:t:g:o:vh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			if (nmounts == MON_TARGETS_MAX)
+				return fsl_usage_error("monitor", usage_text, "at most %d -m",
+						       MON_TARGETS_MAX);
+			mounts[nmounts++] = optarg;
+			break;
+		case 'l': listen = optarg; break;
+		case 'i':
+			if (fsl_parse_seconds(optarg, &interval_ns) || interval_ns < 100000000ull)
+				return fsl_usage_error("monitor", usage_text,
+						       "bad --interval '%s' (seconds, at least 0.1)",
+						       optarg);
+			break;
+		case 'F':
+			if (fsl_parse_seconds(optarg, &flight_ns) || !flight_ns)
+				return fsl_usage_error("monitor", usage_text,
+						       "bad --flight '%s' (seconds)", optarg);
+			break;
+		case 'M':
+			flight_max = strtoull(optarg, &endp, 10) << 20;
+			/* the process stays under 64 MiB of RSS with 32 (bench/monitor.sh) */
+			if (*endp || flight_max < (1ull << 20) || flight_max > (32ull << 20))
+				return fsl_usage_error("monitor", usage_text,
+						       "bad --flight-max '%s' (MB, 1 to 32)", optarg);
+			break;
+		case 't':
+			if (ntrigs == 16 || fsl_mon_trigger_parse(optarg, &trigs[ntrigs]))
+				return fsl_usage_error("monitor", usage_text,
+						       "bad --trigger '%s' (wait>DUR, commit>DUR or "
+						       "p99:OP>DUR, e.g. wait>200ms)", optarg);
+			ntrigs++;
+			break;
+		case 'g':
+			if (fsl_parse_seconds(optarg, &gap_ns))
+				return fsl_usage_error("monitor", usage_text,
+						       "bad --trigger-gap '%s' (seconds)", optarg);
+			break;
+		case 'o': dir = optarg; break;
+		case 'v': m.verbose = 1; break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			return fsl_usage_error("monitor", usage_text, "bad option");
+		}
+	}
+	if (optind < argc)
+		return fsl_usage_error("monitor", usage_text, "unexpected argument '%s'",
+				       argv[optind]);
+	colon = strrchr(listen, ':');
+	sin.sin_family = AF_INET;
+	if (!colon || inet_pton(AF_INET, colon == listen ? "0.0.0.0" : strndupa(listen,
+				colon - listen), &sin.sin_addr) != 1 ||
+	    strtol(colon + 1, &endp, 10) <= 0 || strtol(colon + 1, NULL, 10) > 65535 || *endp)
+		return fsl_usage_error("monitor", usage_text,
+				       "bad --listen '%s' (IPv4 ADDR:PORT, e.g. 127.0.0.1:9477)",
+				       listen);
+	sin.sin_port = htons((uint16_t)strtol(colon + 1, NULL, 10));
+	for (i = 0; i < ntrigs; i++)
+		if (!flight_ns)
+			return fsl_usage_error("monitor", usage_text,
+					       "--trigger needs --flight SEC (what to capture)");
+	if (flight_ns) {
+		struct stat sb;
+
+		if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+			return fsl_err(-ENOTDIR, "monitor: cannot write captures to '%s'", dir);
+	}
+	if (!fsl_collector_built_in()) {
+		fprintf(stderr, "fslens monitor: not built in: this fslens was built without BPF\n");
+		return 1;
+	}
+	if (!fsl_have_bpf_caps()) {
+		fprintf(stderr, "fslens monitor: needs root, or CAP_BPF and CAP_PERFMON\n");
+		return 1;
+	}
+
+	mm = fsl_mon_metrics__new();
+	if (!mm)
+		return fsl_err(-ENOMEM, "monitor");
+	hz = fsl_kernel_hz(&hz_src);
+	mm->hz = hz;
+	for (i = 0; i < nmounts && !rc; i++) {
+		struct fsl_target t;
+
+		rc = add_target(mm, mounts[i], &t, hz);
+		if (!rc && !have_first) {
+			first = t;
+			have_first = 1;
+		}
+	}
+	if (!rc && !nmounts) {
+		rc = add_all_ext4(mm, &first, hz);
+		have_first = !rc;
+	}
+	if (rc)
+		goto out;
+	{
+		struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+
+		setrlimit(RLIMIT_MEMLOCK, &rl);
+	}
+	km = fsl_monitor__new(mm, &mo, &e);
+	if (!km) {
+		rc = fsl_err(e, "monitor: cannot load the probes%s", m.verbose ? "" :
+			     " (-v shows libbpf's messages)");
+		goto out;
+	}
+	if (flight_ns) {
+		struct fsl_flight_opts fo = {
+			.target = have_first ? &first : NULL,
+			.window_ns = flight_ns,
+			.max_bytes = flight_max,
+			.dir = dir,
+			.log = log_libbpf,
+			.log_ctx = &m.verbose,
+		};
+
+		for (i = 0; i < ntrigs; i++) {
+			if (trigs[i].kind == FSL_MON_TRIG_WAIT)
+				fo.wait_over_ns = trigs[i].over_ns;
+			else if (trigs[i].kind == FSL_MON_TRIG_COMMIT)
+				fo.commit_over_ns = trigs[i].over_ns;
+		}
+		fl = fsl_flight__new(&fo, &e);
+		if (!fl) {
+			rc = fsl_err(e, "monitor: cannot load the flight recorder's probes");
+			goto out;
+		}
+	}
+	e = fsl_monitor__start(km);
+	if (!e && fl)
+		e = fsl_flight__start(fl);
+	if (e) {
+		rc = fsl_err(e, "monitor: cannot attach the probes");
+		goto out;
+	}
+	publish(&m, mm);
+	httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
+				 ntohs(sin.sin_port), NULL, NULL, on_http, &m,
+				 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin,
+				 MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+				 MHD_OPTION_END);
+	if (!httpd) {
+		rc = fsl_err(-EADDRINUSE, "monitor: cannot listen on %s", listen);
+		goto out;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	fprintf(stderr, "fslens monitor: %u filesystem%s (", mm->ntargets,
+		mm->ntargets == 1 ? "" : "s");
+	for (i = 0; i < mm->ntargets; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", mm->fs[i].label);
+	fprintf(stderr, "), http://%s/metrics every %.1f s%s\n", listen, interval_ns / 1e9,
+		fl ? "; flight recorder on" : "");
+	memset(prev_op, 0, sizeof(prev_op));
+	next_read = mono_ns() + (int64_t)interval_ns;
+	while (!got_stop) {
+		char trig[160] = "";
+
+		if (fl) {
+			e = fsl_flight__poll(fl, 100, trig, sizeof(trig));
+			if (e < 0 && e != -EINTR) {
+				rc = fsl_err(e, "monitor: reading the flight recorder's ring");
+				break;
+			}
+		} else {
+			poll(NULL, 0, 100);
+		}
+		if (got_usr1) {
+			got_usr1 = 0;
+			snprintf(trig, sizeof(trig), "SIGUSR1");
+		}
+		if (m.http_trigger) {
+			m.http_trigger = 0;
+			snprintf(trig, sizeof(trig), "POST /trigger");
+		}
+		now = mono_ns();
+		if (now >= next_read) {
+			next_read = now + (int64_t)interval_ns;
+			fsl_monitor__read(km);
+			if (fl)
+				fsl_flight__lost(fl, mm->lost);
+			for (j = 0; j < ntrigs && !trig[0]; j++) {
+				if (trigs[j].kind != FSL_MON_TRIG_P99)
+					continue;
+				for (i = 0; i < mm->ntargets && !trig[0]; i++) {
+					uint64_t p = fsl_mon_hist_quantile(&mm->fs[i].op[trigs[j].op],
+									   &prev_op[i][trigs[j].op],
+									   0.99);
+					if (p > trigs[j].over_ns)
+						snprintf(trig, sizeof(trig), "p99 of %s on %s under %.0f ms",
+							 fsl_mon_op_name(trigs[j].op), mm->fs[i].label,
+							 p / 1e6);
+				}
+			}
+			for (i = 0; i < mm->ntargets; i++)
+				memcpy(prev_op[i], mm->fs[i].op, sizeof(prev_op[i]));
+			publish(&m, mm);
+		}
+		if (trig[0]) {
+			if (!fl) {
+				fprintf(stderr, "fslens monitor: trigger (%s) ignored: no --flight\n",
+					trig);
+			} else if (st.pending[0] || (st.last_capture &&
+				   now - st.last_capture < (int64_t)gap_ns)) {
+				mm->triggers_suppressed++;
+			} else {
+				/* keep a second after the trigger in the capture too */
+				snprintf(st.pending, sizeof(st.pending), "%s", trig);
+				st.capture_at = now + 1000000000ll;
+				st.last_capture = now;
+			}
+		}
+		if (st.pending[0] && now >= st.capture_at) {
+			char path[4200];
+
+			e = fsl_flight__capture(fl, st.pending, path, sizeof(path));
+			if (e) {
+				mm->captures_failed++;
+				fsl_err(e, "monitor: capture (%s) failed", st.pending);
+			} else {
+				mm->captures++;
+				fprintf(stderr, "fslens monitor: capture (%s) -> %s\n", st.pending,
+					path);
+				spawn_report(path);
+			}
+			st.pending[0] = 0;
+			publish(&m, mm);
+		}
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+	}
+	if (got_stop)
+		fprintf(stderr, "fslens monitor: stopped (%s)\n", strsignal(got_stop));
+out:
+	if (httpd)
+		MHD_stop_daemon(httpd);
+	fsl_flight__free(fl);
+	fsl_monitor__free(km);
+	fsl_mon_metrics__free(mm);
+	free(m.page);
+	/* the last report child, if any, finishes on its own; reap what is done */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	return rc;
+}
+#endif /* FSL_HAVE_MHD */

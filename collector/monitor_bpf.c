@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The monitor's in-kernel side: loads probes/monitor.bpf.c, fills its
+ * target and syscall maps, attaches, and each interval copies mon_agg into
+ * the metrics state. Blocked-time entries are read and deleted one stack
+ * id at a time and named with the wait-class table, so neither the
+ * aggregate map nor the stack map grows with the run's length.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "fslens/monitor.h"
+#include "fslens/ksyms.h"
+#include "fslens/text.h"
+#include "collector_int.h"
+#include "probes/monitor.skel.h"
+
+#define MON_KEYS_MAX	32768	/* mon_agg's max_entries */
+#define STACK_DEPTH	64
+
+struct fsl_monitor {
+	struct monitor_bpf *skel;
+	struct fsl_mon_metrics *mm;
+	struct fsl_ksyms *ksyms;
+	struct mon_key *keys;
+	struct mon_val *vals;	/* one per possible CPU */
+	int ncpus;
+	/* stack id -> class, for ids already deleted from the stack map */
+	int32_t cache_id[4096];
+	uint8_t cache_cls[4096];
+};
+
+static const struct fsl_monitor_opts *mon_log;
+
+static int mon_libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	size_t n;
+
+	if (!mon_log || !mon_log->log || level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n && line[n - 1] == '\n')
+		line[--n] = 0;
+	mon_log->log(mon_log->log_ctx, line);
+	return 0;
+}
+
+static int fill_syscalls(struct monitor_bpf *skel)
+{
+	static const int data_rd[] = { SYS_read, SYS_pread64, SYS_readv, SYS_preadv, SYS_preadv2 };
+	static const int data_wr[] = { SYS_write, SYS_pwrite64, SYS_writev, SYS_pwritev,
+				       SYS_pwritev2 };
+	const struct fsl_dirop_sc_entry *t;
+	int fd = bpf_map__fd(skel->maps.mon_sc), e;
+	unsigned int n, i;
+
+	n = fsl_dirop_table(&t);
+	for (i = 0; i < n; i++) {
+		struct mon_sc sc = {
+			.op = t[i].sc.op,
+			.fd = t[i].sc.fd,
+			/* openat2's flags are inside struct open_how: not read here */
+			.flags = t[i].sc.how ? -1 : t[i].sc.flags,
+			.creat = t[i].sc.creat,
+		};
+		__u32 nr = t[i].nr;
+
+		if (nr >= 1024)
+			continue;
+		e = bpf_map_update_elem(fd, &nr, &sc, BPF_ANY);
+		if (e)
+			return -errno;
+	}
+	for (i = 0; i < 10; i++) {
+		struct mon_sc sc = { .op = (i < 5 ? MON_OP_READ : MON_OP_WRITE) + 1, .fd = 0,
+				     .flags = -1 };
+		__u32 nr = i < 5 ? data_rd[i] : data_wr[i - 5];
+
+		if (bpf_map_update_elem(fd, &nr, &sc, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fsl_monitor_opts *o,
+				     int *err)
+{
+	struct fsl_monitor *m = calloc(1, sizeof(*m));
+	unsigned int i;
+	int e;
+
+	if (!m) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	m->mm = mm;
+	mon_log = o;
+	libbpf_set_print(mon_libbpf_log);
+	m->ncpus = libbpf_num_possible_cpus();
+	m->keys = calloc(MON_KEYS_MAX, sizeof(*m->keys));
+	m->vals = calloc(m->ncpus > 0 ? m->ncpus : 1, sizeof(*m->vals));
+	if (m->ncpus <= 0 || !m->keys || !m->vals) {
+		e = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < 4096; i++)
+		m->cache_id[i] = -1;
+	m->skel = monitor_bpf__open();
+	if (!m->skel) {
+		e = -errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	m->skel->rodata->targ_self = getpid();
+	if (monitor_bpf__load(m->skel)) {
+		e = -errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	e = fill_syscalls(m->skel);
+	if (e)
+		goto fail;
+	for (i = 0; i < mm->ntargets; i++) {
+		struct mon_tgt fs = { .idx = i, .commit_jiffies = mm->fs[i].commit_jiffies };
+		struct mon_tgt dk = { .idx = i, .fs_dev = mm->fs[i].dev };
+
+		if (bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_fs), &mm->fs[i].dev, &fs,
+					BPF_ANY) ||
+		    (mm->fs[i].blkdev &&
+		     bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_disk), &mm->fs[i].blkdev,
+					 &dk, BPF_ANY))) {
+			e = -errno;
+			goto fail;
+		}
+	}
+	m->ksyms = fsl_ksyms__load(NULL, &e);
+	if (!m->ksyms)
+		goto fail;
+	return m;
+fail:
+	fsl_monitor__free(m);
+	*err = e ? e : -EINVAL;
+	return NULL;
+}
+
+int fsl_monitor__start(struct fsl_monitor *m)
+{
+	return monitor_bpf__attach(m->skel) ? (-errno ? -errno : -EINVAL) : 0;
+}
+
+/* The wait class of a stack id: named from the stack map (then deleted), else the cache. */
+static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
+{
+	uint64_t ips[STACK_DEPTH] = { 0 };
+	char *frames[STACK_DEPTH], name[256];
+	unsigned int slot = (uint32_t)id % 4096, cls, nf = 0;
+	int fd = bpf_map__fd(m->skel->maps.mon_stacks), j;
+
+	if (id < 0)
+		return FSL_WC_OTHER;
+	if (bpf_map_lookup_elem(fd, &id, ips)) {
+		if (m->cache_id[slot] == id)
+			return m->cache_cls[slot];
+		m->mm->stacks_unnamed++;
+		return FSL_WC_OTHER;
+	}
+	for (j = 0; j < STACK_DEPTH && ips[j]; j++) {
+		const char *s = fsl_ksyms__name(m->ksyms, ips[j], name, sizeof(name));
+
+		if (!s)
+			continue;
+		/* the probe's own frames are not the wait */
+		if (!nf && (!strncmp(s, "bpf_", 4) || !strncmp(s, "__bpf_", 6)))
+			continue;
+		frames[nf] = strdup(s);
+		if (frames[nf])
+			nf++;
+	}
+	cls = fsl_wclass_of_frames((const char *const *)frames, nf, NULL);
+	while (nf)
+		free(frames[--nf]);
+	/*
+	 * Deleting keeps the stack map from filling over a long run; a task
+	 * asleep on this stack now finds the class in the cache when it wakes.
+	 */
+	bpf_map_delete_elem(fd, &id);
+	m->cache_id[slot] = id;
+	m->cache_cls[slot] = cls;
+	return cls;
+}
+
+int fsl_monitor__read(struct fsl_monitor *m)
+{
+	int fd = bpf_map__fd(m->skel->maps.mon_agg);
+	struct mon_key k, *prev = NULL;
+	size_t n = 0, i;
+	int c;
+
+	while (n < MON_KEYS_MAX && bpf_map_get_next_key(fd, prev, &k) == 0) {
+		m->keys[n] = k;
+		prev = &m->keys[n++];
+	}
+	for (i = 0; i < n; i++) {
+		struct mon_val sum = { 0 };
+		const struct mon_key *kp = &m->keys[i];
+		int e;
+
+		if (kp->kind == MON_BLOCKED)
+			e = bpf_map_lookup_and_delete_elem(fd, kp, m->vals);
+		else
+			e = bpf_map_lookup_elem(fd, kp, m->vals);
+		if (e)
+			continue;	/* deleted meanwhile */
+		for (c = 0; c < m->ncpus; c++) {
+			sum.count += m->vals[c].count;
+			sum.sum += m->vals[c].sum;
+		}
+		if (kp->kind == MON_BLOCKED)
+			fsl_mon_metrics__blocked(m->mm, kp->tgt, kp->a, stack_class(m, kp->x),
+						 sum.sum);
+		else
+			fsl_mon_metrics__apply(m->mm, kp, &sum);
+	}
+	return 0;
+}
+
+void fsl_monitor__free(struct fsl_monitor *m)
+{
+	if (!m)
+		return;
+	monitor_bpf__destroy(m->skel);
+	fsl_ksyms__free(m->ksyms);
+	free(m->keys);
+	free(m->vals);
+	free(m);
+}

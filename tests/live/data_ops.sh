@@ -1,0 +1,182 @@
+#!/bin/bash
+# Data operations against independent truth, on a scratch ext4:
+#  - tests/helpers/data_work writes, syncs and reads back known byte counts at
+#    known offsets (write/pwrite/writev/pwritev, read/pread/readv/preadv, fsync,
+#    fdatasync, sync_file_range, fallocate, ftruncate, copy_file_range, sendfile;
+#    buffered and O_DIRECT) and prints what each call returned: the report's
+#    counts, bytes asked and bytes done equal them exactly, per operation;
+#  - its pipe and /dev/zero reads are not the target's: no record for them;
+#  - pwrite and pread latency percentiles (p50, p90, p99) agree within 5% with
+#    bpftrace timing the same syscalls of the same process;
+#  - dd and fio (psync) counts and bytes equal what they did.
+. "$(dirname "$0")/../lib.sh"
+require_bpf
+ensure_tracefs
+case ${BUILD:-build} in /*) B=$BUILD ;; *) B=${TOP:-$PWD}/${BUILD:-build} ;; esac
+WORK=$B/tests/data_work
+
+scratch_fs 512 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }
+M=$SCRATCH_MNT
+# the loop device reads and writes its image with O_DIRECT: O_DIRECT calls and
+# AIO reach the disk (tens of us and more), not the page cache of the image
+losetup --direct-io=on "$SCRATCH_LOOP" 2>/dev/null || skip direct_io_loop "losetup --direct-io refused"
+
+
+# ---- data_work: exact counts and bytes ----------------------------------
+have_bt=0
+if command -v bpftrace >/dev/null 2>&1; then
+	cat >"$T_TMP/lat.bt" <<'BT'
+BEGIN { printf("ready\n"); }
+// data_work's own calls (4 and 8 KiB; preadv/pwritev: 3 iovecs), not ld.so's
+tracepoint:syscalls:sys_enter_pwrite64, tracepoint:syscalls:sys_enter_pread64
+/comm == "data_work" && (args->count == 4096 || args->count == 8192)/ { @s[tid] = nsecs; }
+tracepoint:syscalls:sys_enter_pwritev, tracepoint:syscalls:sys_enter_preadv
+/comm == "data_work" && args->vlen == 3/ { @s[tid] = nsecs; }
+tracepoint:syscalls:sys_exit_pwrite64, tracepoint:syscalls:sys_exit_pwritev
+/@s[tid]/ { @pwrite[@npw] = nsecs - @s[tid]; @npw++; delete(@s[tid]); }
+tracepoint:syscalls:sys_exit_pread64, tracepoint:syscalls:sys_exit_preadv
+/@s[tid]/ { @pread[@npr] = nsecs - @s[tid]; @npr++; delete(@s[tid]); }
+BT
+	ulimit -l unlimited 2>/dev/null
+	# a background job ignores SIGINT: it is stopped with SIGTERM, bounded
+	timeout 120 bpftrace -q "$T_TMP/lat.bt" >"$T_TMP/bt.out" 2>"$T_TMP/bt.err" &
+	BT_PID=$!
+	at_exit "kill $BT_PID"
+	# BEGIN runs once every probe is attached
+	for i in $(seq 1 300); do
+		grep -q '^ready' "$T_TMP/bt.out" 2>/dev/null && { have_bt=1; break; }
+		kill -0 $BT_PID 2>/dev/null || break
+		sleep 0.1
+	done
+fi
+"$FSLENS" record -m "$M" -e dirops,proc -o "$T_TMP/w.trace" -- "$WORK" "$M" \
+	>"$T_TMP/truth" 2>"$T_TMP/rec.err"
+check_eq work_record_exit "$?" 0
+if [ $have_bt = 1 ]; then
+	sleep 0.5
+	kill -TERM $BT_PID 2>/dev/null
+	wait $BT_PID 2>/dev/null
+fi
+"$FSLENS" report --json "$T_TMP/w.trace" >"$T_TMP/w.json" 2>"$T_TMP/rep.err"
+check_eq work_report_exit "$?" 0
+
+python3 - "$T_TMP/truth" "$T_TMP/w.json" <<'PY' >"$T_TMP/cmp"
+import json, sys
+truth = {}
+for line in open(sys.argv[1]):
+    op, n, asked, done = line.split()
+    truth[op] = (int(n), int(asked), int(done))
+d = json.load(open(sys.argv[2]))["data"]
+ops = d["ops"]
+for op, (n, asked, done) in sorted(truth.items()):
+    got = ops.get(op, {})
+    g = (got.get("count", 0), got.get("bytes_asked", 0), got.get("bytes_done", 0))
+    print("%s %s got=%s want=%s" % ("ok" if g == (n, asked, done) else "BAD", op, g, (n, asked, done)))
+extra = sorted(set(ops) - set(truth))
+print("%s extra_ops %s" % ("BAD" if extra else "ok", extra))
+print("%s outside %d" % ("ok" if d["outside"] == 0 else "BAD", d["outside"]))
+PY
+while read -r st name rest; do
+	if [ "$st" = ok ]; then pass "work_$name"; else fail "work_$name" "$rest"; fi
+done <"$T_TMP/cmp"
+
+# every record is a file of the target: /dev/zero and the pipe left no record
+"$FSLENS" dump "$T_TMP/w.trace" 2>/dev/null | grep -E '^ *[0-9.]+ +[0-9]+ +[0-9]+/[0-9]+ +[^ ]+ +data ' \
+	>"$T_TMP/data.txt"
+ndata=$(wc -l <"$T_TMP/data.txt")
+check_ge work_data_records "$ndata" 500
+check_eq work_only_target_records "$(grep -vc " dev=${SCRATCH_DEV/:/,} " "$T_TMP/data.txt")" 0
+check_eq work_only_target_files "$(grep -vcE ' data [a-z_]+ data_(a|b|direct) ' "$T_TMP/data.txt")" 0
+
+if [ $have_bt = 1 ] && [ -s "$T_TMP/bt.out" ]; then
+	python3 - "$T_TMP/bt.out" "$T_TMP/w.json" <<'PY' >"$T_TMP/lat"
+import json, sys, math, re
+vals = {}
+# the maps bpftrace prints at exit (no per-event output to lose): @pwrite[i]: ns
+for line in open(sys.argv[1]):
+    m = re.match(r"@(pwrite|pread)\[\d+\]: (\d+)", line)
+    if m:
+        vals.setdefault(m.group(1), []).append(int(m.group(2)))
+ops = json.load(open(sys.argv[2]))["data"]["ops"]
+for op in ("pwrite", "pread"):
+    v = sorted(vals.get(op, []))
+    if len(v) != ops[op]["count"]:
+        print("BAD %s_count bpftrace=%d fslens=%d" % (op, len(v), ops[op]["count"]))
+        continue
+    for q in (50, 90, 99):
+        exact = v[max(0, math.ceil(q / 100 * len(v)) - 1)] / 1000.0
+        got = ops[op]["p%d_us" % q]
+        rel = abs(got - exact) / exact
+        print("%s %s_p%d fslens=%.3fus bpftrace=%.3fus diff=%.1f%%" %
+              ("ok" if rel <= 0.05 else "BAD", op, q, got, exact, 100 * rel))
+PY
+	while read -r st name rest; do
+		if [ "$st" = ok ]; then pass "lat_$name"; else fail "lat_$name" "$rest"; fi
+		echo "  $name $rest"
+	done <"$T_TMP/lat"
+else
+	skip latency "bpftrace not available or saw nothing: $(head -c 200 "$T_TMP/bt.err" 2>/dev/null)"
+fi
+
+# ---- dd: 300 writes of 64 KiB, then 150 reads of 128 KiB (+ the EOF read) -----
+"$FSLENS" record -m "$M" -e dirops,proc -o "$T_TMP/dd.trace" -- sh -c \
+	"dd if=/dev/zero of=$M/dd bs=64k count=300 status=none && dd if=$M/dd of=/dev/null bs=128k status=none" \
+	2>"$T_TMP/rec2.err"
+check_eq dd_record_exit "$?" 0
+"$FSLENS" report --json "$T_TMP/dd.trace" >"$T_TMP/dd.json"
+got=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["data"]["ops"]
+print(o["write"]["count"], o["write"]["bytes_done"], o["read"]["count"], o["read"]["bytes_done"])' "$T_TMP/dd.json")
+check_eq dd_counts "$got" "300 19660800 151 19660800"
+
+# ---- fio psync: 2000 random 4 KiB reads of a 32 MiB file, from cache ----
+if command -v fio >/dev/null 2>&1; then
+	fio --name=pre --filename="$M/fio" --size=32m --rw=write --bs=1m --output=/dev/null >/dev/null 2>&1
+	"$FSLENS" record -m "$M" -e dirops,proc -o "$T_TMP/fio.trace" -- fio --name=r \
+		--filename="$M/fio" --size=32m --rw=randread --bs=4k --ioengine=psync \
+		--number_ios=2000 --output-format=json --output="$T_TMP/fio.json" 2>"$T_TMP/rec3.err" >/dev/null
+	check_eq fio_record_exit "$?" 0
+	"$FSLENS" report --json "$T_TMP/fio.trace" >"$T_TMP/fior.json"
+	got=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["data"]["ops"]
+print(o["pread"]["count"], o["pread"]["bytes_done"])' "$T_TMP/fior.json")
+	want=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print(j["total_ios"], j["io_bytes"])' "$T_TMP/fio.json")
+	check_eq fio_pread_counts "$got" "$want"
+else
+	skip fio "fio not installed (make deps)"
+fi
+# ---- libaio and io_uring: the sleeps waiting for completions are blocked time ----
+# fio O_DIRECT random reads at queue depth 8; its blocked time (off-CPU waits
+# marked as AIO waits) must be a large part of its run, not ~0 as before.
+if command -v fio >/dev/null 2>&1; then
+	for eng in libaio io_uring; do
+		"$FSLENS" record -m "$M" -o "$T_TMP/$eng.trace" -- fio --name=a --filename="$M/fio" \
+			--size=32m --rw=randread --bs=4k --direct=1 --ioengine=$eng --iodepth=8 \
+			--number_ios=4000 --output-format=json --output="$T_TMP/$eng.fio" \
+			>/dev/null 2>"$T_TMP/$eng.err"
+		rc=$?
+		if [ $rc -ne 0 ] && grep -qi "engine\|io_uring" "$T_TMP/$eng.err"; then
+			skip "${eng}_waits" "fio cannot use $eng here: $(head -c 200 "$T_TMP/$eng.err")"
+			continue
+		fi
+		check_eq "${eng}_record_exit" "$rc" 0
+		naio=$("$FSLENS" dump --json "$T_TMP/$eng.trace" 2>/dev/null | python3 -c '
+import json, sys
+n = 0
+for line in sys.stdin:
+    line = line.strip().rstrip(",")
+    if line.startswith("{") and "\"offcpu\"" in line:
+        e = json.loads(line)
+        n += bool(e.get("state", 0) & (1 << 30))
+print(n)')
+		# waits of 100 us and more (record's --min-wait) are recorded
+		check_ge "${eng}_aio_waits_recorded" "$naio" 100
+		share=$("$FSLENS" report --json "$T_TMP/$eng.trace" 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+run = json.load(open(sys.argv[1]))["jobs"][0]["read"]["runtime"] / 1000.0
+print(int(100 * j["blocked"]["workload_s"] / run) if run else 0)' "$T_TMP/$eng.fio")
+		# fio (one thread) waits for nearly every completion: most of its run is blocked
+		check_ge "${eng}_blocked_pct_of_run" "$share" 30
+	done
+fi
+[ $T_FAILS -eq 0 ]

@@ -1,0 +1,154 @@
+#!/bin/bash
+# Who took the block a fragmented file expected, against the independent
+# truth, on tar copies of a real tree (/usr/lib/python3.11 or the largest of
+# a few) onto a fresh scratch ext4 (512 MiB, 4 KiB blocks):
+#  - nodelalloc, one copy; delalloc, one copy; nodelalloc, 3 copies at once;
+#    and 4 dd writers at once (delalloc, 64 MiB each: breaks at 2048 blocks)
+# For each, after unmount:
+#  - the report's fragcheck lines equal `e2fsck -fn -E fragcheck` (so no
+#    journal-inode lines e2fsck does not print);
+#  - every break where `debugfs icheck` names an owner of the expected block
+#    names that inode (100%, per taker kind), and where icheck names none
+#    the report calls it metadata or free, never a file; a "superblock_backup",
+#    "bitmap" or "inode_table" answer lies in dumpe2fs's range of that kind;
+#  - group-preallocation answers name the preallocation's creator.
+# And the readdir figure: `find` twice over the copy, the distinct
+# inode-table blocks equal the union computed from the inode numbers.
+. "$(dirname "$0")/../lib.sh"
+require_bpf
+ensure_tracefs
+
+SRC=
+for d in /usr/lib/python3.11 /usr/lib/python3 /usr/include; do
+	[ -d "$d" ] && { SRC=$d; break; }
+done
+[ -n "$SRC" ] || { skip all "no source tree"; exit 0; }
+
+cat >"$T_TMP/cmp.py" <<'PY'
+# cmp.py IMG REPORT.json DUMPE2FS.txt: print "kind ok total" lines, then BAD lines
+import collections, json, re, subprocess, sys
+img, rep, dfs = sys.argv[1:4]
+br = json.load(open(rep))["layout"]["breaks"]
+blocks = sorted({b["expect"] for b in br})
+own = {}
+for i in range(0, len(blocks), 400):
+    out = subprocess.run(["debugfs", "-R", "icheck " + " ".join(map(str, blocks[i:i + 400])), img],
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines()[1:]:
+        p = line.split("\t")
+        if len(p) == 2:
+            own[int(p[0])] = int(p[1]) if p[1].strip().isdigit() else None
+# dumpe2fs ranges per metadata kind
+rng = collections.defaultdict(list)
+pat = {"superblock_backup": r"(?:superblock at|Group descriptors at|Reserved GDT blocks at) (\d+)(?:-(\d+))?",
+       "bitmap": r"(?:Block|Inode) bitmap at (\d+)(?:-(\d+))?",
+       "inode_table": r"Inode table at (\d+)(?:-(\d+))?"}
+for line in open(dfs):
+    for k, rx in pat.items():
+        for m in re.finditer(rx, line):
+            a = int(m.group(1)); rng[k].append((a, int(m.group(2) or a)))
+ok = collections.Counter(); tot = collections.Counter(); bad = []
+for b in br:
+    o = own.get(b["expect"], "missing")
+    k = b["taker_kind"] + ("/" + b["taker_how"] if b.get("taker_ino") else "")
+    tot[k] += 1
+    if o == "missing":
+        bad.append(("no icheck answer", b))
+    elif o is not None:
+        if b.get("taker_ino") == o and b["taker_kind"] in ("file", "extent_tree"):
+            ok[k] += 1
+        else:
+            bad.append(("icheck says %d" % o, b))
+    elif b["taker_kind"] in rng:
+        if any(a <= b["expect"] <= z for a, z in rng[b["taker_kind"]]):
+            ok[k] += 1
+        else:
+            bad.append(("not in dumpe2fs's %s ranges" % b["taker_kind"], b))
+    elif b["taker_kind"] in ("free", "unknown"):
+        ok[k] += 1
+    else:
+        bad.append(("icheck names no owner", b))
+    if b.get("taker_how") == "group_pa" and not b.get("prealloc", {}).get("creator_ino"):
+        bad.append(("group_pa without its creator", b))
+for k in sorted(tot):
+    print(k, ok[k], tot[k])
+for why, b in bad[:5]:
+    print("BAD", why, json.dumps(b))
+PY
+
+# one case: NAME MOUNTOPTS COPIES
+run_case() {
+	local name=$1 opts=$2 k=$3 cmd="" i
+	scratch_fs 512 ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 ||
+		{ fail "$name-setup" "cannot make scratch fs"; return 1; }
+	umount "$SCRATCH_MNT" && mount -o "$opts" "$SCRATCH_LOOP" "$SCRATCH_MNT" ||
+		{ fail "$name-mount" "mount -o $opts failed"; return 1; }
+	for i in $(seq 1 "$k"); do
+		mkdir "$SCRATCH_MNT/c$i"
+		cmd="$cmd (tar cf - -C $(dirname "$SRC") $(basename "$SRC") | tar xf - -C $SCRATCH_MNT/c$i) &"
+	done
+	[ "$k" = 0 ] && cmd="${cmd_override//@M@/$SCRATCH_MNT};"
+	sync
+	if ! "$FSLENS" record -m "$SCRATCH_MNT" -e alloc,journal,block -o "$T_TMP/$name.trace" -f \
+		-- bash -c "$cmd wait" >"$T_TMP/$name.rec" 2>&1; then
+		fail "$name-record" "$(tail -3 "$T_TMP/$name.rec")"
+		return 1
+	fi
+	scratch_umount
+	e2fsck -fn -E fragcheck "$SCRATCH_IMG" 2>&1 | grep ': expecting ' >"$T_TMP/$name.e2f"
+	dumpe2fs "$SCRATCH_IMG" >"$T_TMP/$name.dfs" 2>/dev/null
+	"$FSLENS" report --json "$T_TMP/$name.trace" >"$T_TMP/$name.json" 2>"$T_TMP/$name.err" ||
+		{ fail "$name-report" "$(cat "$T_TMP/$name.err")"; return 1; }
+	python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["layout"]["fragcheck"]))' \
+		"$T_TMP/$name.json" >"$T_TMP/$name.ours"
+	check_ge "$name-breaks" "$(wc -l <"$T_TMP/$name.e2f")" 2
+	if diff "$T_TMP/$name.e2f" "$T_TMP/$name.ours" >"$T_TMP/$name.diff"; then
+		pass "$name-fragcheck-equal"
+	else
+		fail "$name-fragcheck-equal" "$(head -c 400 "$T_TMP/$name.diff")"
+	fi
+	python3 "$T_TMP/cmp.py" "$SCRATCH_IMG" "$T_TMP/$name.json" "$T_TMP/$name.dfs" \
+		>"$T_TMP/$name.cmp" 2>&1
+	# the figures, for VERBOSE=1 runs and the closing note
+	sed "s/^/$name: /" "$T_TMP/$name.cmp" >&2
+	if grep -q '^BAD\|Traceback' "$T_TMP/$name.cmp"; then
+		fail "$name-taker-vs-icheck" "$(grep -m3 '^BAD\|Error' "$T_TMP/$name.cmp")"
+	else
+		pass "$name-taker-vs-icheck"
+	fi
+	return 0
+}
+
+run_case nd1 nodelalloc 1
+# nodelalloc breaks come from the locality-group preallocations
+check_grep nd1-group-pa '^file/group_pa [0-9]+ [0-9]+' "$T_TMP/nd1.cmp"
+run_case da1 delalloc 1
+run_case nd3 nodelalloc 3
+check_grep nd3-group-pa '^file/group_pa [0-9]+ [0-9]+' "$T_TMP/nd3.cmp"
+# 4 concurrent writers, delalloc: 64 MiB files in writeback chunks, next to the journal
+cmd_override='for k in 1 2 3 4; do dd if=/dev/zero of=@M@/w$k bs=64k count=1024 status=none & done' 
+run_case dd4 delalloc 0
+
+# readdir: two finds over one copy; the distinct inode-table blocks are a union
+scratch_fs 512 ext4 -b 4096 || { fail rd-setup "cannot make scratch fs"; exit 1; }
+tar cf - -C "$(dirname "$SRC")" "$(basename "$SRC")" | tar xf - -C "$SCRATCH_MNT"
+sync
+"$FSLENS" record -m "$SCRATCH_MNT" -e dirops -o "$T_TMP/rd.trace" -f \
+	-- bash -c "find $SCRATCH_MNT >/dev/null; find $SCRATCH_MNT >/dev/null" >"$T_TMP/rd.rec" 2>&1
+check_eq rd-record $? 0
+"$FSLENS" report --json "$T_TMP/rd.trace" >"$T_TMP/rd.json" 2>"$T_TMP/rd.err"
+ours=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["layout"]["readdir"]["itable_blocks"])' "$T_TMP/rd.json" 2>&1)
+truth=$(python3 - "$SCRATCH_MNT" <<'PY'
+import os, sys
+isz, bsz, seen = 256, 4096, set()
+for d, dirs, files in os.walk(sys.argv[1]):
+    seen.add(os.lstat(d).st_ino)
+    if d != sys.argv[1]:	# the mount root's ".." is its own root, not the parent fs's
+        seen.add(os.lstat(os.path.join(d, "..")).st_ino)
+    for n in dirs + files:
+        seen.add(os.lstat(os.path.join(d, n)).st_ino)
+print(len({(i - 1) * isz // bsz for i in seen}))
+PY
+)
+check_eq rd-distinct-itable-blocks "$ours" "$truth"
+exit $T_FAILS
