@@ -64,6 +64,16 @@ struct top_source *top_source__replay(const char *path, double speed, int *err);
 
 /* How far the live clock runs behind the real one, so late records sort in. */
 #define TOP_LIVE_LAG_NS 250000000ull
+/*
+ * Live top empties the kernel ring at least this often (the screen's key
+ * wait, the batch loop's naps), so the ring needs room for this long of
+ * events only: TOP_LIVE_RING_BYTES holds 100 ms at about 800k events/s of
+ * 100 bytes. Past that the kernel drops events, and top shows them as lost.
+ * (record's 64 MiB default costs twice its size in RSS: libbpf maps the
+ * data pages twice.)
+ */
+#define TOP_DRAIN_MS		100
+#define TOP_LIVE_RING_BYTES	(8ull << 20)
 
 struct fsl_target;
 struct top_live_opts {

@@ -13,7 +13,7 @@
 /* Events handed to the feed per pump before the keyboard is looked at again. */
 #define PUMP_BATCH 20000
 /* Longest wait for a key, so a stop flag is seen promptly. */
-#define KEY_WAIT_MS 100
+#define KEY_WAIT_MS TOP_DRAIN_MS
 
 struct loop {
 	struct top_source *src;
@@ -273,10 +273,29 @@ int top_run_batch(struct top_source *src, const struct top_opts *o, FILE *out, c
 		tui_signals__install();
 	for (k = 1; !o->iterations || k <= o->iterations; k++) {
 		if (src->live) {
-			struct timespec ts = { (time_t)o->interval_s,
-					       (long)((o->interval_s - (time_t)o->interval_s) * 1e9) };
+			/*
+			 * Drain the ring through the interval, as the screen's loop
+			 * does: it is sized for TOP_DRAIN_MS of events, not a frame's.
+			 */
+			uint64_t end = mono_ns() + (uint64_t)(o->interval_s * 1e9);
 
-			nanosleep(&ts, NULL);
+			while (!err && !tui_signals__pending()) {
+				uint64_t now = mono_ns(), d;
+				struct timespec ts;
+
+				if (now >= end)
+					break;
+				d = end - now;
+				if (d > TOP_DRAIN_MS * 1000000ull)
+					d = TOP_DRAIN_MS * 1000000ull;
+				ts.tv_sec = (time_t)(d / 1000000000ull);
+				ts.tv_nsec = (long)(d % 1000000000ull);
+				nanosleep(&ts, NULL);
+				/* the clock stays: events wait in the stream, none released */
+				err = loop_pump(&l, l.tclock, 0, errbuf, errlen);
+			}
+			if (err)
+				break;
 			if (mono_ns() - TOP_LIVE_LAG_NS > l.tclock)
 				l.tclock = mono_ns() - TOP_LIVE_LAG_NS;
 		} else {
