@@ -53,6 +53,8 @@ static void task_event(struct fsl_context *cx, const struct fsl_ev_proc *ev)
 	comm_copy(k->comm, ev->comm);
 }
 
+static int other_fs_kthread(const struct fsl_context *cx, const struct fsl_ctx_task *k);
+
 int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint)
 {
 	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
@@ -80,6 +82,9 @@ int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint)
 			p = q->ppid;
 		}
 	}
+	/* another filesystem's journal thread: not the target's evidence */
+	if (role == FSL_ROLE_KTHREAD && other_fs_kthread(cx, k))
+		role = FSL_ROLE_OTHER;
 	/* Cache only what a later proc record cannot change. */
 	if (k && k->known)
 		k->role = role;
@@ -142,6 +147,29 @@ static int is_stall(const struct fsl_hdr *h)
 	       (ev->state & FSL_OFFCPU_UNINTERRUPTIBLE) && !(ev->state & CTX_TASK_NOLOAD);
 }
 
+/*
+ * The target's journal thread is jbd2/NAME-8, NAME its device (loop0, sda1):
+ * target.dev_name "MAJ:MIN NAME". Another filesystem's jbd2 thread waits on
+ * another journal, so it is no evidence for the target's causes.
+ */
+static void jbd2_prefix(struct fsl_context *cx, const struct fsl_meta *m)
+{
+	const char *v = fsl_meta__str(m, FSL_KV_DEV_NAME);
+	unsigned int ma, mi;
+	int n = 0;
+
+	cx->jbd2_prefix[0] = 0;
+	if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && n && v[n] && !strchr(v + n, '/') &&
+	    strlen(v + n) < sizeof(cx->jbd2_prefix) - 7)
+		snprintf(cx->jbd2_prefix, sizeof(cx->jbd2_prefix), "jbd2/%s-", v + n);
+}
+
+static int other_fs_kthread(const struct fsl_context *cx, const struct fsl_ctx_task *k)
+{
+	return cx->jbd2_prefix[0] && k && !strncmp(k->comm, "jbd2/", 5) &&
+	       strncmp(k->comm, cx->jbd2_prefix, strlen(cx->jbd2_prefix));
+}
+
 static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 {
 	struct fsl_context *cx = st->priv;
@@ -149,6 +177,7 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	cx->meta = m;
 	if (cx->root_opt < 0)
 		cx->root_pid = fsl_meta__u64(m, FSL_KV_ROOT_PID, 0);
+	jbd2_prefix(cx, m);
 	return 0;
 }
 

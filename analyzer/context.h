@@ -31,6 +31,8 @@ struct fsl_context {
 	uint64_t last_wait_start[FSL_WC__MAX];
 	int32_t last_id;		/* the stack arrive() looked up last... */
 	struct fsl_ctx_stack last;	/* ...and what it is */
+	/* "jbd2/loop0-": the target's journal thread's name up to its number; "" = no target */
+	char jbd2_prefix[48];
 };
 
 /* Role of tgid; kthread_hint = 1 when its stack says it runs from kthread(). */

@@ -5,16 +5,19 @@
  * The rules are data (the table below, documented in docs/wait-classes.md).
  * Each rule names a kernel function and a class, with a rank:
  *   4  a cause: the task waits *because* of this (log space, a locked
- *      transaction, a buffer under commit, a directory block read...);
- *   3  a narrower broad cause (add_transaction_credits: the transaction is
- *      full or its reserved credits are exhausted), refined by rank 4;
+ *      transaction, a buffer under commit, a directory block read, the
+ *      block layer throttling its writes, free space forcing writeback...);
+ *   3  a narrower broad cause: add_transaction_credits (the transaction is
+ *      full or its reserved credits are exhausted); fsync writing back its
+ *      own data (file_write_and_wait_range); a cache flush. Rank 4 refines
+ *      them: wbt_wait under file_write_and_wait_range is the throttling;
  *   2  a broad cause that higher ranks refine (start_this_handle,
  *      ext4_sync_file);
  *   1  a mechanism: how the task waits (request tag, folio lock, bio wait).
  * The matching rule with the highest rank wins; among equal ranks the
  * outermost frame wins, because it says why the inner ones were called
  * (jbd2_log_wait_commit under __jbd2_log_wait_for_space is log space, not a
- * commit wait). No match: other.
+ * commit wait; wbt_wait under a checkpoint is log space too). No match: other.
  */
 #include <errno.h>
 #include <string.h>
@@ -43,6 +46,12 @@ static const struct wc_rule wc_rules[] = {
 	/* journal: waiting for a commit to finish */
 	{ "jbd2_log_wait_commit",		FSL_WC_COMMIT_WAIT, 4 },
 	{ "jbd2_complete_transaction",		FSL_WC_COMMIT_WAIT, 4 },
+	/* fsync writing back its own data (before any commit wait) */
+	{ "file_write_and_wait_range",		FSL_WC_FSYNC_WRITEBACK, 3 },
+	{ "generic_buffers_fsync_noflush",	FSL_WC_FSYNC_WRITEBACK, 3 },
+	{ "ext4_fsync_nojournal*",		FSL_WC_FSYNC_WRITEBACK, 3 },
+	/* the cache flush fsync issues itself when the commit did not */
+	{ "blkdev_issue_flush",			FSL_WC_FLUSH, 3 },
 	{ "ext4_sync_file",			FSL_WC_COMMIT_WAIT, 2 },
 	{ "ext4_fsync_journal",			FSL_WC_COMMIT_WAIT, 2 },
 	{ "sync_inodes_sb",			FSL_WC_COMMIT_WAIT, 2 },
@@ -72,6 +81,17 @@ static const struct wc_rule wc_rules[] = {
 	/* dirty page throttling */
 	{ "balance_dirty_pages",		FSL_WC_WRITEBACK_THROTTLE, 4 },
 	{ "balance_dirty_pages_ratelimited*",	FSL_WC_WRITEBACK_THROTTLE, 4 },
+	/* block-layer write throttling (wbt, and rq_qos policies) */
+	{ "__rq_qos_throttle",			FSL_WC_BLOCK_THROTTLE, 4 },
+	{ "wbt_wait",				FSL_WC_BLOCK_THROTTLE, 4 },
+	{ "rq_qos_wait",			FSL_WC_BLOCK_THROTTLE, 4 },
+	/* ext4: free space low against delalloc dirty data forces writeback */
+	{ "ext4_nonda_switch",			FSL_WC_FREE_SPACE_WRITEBACK, 4 },
+	{ "try_to_writeback_inodes_sb",		FSL_WC_FREE_SPACE_WRITEBACK, 4 },
+	/* waiting for the completions of one's own asynchronous I/O */
+	{ "do_io_getevents",			FSL_WC_AIO_WAIT, 4 },
+	{ "read_events",			FSL_WC_AIO_WAIT, 4 },
+	{ "io_cqring_wait*",			FSL_WC_AIO_WAIT, 4 },
 	/* mechanisms */
 	{ "folio_wait_bit*",			FSL_WC_PAGE_WAIT, 1 },
 	{ "folio_wait_writeback",		FSL_WC_PAGE_WAIT, 1 },
@@ -81,9 +101,6 @@ static const struct wc_rule wc_rules[] = {
 	{ "wait_on_page_bit*",			FSL_WC_PAGE_WAIT, 1 },
 	{ "__lock_page*",			FSL_WC_PAGE_WAIT, 1 },
 	{ "blk_mq_get_tag",			FSL_WC_QUEUE_WAIT, 1 },
-	{ "rq_qos_wait",			FSL_WC_QUEUE_WAIT, 1 },
-	{ "wbt_wait",				FSL_WC_QUEUE_WAIT, 1 },
-	{ "blkdev_issue_flush",			FSL_WC_FLUSH, 1 },
 	{ "submit_bio_wait",			FSL_WC_OTHER_IO, 1 },
 	/* waiting for asynchronous I/O completions (libaio, io_uring) */
 	{ "read_events",			FSL_WC_OTHER_IO, 1 },
@@ -110,6 +127,10 @@ static const struct {
 	[FSL_WC_INODE_TABLE_READ]	= { "inode_table_read", "inode table read" },
 	[FSL_WC_BITMAP_READ]		= { "bitmap_read", "bitmap read" },
 	[FSL_WC_WRITEBACK_THROTTLE]	= { "writeback_throttle", "writeback throttle (dirty limit)" },
+	[FSL_WC_BLOCK_THROTTLE]		= { "block_throttle", "block-layer write throttling (wbt)" },
+	[FSL_WC_FSYNC_WRITEBACK]	= { "fsync_writeback", "fsync writing back its own data" },
+	[FSL_WC_FREE_SPACE_WRITEBACK]	= { "free_space_writeback", "writeback forced by low free space" },
+	[FSL_WC_AIO_WAIT]		= { "aio_wait", "aio / io_uring completion wait" },
 	[FSL_WC_PAGE_WAIT]		= { "page_wait", "page/folio lock or writeback" },
 	[FSL_WC_QUEUE_WAIT]		= { "queue_wait", "request queue tag wait" },
 	[FSL_WC_FLUSH]			= { "flush", "cache flush" },
@@ -170,6 +191,21 @@ unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframe
 	if (rule_frame)
 		*rule_frame = best_frame;
 	return cls;
+}
+
+int fsl_wclass_frame_rank(const char *frame)
+{
+	int best = 0;
+	char func[128];
+	unsigned int r;
+
+	if (!frame)
+		return 0;
+	fsl_frame_func(frame, func, sizeof(func));
+	for (r = 0; r < sizeof(wc_rules) / sizeof(wc_rules[0]); r++)
+		if (wc_rules[r].rank > best && rule_match(&wc_rules[r], func))
+			best = wc_rules[r].rank;
+	return best;
 }
 
 int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank)

@@ -9,10 +9,10 @@
 # first two: the same programs attached, returning at once (--bench-floor).
 # Prints seconds (median of R runs) and the ratio to untraced; the cheapest
 # attach mode is named at the end.
-#   bench/data_ops.sh [N=300000] [R=3]
+#   bench/data_ops.sh [N=2000000] [R=3]
 set -u
 cd "$(dirname "$0")/.."
-N=${1:-300000}
+N=${1:-2000000}
 R=${2:-3}
 FSLENS=${FSLENS:-$PWD/build/fslens}
 [ "$(id -u)" -eq 0 ] || { echo "bench/data_ops.sh: needs root"; exit 1; }
@@ -57,9 +57,9 @@ measure() {
 		cmd=("$W/loop" "$W/mnt/f" "$N")
 	else
 		cmd=(fio --name=r --filename="$W/mnt/f" --size=64m --rw=randread --bs=4k
-		     --ioengine=psync --number_ios=$((N / 2)) --output-format=json --output="$W/fio.json")
+		     --ioengine=psync --number_ios=$((N / 20)) --output-format=json --output="$W/fio.json")
 	fi
-	if [ "$1" = none ]; then
+	if [ "${1:-}" = none ]; then
 		out=$("${cmd[@]}") || return 1
 	else
 		out=$("$FSLENS" record -m "$W/mnt" -e dirops,proc -f -o "$W/t.trace" "$@" -- \
@@ -79,16 +79,23 @@ modes=("untraced:none" "tp_btf (default):" "per-syscall tracepoints:--syscall-tp
        "raw_tp:--raw-tp" "floor tp_btf:--bench-floor" "floor per-syscall:--bench-floor --syscall-tp")
 for what in loop fio; do
 	[ "$what" = fio ] && [ $have_fio = 0 ] && { echo "fio: not installed, skipped"; continue; }
-	echo "== $what: $([ "$what" = loop ] && echo "$N cache-hot 4 KiB preads" || echo "$((N / 2)) fio psync 4 KiB random reads from cache")"
-	base=
 	calls=$N
-	[ "$what" = fio ] && calls=$((N / 2))
-	for m in "${modes[@]}"; do
-		name=${m%%:*}
-		# shellcheck disable=SC2206
-		opts=(${m#*:})
-		[ ${#opts[@]} -eq 0 ] && opts=()
-		t=$(for r in $(seq 1 "$R"); do measure "$what" "${opts[@]}"; done | median)
+	[ "$what" = fio ] && calls=$((N / 20))
+	echo "== $what: $calls $([ "$what" = loop ] && echo "cache-hot 4 KiB preads" || echo "fio psync 4 KiB random reads from cache")"
+	# rounds of every mode in turn, so that drift of the machine hits all alike
+	for r in $(seq 1 "$R"); do
+		for k in "${!modes[@]}"; do
+			m=${modes[$k]}
+			# shellcheck disable=SC2206
+			opts=(${m#*:})
+			t=$(measure "$what" ${opts[@]+"${opts[@]}"}) || exit 1
+			echo "$k $t" >>"$W/$what.times"
+		done
+	done
+	base=
+	for k in "${!modes[@]}"; do
+		name=${modes[$k]%%:*}
+		t=$(awk -v k="$k" '$1 == k {print $2}' "$W/$what.times" | median)
 		[ -z "$base" ] && base=$t
 		printf "  %-26s %9.3f s  ratio %5.2f  (%.0f ns/call)\n" "$name" "$t" \
 			"$(echo "$t / $base" | bc -l)" "$(echo "$t * 1000000000 / $calls" | bc -l)"

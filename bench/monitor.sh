@@ -10,7 +10,7 @@
 #    --flight 30`, after a minute idle; every minute the monitor's RSS and
 #    its CPU share of one core over that minute, and the loop's op rate.
 # Pinning as bench/record.sh: workload on the last CPU, tracers elsewhere.
-#   bench/monitor.sh [N=300000] [RUNS=3] [SOAK=600]
+#   bench/monitor.sh [N=300000] [RUNS=3] [SOAK=600]   (RUNS=0: the soak only)
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-300000}
@@ -60,6 +60,7 @@ stop_monitor() { kill -TERM "$MON"; wait "$MON"; MON=; }
 
 fresh_fs() { bench_fresh_fs 4G $((N + N / 4 + 1000)); }
 
+overhead() {
 for v in none mon flight rec perf; do : >"$W/t.$v"; done
 : >"$W/c.mon"; : >"$W/c.flight"
 echo "createmany: $N files, $RUNS runs of each, interleaved; $ncpu CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -105,6 +106,8 @@ for v in mon flight rec perf; do
 		"$(echo "$(median <"$W/c.$v") * 100" | bc -l)"
 	echo
 done
+}
+[ "$RUNS" -gt 0 ] && overhead
 
 # ---- soak ----
 [ "$SOAK" -gt 0 ] || exit 0

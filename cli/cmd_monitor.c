@@ -57,7 +57,7 @@ static const char usage_text[] =
 	"                        commit>DUR (one jbd2 commit), p99:OP>DUR (an operation's\n"
 	"                        p99 over the last interval); DUR like 200ms, 1s\n"
 	"  -g, --trigger-gap SEC at most one capture per SEC (default 60)\n"
-	"      --flight-max MB   bound of the flight ring (default 24)\n"
+	"      --flight-max MB   bound of the flight ring (default 16, at most 32)\n"
 	"  -o, --output DIR      where captures go (default .)\n"
 	"  -v, --verbose         libbpf's messages\n"
 	"\n"
@@ -260,7 +260,7 @@ int cmd_monitor(int argc, char **argv)
 	struct fsl_mon_trigger trigs[16];
 	struct fsl_mon_hist prev_op[MON_TARGETS_MAX][MON_OPS];
 	uint64_t interval_ns = 5000000000ull, flight_ns = 0, gap_ns = 60000000000ull;
-	uint64_t flight_max = 24ull << 20;
+	uint64_t flight_max = 16ull << 20;
 	unsigned int nmounts = 0, ntrigs = 0, i, j;
 	struct fsl_mon_metrics *mm = NULL;
 	struct fsl_monitor *km = NULL;
@@ -303,9 +303,10 @@ int cmd_monitor(int argc, char **argv)
 			break;
 		case 'M':
 			flight_max = strtoull(optarg, &endp, 10) << 20;
-			if (*endp || flight_max < (1ull << 20) || flight_max > (1ull << 30))
+			/* the process stays under 64 MiB of RSS with 32 (bench/monitor.sh) */
+			if (*endp || flight_max < (1ull << 20) || flight_max > (32ull << 20))
 				return fsl_usage_error("monitor", usage_text,
-						       "bad --flight-max '%s' (MB, 1 to 1024)", optarg);
+						       "bad --flight-max '%s' (MB, 1 to 32)", optarg);
 			break;
 		case 't':
 			if (ntrigs == 16 || fsl_mon_trigger_parse(optarg, &trigs[ntrigs]))

@@ -151,8 +151,21 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 			unsigned long long bytes = EXT2_I_SIZE(&ino);
 
 			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_BYTES, "%llu", bytes);
+			blk64_t first = 0, p = 0, l, n = bytes / fs->blocksize;
+
 			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_BLOCKS, "%llu",
 					   bytes / fs->blocksize);
+			/* where it lies, for who-holds-this-block answers: only if in one piece */
+			for (l = 0; l < n; l++) {
+				if (ext2fs_bmap2(fs, sb->s_journal_inum, &ino, NULL, 0, l, NULL, &p) ||
+				    !p || (l && p != first + l))
+					break;
+				if (!l)
+					first = p;
+			}
+			if (n && l == n)
+				err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_START, "%llu",
+						   (unsigned long long)first);
 		} else if (sb->s_journal_dev) {
 			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_DEV, "%u", sb->s_journal_dev);
 		}

@@ -67,7 +67,7 @@ struct fsl_flight *fsl_flight__new(const struct fsl_flight_opts *o, int *err)
 		co.dev = f->t.dev;
 		co.blkdev = f->t.blkdev;
 	}
-	f->cap = o->max_bytes ? o->max_bytes : 24ull << 20;
+	f->cap = o->max_bytes ? o->max_bytes : 16ull << 20;
 	f->ring = malloc(f->cap);
 	if (!f->ring) {
 		free(f);
@@ -76,7 +76,8 @@ struct fsl_flight *fsl_flight__new(const struct fsl_flight_opts *o, int *err)
 	}
 	co.families = FSL_FAM_ALL;
 	co.min_wait_ns = FSL_COLLECTOR_MIN_WAIT_DEFAULT;
-	co.ring_bytes = o->ring_bytes ? o->ring_bytes : 8ull << 20;
+	/* mapped twice by libbpf (a wrap-free view): 4 MiB costs 8 MiB of RSS */
+	co.ring_bytes = o->ring_bytes ? o->ring_bytes : 4ull << 20;
 	co.log = o->log;
 	co.log_ctx = o->log_ctx;
 	f->c = fsl_collector__new(&co, err);

@@ -128,13 +128,28 @@ int fsl_target_resolve(const char *mount, const char *dev, struct fsl_target *t)
 		ma = major(st.st_dev);
 		mi = minor(st.st_dev);
 	} else if (dev) {
-		if (stat(dev, &st))
-			return -errno;
-		if (!S_ISBLK(st.st_mode))
-			return -ENOTBLK;
-		ma = major(st.st_rdev);
-		mi = minor(st.st_rdev);
-		snprintf(t->bdev, sizeof(t->bdev), "%s", dev);
+		char path[300];
+		int n = 0;
+
+		/* "/dev/sda", "sda" or "8:0" */
+		if (sscanf(dev, "%u:%u%n", &ma, &mi, &n) == 2 && !dev[n]) {
+			snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", ma, mi);
+			if (access(path, F_OK))
+				return -ENOENT;
+			snprintf(path, sizeof(path), "%u:%u", ma, mi);
+		} else {
+			if (!strchr(dev, '/'))
+				snprintf(path, sizeof(path), "/dev/%s", dev);
+			else
+				snprintf(path, sizeof(path), "%s", dev);
+			if (stat(path, &st))
+				return -errno;
+			if (!S_ISBLK(st.st_mode))
+				return -ENOTBLK;
+			ma = major(st.st_rdev);
+			mi = minor(st.st_rdev);
+			snprintf(t->bdev, sizeof(t->bdev), "%s", path);
+		}
 	} else {
 		return -EINVAL;
 	}

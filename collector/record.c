@@ -494,6 +494,18 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		    t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "not mounted");
 		r->res->families &= ~ext4_only;
 	}
+	/*
+	 * No block device (tmpfs, fuse, NFS): no request and no writeback is
+	 * the target's, and a filter of 0 would keep every disk's.
+	 */
+	if (!t->blkdev) {
+		uint32_t disk_only = (1u << FSL_FAM_BLOCK) | (1u << FSL_FAM_WRITEBACK);
+
+		say(r, FSL_RECORD_NOTE, "%s (%s) has no block device: the block and writeback "
+		    "families cannot apply; recording its data and path operations, waits and "
+		    "processes", t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "?");
+		r->res->families &= ~disk_only;
+	}
 	return 0;
 }
 

@@ -61,6 +61,12 @@ uint64_t fsl_ev_end(const struct fsl_hdr *ev)
 		return ev->ts + ((const struct fsl_ev_dirop *)ev)->lat_ns;
 	if (ev->type == FSL_EV_DATA && ev->size >= sizeof(struct fsl_ev_data))
 		return ev->ts + ((const struct fsl_ev_data *)ev)->lat_ns;
+	/* the tracepoint fires just before the task sleeps pause ms */
+	if (ev->type == FSL_EV_BALANCE_DIRTY_PAGES &&
+	    ev->size >= sizeof(struct fsl_ev_balance_dirty_pages) &&
+	    ((const struct fsl_ev_balance_dirty_pages *)ev)->pause > 0)
+		return ev->ts + (uint64_t)((const struct fsl_ev_balance_dirty_pages *)ev)->pause *
+				1000000ull;
 	return ev->ts;
 }
 
@@ -86,19 +92,34 @@ int fsl_session_dispatch(struct fsl_consumer **cons, unsigned int n, const struc
 	return 0;
 }
 
-#define MAX_CONS	32
+/* A list of consumers that grows (a compare of 64 phases attaches 64 sets of 8). */
+struct cons_list {
+	struct fsl_consumer **c;
+	unsigned int n, cap;
+};
+
+static int cons_list__add(struct cons_list *l, struct fsl_consumer *c)
+{
+	if (l->n == l->cap) {
+		unsigned int cap = l->cap ? 2 * l->cap : 8;
+		struct fsl_consumer **nc = realloc(l->c, cap * sizeof(*nc));
+
+		if (!nc)
+			return -ENOMEM;
+		l->c = nc;
+		l->cap = cap;
+	}
+	l->c[l->n++] = c;
+	return 0;
+}
 
 struct fsl_session {
 	struct fsl_session_opts o;
-	struct fsl_consumer *cons[MAX_CONS];
-	unsigned int ncons, begun;
+	struct cons_list cons;		/* registration order */
+	unsigned int begun;
 	/* per event type: the consumers with a handler, in registration order */
-	struct route {
-		unsigned char n;
-		unsigned char c[MAX_CONS];
-	} route[FSL_EV__MAX];
-	unsigned char any[MAX_CONS];	/* the consumers with any() */
-	unsigned int nany;
+	struct cons_list route[FSL_EV__MAX];
+	struct cons_list any;		/* the consumers with any() */
 	const struct fsl_meta *meta;
 	struct fsl_ordered *ord;	/* by ts within o.order_ns; NULL: in order */
 	struct fsl_ordered *held;	/* spans by their end (o.split) */
@@ -129,30 +150,42 @@ nomem:
 
 void fsl_session__free(struct fsl_session *s)
 {
+	unsigned int t;
+
 	if (!s)
 		return;
 	fsl_ordered__free(s->ord);
 	fsl_ordered__free(s->held);
+	for (t = 0; t < FSL_EV__MAX; t++)
+		free(s->route[t].c);
+	free(s->any.c);
+	free(s->cons.c);
 	free(s);
 }
 
 int fsl_session__add(struct fsl_session *s, struct fsl_consumer *c)
 {
-	unsigned int t, i;
+	unsigned int t, i = s->cons.n;
+	int err;
 
-	if (s->ncons == MAX_CONS)
-		return -ENOSPC;
-	i = s->ncons++;
-	s->cons[i] = c;
-	for (t = 0; t < FSL_EV__MAX; t++)
+	if ((err = cons_list__add(&s->cons, c)))
+		return err;
+	for (t = 0; t < FSL_EV__MAX && !err; t++)
 		if (c->handlers[t])
-			s->route[t].c[s->route[t].n++] = i;
-	if (c->any)
-		s->any[s->nany++] = i;
+			err = cons_list__add(&s->route[t], c);
+	if (!err && c->any)
+		err = cons_list__add(&s->any, c);
+	if (err) {
+		/* not registered at all: take it back out of the lists it reached */
+		for (; t-- > 0;)
+			if (s->route[t].n && s->route[t].c[s->route[t].n - 1] == c)
+				s->route[t].n--;
+		s->cons.n--;
+		return err;
+	}
 	/* added to a running session: begun at once */
 	if (s->started && s->begun == i) {
-		int err = c->begin ? c->begin(c, s->meta) : 0;
-
+		err = c->begin ? c->begin(c, s->meta) : 0;
 		if (err < 0)
 			return err;
 		s->begun++;
@@ -168,8 +201,8 @@ int fsl_session__begin(struct fsl_session *s, const struct fsl_meta *m)
 	s->started = 1;
 	if (s->o.stage && s->o.stage->begin && (err = s->o.stage->begin(s->o.stage, m)) < 0)
 		return err;
-	for (; s->begun < s->ncons; s->begun++) {
-		struct fsl_consumer *c = s->cons[s->begun];
+	for (; s->begun < s->cons.n; s->begun++) {
+		struct fsl_consumer *c = s->cons.c[s->begun];
 
 		if (c->begin && (err = c->begin(c, m)) < 0)
 			return err;
@@ -181,7 +214,7 @@ int fsl_session__begin(struct fsl_session *s, const struct fsl_meta *m)
 static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 {
 	struct fsl_evctx x = { .from = ev->ts, .to = ev->ts, .end = ev->ts };
-	const struct route *r;
+	const struct cons_list *r;
 	unsigned int i;
 	int err = 0;
 
@@ -189,7 +222,8 @@ static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 		x.end = x.to = fsl_ev_end(ev);
 		if (x.from < s->last_cut)
 			x.from = s->last_cut < x.to ? s->last_cut : x.to;
-	} else if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_DIROP) {
+	} else if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_DIROP ||
+		   ev->type == FSL_EV_BALANCE_DIRTY_PAGES) {
 		x.end = x.to = fsl_ev_end(ev);
 	}
 	if (s->o.stage && s->o.stage->annotate)
@@ -197,14 +231,14 @@ static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 	if (ev->type < FSL_EV__MAX) {
 		r = &s->route[ev->type];
 		for (i = 0; i < r->n && !err; i++) {
-			struct fsl_consumer *c = s->cons[r->c[i]];
+			struct fsl_consumer *c = r->c[i];
 
 			c->ctx = &x;
 			err = c->handlers[ev->type](c, ev);
 		}
 	}
-	for (i = 0; i < s->nany && err >= 0; i++) {
-		struct fsl_consumer *c = s->cons[s->any[i]];
+	for (i = 0; i < s->any.n && err >= 0; i++) {
+		struct fsl_consumer *c = s->any.c[i];
 
 		c->ctx = &x;
 		err = c->any(c, ev);
@@ -279,8 +313,8 @@ static int cut_one(void *ctx, const struct fsl_hdr *ev)
 	if (s->o.stage && s->o.stage->annotate)
 		s->o.stage->annotate(s->o.stage, ev, &x);
 	x.flags |= FSL_EVCTX_PARTIAL;
-	for (i = 0; i < s->ncons; i++) {
-		struct fsl_consumer *c = s->cons[i];
+	for (i = 0; i < s->cons.n; i++) {
+		struct fsl_consumer *c = s->cons.c[i];
 
 		if (!c->partial)
 			continue;
@@ -309,8 +343,8 @@ int fsl_session__cut(struct fsl_session *s, uint64_t t)
 		s->last_cut = t;
 	if (t < s->horizon)
 		s->horizon = t;	/* a cut the horizon did not foresee: hold from here */
-	for (i = 0; i < s->ncons; i++)
-		if (s->cons[i]->flush && (err = s->cons[i]->flush(s->cons[i], t)) < 0)
+	for (i = 0; i < s->cons.n; i++)
+		if (s->cons.c[i]->flush && (err = s->cons.c[i]->flush(s->cons.c[i], t)) < 0)
 			return err;
 	return 0;
 }
@@ -332,13 +366,18 @@ int fsl_session__end(struct fsl_session *s)
 	int err = fsl_session__flush(s), e;
 
 	for (i = 0; i < s->begun; i++) {
-		struct fsl_consumer *c = s->cons[i];
+		struct fsl_consumer *c = s->cons.c[i];
 
 		if (c->end && (e = c->end(c, s->meta)) < 0 && !err)
 			err = e;
 	}
 	s->begun = 0;
 	return err;
+}
+
+unsigned int fsl_session__nconsumers(const struct fsl_session *s)
+{
+	return s->cons.n;
 }
 
 uint64_t fsl_session__now(const struct fsl_session *s)

@@ -144,6 +144,7 @@ static __always_inline __s64 data_offset(struct dirop_sc *sc, struct pt_regs *re
 static __always_inline bool data_fill(struct fsl_ev_data *e, struct dirop_sc *sc,
 				      struct pt_regs *regs, __u32 nr, const int btf)
 {
+	__u64 t0 = bpf_ktime_get_ns();	/* the entry, before the lookups below */
 	__s32 fd = (__s32)sc_arg(regs, sc->fd, btf);
 	struct file *f;
 	__s8 offarg = sc->off;
@@ -162,6 +163,7 @@ static __always_inline bool data_fill(struct fsl_ev_data *e, struct dirop_sc *sc
 		offarg = sc->off2;
 	}
 	hdr_fill(&e->hdr, FSL_EV_DATA, sizeof(*e));
+	e->hdr.ts = t0;
 	e->op = sc->data - 1;
 	e->syscall = nr;
 	e->fd = fd;

@@ -264,8 +264,8 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 	__u64 ns;
 	int idx;
 
-	if (!s)
-		return 0;
+	if (!s || (!s->op && !s->hint))
+		return 0;	/* the common case: nothing to count, nothing to clear */
 	if (s->op) {
 		op = s->op - 1;
 		ns = bpf_ktime_get_ns() - s->op_ts;
@@ -640,4 +640,5 @@ int BPF_PROG(mon_rq_complete, struct request *rq, blk_status_t error, unsigned i
 	return 0;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+/* GPL-2.0 as the SPDX headers say; the kernel takes "GPL v2" as GPL-compatible */
+char LICENSE[] SEC("license") = "GPL v2";

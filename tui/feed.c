@@ -50,6 +50,8 @@ struct top_feed {
 	char target[128], dev[32];
 };
 
+_Static_assert(FSL_WC__MAX <= TOP_NCLASSES, "top_proc.class_ms_s too small");
+
 static const uint8_t wclass_group[FSL_WC__MAX] = {
 	[FSL_WC_JOURNAL_LOG_SPACE] = TOP_WG_JOURNAL,
 	[FSL_WC_TXN_LOCKED] = TOP_WG_JOURNAL,
@@ -60,6 +62,10 @@ static const uint8_t wclass_group[FSL_WC__MAX] = {
 	[FSL_WC_INODE_TABLE_READ] = TOP_WG_IO,
 	[FSL_WC_BITMAP_READ] = TOP_WG_IO,
 	[FSL_WC_WRITEBACK_THROTTLE] = TOP_WG_THROTTLE,
+	[FSL_WC_BLOCK_THROTTLE] = TOP_WG_THROTTLE,
+	[FSL_WC_FSYNC_WRITEBACK] = TOP_WG_IO,
+	[FSL_WC_FREE_SPACE_WRITEBACK] = TOP_WG_IO,
+	[FSL_WC_AIO_WAIT] = TOP_WG_IO,
 	[FSL_WC_PAGE_WAIT] = TOP_WG_IO,
 	[FSL_WC_QUEUE_WAIT] = TOP_WG_IO,
 	[FSL_WC_FLUSH] = TOP_WG_IO,
@@ -221,6 +227,8 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		for (c = 0; c < FSL_WC__MAX; c++)
 			if (wclass_group[c] < TOP_WG__MAX)
 				o->blocked_ms_s[wclass_group[c]] += ms_per_s(p[i].ns[c], w);
+		for (c = 0; c < FSL_WC__MAX; c++)
+			o->class_ms_s[c] = ms_per_s(p[i].ns[c], w);
 		o->blocked_total_ms_s = ms_per_s(p[i].blocked_ns, w);
 		o->read_mbs = per_s(p[i].read_bytes, w) / MB;
 		o->write_mbs = per_s(p[i].write_bytes, w) / MB;

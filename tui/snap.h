@@ -18,12 +18,13 @@
 #define TOP_HIST	60	/* sparkline points kept per wait class */
 #define TOP_SEEK_BUCKETS 8	/* seek distance histogram (see view_devices.c) */
 #define TOP_COMM_LEN	16
+#define TOP_NCLASSES	24	/* >= FSL_WC__MAX (checked in feed.c) */
 
 /* The processes view splits blocked time into these groups of wait classes. */
 enum top_wait_group {
 	TOP_WG_JOURNAL = 0,	/* log space, txn locked, shadow buffer, commit wait, handle start */
 	TOP_WG_DIRREAD,		/* directory-block reads (lookup) */
-	TOP_WG_THROTTLE,	/* balance_dirty_pages */
+	TOP_WG_THROTTLE,	/* balance_dirty_pages, block-layer wbt / rq_qos */
 	TOP_WG_IO,		/* every other I/O wait */
 	TOP_WG__MAX,
 };
@@ -60,6 +61,8 @@ struct top_proc {
 	double blocked_total_ms_s;
 	double read_mbs, write_mbs;
 	double data_read_mbs, data_write_mbs;	/* read()/write() family on the target's files */
+	/* Blocked ms/s per wait class (enum fsl_wclass), for the details. */
+	double class_ms_s[TOP_NCLASSES];
 };
 
 struct top_stall {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/analysis.h"
 #include "view.h"
 
 #define DARR(i, p) (uint8_t)(((i) << 4) | (p))
@@ -88,9 +89,13 @@ static const struct top_proc *group_rows(const struct top_snap *s, size_t *n)
 			o->p99_ms = p->p99_ms;
 		for (k = 0; k < TOP_WG__MAX; k++)
 			o->blocked_ms_s[k] += p->blocked_ms_s[k];
+		for (k = 0; k < TOP_NCLASSES; k++)
+			o->class_ms_s[k] += p->class_ms_s[k];
 		o->blocked_total_ms_s += p->blocked_total_ms_s;
 		o->read_mbs += p->read_mbs;
 		o->write_mbs += p->write_mbs;
+		o->data_read_mbs += p->data_read_mbs;
+		o->data_write_mbs += p->data_write_mbs;
 	}
 	*n = ng;
 	return gbuf;
@@ -167,6 +172,7 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 		   struct top_lines *out)
 {
 	const struct top_proc *p = row;
+	unsigned int listed = 0;	/* classes shown so far, most blocked first */
 
 	if (grouped)
 		top_lines__add(out, "program %s (%u processes)", p->comm, p->pid);
@@ -185,6 +191,36 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 	top_lines__add(out, "write() family         %10.2f MB/s", p->data_write_mbs);
 	top_lines__add(out, "read                   %10.2f MB/s", p->read_mbs);
 	top_lines__add(out, "written                %10.2f MB/s", p->write_mbs);
+	/*
+	 * Each class it waited in, most first, with the class's costliest stack
+	 * in this window (all tasks: the analysis keeps stacks per class, not
+	 * per process).
+	 */
+	for (;;) {
+		int c, best = -1;
+		size_t i;
+
+		for (c = 0; c < FSL_WC__MAX; c++)
+			if (!(listed >> c & 1) && p->class_ms_s[c] > 0.05 &&
+			    (best < 0 || p->class_ms_s[c] > p->class_ms_s[best]))
+				best = c;
+		if (best < 0)
+			break;
+		listed |= 1u << best;
+		top_lines__add(out, "%s", "");
+		top_lines__add(out, "%-22s %10.1f ms/s", fsl_wclass_id(best), p->class_ms_s[best]);
+		for (i = 0; i < s->nstalls; i++) {
+			const struct top_stall *st = &s->stalls[i];
+			unsigned int k;
+
+			if (strcmp(st->cls, fsl_wclass_id(best)) || !st->nframes)
+				continue;
+			top_lines__add(out, "  its costliest stack (all tasks, %.1f ms):", st->top_stack_ms);
+			for (k = 0; k < st->nframes; k++)
+				top_lines__add(out, "  %s %2u  %s", (int)k == st->rule_frame ? "=>" : "  ", k,
+					       st->frames[k]);
+		}
+	}
 	return 0;
 }
 

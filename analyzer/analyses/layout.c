@@ -1173,6 +1173,7 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 {
 	const struct an_alloc *o = held_by(s->owners, s->nowners, omax, b->expect, 0);
 	const struct an_alloc *a = NULL;
+	uint64_t jstart = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_START, 0);
 	const struct an_mb *m;
 
 	b->ts = x->ts;
@@ -1194,6 +1195,11 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 			b->taker_ts = t->ts;
 			b->taker_how = FSL_HOW_METADATA;
 			a = t;
+		} else if (jstart && b->expect >= jstart && b->expect < jstart + g->journal_blocks) {
+			/* the journal inode's blocks, from the recorded start (never allocated here) */
+			b->taker_kind = FSL_TAKER_FILE;
+			b->taker_ino = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_INUM, 8);
+			b->taker_how = FSL_HOW_UNKNOWN;
 		} else {
 			b->taker_kind = static_meta(g, b->expect);
 			if (b->taker_kind == FSL_TAKER_UNKNOWN &&

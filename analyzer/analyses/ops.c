@@ -18,12 +18,18 @@ struct an_dir {
 
 #define AN_RING	8
 
-/* Per thread: its latest path call and the directory-read waits not yet
- * matched to a call (a live stream delivers the waits before the call). */
+/*
+ * Per thread: its latest path call and the pieces of directory-read waits
+ * not yet matched to a call (with the session's split, a wait is delivered
+ * at its end, before the call around it). A piece is the wait's time in the
+ * current window; it goes to the call's directory at the call's end or at
+ * the window's cut, whichever comes first, so it lands in its own window.
+ */
 struct an_tstate {
 	uint64_t op_ts, op_end, op_dir;		/* op_dir: hash of the directory, 0 none */
+	char op_path[128];			/* the directory, for its row */
 	uint32_t nring;
-	struct { uint64_t ts, dur; } ring[AN_RING];
+	struct { uint64_t ts, ns; } ring[AN_RING];
 };
 
 struct an_ops {
@@ -95,19 +101,21 @@ static struct an_dir *dir_get(struct an_ops *s, uint64_t key, const char *dir, s
 	return d;
 }
 
-static void lookup_wait(struct an_ops *s, uint64_t key, uint64_t ts, uint64_t dur)
+/* A directory-read wait's time in the window goes to the directory of the call around it. */
+static void lookup_wait(struct an_ops *s, const struct an_tstate *t, uint64_t ns)
 {
 	struct an_dir *d;
 
-	if (!an_in_window(&s->c->win, ts + dur))
+	if (!ns)
 		return;
-	d = fsl_map__get(&s->dirs, key);
+	d = dir_get(s, t->op_dir, t->op_path, strlen(t->op_path));
 	if (d)
-		d->lookup_wait_ns += dur;
+		d->lookup_wait_ns += ns;
 }
 
-/* Remember the thread's call; give its directory the waits that happened inside it. */
-static int track_thread(struct an_ops *s, const struct fsl_hdr *h, uint64_t key, uint64_t end)
+/* The thread is in (or has ended) this call; give its directory the pieces inside it. */
+static int track_thread(struct an_ops *s, const struct fsl_hdr *h, const char *dir, size_t n,
+			uint64_t end)
 {
 	struct an_tstate *t = fsl_map__put(&s->threads, h->tid, NULL);
 	uint32_t i, k;
@@ -116,17 +124,38 @@ static int track_thread(struct an_ops *s, const struct fsl_hdr *h, uint64_t key,
 		return -ENOMEM;
 	t->op_ts = h->ts;
 	t->op_end = end;
-	t->op_dir = key;
-	if (!key || !t->nring)
+	t->op_dir = n ? str_hash(dir, n) : 0;
+	memcpy(t->op_path, dir, n);
+	t->op_path[n] = 0;
+	if (!t->op_dir || !t->nring)
 		return 0;
 	for (i = 0, k = 0; i < t->nring; i++) {
 		if (t->ring[i].ts >= h->ts && t->ring[i].ts < end)
-			lookup_wait(s, key, t->ring[i].ts, t->ring[i].dur);
+			lookup_wait(s, t, t->ring[i].ns);
 		else if (t->ring[i].ts >= h->ts)
 			t->ring[k++] = t->ring[i];	/* a later call may own it */
 	}
 	t->nring = k;
 	return 0;
+}
+
+/* Calls on other filesystems (absolute paths outside the mount) are not ours. */
+static int outside(const struct an_ops *s, const struct fsl_ev_dirop *ev)
+{
+	const struct an_ctx *c = s->c;
+
+	return c->mount && ev->path_len && ev->paths[0] == '/' &&
+	       !(ev->path_len >= c->mount_len && !memcmp(ev->paths, c->mount, c->mount_len) &&
+		 (ev->path_len == c->mount_len || ev->paths[c->mount_len] == '/' ||
+		  c->mount_len == 1));
+}
+
+static int dirop_valid(const struct fsl_hdr *h)
+{
+	const struct fsl_ev_dirop *ev = (const void *)h;
+
+	return h->size >= sizeof(*ev) && ev->op < FSL_OP__MAX &&
+	       sizeof(*ev) + ev->path_len + ev->path2_len <= h->size;
 }
 
 static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -140,21 +169,16 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	char dir[128];
 	size_t n;
 
-	if (ev->op >= FSL_OP__MAX || h->size < sizeof(*ev) ||
-	    sizeof(*ev) + ev->path_len + ev->path2_len > h->size)
+	if (!dirop_valid(h))
 		return 0;
-	/* Calls on other filesystems (absolute paths outside the mount) are not ours. */
-	if (s->c->mount && ev->path_len && ev->paths[0] == '/' &&
-	    !(ev->path_len >= s->c->mount_len && !memcmp(ev->paths, s->c->mount, s->c->mount_len) &&
-	      (ev->path_len == s->c->mount_len || ev->paths[s->c->mount_len] == '/' ||
-	       s->c->mount_len == 1))) {
+	if (outside(s, ev)) {
 		if (an_in_window(&s->c->win, end))
 			s->res.outside++;
 		return 0;
 	}
 	n = op_dir(ev, dir, sizeof(dir));
 	if (!an_in_window(&s->c->win, end))
-		return track_thread(s, h, n ? str_hash(dir, n) : 0, end);
+		return track_thread(s, h, dir, n, end);
 	os = &s->res.op[ev->op];
 	os->count++;
 	if (ev->ret < 0)
@@ -194,24 +218,27 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			s->res.dirs_other_ops++;
 		}
 	}
-	return track_thread(s, h, n ? str_hash(dir, n) : 0, end);
+	return track_thread(s, h, dir, n, end);
 }
 
-/* A directory-read wait of a thread: inside its current call, or kept until the call arrives. */
-static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
+/*
+ * A directory-read wait of a thread, or its piece up to a cut (x): its time
+ * in the window goes to the directory of its call now if the call is known,
+ * else it is kept until the call or the cut arrives.
+ */
+static int add_wait(struct an_ops *s, const struct fsl_hdr *h, const struct fsl_evctx *x)
 {
-	struct an_ops *s = cons->priv;
-	const struct fsl_ev_offcpu *ev = (const void *)h;
+	uint64_t ns = an_overlap(&s->c->win, x->from, x->to);
 	struct an_tstate *t;
 
 	/* the context stage classified the wait */
-	if (!(cons->ctx->flags & FSL_EVCTX_STALL) || cons->ctx->cls != FSL_WC_DIR_BLOCK_READ)
+	if (!(x->flags & FSL_EVCTX_STALL) || x->cls != FSL_WC_DIR_BLOCK_READ || !ns)
 		return 0;
 	t = fsl_map__put(&s->threads, h->tid, NULL);
 	if (!t)
 		return -ENOMEM;
 	if (t->op_dir && h->ts >= t->op_ts && h->ts < t->op_end) {
-		lookup_wait(s, t->op_dir, h->ts, ev->dur_ns);
+		lookup_wait(s, t, ns);
 		return 0;
 	}
 	if (t->nring == AN_RING) {
@@ -219,9 +246,32 @@ static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		t->nring--;
 	}
 	t->ring[t->nring].ts = h->ts;
-	t->ring[t->nring].dur = ev->dur_ns;
+	t->ring[t->nring].ns = ns;
 	t->nring++;
 	return 0;
+}
+
+static int on_offcpu(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	return add_wait(cons->priv, h, cons->ctx);
+}
+
+/*
+ * At a cut: a wait in flight gives its piece; a call in flight takes the
+ * pieces of the waits inside it so far, which belong to the closing window.
+ */
+static int on_partial(struct fsl_consumer *cons, const struct fsl_hdr *h,
+		      const struct fsl_evctx *x)
+{
+	struct an_ops *s = cons->priv;
+	const struct fsl_ev_dirop *ev = (const void *)h;
+	char dir[128];
+
+	if (h->type == FSL_EV_OFFCPU)
+		return add_wait(s, h, x);
+	if (h->type != FSL_EV_DIROP || !dirop_valid(h) || outside(s, ev))
+		return 0;
+	return track_thread(s, h, dir, op_dir(ev, dir, sizeof(dir)), x->end);
 }
 
 struct an_ops *an_ops_new(struct an_ctx *c)
@@ -237,6 +287,7 @@ struct an_ops *an_ops_new(struct an_ctx *c)
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_DIROP] = on_dirop;
 	s->cons.handlers[FSL_EV_OFFCPU] = on_offcpu;
+	s->cons.partial = on_partial;
 	return s;
 }
 

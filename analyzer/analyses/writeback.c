@@ -114,32 +114,54 @@ static int on_single_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
-static int on_balance(struct fsl_consumer *cons, const struct fsl_hdr *h)
+/*
+ * A dirty-limit pause [ts, ts + pause ms], or its piece up to a cut (x): its
+ * time in the window counts wherever it falls, the pause itself only in the
+ * window where it ends.
+ */
+static int add_pause(struct an_writeback *s, const struct fsl_hdr *h, const struct fsl_evctx *x)
 {
-	struct an_writeback *s = cons->priv;
 	const struct fsl_ev_balance_dirty_pages *ev = (const void *)h;
+	uint64_t ns, bt = x->to;
+	int counted = !(x->flags & FSL_EVCTX_PARTIAL) && an_in_window(&s->c->win, x->end);
 	struct fsl_wb_throttle *t;
 	struct fsl_proc_stat *ps;
-	uint64_t ns;
 	int fresh;
 
-	if (ev->pause <= 0 || !an_in_window(&s->c->win, h->ts))
+	if (h->size < sizeof(*ev) || ev->pause <= 0)
 		return 0;
-	ns = (uint64_t)ev->pause * 1000000ull;
-	s->res.throttle_pauses++;
+	ns = an_overlap(&s->c->win, x->from, x->to);
+	if (!ns && !counted)
+		return 0;
+	s->res.throttle_pauses += counted;
 	s->res.throttle_ns += ns;
 	t = fsl_map__put(&s->throttled, h->pid, &fresh);
 	if (!t)
 		return -ENOMEM;
 	if (fresh)
 		t->pid = h->pid;
-	t->pauses++;
+	t->pauses += counted;
 	t->pause_ns += ns;
 	ps = an_proc(s->c, h->pid);
 	if (ps)
 		ps->throttle_ns += ns;
-	series_add(s, h->ts, s->res.series_throttle_ns, ns, 0);
+	if (ns) {
+		if (s->c->win.t1 && bt >= s->c->win.t1)
+			bt = s->c->win.t1 - 1;
+		series_add(s, bt, s->res.series_throttle_ns, ns, 0);
+	}
 	return 0;
+}
+
+static int on_balance(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	return add_pause(cons->priv, h, cons->ctx);
+}
+
+static int on_partial(struct fsl_consumer *cons, const struct fsl_hdr *h,
+		      const struct fsl_evctx *x)
+{
+	return h->type == FSL_EV_BALANCE_DIRTY_PAGES ? add_pause(cons->priv, h, x) : 0;
 }
 
 static int on_dirty_state(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -147,6 +169,9 @@ static int on_dirty_state(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_writeback *s = cons->priv;
 	const struct fsl_ev_global_dirty_state *ev = (const void *)h;
 
+	/* a level as of the window's end: later states are not the window's */
+	if (s->c->win.t1 && h->ts >= s->c->win.t1)
+		return 0;
 	s->res.nr_dirty = ev->nr_dirty;
 	s->res.nr_writeback = ev->nr_writeback;
 	s->res.dirty_thresh = ev->dirty_thresh;
@@ -175,6 +200,7 @@ struct an_writeback *an_writeback_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_WRITEBACK_SINGLE_INODE] = on_single_inode;
 	s->cons.handlers[FSL_EV_BALANCE_DIRTY_PAGES] = on_balance;
 	s->cons.handlers[FSL_EV_GLOBAL_DIRTY_STATE] = on_dirty_state;
+	s->cons.partial = on_partial;
 	return s;
 }
 

@@ -25,8 +25,8 @@ static int h_request_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	struct thr *t;
 
 	if ((e->mode & 0170000) == 0100000) {
-		r->cre_switch += r->cre_n && ev->tid != r->cre_tid;
-		r->cre_tid = ev->tid;
+		if (!fsl_map__put(&r->creators, ev->tid, NULL))
+			return -ENOMEM;
 		r->cre_n++;
 	}
 	if (!r->have_geom)
@@ -193,6 +193,20 @@ static int h_dirop(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		j->kind = 2;
 	}
 	return 0;
+}
+
+/* An inode update journaled by tid: count the file creators' turns. */
+void rp_inode__note_write(struct fsl_replay *r, uint32_t tid)
+{
+	if (!fsl_map__get(&r->creators, tid))
+		return;
+	r->wr_events++;
+	if (tid == r->wr_last_tid)
+		return;
+	if (r->wr_last_tid && fsl_map__get(&r->wr_seen, tid))
+		r->wr_returns++;
+	fsl_map__put(&r->wr_seen, tid, NULL);
+	r->wr_last_tid = tid;
 }
 
 void rp_inode__dir_summary(struct fsl_replay *r)

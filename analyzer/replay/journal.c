@@ -27,6 +27,8 @@ static int h_journal_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 
 	if (!t)
 		return -ENOMEM;
+	if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE)
+		rp_inode__note_write(r, ev->tid);
 	t->has_js = 1;
 	t->js_ts = ev->ts;
 	t->js_ino = e->ino;

@@ -47,10 +47,12 @@ static const char *refuse_layout(const struct fsl_replay *r, char *buf, size_t s
 	 * has the writeback order only, which is the same for one writer at a
 	 * time but not for writers taking turns (their pages interleave).
 	 */
-	if (!w->delalloc && r->g.delalloc && r->cre_n >= 20 && r->cre_switch * 10 > r->cre_n) {
-		snprintf(buf, sz, "%llu files created by writers taking turns (%llu switches): a "
-			 "delalloc trace has their writeback order, not the order their pages were "
-			 "written", (unsigned long long)r->cre_n, (unsigned long long)r->cre_switch);
+	if (!w->delalloc && r->g.delalloc && r->wr_returns >= 3 &&
+	    r->wr_returns * 100 > r->wr_events) {
+		snprintf(buf, sz, "%llu files written by writers taking turns (%llu turns in %llu "
+			 "inode updates): a delalloc trace has their writeback order, not the order "
+			 "their pages were written", (unsigned long long)r->cre_n,
+			 (unsigned long long)r->wr_returns, (unsigned long long)r->wr_events);
 		return buf;
 	}
 	return NULL;

@@ -633,6 +633,8 @@ struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err)
 	r->cons.end = replay_end;
 	r->cons.any = h_any;
 	fsl_map__init(&r->imeta, sizeof(uint64_t));
+	fsl_map__init(&r->creators, 1);
+	fsl_map__init(&r->wr_seen, 1);
 	fsl_map__init(&r->inflight, sizeof(uint64_t));
 	for (i = 0; i < NSCEN; i++)
 		fsl_map__init(&r->sc[i].ino_map, sizeof(uint64_t));
@@ -659,6 +661,8 @@ void fsl_replay__free(struct fsl_replay *r)
 		fsl_map__free(&r->sc[i].ino_map);
 	}
 	fsl_map__free(&r->imeta);
+	fsl_map__free(&r->creators);
+	fsl_map__free(&r->wr_seen);
 	fsl_map__free(&r->inflight);
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);

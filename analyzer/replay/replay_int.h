@@ -136,9 +136,13 @@ struct fsl_replay {
 	uint32_t w_block_size;
 	int w_delalloc, w_noatime, w_stream_req, w_group_prealloc;
 	int whatif;
-	/* file creations, and how often the creating task changed: writers taking turns */
-	uint64_t cre_n, cre_switch;
-	uint32_t cre_tid;
+	/*
+	 * Writers taking turns: among the tasks that created regular files, how
+	 * often one journals an inode update again after another did in between.
+	 */
+	struct fsl_map creators, wr_seen;	/* tid -> (nothing) */
+	uint64_t cre_n, wr_events, wr_returns;
+	uint32_t wr_last_tid;
 	uint64_t max_txn;
 	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */
 	/* geometry that does not fit the events: the replay stops and says why */
@@ -206,5 +210,6 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base);
 void rp_journal__summary(struct fsl_replay *r);
 void rp_block__freerun_summary(struct fsl_replay *r);
 void rp_inode__dir_summary(struct fsl_replay *r);
+void rp_inode__note_write(struct fsl_replay *r, uint32_t tid);
 
 #endif /* FSL_REPLAY_INT_H */

@@ -11,11 +11,10 @@
  * work in flight when a phase starts is known, and each window gets what the
  * one window rule gives it, as `fslens report --from --to` does.
  *
- * Each set is fed with fsl_analysis__feed(), so it runs on a session and a
- * context stage of its own (root pid from the metadata, no reordering, no
- * split: what report's session does). Attaching them all to the pass's
- * session would share one context stage, but a diagnosis set is 8
- * consumers and a session takes 32 (lib/session.c): 3 windows.
+ * The sets are attached to the pass's session, so all the windows of a
+ * trace share one context stage (root pid from the metadata, no
+ * reordering, no split: what report's session does); a diagnosis set is 9
+ * consumers, and the session's table grows.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -217,24 +216,11 @@ static void count_event(struct cell *cell, const struct fsl_hdr *h, uint32_t dev
 	}
 }
 
-static int pass_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
-{
-	struct pass *p = cons->priv;
-	unsigned int i;
-	int err;
-
-	for (i = 0; i < p->n; i++)
-		if (p->sl[i].a && (err = fsl_analysis__begin(p->sl[i].a, &p->meta)) < 0)
-			return err;
-	return 0;
-}
-
-/* Every event: counted in the phases it falls in, fed to every window's analysis. */
+/* Every event: counted in the phases it falls in (the windows' analyses are on the session). */
 static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct pass *p = cons->priv;
 	unsigned int i;
-	int err;
 
 	p->st->events++;
 	for (i = 0; i < p->n; i++) {
@@ -242,8 +228,6 @@ static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 		if (h->ts >= s->t0 && h->ts < s->t1)
 			count_event(&p->c->cells[s->row][s->col], h, p->dev);
-		if (s->a && (err = fsl_analysis__feed(s->a, h)) < 0)
-			return err;
 	}
 	return 0;
 }
@@ -289,16 +273,30 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		    unsigned int firstcol)
 {
 	const struct fsl_phase_log *log = &c->logs[t];
-	struct fsl_consumer *cons[1];
 	const char *trace = c->traces[t], *v;
+	struct fsl_session *sess = NULL;
+	struct fsl_context *cx = NULL;
 	struct pass *p;
 	uint64_t origin;
 	unsigned int i;
-	int err = 0;
+	int err = 0, from_reader = 0, e;
 
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return fail(c, -ENOMEM, "cannot read", trace);
+	cx = fsl_context__new(-1, &err);
+	if (cx) {
+		struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+
+		sess = fsl_session__new(&so, &err);
+	}
+	if (!sess)
+		goto out;
+	p->cons.name = "compare";
+	p->cons.priv = p;
+	p->cons.any = pass_any;
+	if ((err = fsl_session__add(sess, &p->cons)) < 0)
+		goto out;
 	p->c = c;
 	p->st = &c->stats[t];
 	fsl_meta_from_reader(&p->meta, r);
@@ -342,23 +340,24 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		{
 			struct fsl_analysis_opts ao = {
 				.sections = FSL_SEC_DIAGNOSIS, .root_pid = -1,
-				.t0 = cl->w0, .t1 = cl->w1,
+				.t0 = cl->w0, .t1 = cl->w1, .context = cx,
 			};
 
 			s->a = fsl_analysis__new(&ao, &err);
-			if (!s->a)
+			if (!s->a || (err = fsl_analysis__attach(s->a, sess)) < 0)
 				goto out;
 			cl->have_window = 1;
 		}
 	}
-	p->cons.name = "compare";
-	p->cons.priv = p;
-	p->cons.begin = pass_begin;
-	p->cons.any = pass_any;
-	cons[0] = &p->cons;
 	p->st->passes++;
 	p->st->windows = p->n;
-	err = fsl_session_run(r, cons, 1);
+	p->st->consumers = fsl_session__nconsumers(sess);
+	err = fsl_session__begin(sess, &p->meta);
+	if (!err)
+		err = fsl_session__read(sess, r, &from_reader);
+	e = fsl_session__end(sess);
+	if (e < 0 && !err)
+		err = e;
 	if (err < 0)
 		goto out;
 	/* skipped chunks make the counts short: say so */
@@ -370,8 +369,11 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 out:
 	if (err < 0)
 		fail(c, err, "cannot read", trace);
+	/* the session first: it holds the analyses' consumers */
+	fsl_session__free(sess);
 	for (i = 0; i < NMAX; i++)
 		fsl_analysis__free(p->sl[i].a);
+	fsl_context__free(cx);
 	free(p);
 	return err < 0 ? err : 0;
 }

@@ -44,18 +44,34 @@ static uint64_t journal_bytes(const struct fsl_meta *m)
 	return g.journal_bytes ? g.journal_bytes : g.journal_blocks * g.block_size;
 }
 
-/* "rule <- caller <- caller" from the deciding frame outward, up to 4 callers. */
+static int syscall_entry(const char *f)
+{
+	return !strncmp(f, "__x64_sys_", 10) || !strncmp(f, "__arm64_sys_", 12) ||
+	       !strncmp(f, "do_syscall", 10) || !strncmp(f, "entry_SYSCALL", 13) ||
+	       !strcmp(f, "ret_from_fork") || !strcmp(f, "ret_from_fork_asm") ||
+	       !strcmp(f, "kthread");
+}
+
+/*
+ * The frames that decided the class, innermost first: every frame a rule
+ * matches (the mechanism, the deciding cause and the broad causes around it)
+ * and the outermost frame below the syscall or thread entry (what the task
+ * was doing), "..." where frames no rule names were left out. Nothing the
+ * table used is shortened away: wbt_wait under ext4_sync_file shows both.
+ */
 static void stack_summary(const struct an_ctx *c, int32_t id, struct sbuf *b, int *atime,
 			  int *mtime)
 {
 	const struct fsl_stack *st = c->meta && c->meta->stack ? c->meta->stack(c->meta, id) : NULL;
 	char f[96];
-	int rule, i, shown = 0;
+	int rule, i, top = -1, shown = 0, prev = -2;
 
 	if (!st || !st->nframes)
 		return;
 	fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, &rule);
 	for (i = 0; i < (int)st->nframes; i++) {
+		if (!st->frames[i])
+			continue;
 		fsl_frame_func(st->frames[i], f, sizeof(f));
 		if (!strcmp(f, "touch_atime") || !strcmp(f, "file_accessed") ||
 		    !strcmp(f, "ext4_dirty_inode_atime"))
@@ -63,13 +79,22 @@ static void stack_summary(const struct an_ctx *c, int32_t id, struct sbuf *b, in
 		if (!strcmp(f, "file_update_time") || !strncmp(f, "file_update_time", 16) ||
 		    !strcmp(f, "file_modified"))
 			*mtime = 1;
-	}
-	for (i = rule < 0 ? 0 : rule; i < (int)st->nframes && shown < 5; i++) {
-		fsl_frame_func(st->frames[i], f, sizeof(f));
-		if (!strncmp(f, "__x64_sys_", 10) || !strncmp(f, "do_syscall", 10) ||
-		    !strncmp(f, "entry_SYSCALL", 13))
+		if (syscall_entry(f))
 			break;
-		sb_add(b, "%s%s", shown ? " <- " : "", f);
+		top = i;
+	}
+	for (i = 0; i <= top && shown < 8; i++) {
+		if (!st->frames[i])
+			continue;
+		/* unclassified: the innermost frames say where it slept */
+		if (i != rule && i != top && !fsl_wclass_frame_rank(st->frames[i]) &&
+		    (rule >= 0 || i >= 3))
+			continue;
+		fsl_frame_func(st->frames[i], f, sizeof(f));
+		if (shown)
+			sb_add(b, " <- %s", prev == i - 1 ? "" : "... <- ");
+		sb_add(b, "%s", f);
+		prev = i;
 		shown++;
 	}
 }
@@ -245,6 +270,30 @@ static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_caus
 			sb_add(&b, " (%.0f MiB)", wb->dirty_thresh * 4096.0 / 1048576);
 		sb_add(&b, ": raise vm.dirty_bytes / vm.dirty_background_bytes (or the ratios), or "
 			   "write with O_DIRECT / sync_file_range to pace writeback.");
+		break;
+	case FSL_WC_BLOCK_THROTTLE:
+		sb_add(&b, "The block layer's write throttling (wbt) held the task's own writes back "
+			   "to keep read latency low, mostly data an fsync or writeback submitted: "
+			   "if these writes are the work, raise or turn off the target "
+			   "(/sys/block/DEV/queue/wbt_lat_usec, 0 = off); else dirty less per fsync.");
+		break;
+	case FSL_WC_FSYNC_WRITEBACK:
+		sb_add(&b, "fsync waited for its own dirty data to be written, not for the journal "
+			   "commit: write it back earlier (sync_file_range, lower "
+			   "vm.dirty_background_bytes) so less is left per fsync; fdatasync does not "
+			   "help here; a faster data device does.");
+		break;
+	case FSL_WC_FREE_SPACE_WRITEBACK:
+		sb_add(&b, "ext4 forced writeback because free space ran low against delayed-allocation "
+			   "dirty data (ext4_nonda_switch: free < 2x dirty clusters; below 1.5x delalloc "
+			   "is turned off)");
+		sb_add(&b, ": free space on the filesystem (delete, grow), or dirty less at a time "
+			   "(lower vm.dirty_bytes).");
+		break;
+	case FSL_WC_AIO_WAIT:
+		sb_add(&b, "The task waited for completions of its own asynchronous I/O (io_getevents, "
+			   "io_uring): the device is the limit, see Block I/O latency; a lower iodepth "
+			   "trades throughput for latency.");
 		break;
 	case FSL_WC_PAGE_WAIT:
 		sb_add(&b, "Tasks waited on locked pages or pages under writeback (stable pages): "

@@ -28,7 +28,7 @@
 
 static const char *const class_colors[FSL_WC__MAX] = {
 	"#d62728", "#ff7f0e", "#e377c2", "#9467bd", "#8c564b", "#2ca02c", "#17becf",
-	"#bcbd22", "#1f77b4", "#aec7e8", "#ffbb78", "#98df8a", "#7f7f7f", "#c7c7c7",
+	"#bcbd22", "#1f77b4", "#393b79", "#637939", "#8c6d31", "#843c39", "#aec7e8", "#ffbb78", "#98df8a", "#7f7f7f", "#c7c7c7",
 };
 static const char *const trig_colors[FSL_TRIG__MAX] = {
 	"#7f7f7f", "#1f77b4", "#9467bd", "#ff7f0e", "#d62728", "#2ca02c",

@@ -101,6 +101,10 @@ enum fsl_wclass {
 	FSL_WC_INODE_TABLE_READ,
 	FSL_WC_BITMAP_READ,
 	FSL_WC_WRITEBACK_THROTTLE,
+	FSL_WC_BLOCK_THROTTLE,
+	FSL_WC_FSYNC_WRITEBACK,
+	FSL_WC_FREE_SPACE_WRITEBACK,
+	FSL_WC_AIO_WAIT,
 	FSL_WC_PAGE_WAIT,
 	FSL_WC_QUEUE_WAIT,
 	FSL_WC_FLUSH,
@@ -124,6 +128,8 @@ int fsl_wclass_parse(const char *id);
  */
 unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframes,
 				  int *rule_frame);
+/* The highest rank of the rules matching one frame; 0 if none matches. */
+int fsl_wclass_frame_rank(const char *frame);
 /* The rule table: rule idx (from 0); returns 0 past the end. */
 int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank);
 

@@ -32,6 +32,7 @@ struct fsl_compare_stats {
 	unsigned int opens;	/* fsl_reader__open calls */
 	unsigned int passes;	/* session passes over the events */
 	unsigned int windows;	/* phase windows fed in those passes */
+	unsigned int consumers;	/* on the pass's session: the windows' analyses share it */
 	uint64_t events;	/* events decoded */
 };
 

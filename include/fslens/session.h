@@ -123,6 +123,8 @@ int fsl_session__flush(struct fsl_session *s);
 int fsl_session__read(struct fsl_session *s, struct fsl_reader *r, int *from_reader);
 /* flush(), then the end() of every consumer begun; the first error. */
 int fsl_session__end(struct fsl_session *s);
+/* Consumers registered (the table grows as they are added). */
+unsigned int fsl_session__nconsumers(const struct fsl_session *s);
 /* Time of the newest event pushed (0: none). */
 uint64_t fsl_session__now(const struct fsl_session *s);
 

@@ -25,12 +25,16 @@ without=$(for f in $(git ls-files 'lib/*.c' 'cli/*.c' 'analyzer/*.c' 'analyzer/*
 	head -3 "$f" | grep -q 'SPDX-License-Identifier:' || echo "$f"
 done)
 check_eq spdx-everywhere "$without" ""
-# the license section the kernel reads (license_is_gpl_compatible takes "GPL v2")
-check_grep bpf-license-source 'SEC\("license"\) = "GPL v2";' probes/fslens.bpf.c
-obj=${BUILD:-build}/probes/fslens.bpf.o
-if [ -e "$obj" ]; then
-	check_eq bpf-license-object "$(readelf -p license "$obj" | sed -nE 's/^ +\[ +0\] +//p')" "GPL v2"
-else
-	skip bpf-license-object "no $obj (built without BPF)"
-fi
+# the license section the kernel reads (license_is_gpl_compatible takes "GPL v2"),
+# in every probe object
+for src in probes/*.bpf.c; do
+	n=$(basename "$src" .bpf.c)
+	check_grep "bpf-license-source-$n" 'SEC\("license"\) = "GPL v2";' "$src"
+	obj=${BUILD:-build}/probes/$n.bpf.o
+	if [ -e "$obj" ]; then
+		check_eq "bpf-license-object-$n" "$(readelf -p license "$obj" | sed -nE 's/^ +\[ +0\] +//p')" "GPL v2"
+	else
+		skip "bpf-license-object-$n" "no $obj (built without BPF)"
+	fi
+done
 exit $((T_FAILS != 0))

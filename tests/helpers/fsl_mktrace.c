@@ -4,6 +4,8 @@
  *   fsl_mktrace OUT known        the small trace tests/cli/trace_*.sh check value by value
  *   fsl_mktrace OUT mix N [C]    N events of the synthetic block-I/O + journal mix,
  *                                C events per chunk (default: the writer's)
+ *   fsl_mktrace OUT edges        directory-read waits and dirty-limit pauses that cross
+ *                                0.5 s window edges (tests/tui/top_window.sh, edges())
  */
 #include <errno.h>
 #include <stdio.h>
@@ -102,6 +104,92 @@ static int known(struct fsl_writer *w)
 	return 0;
 }
 
+static int dirop(struct fsl_writer *w, uint64_t ts, uint32_t pid, uint64_t lat, const char *path)
+{
+	union { struct fsl_ev_dirop d; unsigned char b[256]; } op = { 0 };
+	size_t n = strlen(path);
+
+	op.d.hdr = (struct fsl_hdr){ .ts = ts, .pid = pid, .tid = pid, .type = FSL_EV_DIROP,
+				     .size = fsl_dirop_size(n, 0) };
+	op.d.lat_ns = lat;
+	op.d.dirfd = -100;
+	op.d.fd = -1;
+	op.d.op = FSL_OP_STAT;
+	op.d.syscall = 4;
+	op.d.path_len = n;
+	memcpy(op.d.paths, path, n);
+	EV(w, op.d);
+	return 0;
+}
+
+static int dirread(struct fsl_writer *w, uint64_t ts, uint32_t pid, uint64_t dur)
+{
+	struct fsl_ev_offcpu oc = { .hdr = { .ts = ts, .pid = pid, .tid = pid,
+					     .type = FSL_EV_OFFCPU, .size = sizeof(oc) },
+				    .dur_ns = dur, .stack_id = 1,
+				    .state = FSL_OFFCPU_UNINTERRUPTIBLE };
+
+	EV(w, oc);
+	return 0;
+}
+
+static int pause_ms(struct fsl_writer *w, uint64_t ts, uint32_t pid, int64_t ms)
+{
+	struct fsl_ev_balance_dirty_pages b = { .hdr = { .ts = ts, .pid = pid, .tid = pid,
+							 .type = FSL_EV_BALANCE_DIRTY_PAGES,
+							 .size = sizeof(b) },
+						.dev = FSL_MKDEV(7, 0), .pause = ms };
+
+	EV(w, b);
+	return 0;
+}
+
+/*
+ * Trace time from 1 s to 5 s (0 to 4 s relative). find (pid 100) stats in
+ * /mnt/e/big from 0.1 s to 0.9 s and waits on a directory block from 0.2 s
+ * to 0.8 s (600 ms across the 0.5 s edge: 300 + 300); a second call from
+ * 1.9 s to 2.05 s waits 1.95 s to 2.04 s (50 + 40) and a third, in
+ * /mnt/e/small, is inside one window (2.6 s, wait 2.65 s for 100 ms). dd
+ * (pid 101) sleeps in balance_dirty_pages 800 ms from 1.3 s (200 + 500 +
+ * 100) and 20 ms from 3.49 s (10 + 10).
+ */
+static int edges(struct fsl_writer *w)
+{
+	struct fsl_ev_proc pr = { .hdr = { .ts = 1000000000, .pid = 100, .tid = 100,
+					   .type = FSL_EV_PROC, .size = sizeof(pr) },
+				  .ppid = 1, .kind = FSL_PROC_SEEN, .comm = "find" };
+	char *frames[] = { "__schedule", "io_schedule", "bit_wait_io", "ext4_read_bh",
+			   "ext4_bread", "__ext4_read_dirblock", "ext4_dx_find_entry",
+			   "__ext4_find_entry", "ext4_lookup" };
+	struct fsl_stack st = { 1, 9, frames };
+	const uint64_t S = 1000000000ull, MS = 1000000ull;
+
+	fsl_writer__kv(w, FSL_KV_HOSTNAME, "edgehost");
+	fsl_writer__kv(w, FSL_KV_KERNEL, "6.18.0-test");
+	fsl_writer__kv(w, FSL_KV_NCPUS, "2");
+	fsl_writer__kv(w, FSL_KV_HZ, "250");
+	fsl_writer__kv(w, FSL_KV_FSTYPE, "ext4");
+	fsl_writer__kv(w, FSL_KV_DEV, "%u", FSL_MKDEV(7, 0));
+	fsl_writer__kv(w, FSL_KV_MOUNT, "/mnt/e");
+	fsl_writer__kv(w, FSL_KV_START_NS, "1000000000");
+	fsl_writer__kv(w, FSL_KV_END_NS, "5000000000");
+	fsl_writer__stack(w, &st);
+	EV(w, pr);
+	pr.hdr.pid = pr.hdr.tid = 101;
+	memcpy(pr.comm, "dd", 3);
+	EV(w, pr);
+	if (dirop(w, S + 100 * MS, 100, 800 * MS, "/mnt/e/big/x") ||
+	    dirread(w, S + 200 * MS, 100, 600 * MS) ||
+	    pause_ms(w, S + 1300 * MS, 101, 800) ||
+	    dirop(w, S + 1900 * MS, 100, 150 * MS, "/mnt/e/big/y") ||
+	    dirread(w, S + 1950 * MS, 100, 90 * MS) ||
+	    dirop(w, S + 2600 * MS, 100, 200 * MS, "/mnt/e/small/z") ||
+	    dirread(w, S + 2650 * MS, 100, 100 * MS) ||
+	    pause_ms(w, S + 3490 * MS, 101, 20))
+		return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsl_writer *w;
@@ -109,9 +197,9 @@ int main(int argc, char **argv)
 
 	struct fsl_writer_opts o = { .force = 1 };
 
-	if (argc < 3 || (strcmp(argv[2], "known") &&
+	if (argc < 3 || (strcmp(argv[2], "known") && strcmp(argv[2], "edges") &&
 			 (strcmp(argv[2], "mix") || argc < 4 || argc > 5))) {
-		fprintf(stderr, "usage: fsl_mktrace OUT known | fsl_mktrace OUT mix N [CHUNK]\n");
+		fprintf(stderr, "usage: fsl_mktrace OUT known|edges | fsl_mktrace OUT mix N [CHUNK]\n");
 		return 2;
 	}
 	if (argc == 5)
@@ -121,6 +209,8 @@ int main(int argc, char **argv)
 		return die(argv[1], err);
 	if (!strcmp(argv[2], "known")) {
 		rc = known(w);
+	} else if (!strcmp(argv[2], "edges")) {
+		rc = edges(w);
 	} else {
 		unsigned long long n = strtoull(argv[3], NULL, 10), i;
 		unsigned char rec[256];

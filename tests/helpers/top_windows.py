@@ -2,12 +2,18 @@
 # Every window of `fslens top --replay TRACE -b -i SEC`, every view, against
 # `fslens report --json --from --to` of the same window, value for value; and
 # no process row blocked more than 1000 ms/s (one thread each in the traces
-# this is run on). Prints PASS/FAIL lines for tests/run.
+# this is run on). Durations top does not show (dirty-limit pauses: report's
+# writeback.throttle and processes[].throttle_ns) are checked the same way
+# on report's side: split at the edges (at most the window for one thread),
+# the windows summed equal to the whole trace. Prints PASS/FAIL lines for
+# tests/run.
 #   top_windows.py FSLENS TRACE SEC TAG WORKDIR
+# SEC "a": the totals frame (`top -a`) against the whole trace's report.
 import json, os, re, subprocess, sys
 
 fslens, trace, sec, tag, work = sys.argv[1:6]
-step = float(sec)
+totals = sec == 'a'
+step = 0 if totals else float(sec)
 VIEWS = ['processes', 'stalls', 'journal', 'devices', 'dirs']
 results = []
 
@@ -23,10 +29,13 @@ def run(args):
 
 frames = {}
 for v in VIEWS:
-    out = run(['top', '--replay', trace, '-b', '-w', '120', '-i', sec, '--view', v])
+    out = run(['top', '--replay', trace, '-b', '-w', '120', '--view', v] +
+              (['-a'] if totals else ['-i', sec]))
     frames[v] = [f.split('\n') for f in ('\n' + out).split('\n fslens top')[1:]]
+    if totals:
+        frames[v] = frames[v][-1:]
 n = len(frames['processes'])
-check('frames', n > 1 and all(len(frames[v]) == n for v in VIEWS), True)
+check('frames', (totals or n > 1) and all(len(frames[v]) == n for v in VIEWS), True)
 whole = json.loads(run(['report', '--json', trace]))
 dur_ns = whole['trace']['end_ns'] - whole['trace']['start_ns']
 
@@ -61,9 +70,9 @@ for k in range(n):
     if not last:	# the last frame is open-ended, as top's
         args += ['--to', '%.9f' % (t1 / 1e9)]
     args.append(trace)
-    rep = json.loads(run(args))
+    rep = whole if totals else json.loads(run(args))
     w = (t1 - t0) / 1e9
-    pre = 'w%d ' % k
+    pre = 'totals ' if totals else 'w%d ' % k
     # consecutive windows add up to the whole trace (checked after the loop)
     add('workload_ns', rep['blocked']['workload_ns'])
     add('waits', rep['blocked']['waits'])
@@ -72,11 +81,21 @@ for k in range(n):
     add('ios', sum(d['completed'] for d in rep['blockio']))
     for p in rep['processes']:
         add('pid %d blocked_ns' % p['pid'], p['blocked_ns'])
+        add('pid %d throttle_ns' % p['pid'], p['throttle_ns'])
+        check(pre + 'pid %d throttle <= window' % p['pid'], p['throttle_ns'] <= t1 - t0, True)
+    thr = rep['writeback']['throttle']
+    add('throttle pauses', thr['pauses'])
+    add('throttle ms', round(thr['seconds'] * 1000))
+    for d in rep['ops']['dirs']:
+        add('dir %s lookup_wait_ns' % d['path'], round(d['lookup_wait_us'] * 1000))
+        check(pre + 'dir %s lookup wait <= window' % d['path'],
+              round(d['lookup_wait_us'] * 1000) <= t1 - t0, True)
     hdr = '\n'.join(frames['processes'][k][:4])
 
     def shown(label):
-        m = re.search(' ' + re.escape(label) + r' ([0-9.]+)', hdr)
-        return m.group(1) if m else None
+        m = re.search(' ' + re.escape(label) + r' ([0-9.]+|-)', hdr)
+        # top shows a level as "-" until the first global_dirty_state; report 0
+        return '0.0' if m and m.group(1) == '-' and 'MB' in label else m.group(1) if m else None
     ops = rep['ops']
     cnt = lambda t: ops['types'].get(t, {}).get('count', 0)
     devs = rep['blockio']
@@ -91,6 +110,10 @@ for k in range(n):
         'seeks/s': '%.1f' % (tot('seeks') / w),
         'commits/s': '%.2f' % (j['commits'] / w),
         'avg commit ms': '%.2f' % (j['avg_commit_us'] / 1000.0),
+        # levels as of the frame's end, and the trace's losses
+        'dirty MB': '%.1f' % (rep['writeback']['dirty_pages'] * 4096 / 1e6),
+        'writeback MB': '%.1f' % (rep['writeback']['writeback_pages'] * 4096 / 1e6),
+        'lost': str(rep['trace']['lost_total']),
     }.items():
         check(pre + 'header ' + lbl, shown(lbl), v)
 
@@ -144,6 +167,13 @@ for k in range(n):
     keep = min(len(tids), len(mine))
     check(pre + 'journal tids', sorted(tids)[-keep:] if keep else [],
           sorted(mine)[-keep:] if keep else [])
+    for l in frames['journal'][k]:
+        f = l.split()
+        for t in j['transactions']:
+            if len(f) > 8 and re.match(r'^\d+$', f[0]) and int(f[0]) == t['tid']:
+                check(pre + 'txn %d' % t['tid'], [f[1]] + f[2:4] + [f[8]],
+                      [t['trigger'], str(t['handles']), str(t['blocks']),
+                       fmt(t['commit_ns'] / 1e6, 9, 2)])
 
     for l in frames['devices'][k]:
         f = l.split()
@@ -170,6 +200,13 @@ want = {'workload_ns': whole['blocked']['workload_ns'], 'waits': whole['blocked'
 for p in whole['processes']:
     if p['blocked_ns']:
         want['pid %d blocked_ns' % p['pid']] = p['blocked_ns']
+    if p['throttle_ns']:
+        want['pid %d throttle_ns' % p['pid']] = p['throttle_ns']
+want['throttle pauses'] = whole['writeback']['throttle']['pauses']
+want['throttle ms'] = round(whole['writeback']['throttle']['seconds'] * 1000)
+for d in whole['ops']['dirs']:
+    if d['lookup_wait_us']:
+        want['dir %s lookup_wait_ns' % d['path']] = round(d['lookup_wait_us'] * 1000)
 for key, v in want.items():
     check('sum of windows ' + key, sums.get(key, 0), v)
 

@@ -17,6 +17,10 @@ WORK=$B/tests/data_work
 
 scratch_fs 512 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }
 M=$SCRATCH_MNT
+# the loop device reads and writes its image with O_DIRECT: O_DIRECT calls and
+# AIO reach the disk (tens of us and more), not the page cache of the image
+losetup --direct-io=on "$SCRATCH_LOOP" 2>/dev/null || skip direct_io_loop "losetup --direct-io refused"
+
 
 # ---- data_work: exact counts and bytes ----------------------------------
 have_bt=0
@@ -139,5 +143,40 @@ print(j["total_ios"], j["io_bytes"])' "$T_TMP/fio.json")
 	check_eq fio_pread_counts "$got" "$want"
 else
 	skip fio "fio not installed (make deps)"
+fi
+# ---- libaio and io_uring: the sleeps waiting for completions are blocked time ----
+# fio O_DIRECT random reads at queue depth 8; its blocked time (off-CPU waits
+# marked as AIO waits) must be a large part of its run, not ~0 as before.
+if command -v fio >/dev/null 2>&1; then
+	for eng in libaio io_uring; do
+		"$FSLENS" record -m "$M" -o "$T_TMP/$eng.trace" -- fio --name=a --filename="$M/fio" \
+			--size=32m --rw=randread --bs=4k --direct=1 --ioengine=$eng --iodepth=8 \
+			--number_ios=4000 --output-format=json --output="$T_TMP/$eng.fio" \
+			>/dev/null 2>"$T_TMP/$eng.err"
+		rc=$?
+		if [ $rc -ne 0 ] && grep -qi "engine\|io_uring" "$T_TMP/$eng.err"; then
+			skip "${eng}_waits" "fio cannot use $eng here: $(head -c 200 "$T_TMP/$eng.err")"
+			continue
+		fi
+		check_eq "${eng}_record_exit" "$rc" 0
+		naio=$("$FSLENS" dump --json "$T_TMP/$eng.trace" 2>/dev/null | python3 -c '
+import json, sys
+n = 0
+for line in sys.stdin:
+    line = line.strip().rstrip(",")
+    if line.startswith("{") and "\"offcpu\"" in line:
+        e = json.loads(line)
+        n += bool(e.get("state", 0) & (1 << 30))
+print(n)')
+		# waits of 100 us and more (record's --min-wait) are recorded
+		check_ge "${eng}_aio_waits_recorded" "$naio" 100
+		share=$("$FSLENS" report --json "$T_TMP/$eng.trace" 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+run = json.load(open(sys.argv[1]))["jobs"][0]["read"]["runtime"] / 1000.0
+print(int(100 * j["blocked"]["workload_s"] / run) if run else 0)' "$T_TMP/$eng.fio")
+		# fio (one thread) waits for nearly every completion: most of its run is blocked
+		check_ge "${eng}_blocked_pct_of_run" "$share" 30
+	done
 fi
 [ $T_FAILS -eq 0 ]

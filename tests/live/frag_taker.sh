@@ -2,7 +2,8 @@
 # Who took the block a fragmented file expected, against the independent
 # truth, on tar copies of a real tree (/usr/lib/python3.11 or the largest of
 # a few) onto a fresh scratch ext4 (512 MiB, 4 KiB blocks):
-#  - nodelalloc, one copy; delalloc, one copy; nodelalloc, 3 copies at once
+#  - nodelalloc, one copy; delalloc, one copy; nodelalloc, 3 copies at once;
+#    and 4 dd writers at once (delalloc, 64 MiB each: breaks at 2048 blocks)
 # For each, after unmount:
 #  - the report's fragcheck lines equal `e2fsck -fn -E fragcheck` (so no
 #    journal-inode lines e2fsck does not print);
@@ -86,6 +87,7 @@ run_case() {
 		mkdir "$SCRATCH_MNT/c$i"
 		cmd="$cmd (tar cf - -C $(dirname "$SRC") $(basename "$SRC") | tar xf - -C $SCRATCH_MNT/c$i) &"
 	done
+	[ "$k" = 0 ] && cmd="${cmd_override//@M@/$SCRATCH_MNT};"
 	sync
 	if ! "$FSLENS" record -m "$SCRATCH_MNT" -e alloc,journal,block -o "$T_TMP/$name.trace" -f \
 		-- bash -c "$cmd wait" >"$T_TMP/$name.rec" 2>&1; then
@@ -123,6 +125,9 @@ check_grep nd1-group-pa '^file/group_pa [0-9]+ [0-9]+' "$T_TMP/nd1.cmp"
 run_case da1 delalloc 1
 run_case nd3 nodelalloc 3
 check_grep nd3-group-pa '^file/group_pa [0-9]+ [0-9]+' "$T_TMP/nd3.cmp"
+# 4 concurrent writers, delalloc: 64 MiB files in writeback chunks, next to the journal
+cmd_override='for k in 1 2 3 4; do dd if=/dev/zero of=@M@/w$k bs=64k count=1024 status=none & done' 
+run_case dd4 delalloc 0
 
 # readdir: two finds over one copy; the distinct inode-table blocks are a union
 scratch_fs 512 ext4 -b 4096 || { fail rd-setup "cannot make scratch fs"; exit 1; }

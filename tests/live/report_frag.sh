@@ -3,7 +3,8 @@
 # interleaved (64 KiB to each in turn, fsync after each write) on a scratch
 # ext4; after unmount, `e2fsck -fn -E fragcheck` prints its break lines and
 # the report's fragcheck lines must be the same (inodes, logical and
-# physical numbers), and every break must name the inode that took the block.
+# physical numbers), and every break must name the inode debugfs icheck says
+# holds the block at the end (or none, as icheck says, for a free block).
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -41,8 +42,22 @@ if diff "$T_TMP/e2fsck.txt" "$T_TMP/ours.txt" >"$T_TMP/diff"; then
 else
 	fail fragcheck_equal "report differs from e2fsck: $(head -c 400 "$T_TMP/diff")"
 fi
-untaken=$(python3 -c 'import json,sys; print(sum(1 for b in json.load(open(sys.argv[1]))["layout"]["breaks"] if not b["taker_ino"]))' "$T_TMP/r.json")
-check_eq breaks_have_taker "$untaken" 0
+# who took the block: the owner debugfs icheck names at the end (none: free or metadata)
+wrong=$(python3 - "$SCRATCH_IMG" "$T_TMP/r.json" <<'PY'
+import json, subprocess, sys
+br = json.load(open(sys.argv[2]))["layout"]["breaks"]
+out = subprocess.run(["debugfs", "-R", "icheck " + " ".join(str(b["expect"]) for b in br),
+                      sys.argv[1]], capture_output=True, text=True).stdout
+own = {}
+for line in out.splitlines()[1:]:
+    p = line.split("\t")
+    if len(p) == 2:
+        own[int(p[0])] = int(p[1]) if p[1].strip().isdigit() else None
+print(sum(1 for b in br if own.get(b["expect"], -1) != b["taker_ino"] or
+          (b["taker_ino"] is None and b["taker_kind"] == "file")))
+PY
+)
+check_eq breaks_taker_is_icheck_owner "$wrong" 0
 files=$(python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["layout"]; print(l["fragmented_files"])' "$T_TMP/r.json")
 check_eq fragmented_files "$files" "$(awk -F'(' '{print $1}' "$T_TMP/e2fsck.txt" | sort -u | wc -l)"
 exit $T_FAILS

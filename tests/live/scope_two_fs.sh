@@ -100,6 +100,12 @@ PY
 	"$FSLENS" top --replay "$t" -b -a -w 200 --view files >"$T_TMP/$n.files" 2>/dev/null
 	check_grep "${n}_top_files_view" ' data_a$' "$T_TMP/$n.files"
 	check_eq "${n}_top_files_only_target" "$(grep -cE ' (x|y|z)$' "$T_TMP/$n.files")" 0
+	# top's devices view: the target's disk by name, and no other device
+	"$FSLENS" top --replay "$t" -b -a -w 200 --view devices >"$T_TMP/$n.devs" 2>/dev/null
+	check_grep "${n}_top_device_by_name" "^ *$(basename "$ALOOP") " "$T_TMP/$n.devs"
+	check_eq "${n}_top_devices_only_target" \
+		"$(grep -cE '^ *(loop[0-9]+|[0-9]+:[0-9]+) ' "$T_TMP/$n.devs" | tr -d ' ')" \
+		"$(grep -cE "^ *$(basename "$ALOOP") " "$T_TMP/$n.devs" | tr -d ' ')"
 }
 
 # 1. with a command

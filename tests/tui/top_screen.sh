@@ -74,6 +74,18 @@ tm_wait s 'PROCS COMM' 3 && pass group-header || fail group-header "$(tm_screen 
 check_grep group-tab '1:progs' <(tm_screen s)
 tm_keys s p
 tm_wait s '    PID COMM' 3 && pass ungroup || fail ungroup "$(tm_screen s | sed -n 4,7p)"
+# Enter on the most blocked process: its classes, each with the class's stack
+tm_keys s Home Enter
+if tm_wait s 'process 1001 \(mkdir\)' 3; then
+	tm_keys s Down Down Down Down Down Down Down Down Down Down Down Down
+	tm_wait s 'its costliest' 3
+	check_grep details-class '^ ?journal_log_space +100\.0 ms/s' <(tm_screen s)
+	check_grep details-stack '^ +its costliest stack \(all tasks, 1000\.0 ms\):' <(tm_screen s)
+	check_grep details-rule '^ +=> 10  __jbd2_log_wait_for_space' <(tm_screen s)
+else
+	fail details "$(tm_screen s | sed -n 4,10p)"
+fi
+tm_keys s Escape
 
 # stalls: ms/s per class, share, sparkline, the explaining frames; Enter = stack
 tm_keys s 2

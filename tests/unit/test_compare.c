@@ -90,6 +90,13 @@ TEST(compare_bounds_exact_ns)
 			return;
 		CHECK_EQ(fsl_compare__run(c, traces, 1), 0);
 		CHECK_EQ(fsl_compare__stats(c, 0, NULL)->passes, 1);
+		/* every window's analysis set (64 of them but the last time) is on the
+		 * pass's session and shares its context stage: the compare consumer
+		 * and at least two consumers (analysis, stalls) per window */
+		CHECK_EQ(fsl_compare__stats(c, 0, NULL)->windows,
+			 n - 1 - first < FSL_COMPARE_MAX ? n - 1 - first : FSL_COMPARE_MAX);
+		CHECK(fsl_compare__stats(c, 0, NULL)->consumers >=
+		      1 + 2 * fsl_compare__stats(c, 0, NULL)->windows);
 		for (i = first; i + 1 < n && i < first + FSL_COMPARE_MAX; i++) {
 			uint64_t t0 = 0, t1 = 0;
 

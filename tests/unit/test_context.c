@@ -291,3 +291,33 @@ TEST(session_consumer_order_does_not_matter)
 	free(fwd);
 	free(rev);
 }
+
+/* Kernel-thread evidence is the target's own: another fs's jbd2 thread is "other". */
+TEST(context_other_fs_journal_thread)
+{
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct fsl_ev_proc pr;
+
+	REQUIRE(cx && s);
+	ctx_meta(&f);
+	fx_set(&f, "target.dev_name", "7:1 loop1");
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	ev_proc(&pr, S0, 500, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop1-8");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 501, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop0-8");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 502, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop10-8");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 503, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "kworker/u8:1");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	CHECK_EQ(fsl_session__end(s), 0);
+	CHECK_EQ(fsl_context__role(cx, 500, 0), FSL_ROLE_KTHREAD);
+	CHECK_EQ(fsl_context__role(cx, 501, 0), FSL_ROLE_OTHER);
+	CHECK_EQ(fsl_context__role(cx, 502, 0), FSL_ROLE_OTHER);	/* loop10 is not loop1 */
+	CHECK_EQ(fsl_context__role(cx, 503, 0), FSL_ROLE_KTHREAD);
+	fsl_session__free(s);
+	fsl_context__free(cx);
+}

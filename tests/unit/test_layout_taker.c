@@ -327,3 +327,27 @@ TEST(layout_lookup_holes_are_not_breaks)
 	CHECK_U64(hist[1], 1);	/* file 700: two */
 	fsl_analysis__free(a);
 }
+
+/* A block of the journal (never allocated in the trace) is inode 8's, as icheck says. */
+TEST(layout_taker_journal_blocks)
+{
+	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
+	const struct fsl_frag_break *br;
+	struct fsl_analysis *a;
+	struct fx_meta fx;
+
+	geometry(&fx);
+	fx_set(&fx, "ext4.journal_inum", "8");
+	fx_set(&fx, "ext4.journal_blocks", "4096");
+	fx_set(&fx, "ext4.journal_start", "65536");
+	a = fsl_analysis__new(&o, NULL);
+	REQUIRE(a && !fsl_analysis__begin(a, &fx.m));
+	put(a, 100, 13, 0, 63488, 2048);
+	put(a, 200, 13, 2048, 69632, 2048);
+	REQUIRE(fsl_layout__breaks(fsl_analysis__layout(a), &br) == 1);
+	CHECK_U64(br[0].expect, 65536);
+	CHECK_EQ(br[0].taker_kind, FSL_TAKER_FILE);
+	CHECK_U64(br[0].taker_ino, 8);
+	CHECK_EQ(br[0].taker_how, FSL_HOW_UNKNOWN);
+	fsl_analysis__free(a);
+}

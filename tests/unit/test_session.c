@@ -125,3 +125,31 @@ TEST(session_handler_error_stops)
 	CHECK_EQ(a.ended, 1);
 	fsl_reader__close(r);
 }
+
+/* The table grows: a compare of 64 phase windows attaches 64 analysis sets of 8. */
+TEST(session_many_consumers)
+{
+	enum { N = 600 };
+	static struct counter k[N];
+	static struct fsl_consumer *cons[N];
+	struct fsl_reader *r;
+	unsigned int i, bad = 0;
+	int err = 0;
+
+	write_trace(t_path("s.trace"));
+	for (i = 0; i < N; i++) {
+		k[i] = (struct counter){ .c = { .name = "k", .begin = c_begin, .end = c_end } };
+		if (i % 2)
+			k[i].c.any = c_any;
+		k[i].c.handlers[FSL_EV_BLOCK_RQ_COMPLETE] = c_rq;
+		cons[i] = &k[i].c;
+	}
+	r = fsl_reader__open(t_path("s.trace"), NULL, &err);
+	REQUIRE(r);
+	CHECK_EQ(fsl_session_run(r, cons, N), 0);
+	for (i = 0; i < N; i++)
+		bad += k[i].began != 1 || k[i].ended != 1 || k[i].rq != 300 ||
+		       k[i].any != (i % 2 ? 330u : 0u);
+	CHECK_EQ(bad, 0);
+	fsl_reader__close(r);
+}

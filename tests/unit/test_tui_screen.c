@@ -2,6 +2,7 @@
 /* The top screen drawn into the memory terminal from hand-made snapshots. */
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/analysis.h"
 #include "t.h"
 #include "../../tui/screen.h"
 
@@ -500,6 +501,43 @@ TEST(tui_filter_prompt_starts_empty)
 	/* Enter on nothing clears the filter */
 	top_screen__key(&s, &snap, TUI_KEY_ENTER);
 	CHECK_STR(s.filter, "");
+	if (t_failed())
+		dump(t);
+	top_screen__fini(&s);
+	top_snap__clear(&snap);
+	tui_term__free(t);
+}
+
+/* Enter on a process: each class it waited in, most first, with that class's stack. */
+TEST(tui_process_details_per_class)
+{
+	struct tui_term *t = tui_term__new_memory(40, 80);
+	struct top_screen s;
+	struct top_snap snap;
+	int y, y2;
+
+	REQUIRE(t);
+	make_snap(&snap);
+	/* 101 waited 600 ms/s for log space and 100 ms/s on a locked transaction */
+	snap.procs[0].class_ms_s[FSL_WC_JOURNAL_LOG_SPACE] = 600;
+	snap.procs[0].class_ms_s[FSL_WC_TXN_LOCKED] = 100;
+	snap.stalls[1].rule_frame = 6;
+	snap.stalls[1].top_stack_ms = 420;
+	top_screen__init(&s, t);
+	s.views[0]->sort_col = s.views[0]->default_sort;
+	s.views[0]->reverse = 0;
+	s.views[0]->have_sel = 0;
+	s.views[0]->sel = 0;
+	top_screen__update(&s, &snap);
+	top_screen__key(&s, &snap, TUI_KEY_ENTER);
+	top_screen__draw(&s, &snap);
+	y = find_row(t, "journal_log_space           600.0 ms/s");
+	y2 = find_row(t, "txn_locked                  100.0 ms/s");
+	CHECK(y > 0);
+	CHECK(y2 > y);
+	CHECK(find_row(t, "  its costliest stack (all tasks, 420.0 ms):") == y + 1);
+	CHECK(find_row(t, "      0  __schedule+0x2a") == y + 2);
+	CHECK(find_row(t, "   =>  6  __jbd2_log_wait_for_space+0x70") == y + 8);
 	if (t_failed())
 		dump(t);
 	top_screen__fini(&s);

@@ -110,7 +110,8 @@ TEST(waitclass_ids_stable)
 	static const char *const ids[] = {
 		"journal_log_space", "txn_locked", "buffer_under_commit", "commit_wait",
 		"handle_start", "dir_block_read", "inode_table_read", "bitmap_read",
-		"writeback_throttle", "page_wait", "queue_wait", "flush", "other_io", "other",
+		"writeback_throttle", "block_throttle", "fsync_writeback",
+		"free_space_writeback", "aio_wait", "page_wait", "queue_wait", "flush", "other_io", "other",
 	};
 	unsigned int i;
 
