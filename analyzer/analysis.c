@@ -325,6 +325,13 @@ const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a)
 	return s;
 }
 
+int32_t fsl_analysis__proc_stack(struct fsl_analysis *a, uint32_t pid, unsigned int cls,
+				 uint64_t *ns)
+{
+	release(a);
+	return an_stalls_proc_stack(a->stalls, pid, cls, ns);
+}
+
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a)
 {
 	release(a);

@@ -102,9 +102,6 @@ static const struct wc_rule wc_rules[] = {
 	{ "__lock_page*",			FSL_WC_PAGE_WAIT, 1 },
 	{ "blk_mq_get_tag",			FSL_WC_QUEUE_WAIT, 1 },
 	{ "submit_bio_wait",			FSL_WC_OTHER_IO, 1 },
-	/* waiting for asynchronous I/O completions (libaio, io_uring) */
-	{ "read_events",			FSL_WC_OTHER_IO, 1 },
-	{ "io_cqring_wait",			FSL_WC_OTHER_IO, 1 },
 	{ "io_schedule*",			FSL_WC_OTHER_IO, 1 },
 	{ "bit_wait_io*",			FSL_WC_OTHER_IO, 1 },
 	{ "__wait_on_buffer",			FSL_WC_OTHER_IO, 1 },

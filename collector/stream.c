@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/text.h"
 #include "fslens/collector.h"
 #include "fslens/hashmap.h"
 #include "fslens/ksyms.h"
@@ -402,8 +403,8 @@ static struct fsl_stack *symbolize(struct fsl_stream *s, int32_t id)
 			snprintf(name, sizeof(name), "0x%llx", (unsigned long long)ips[j]);
 			f = name;
 		}
-		/* the probe's own frames (bpf_prog_*, bpf_trace_run*) are not the wait */
-		if (!st->nframes && (!strncmp(f, "bpf_", 4) || !strncmp(f, "__bpf_", 6)))
+		/* the recorder's own frames (program, tracepoint glue) are not the wait */
+		if (!st->nframes && fsl_frame_is_recorder(f))
 			continue;
 		st->frames[st->nframes] = strdup(f);
 		if (!st->frames[st->nframes]) {

@@ -96,6 +96,31 @@ size_t fsl_frame_func_len(const char *frame)
 	return strcspn(frame, "+/ \t[");
 }
 
+int fsl_frame_is_recorder(const char *frame)
+{
+	static const char *const pfx[] = {
+		"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_", "bpf_trampoline_",
+		"[bpf]", "_einittext",
+	};
+	unsigned int i;
+
+	if (!frame)
+		return 0;
+	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!strncmp(frame, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+
+unsigned int fsl_frames_recorder_prefix(const char *const *frames, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && fsl_frame_is_recorder(frames[i]); i++)
+		;
+	return i;
+}
+
 const char *fsl_frame_func(const char *frame, char *buf, size_t len)
 {
 	size_t n = fsl_frame_func_len(frame);

@@ -373,7 +373,7 @@ static int parse_schema(struct fsl_reader *r, const unsigned char *p, size_t len
 static int parse_stacks(struct fsl_reader *r, const unsigned char *p, size_t len, uint32_t n)
 {
 	struct cur c = { p, p + len, 0 };
-	uint32_t i, k;
+	uint32_t i, k, skip;
 
 	for (i = 0; i < n && !c.bad; i++) {
 		struct fsl_stack s, *ns;
@@ -398,6 +398,14 @@ static int parse_stacks(struct fsl_reader *r, const unsigned char *p, size_t len
 				free(s.frames[k]);
 			free(s.frames);
 			return -EILSEQ;
+		}
+		/* traces from older recorders kept the recorder's own frames */
+		skip = fsl_frames_recorder_prefix((const char *const *)s.frames, s.nframes);
+		if (skip) {
+			for (k = 0; k < skip; k++)
+				free(s.frames[k]);
+			memmove(s.frames, s.frames + skip, (s.nframes - skip) * sizeof(char *));
+			s.nframes -= skip;
 		}
 		ns = realloc(r->stacks, (r->nstacks + 1) * sizeof(*ns));
 		if (!ns) {

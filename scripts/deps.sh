@@ -4,7 +4,7 @@
 set -u
 PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev pkg-config
       libncurses-dev libext2fs-dev e2fsprogs xfsprogs blktrace util-linux tmux python3
-      libclang-rt-14-dev linux-perf dbench fio bpftrace strace
+      libclang-rt-14-dev linux-perf dbench fio bpftrace strace bonnie++
       libmicrohttpd-dev prometheus
       chromium dpkg-dev fakeroot mmdebstrap man-db"
 # chromium: the HTML report's browser checks (headless screenshots, --dump-dom);

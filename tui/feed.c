@@ -204,7 +204,7 @@ static void fill_header(struct top_snap *s, struct fsl_analysis *a, struct fsl_a
 	}
 }
 
-static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
+static int fill_procs(struct top_feed *f, struct top_snap *s, struct fsl_analysis *a, double w)
 {
 	const struct fsl_proc_stat *p;
 	unsigned int n = fsl_analysis__procs(a, &p), i, c;
@@ -227,8 +227,24 @@ static int fill_procs(struct top_snap *s, struct fsl_analysis *a, double w)
 		for (c = 0; c < FSL_WC__MAX; c++)
 			if (wclass_group[c] < TOP_WG__MAX)
 				o->blocked_ms_s[wclass_group[c]] += ms_per_s(p[i].ns[c], w);
-		for (c = 0; c < FSL_WC__MAX; c++)
+		for (c = 0; c < FSL_WC__MAX; c++) {
+			struct top_proc_stack *ps = &o->class_stack[c];
+			const struct fsl_stack *stk;
+			uint64_t ns;
+			int32_t id;
+
 			o->class_ms_s[c] = ms_per_s(p[i].ns[c], w);
+			ps->rule_frame = -1;
+			if (!p[i].ns[c] || !f->meta->stack)
+				continue;
+			id = fsl_analysis__proc_stack(a, p[i].pid, c, &ns);
+			if (id < 0 || !(stk = f->meta->stack(f->meta, id)))
+				continue;
+			ps->frames = (const char *const *)stk->frames;
+			ps->nframes = stk->nframes;
+			ps->ms = ns / 1e6;
+			fsl_wclass_of_frames(ps->frames, ps->nframes, &ps->rule_frame);
+		}
 		o->blocked_total_ms_s = ms_per_s(p[i].blocked_ns, w);
 		o->read_mbs = per_s(p[i].read_bytes, w) / MB;
 		o->write_mbs = per_s(p[i].write_bytes, w) / MB;
@@ -430,7 +446,7 @@ static int build(struct top_feed *f, struct fsl_analysis *a, uint64_t t0, uint64
 	s->hdr.elapsed_s = (t1 - f->start_ns) / 1e9;
 	s->hdr.window_s = w;
 	fill_header(s, a, f->since, w);
-	rc = fill_procs(s, a, w);
+	rc = fill_procs(f, s, a, w);
 	if (!rc)
 		rc = fill_stalls(f, s, a, w, with_hist);
 	if (!rc)

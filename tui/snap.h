@@ -63,6 +63,14 @@ struct top_proc {
 	double data_read_mbs, data_write_mbs;	/* read()/write() family on the target's files */
 	/* Blocked ms/s per wait class (enum fsl_wclass), for the details. */
 	double class_ms_s[TOP_NCLASSES];
+	/* Per class, the stack this process was blocked on longest in the
+	 * window: innermost frame first (nframes 0: none known). */
+	struct top_proc_stack {
+		const char *const *frames;
+		unsigned int nframes;
+		int rule_frame;		/* the frame that decided the class (-1 unknown) */
+		double ms;		/* its blocked ms in the window */
+	} class_stack[TOP_NCLASSES];
 };
 
 struct top_stall {

@@ -89,8 +89,12 @@ static const struct top_proc *group_rows(const struct top_snap *s, size_t *n)
 			o->p99_ms = p->p99_ms;
 		for (k = 0; k < TOP_WG__MAX; k++)
 			o->blocked_ms_s[k] += p->blocked_ms_s[k];
-		for (k = 0; k < TOP_NCLASSES; k++)
+		for (k = 0; k < TOP_NCLASSES; k++) {
 			o->class_ms_s[k] += p->class_ms_s[k];
+			/* a group shows its members' single costliest stack */
+			if (p->class_stack[k].nframes && p->class_stack[k].ms > o->class_stack[k].ms)
+				o->class_stack[k] = p->class_stack[k];
+		}
 		o->blocked_total_ms_s += p->blocked_total_ms_s;
 		o->read_mbs += p->read_mbs;
 		o->write_mbs += p->write_mbs;
@@ -192,13 +196,14 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 	top_lines__add(out, "read                   %10.2f MB/s", p->read_mbs);
 	top_lines__add(out, "written                %10.2f MB/s", p->write_mbs);
 	/*
-	 * Each class it waited in, most first, with the class's costliest stack
-	 * in this window (all tasks: the analysis keeps stacks per class, not
-	 * per process).
+	 * Each class it waited in, most first, with the stack this process was
+	 * blocked on longest in that class in this window (a program: the
+	 * longest of any one of its processes).
 	 */
 	for (;;) {
+		const struct top_proc_stack *ps;
 		int c, best = -1;
-		size_t i;
+		unsigned int k;
 
 		for (c = 0; c < FSL_WC__MAX; c++)
 			if (!(listed >> c & 1) && p->class_ms_s[c] > 0.05 &&
@@ -209,17 +214,16 @@ static int details(struct top_view *v, const struct top_snap *s, const void *row
 		listed |= 1u << best;
 		top_lines__add(out, "%s", "");
 		top_lines__add(out, "%-22s %10.1f ms/s", fsl_wclass_id(best), p->class_ms_s[best]);
-		for (i = 0; i < s->nstalls; i++) {
-			const struct top_stall *st = &s->stalls[i];
-			unsigned int k;
-
-			if (strcmp(st->cls, fsl_wclass_id(best)) || !st->nframes)
-				continue;
-			top_lines__add(out, "  its costliest stack (all tasks, %.1f ms):", st->top_stack_ms);
-			for (k = 0; k < st->nframes; k++)
-				top_lines__add(out, "  %s %2u  %s", (int)k == st->rule_frame ? "=>" : "  ", k,
-					       st->frames[k]);
-		}
+		ps = &p->class_stack[best];
+		if (!ps->nframes)
+			continue;
+		if (grouped)
+			top_lines__add(out, "  the costliest stack of one of them (%.1f ms):", ps->ms);
+		else
+			top_lines__add(out, "  its costliest stack (%.1f ms):", ps->ms);
+		for (k = 0; k < ps->nframes; k++)
+			top_lines__add(out, "  %s %2u  %s", (int)k == ps->rule_frame ? "=>" : "  ", k,
+				       ps->frames[k]);
 	}
 	return 0;
 }

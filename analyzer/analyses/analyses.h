@@ -28,4 +28,7 @@ AN_DECLARE(health, fsl_health)
 
 #undef AN_DECLARE
 
+/* The costliest stack of process pid in class cls in the window; -1 none. */
+int32_t an_stalls_proc_stack(struct an_stalls *s, uint32_t pid, unsigned int cls, uint64_t *ns);
+
 #endif

@@ -1260,9 +1260,10 @@ static void pos_lengths(const struct an_layout *s, struct fsl_break_pos *p)
 	p->group_len = (uint32_t)fsl_meta__u64(s->c->meta, FSL_KV_EXT4_TUNE_MB_GROUP_PREALLOC, 512);
 }
 
-static void pos_count(struct an_layout *s, const struct fsl_frag_break *b)
+static void pos_count(struct an_layout *s, const struct fsl_frag_break *b, struct fsl_map *other)
 {
 	struct fsl_break_pos *p = &s->pos;
+	uint64_t *n;
 
 	p->breaks++;
 	if (b->log && p->wb_len && b->log % p->wb_len == 0)
@@ -1271,14 +1272,42 @@ static void pos_count(struct an_layout *s, const struct fsl_frag_break *b)
 		p->stream_req++;
 	else if (b->log && p->group_len && b->log % p->group_len == 0)
 		p->group_pa++;
-	else
+	else {
 		p->other++;
+		n = fsl_map__put(other, b->log, NULL);
+		if (n)
+			(*n)++;
+	}
+}
+
+/* The three most common other positions (ties: the lower block first). */
+static void pos_top(struct fsl_break_pos *p, const struct fsl_map *other)
+{
+	uint64_t log, *n;
+	size_t it = 0;
+	int i, k;
+
+	while ((n = fsl_map__next(other, &it, &log))) {
+		for (i = 0; i < 3; i++)
+			if (*n > p->other_n[i] || (*n == p->other_n[i] && p->other_n[i] &&
+						   log < p->other_log[i]))
+				break;
+		if (i == 3)
+			continue;
+		for (k = 2; k > i; k--) {
+			p->other_n[k] = p->other_n[k - 1];
+			p->other_log[k] = p->other_log[k - 1];
+		}
+		p->other_n[i] = *n;
+		p->other_log[i] = log;
+	}
 }
 
 static void layout_compute(struct an_layout *s)
 {
 	struct fsl_ext4_geometry g;
 	struct an_pa *pas = NULL;
+	struct fsl_map other;
 	struct an_file *f;
 	uint64_t ino, omax, mmax = 1;
 	size_t it = 0;
@@ -1304,6 +1333,7 @@ static void layout_compute(struct an_layout *s)
 	pos_lengths(s, &s->pos);
 	s->nbreaks = 0;
 	s->nfiles = s->nfrag = 0;
+	fsl_map__init(&other, sizeof(uint64_t));
 	it = 0;
 	while ((f = fsl_map__next(&s->files, &it, &ino))) {
 		int frag = 0;
@@ -1330,11 +1360,13 @@ static void layout_compute(struct an_layout *s)
 			b->len = x->len;
 			if (pas || !s->npas)
 				explain(s, &g, pas, omax, mmax, b, x);
-			pos_count(s, b);
+			pos_count(s, b, &other);
 		}
 		s->nfrag += frag;
 	}
 	free(pas);
+	pos_top(&s->pos, &other);
+	fsl_map__free(&other);
 	if (s->nbreaks)
 		qsort(s->breaks, s->nbreaks, sizeof(*s->breaks), break_cmp);
 	rd_compute(s);

@@ -15,12 +15,61 @@ struct an_stack_agg {		/* window: per stack */
 	uint8_t role;
 };
 
+/*
+ * Per process: blocked ns per stack, and per class the costliest of them so
+ * far (ns only grow within a window, so the running best stays exact).
+ * Bounded: past AN_PROC_STACKS_MAX (pid, stack) pairs in a window, new pairs
+ * are not followed (counted in proc_stacks_dropped); classes are unaffected.
+ */
+#define AN_PROC_STACKS_MAX	65536
+
+struct an_proc_stack {		/* key: pid << 32 | stack id */
+	uint64_t ns;
+};
+
+struct an_proc_best {		/* key: pid << 8 | class */
+	int32_t id;
+	uint64_t ns;
+};
+
 struct an_stalls {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
 	struct fsl_map stacks;		/* stack id -> an_stack_agg */
+	struct fsl_map pstacks;		/* (pid, stack id) -> an_proc_stack */
+	struct fsl_map pbest;		/* (pid, class) -> an_proc_best */
+	uint64_t proc_stacks_dropped;
 	struct fsl_stalls res;
 };
+
+static int add_proc_stack(struct an_stalls *s, uint32_t pid, unsigned int cls, int32_t id,
+			  uint64_t ns)
+{
+	uint64_t key = (uint64_t)pid << 32 | (uint32_t)id;
+	struct an_proc_stack *ps = fsl_map__get(&s->pstacks, key);
+	struct an_proc_best *b;
+	int fresh;
+
+	if (!ps) {
+		if (fsl_map__count(&s->pstacks) >= AN_PROC_STACKS_MAX) {
+			s->proc_stacks_dropped++;
+			return 0;
+		}
+		ps = fsl_map__put(&s->pstacks, key, NULL);
+		if (!ps)
+			return -ENOMEM;
+	}
+	ps->ns += ns;
+	b = fsl_map__put(&s->pbest, (uint64_t)pid << 8 | cls, &fresh);
+	if (!b)
+		return -ENOMEM;
+	/* most blocked ns first, ties to the lower stack id */
+	if (fresh || b->id == id || ps->ns > b->ns || (ps->ns == b->ns && id < b->id)) {
+		b->id = id;
+		b->ns = ps->ns;
+	}
+	return 0;
+}
 
 /*
  * A stall, or the piece of one up to a window edge (x->flags PARTIAL): its
@@ -61,6 +110,13 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 		agg->role = role;
 	}
 
+	if (ns && ev->stack_id >= 0) {
+		int rc = add_proc_stack(s, h->pid, cls, ev->stack_id, ns);
+
+		if (rc)
+			return rc;
+	}
+
 	ps = an_proc(s->c, h->pid);
 	if (ps) {
 		ps->blocked_ns += ns;
@@ -99,6 +155,8 @@ struct an_stalls *an_stalls_new(struct an_ctx *c)
 		return NULL;
 	s->c = c;
 	fsl_map__init(&s->stacks, sizeof(struct an_stack_agg));
+	fsl_map__init(&s->pstacks, sizeof(struct an_proc_stack));
+	fsl_map__init(&s->pbest, sizeof(struct an_proc_best));
 	s->cons.name = "stalls";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_OFFCPU] = on_offcpu;
@@ -112,6 +170,8 @@ void an_stalls_free(struct an_stalls *s)
 	if (!s)
 		return;
 	fsl_map__free(&s->stacks);
+	fsl_map__free(&s->pstacks);
+	fsl_map__free(&s->pbest);
 	free(s);
 }
 
@@ -119,6 +179,9 @@ void an_stalls_reset(struct an_stalls *s)
 {
 	memset(&s->res, 0, sizeof(s->res));
 	fsl_map__clear(&s->stacks);
+	fsl_map__clear(&s->pstacks);
+	fsl_map__clear(&s->pbest);
+	s->proc_stacks_dropped = 0;
 }
 
 struct fsl_consumer *an_stalls_consumer(struct an_stalls *s)
@@ -178,4 +241,14 @@ const struct fsl_stalls *an_stalls_result(struct an_stalls *s)
 {
 	top_stacks(s);
 	return &s->res;
+}
+
+int32_t an_stalls_proc_stack(struct an_stalls *s, uint32_t pid, unsigned int cls, uint64_t *ns)
+{
+	const struct an_proc_best *b = cls < FSL_WC__MAX ?
+		fsl_map__get(&s->pbest, (uint64_t)pid << 8 | cls) : NULL;
+
+	if (ns)
+		*ns = b ? b->ns : 0;
+	return b ? b->id : -1;
 }

@@ -788,6 +788,7 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__arr_end(j);
 	{
 		struct fsl_break_pos p;
+		unsigned int k;
 
 		fsl_layout__break_pos(l, &p);
 		fsl_json__key(j, "break_positions");
@@ -800,6 +801,15 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "mb_group_prealloc", p.group_pa);
 		fsl_json__kv_u64(j, "mb_group_prealloc_blocks", p.group_len);
 		fsl_json__kv_u64(j, "other", p.other);
+		fsl_json__key(j, "other_top");
+		fsl_json__arr_begin(j);
+		for (k = 0; k < 3 && p.other_n[k]; k++) {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "log", p.other_log[k]);
+			fsl_json__kv_u64(j, "breaks", p.other_n[k]);
+			fsl_json__obj_end(j);
+		}
+		fsl_json__arr_end(j);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__obj_end(j);

@@ -684,8 +684,15 @@ static void break_positions(FILE *f, const struct fsl_layout *l)
 		fprintf(f, "    %" PRIu64 " of %" PRIu64 " at multiples of %u: the locality-group "
 			"preallocation size (/sys/fs/ext4/DEV/mb_group_prealloc)\n", p.group_pa,
 			p.breaks, p.group_len);
-	if (p.other)
-		fprintf(f, "    %" PRIu64 " of %" PRIu64 " elsewhere\n", p.other, p.breaks);
+	if (p.other) {
+		unsigned int i;
+
+		fprintf(f, "    %" PRIu64 " of %" PRIu64 " elsewhere; most at", p.other, p.breaks);
+		for (i = 0; i < 3 && p.other_n[i]; i++)
+			fprintf(f, "%s %" PRIu64 " (%" PRIu64 ")", i ? "," : "", p.other_log[i],
+				p.other_n[i]);
+		fputc('\n', f);
+	}
 }
 
 static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)

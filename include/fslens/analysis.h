@@ -491,6 +491,7 @@ struct fsl_break_pos {
 	uint64_t breaks;
 	uint64_t wb_limit, stream_req, group_pa, other;
 	uint32_t wb_len, stream_len, group_len;
+	uint64_t other_log[3], other_n[3];	/* the most common of the other positions */
 };
 struct fsl_layout;
 void fsl_layout__break_pos(const struct fsl_layout *l, struct fsl_break_pos *out);
@@ -595,6 +596,13 @@ uint64_t fsl_analysis__now(const struct fsl_analysis *a);
 
 /* Results: valid until the next feed/reset. NULL when the section is off. */
 const struct fsl_stalls *fsl_analysis__stalls(struct fsl_analysis *a);
+/*
+ * The stack process pid (tgid) was blocked on longest in class cls in the
+ * window (window rules as for the classes; ties to the lower stack id), its
+ * blocked ns in *ns; -1 when it has none.
+ */
+int32_t fsl_analysis__proc_stack(struct fsl_analysis *a, uint32_t pid, unsigned int cls,
+				 uint64_t *ns);
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a);
 /* Data operations (with the ops section); NULL when the section is off. */
 const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a);

@@ -45,6 +45,16 @@ const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 size_t fsl_frame_func_len(const char *frame);
 /* The same, copied into buf (truncated to len - 1). Returns buf. */
 const char *fsl_frame_func(const char *frame, char *buf, size_t len);
+/*
+ * The recorder's own frames, innermost in every stack its probes take: the
+ * BPF program (bpf_prog_*, a JIT address: "[bpf]", or the last kernel symbol
+ * before the JIT area, _einittext+0x...), the tracepoint glue
+ * (bpf_trace_run*, __bpf_trace_*, __traceiter_*). A bare 0x... is not
+ * taken for one: without kallsyms every frame reads so.
+ */
+int fsl_frame_is_recorder(const char *frame);
+/* How many innermost frames are the recorder's (to drop before storing). */
+unsigned int fsl_frames_recorder_prefix(const char *const *frames, unsigned int n);
 
 /*
  * Names and paths come from the traced system (a task can name itself with

@@ -3,7 +3,7 @@
  * Writes a synthetic trace with a known, steady workload for the top tests
  * and the top cost bench:
  *
- *   top_trace OUT [SECONDS [SCALE [ramp]]]
+ *   top_trace OUT [SECONDS [SCALE [ramp|procstack]]]
  *
  * Per second of trace time (times SCALE):
  *   pid 1001 "mkdir":  100 mkdir in /mnt/t/a (1 ms each), 20 off-CPU waits of
@@ -16,7 +16,8 @@
  *   one global_dirty_state (12800 dirty pages, 256 under writeback)
  * and 7 lost off-CPU events. Everything is on dev 7:0 mounted at /mnt/t.
  * With "ramp", second s (from 0) holds s + 1 times the calls, waits and
- * I/O, so windows differ from one another. The trace spans [1 s, 1 s +
+ * I/O, so windows differ from one another. With "procstack", see
+ * frames_unlink. The trace spans [1 s, 1 s +
  * SECONDS] of CLOCK_MONOTONIC; the tests derive every expected number from
  * the rates above.
  */
@@ -185,6 +186,14 @@ static char *frames_log_space[] = {
 	"ext4_mkdir+0x150",
 };
 
+/* With "procstack": pid 1003 "rm" waits 10 x 3 ms a second for log space
+ * on this stack of its own (the class's costliest stays mkdir's, id 1). */
+static char *frames_unlink[] = {
+	"__schedule+0x2a", "schedule+0x10", "__jbd2_log_wait_for_space+0x70",
+	"add_transaction_credits+0x1a0", "start_this_handle+0x120",
+	"jbd2__journal_start+0xf0", "__ext4_unlink+0x90", "ext4_unlink+0x40",
+};
+
 static char *frames_dir_read[] = {
 	"__schedule+0x2a", "schedule+0x10", "io_schedule+0x12", "bit_wait_io+0x10",
 	"__wait_on_bit+0x40", "out_of_line_wait_on_bit+0x90", "__wait_on_buffer+0x30",
@@ -197,19 +206,21 @@ int main(int argc, char **argv)
 {
 	struct fsl_writer_opts wo = { .force = 1 };
 	struct fsl_stack st;
-	unsigned int seconds = 10, scale = 1, s, i, k, ramp = 0;
+	unsigned int seconds = 10, scale = 1, s, i, k, ramp = 0, procstack = 0;
 	uint64_t rq = 0x1000, jsector = 100000;
 	int err = 0;
 
-	if (argc < 2 || argc > 5 || (argc == 5 && strcmp(argv[4], "ramp"))) {
-		fprintf(stderr, "usage: top_trace OUT [SECONDS [SCALE [ramp]]]\n");
+	if (argc < 2 || argc > 5 ||
+	    (argc == 5 && strcmp(argv[4], "ramp") && strcmp(argv[4], "procstack"))) {
+		fprintf(stderr, "usage: top_trace OUT [SECONDS [SCALE [ramp|procstack]]]\n");
 		return 2;
 	}
 	if (argc > 2)
 		seconds = (unsigned int)strtoul(argv[2], NULL, 10);
 	if (argc > 3)
 		scale = (unsigned int)strtoul(argv[3], NULL, 10);
-	ramp = argc == 5;
+	ramp = argc == 5 && !strcmp(argv[4], "ramp");
+	procstack = argc == 5 && !strcmp(argv[4], "procstack");
 	if (!seconds || !scale)
 		return 2;
 	w = fsl_writer__open(argv[1], &wo, &err);
@@ -228,6 +239,11 @@ int main(int argc, char **argv)
 	fsl_writer__stack(w, &st);
 	st = (struct fsl_stack){ 2, sizeof(frames_dir_read) / sizeof(char *), frames_dir_read };
 	fsl_writer__stack(w, &st);
+	if (procstack) {
+		st = (struct fsl_stack){ 3, sizeof(frames_unlink) / sizeof(char *), frames_unlink };
+		fsl_writer__stack(w, &st);
+		proc(T0, 1003, "rm", 0);
+	}
 
 	proc(T0, 1001, "mkdir", 0);
 	proc(T0, 1002, "tar", 0);
@@ -263,6 +279,8 @@ int main(int argc, char **argv)
 
 			offcpu(t, 1001, 5000000, 1);
 		}
+		for (i = 0; procstack && i < 10; i++)
+			offcpu(base + 7000 + (uint64_t)i * (NS / 10), 1003, 3000000, 3);
 		for (i = 0; i < 10 * k; i++) {
 			uint64_t t = base + 6000 + (uint64_t)i * (NS / (10 * k));
 

@@ -51,9 +51,9 @@ def fmt(v, width, prec):
 
 groups = {'JRNL': ['journal_log_space', 'txn_locked', 'buffer_under_commit', 'commit_wait',
                    'handle_start'],
-          'DIRRD': ['dir_block_read'], 'THRTL': ['writeback_throttle'],
-          'IO': ['inode_table_read', 'bitmap_read', 'page_wait', 'queue_wait', 'flush',
-                 'other_io']}
+          'DIRRD': ['dir_block_read'], 'THRTL': ['writeback_throttle', 'block_throttle'],
+          'IO': ['inode_table_read', 'bitmap_read', 'fsync_writeback', 'free_space_writeback',
+                 'aio_wait', 'page_wait', 'queue_wait', 'flush', 'other_io']}	# tui/feed.c
 
 sums = {}
 

@@ -37,6 +37,8 @@ check_grep csv.path ',rename,/mnt/h/x\\x9b31m,/mnt/h/y\\x07,' <("$FSLENS" export
 check_grep folded.line '^\\x1b\]0_T\\x07\\x1b\[2J;ext4_mkdir;evil\?\]0;X\?;io_schedule 2000$' \
 	<("$FSLENS" export --format folded n.trace)
 check_grep report.host '^fslens report n.trace: host\\x1b\[31m, kernel -$' <("$FSLENS" report n.trace)
+# (the evidence line keeps the innermost frame and the frames that named the
+# class; the frame between is shortened to '...', its escape is checked above)
 check_grep report.stack 'stack \(\?\]0;T\?\?\[2J\): io_schedule <- (evil\?\]0;X\?|\.\.\.) <- ext4_mkdir' \
 	<("$FSLENS" report n.trace)
 check_grep report.nostack '^  \*\*\* 1 waits have no stored stack \(the recording was killed before it stored them\?\): their cause is unknown \*\*\*$' \

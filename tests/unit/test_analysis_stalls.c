@@ -166,3 +166,58 @@ TEST(stalls_timeline_folds)
 	CHECK_EQ(s->tb.nbins, 9901 / 80 + 1);
 	fsl_analysis__free(a);
 }
+
+/*
+ * Per process, per class: the stack that process was blocked on longest in
+ * the window, not the class's costliest over all tasks; ties to the lower id.
+ */
+TEST(stalls_proc_stack_per_class)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	const struct fsl_stalls *s;
+	uint64_t ns = 1;
+
+	stall_meta(&f);
+	/* a second journal_log_space stack, from unlink */
+	fx_stack_add(&f, 5, "__schedule, schedule, __jbd2_log_wait_for_space, "
+			   "add_transaction_credits, start_this_handle, jbd2__journal_start, "
+			   "__ext4_unlink, ext4_unlink");
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, NULL);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	feed_basic(a);			/* 101 mkdir: 900 ms on stack 1 */
+	CHECK_EQ(fx_proc(a, S0 + 2, 102, 100, FSL_PROC_FORK, 0, "rm"), 0);
+	CHECK_EQ(fx_proc(a, S0 + 3, 103, 100, FSL_PROC_FORK, 0, "rm"), 0);
+	CHECK_EQ(fx_offcpu(a, S0 + 2000 * MS, 102, 300 * MS, 5), 0);
+	CHECK_EQ(fx_offcpu(a, S0 + 2400 * MS, 102, 100 * MS, 1), 0);
+	CHECK_EQ(fx_offcpu(a, S0 + 2600 * MS, 103, 50 * MS, 5), 0);
+	CHECK_EQ(fx_offcpu(a, S0 + 2700 * MS, 103, 50 * MS, 1), 0);
+	s = fsl_analysis__stalls(a);
+	REQUIRE(s);
+	CHECK_EQ(fsl_wclass_of_frames((const char *const *)f.m.stack(&f.m, 5)->frames,
+				      f.m.stack(&f.m, 5)->nframes, NULL), FSL_WC_JOURNAL_LOG_SPACE);
+	/* the class's costliest over all tasks stays stack 1 (900+100+50 ms) */
+	CHECK_EQ(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_stack[0], 1);
+	CHECK_U64(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_stack_ns[0], 1050 * MS);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 101, FSL_WC_JOURNAL_LOG_SPACE, &ns), 1);
+	CHECK_U64(ns, 900 * MS);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 102, FSL_WC_JOURNAL_LOG_SPACE, &ns), 5);
+	CHECK_U64(ns, 300 * MS);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 103, FSL_WC_JOURNAL_LOG_SPACE, &ns), 1);	/* tie */
+	CHECK_U64(ns, 50 * MS);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 101, FSL_WC_TXN_LOCKED, &ns), 2);
+	CHECK_U64(ns, 100 * MS);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 102, FSL_WC_TXN_LOCKED, &ns), -1);
+	CHECK_U64(ns, 0);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 999, FSL_WC_JOURNAL_LOG_SPACE, NULL), -1);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 101, FSL_WC__MAX, NULL), -1);
+
+	/* a new window: only what falls in it */
+	fsl_analysis__reset(a, S0 + 3000 * MS, 0);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 102, FSL_WC_JOURNAL_LOG_SPACE, NULL), -1);
+	CHECK_EQ(fx_offcpu(a, S0 + 3100 * MS, 102, 20 * MS, 1), 0);
+	CHECK_EQ(fsl_analysis__proc_stack(a, 102, FSL_WC_JOURNAL_LOG_SPACE, &ns), 1);
+	CHECK_U64(ns, 20 * MS);
+	fsl_analysis__free(a);
+}

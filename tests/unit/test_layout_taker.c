@@ -270,6 +270,9 @@ TEST(layout_break_positions)
 	CHECK_EQ(pos.stream_len, 32);
 	CHECK_U64(pos.group_pa, 1);
 	CHECK_U64(pos.other, 1);
+	CHECK_U64(pos.other_log[0], 3);
+	CHECK_U64(pos.other_n[0], 1);
+	CHECK_U64(pos.other_n[1], 0);
 	fsl_analysis__free(a);
 }
 

@@ -444,6 +444,8 @@ TEST(stream_symbolizes_and_passes_lost_counts)
 	REQUIRE(kf);
 	fprintf(kf, "ffffffff81000000 T bpf_prog_6deef7357e7b4530_on_switch\n"
 		    "ffffffff81001000 T __bpf_trace_run\n"
+		    "ffffffff81002000 T bpf_trace_run4\n"
+		    "ffffffff81003000 T __traceiter_sched_switch\n"
 		    "ffffffff81100000 t __schedule\n"
 		    "ffffffff81200000 T io_schedule\n"
 		    "ffffffff81300000 T ext4_journal_start_sb_x\n");
@@ -451,10 +453,12 @@ TEST(stream_symbolizes_and_passes_lost_counts)
 	f->stack_id = 5;
 	f->ips[0] = 0xffffffff81000010ull;	/* the probe */
 	f->ips[1] = 0xffffffff81001020ull;
-	f->ips[2] = 0xffffffff81100628ull;
-	f->ips[3] = 0xffffffff81200023ull;
-	f->ips[4] = 0xffffffff80000001ull;	/* below every symbol */
-	f->nips = 5;
+	f->ips[2] = 0xffffffff81002072ull;	/* the tracepoint glue */
+	f->ips[3] = 0xffffffff8100303eull;
+	f->ips[4] = 0xffffffff81100628ull;
+	f->ips[5] = 0xffffffff81200023ull;
+	f->ips[6] = 0xffffffff80000001ull;	/* below every symbol */
+	f->nips = 7;
 	off = (struct fsl_ev_offcpu *)add(f, FSL_EV_OFFCPU, sizeof(*off), 100, 9, 9, 0);
 	off->stack_id = 5;
 	off = (struct fsl_ev_offcpu *)add(f, FSL_EV_OFFCPU, sizeof(*off), 110, 9, 9, 0);

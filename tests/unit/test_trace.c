@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "fslens/text.h"
 #include "t.h"
 #include "trace_gen.h"
 
@@ -419,4 +420,43 @@ TEST(trace_family_filter_chunks)
 	CHECK_U64(sum, 150 * (1000 + 1149) / 2 + 150 * (2150 + 2299) / 2);
 	CHECK_EQ(fsl_reader__nwarnings(r), 0);
 	fsl_reader__close(r);
+}
+
+/*
+ * A trace from an older recorder stored its own frames innermost (the BPF
+ * program as a JIT address misnamed _einittext+0x..., the tracepoint glue):
+ * the reader drops that leading run, and only it.
+ */
+TEST(trace_stack_recorder_frames_dropped)
+{
+	char *frames[] = { "_einittext+0x3c83b814", "bpf_trace_run4+0x72/0xf0",
+			   "__bpf_trace_sched_switch+0x10", "__traceiter_sched_switch+0x3e",
+			   "__schedule+0x3f1", "schedule+0x27", "jbd2_log_wait_commit+0x9a",
+			   "ext4_sync_file+0x1c2" };
+	char *jit[] = { "bpf_prog_6deef7357e7b4530_fslens_switch", "[bpf]", "0xffffffffc0123456" };
+	struct fsl_stack st = { 3, 8, frames }, st2 = { 4, 3, jit };	/* a bare address stays */
+	const struct fsl_stack *gs;
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	int err = 0;
+
+	w = fsl_writer__open(t_path("s.trace"), NULL, &err);
+	REQUIRE(w);
+	CHECK_EQ(fsl_writer__stack(w, &st), 0);
+	CHECK_EQ(fsl_writer__stack(w, &st2), 0);
+	CHECK_EQ(fsl_writer__close(w), 0);
+	r = fsl_reader__open(t_path("s.trace"), NULL, &err);
+	REQUIRE(r);
+	gs = fsl_reader__stack(r, 3);
+	REQUIRE(gs);
+	CHECK_EQ(gs->nframes, 4);
+	CHECK_STR(gs->frames[0], "__schedule+0x3f1");
+	CHECK_STR(gs->frames[3], "ext4_sync_file+0x1c2");
+	gs = fsl_reader__stack(r, 4);
+	REQUIRE(gs);
+	CHECK_EQ(gs->nframes, 1);
+	CHECK_STR(gs->frames[0], "0xffffffffc0123456");
+	fsl_reader__close(r);
+	CHECK(!fsl_frame_is_recorder("ext4_sync_file+0x1c2"));
+	CHECK(fsl_frame_is_recorder("__traceiter_sched_switch"));
 }

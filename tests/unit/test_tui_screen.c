@@ -509,6 +509,12 @@ TEST(tui_filter_prompt_starts_empty)
 }
 
 /* Enter on a process: each class it waited in, most first, with that class's stack. */
+static const char *const stack_b[] = {
+	"__schedule+0x2a", "schedule+0x10", "__jbd2_log_wait_for_space+0x70",
+	"start_this_handle+0x120", "__ext4_unlink+0x90", "ext4_unlink+0x40",
+};
+
+/* Enter on a process: its classes, each with that process's own stack. */
 TEST(tui_process_details_per_class)
 {
 	struct tui_term *t = tui_term__new_memory(40, 80);
@@ -521,8 +527,16 @@ TEST(tui_process_details_per_class)
 	/* 101 waited 600 ms/s for log space and 100 ms/s on a locked transaction */
 	snap.procs[0].class_ms_s[FSL_WC_JOURNAL_LOG_SPACE] = 600;
 	snap.procs[0].class_ms_s[FSL_WC_TXN_LOCKED] = 100;
-	snap.stalls[1].rule_frame = 6;
-	snap.stalls[1].top_stack_ms = 420;
+	snap.procs[0].class_stack[FSL_WC_JOURNAL_LOG_SPACE] =
+		(struct top_proc_stack){ stack_a, sizeof(stack_a) / sizeof(stack_a[0]), 6, 420 };
+	/* 303 waited for log space too, on another stack */
+	snap.procs[2].class_ms_s[FSL_WC_JOURNAL_LOG_SPACE] = 20;
+	snap.procs[2].class_stack[FSL_WC_JOURNAL_LOG_SPACE] =
+		(struct top_proc_stack){ stack_b, sizeof(stack_b) / sizeof(stack_b[0]), 2, 20 };
+	/* the class's costliest over all tasks is neither one's */
+	snap.stalls[1].frames = stack_b + 4;
+	snap.stalls[1].nframes = 2;
+	snap.stalls[1].top_stack_ms = 999;
 	top_screen__init(&s, t);
 	s.views[0]->sort_col = s.views[0]->default_sort;
 	s.views[0]->reverse = 0;
@@ -531,13 +545,33 @@ TEST(tui_process_details_per_class)
 	top_screen__update(&s, &snap);
 	top_screen__key(&s, &snap, TUI_KEY_ENTER);
 	top_screen__draw(&s, &snap);
+	CHECK(find_row(t, "process 101 (mkdir)") >= 0);
 	y = find_row(t, "journal_log_space           600.0 ms/s");
 	y2 = find_row(t, "txn_locked                  100.0 ms/s");
 	CHECK(y > 0);
 	CHECK(y2 > y);
-	CHECK(find_row(t, "  its costliest stack (all tasks, 420.0 ms):") == y + 1);
+	CHECK(find_row(t, "  its costliest stack (420.0 ms):") == y + 1);
 	CHECK(find_row(t, "      0  __schedule+0x2a") == y + 2);
 	CHECK(find_row(t, "   =>  6  __jbd2_log_wait_for_space+0x70") == y + 8);
+	CHECK(find_row(t, "__ext4_unlink") < 0);
+	CHECK(find_row(t, "999.0") < 0);
+	/* no stack known for txn_locked: the class line alone */
+	CHECK(find_row(t, "its costliest stack") == y + 1);
+	CHECK(find_row(t, "ext4_mkdir+0x150") == y2 - 2);
+	if (t_failed())
+		dump(t);
+
+	top_screen__key(&s, &snap, TUI_KEY_ESC);
+	top_screen__key(&s, &snap, TUI_KEY_DOWN);	/* 101 -> 303 */
+	top_screen__key(&s, &snap, TUI_KEY_ENTER);
+	top_screen__draw(&s, &snap);
+	CHECK(find_row(t, "process 303 (tar)") >= 0);
+	y = find_row(t, "journal_log_space            20.0 ms/s");
+	CHECK(y > 0);
+	CHECK(find_row(t, "  its costliest stack (20.0 ms):") == y + 1);
+	CHECK(find_row(t, "   =>  2  __jbd2_log_wait_for_space+0x70") == y + 4);
+	CHECK(find_row(t, "      4  __ext4_unlink+0x90") == y + 6);
+	CHECK(find_row(t, "ext4_mkdir") < 0);
 	if (t_failed())
 		dump(t);
 	top_screen__fini(&s);

@@ -1,0 +1,118 @@
+#!/bin/bash
+# The top cause of real workloads equals an independent tally. bonnie++ on
+# a small scratch ext4 (its fsyncs push data through wbt, which is on for
+# loop devices), and a delalloc writer on a nearly full filesystem (ext4
+# forces writeback when free space runs low against dirty data). For each,
+# bpftrace sums the workload's own uninterruptible off-CPU time per kernel
+# stack from sched:sched_switch; this test's own classifier, written from
+# the rule in docs/wait-classes.md and reading its table, names each
+# stack; the class with the most time must be fslens's top cause, and the
+# two shares must agree within 10 points.
+. "$(dirname "$0")/../lib.sh"
+require_bpf
+ensure_tracefs
+command -v bpftrace >/dev/null || { skip bpftrace "bpftrace not installed"; exit 0; }
+command -v bonnie++ >/dev/null || { skip bonnie "bonnie++ not installed (make deps)"; exit 0; }
+DOC=${TOP:-$PWD}/docs/wait-classes.md
+
+# $1 comm to tally, $2 output; starts bpftrace, waits until it is attached
+tally_start() {
+	cat >"$T_TMP/off.bt" <<BT
+tracepoint:sched:sched_switch
+/args->prev_comm == "$1" && args->prev_state == 2/
+{ @ts[args->prev_pid] = nsecs; @st[args->prev_pid] = kstack; }
+tracepoint:sched:sched_switch
+/@ts[args->next_pid]/
+{ @t[@st[args->next_pid]] = sum(nsecs - @ts[args->next_pid]);
+  delete(@ts[args->next_pid]); delete(@st[args->next_pid]); }
+END { clear(@ts); clear(@st); }
+BT
+	bpftrace "$T_TMP/off.bt" >"$2" 2>"$2.err" &
+	BT_PID=$!
+	at_exit "kill $BT_PID 2>/dev/null"
+	for _ in $(seq 1 100); do
+		grep -q Attaching "$2" "$2.err" 2>/dev/null && break
+		sleep 0.1
+	done
+}
+tally_stop() { kill -INT "$BT_PID"; wait "$BT_PID"; }
+
+# bpftrace map dump + the doc's table -> "class share" of the top class
+classify() {
+	python3 - "$1" "$DOC" <<'PY'
+import re, sys
+rules = [(f, c, int(r)) for f, c, r in
+         re.findall(r"^\| `([^`]+)` \| `([a-z_]+)` \| (\d) \|$", open(sys.argv[2]).read(), re.M)]
+def func(frame):
+    return re.sub(r"\+(0x[0-9a-f]+(/0x[0-9a-f]+)?|[0-9]+)$", "", frame.strip().split(" ")[0])
+def match(rule, f):
+    return f.startswith(rule[:-1]) if rule.endswith("*") else f == rule
+def cls(frames):	# innermost first; highest rank, outermost among equals
+    best, rank = "other", 0
+    for f in reversed(frames):
+        for rf, rc, rr in rules:
+            if rr > rank and match(rf, f):
+                best, rank = rc, rr
+    return best
+tot, by = 0, {}
+text = open(sys.argv[1]).read()
+for m in re.finditer(r"@t\[\n(.*?)\]: (\d+)", text, re.S):
+    frames = [func(l) for l in m.group(1).split("\n") if l.strip()]
+    ns = int(m.group(2))
+    c = cls(frames)
+    by[c] = by.get(c, 0) + ns
+    tot += ns
+if not tot:
+    print("none 0 0"); sys.exit()
+top = max(by, key=by.get)
+print(top, round(100.0 * by[top] / tot), tot)
+with open(sys.argv[1] + ".classes", "w") as f:
+    for c in sorted(by, key=by.get, reverse=True):
+        print(c, by[c], file=f)
+PY
+}
+
+# fslens report --json -> "class share" of its top cause
+top_cause() {
+	"$FSLENS" report --json "$1" 2>/dev/null | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["causes"]
+print(c[0]["class"], round(100 * c[0]["share"]), c[0]["evidence"]) if c else print("none 0 -")'
+}
+
+compare() {	# name trace tally
+	local want wshare wns got gshare ev
+	read -r want wshare wns < <(classify "$3")
+	read -r got gshare ev < <(top_cause "$2")
+	echo "# $1: bpftrace $want ${wshare}% of $((wns / 1000000)) ms; fslens $got ${gshare}%: $ev"
+	check_eq "$1_top_cause" "$got" "$want"
+	local d=$((gshare - wshare)); d=${d#-}
+	check_le "$1_share_within_10" "$d" 10
+	[ "$want" != none ] || fail "$1_tally" "bpftrace saw no uninterruptible waits"
+	[ -z "${CAUSE_KEEP:-}" ] || cp "$2" "$3" "$CAUSE_KEEP/"
+}
+
+# 1. bonnie++: fsync-heavy writes (per-char and block, then a small create test)
+scratch_fs 512 ext4 || { fail setup "cannot make scratch fs"; exit 1; }
+M=$SCRATCH_MNT
+tally_start bonnie++ "$T_TMP/b.bt"
+"$FSLENS" record -m "$M" -o "$T_TMP/b.trace" -- \
+	bonnie++ -q -d "$M" -s 128 -r 64 -n 1 -f -u root >/dev/null 2>"$T_TMP/b.err"
+check_eq bonnie_record_exit $? 0
+tally_stop
+compare bonnie "$T_TMP/b.trace" "$T_TMP/b.bt"
+
+# 2. free space: 40 MiB left, one delalloc writer of 36 MiB and no fsync;
+# once free space is under twice the dirty clusters ext4 writes back itself
+scratch_umount; losetup -d "$SCRATCH_LOOP"
+scratch_fs 256 ext4 -m 0 || { fail setup2 "cannot make scratch fs"; exit 1; }
+M=$SCRATCH_MNT
+avail=$(df -B1M --output=avail "$M" | tail -1)
+fallocate -l $(((avail - 40) * 1048576)) "$M/fill" && sync
+tally_start dd "$T_TMP/f.bt"
+"$FSLENS" record -m "$M" -o "$T_TMP/f.trace" -- \
+	dd if=/dev/zero of="$M/f" bs=1M count=36 status=none 2>"$T_TMP/f.err"
+check_eq free_record_exit $? 0
+tally_stop
+compare free_space "$T_TMP/f.trace" "$T_TMP/f.bt"
+check_cmd free_space_named grep -q free_space_writeback "$T_TMP/f.bt.classes"
