@@ -52,7 +52,26 @@ struct rec {
 	const char *mount;
 	dev_t mount_dev;
 	int unmounted;
+	uint64_t lost_written[FSL_FAM__MAX];	/* lost counts given to the writer so far */
 };
+
+/* The ring's lost counts so far into the trace: every flush writes them, not only the end. */
+static void lost_to_writer(struct rec *r, struct fsl_stream *st)
+{
+	struct fsl_stream_stats ss;
+	unsigned int i;
+
+	fsl_stream__stats(st, &ss);
+	if (ss.lost_err)
+		return;
+	for (i = 0; i < FSL_FAM__MAX; i++) {
+		r->res->lost[i] = ss.lost[i];
+		if (ss.lost[i] > r->lost_written[i]) {
+			fsl_writer__lost(r->w, i, ss.lost[i] - r->lost_written[i]);
+			r->lost_written[i] = ss.lost[i];
+		}
+	}
+}
 
 static void say(const struct rec *r, enum fsl_record_msg kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -376,8 +395,10 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 		if (now - last_flush >= FLUSH_NS && !r->werr) {
 			last_flush = now;
 			e = fsl_stream__advance(st, (uint64_t)now, write_event, r);
-			if (!e && !r->werr)
+			if (!e && !r->werr) {
+				lost_to_writer(r, st);
 				e = fsl_writer__flush(r->w);
+			}
 			else if (r->werr)
 				e = r->werr;
 			if (e)
@@ -394,7 +415,6 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 {
 	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
 	struct fsl_stream_stats ss;
-	unsigned int i;
 	int e;
 
 	if (have_target && is_ext4 && !r->werr) {
@@ -424,12 +444,7 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 		if (e && e != -EOPNOTSUPP)
 			say(r, FSL_RECORD_WARNING, "cannot read the end bitmaps: %s", strerror(-e));
 	}
-	if (!ss.lost_err)
-		for (i = 0; i < FSL_FAM__MAX; i++) {
-			r->res->lost[i] = ss.lost[i];
-			if (ss.lost[i])
-				fsl_writer__lost(r->w, i, ss.lost[i]);
-		}
+	lost_to_writer(r, st);
 	e = fsl_stream__symbols(st, write_stack, write_sym, r, &r->res->nstacks);
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot symbolize kernel stacks: %s", strerror(-e));

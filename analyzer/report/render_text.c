@@ -126,6 +126,15 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 		waits += st->cls[i].count[FSL_ROLE_WORKLOAD];
 	title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, over %.2f s",
 	      rn_sec(d->blocked_ns), waits, n, n == 1 ? "" : "s", rn_sec(t1 - t0));
+	{
+		const struct fsl_health *h = fsl_analysis__health(a);
+
+		/* a killed recording may hold waits whose stacks it never stored */
+		if (h && h->unknown_stacks)
+			fprintf(f, "  *** %" PRIu64 " waits have no stored stack (the recording was "
+				"killed before it stored them?): their cause is unknown ***\n",
+				h->unknown_stacks);
+	}
 	if (!d->ncauses) {
 		fprintf(f, "  no blocked time of the workload was recorded%s\n",
 			st->ns[FSL_ROLE_KTHREAD] ? " (kernel threads' waits below)" : "");

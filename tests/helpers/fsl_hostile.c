@@ -226,6 +226,10 @@ static int names(struct fsl_writer *w)
 		oc.stack_id = 1;
 		oc.state = FSL_OFFCPU_UNINTERRUPTIBLE;
 		err = ev(w, &oc.hdr);
+		/* a wait whose stack the trace does not hold (a killed recording's) */
+		hdr(&oc.hdr, FSL_EV_OFFCPU, sizeof(oc), 100);
+		oc.stack_id = 99;
+		err = err ? err : ev(w, &oc.hdr);
 	}
 	return err ? die("event", err) : 0;
 }
