@@ -136,7 +136,12 @@ static void commit_done(struct fsl_journal *j)
 
 	if (!j->com.active)
 		return;
-	if (j->ncommits == j->ccommits) {
+	/* the phases of every commit are summed; the list keeps the first ones */
+	j->st.phase_ms[0] += (j->cur.locked_end_ns - j->cur.start_ns) / 1e6;
+	j->st.phase_ms[1] += (j->cur.flush_end_ns - j->cur.locked_end_ns) / 1e6;
+	j->st.phase_ms[2] += (j->cur.end_ns - j->cur.flush_end_ns) / 1e6;
+	j->st.phased++;
+	if (j->ncommits == j->ccommits && j->ccommits < FSL_JOURNAL_KEEP_COMMITS) {
 		size_t n = j->ccommits ? j->ccommits * 2 : 64;
 		void *p = realloc(j->commits, n * sizeof(*j->commits));
 

@@ -421,7 +421,7 @@ static uint32_t running_tid(struct fsl_replay *r, uint32_t tid)
 
 	if (t && t->last_htid)
 		return t->last_htid;
-	return r->nrc ? r->rc[r->nrc - 1].tid + 1 : 0;
+	return r->nrc ? r->rc[(r->nrc - 1) % RC_KEEP].tid + 1 : 0;
 }
 
 static int h_mballoc_free(struct fsl_consumer *c, const struct fsl_hdr *ev)
@@ -484,7 +484,7 @@ static int h_block(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	} else if (ev->type == FSL_EV_BLOCK_RQ_COMPLETE) {
 		if (!rp_map_get(&r->inflight, key, &t0) || !t0)
 			return 0;
-		rp_map_put(&r->inflight, key, 0);
+		fsl_map__del(&r->inflight, key);	/* done: per-request state goes */
 		if (t0 >> 63) {
 			t0 &= ~(1ull << 63);
 			if (ev->ts > t0) {

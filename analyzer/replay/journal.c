@@ -1,22 +1,140 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Replay, the journal: recorded handles and commits, then the journal models at the end. */
+#include <stdio.h>
+#include <unistd.h>
 #include "replay_int.h"
 
 /* ---- journal inputs ---- */
 
+/*
+ * Inputs older than the window are written out in whole windows, at their
+ * index times the record size; the file is unlinked at once, so nothing is
+ * left behind. Without a temporary file the window grows, as memory allows.
+ */
+static int jin_spill(struct fsl_replay *r)
+{
+	size_t len = r->cjin * sizeof(struct jin), done = 0;
+	off_t off = (off_t)(r->jbase * sizeof(struct jin));
+
+	if (r->jfd < 0) {
+		FILE *f = tmpfile();
+
+		if (!f)
+			return -1;
+		r->jfd = dup(fileno(f));
+		fclose(f);
+		if (r->jfd < 0)
+			return -1;
+	}
+	while (done < len) {
+		ssize_t w = pwrite(r->jfd, (const char *)r->jin + done, len - done,
+				   off + (off_t)done);
+
+		if (w <= 0)
+			return -1;
+		done += (size_t)w;
+	}
+	r->jbase += r->cjin;
+	return 0;
+}
+
 struct jin *rp_jin_push(struct fsl_replay *r)
 {
-	if (r->njin == r->cjin) {
-		size_t n = r->cjin ? r->cjin * 2 : 4096;
-		struct jin *p = realloc(r->jin, n * sizeof(*p));
+	size_t k = r->njin - r->jbase;
 
-		if (!p)
-			return NULL;
-		r->jin = p;
-		r->cjin = n;
+	if (k == r->cjin) {
+		if (r->cjin >= r->jwin && !jin_spill(r)) {
+			k = 0;
+		} else {
+			size_t n = r->cjin ? r->cjin * 2 : 4096;
+			struct jin *p;
+
+			if (r->cjin < r->jwin && n > r->jwin)
+				n = r->jwin;
+			p = realloc(r->jin, n * sizeof(*p));
+
+			if (!p)
+				return NULL;
+			r->jin = p;
+			r->cjin = n;
+		}
 	}
-	memset(&r->jin[r->njin], 0, sizeof(struct jin));
-	return &r->jin[r->njin++];
+	memset(&r->jin[k], 0, sizeof(struct jin));
+	r->njin++;
+	return &r->jin[k];
+}
+
+/* Input i, from memory or from the file (0 when it cannot be read). */
+static int jin_get(const struct fsl_replay *r, size_t i, struct jin *out)
+{
+	if (i >= r->njin)
+		return 0;
+	if (i >= r->jbase) {
+		*out = r->jin[i - r->jbase];
+		return 1;
+	}
+	return pread(r->jfd, out, sizeof(*out), (off_t)(i * sizeof(*out))) ==
+	       (ssize_t)sizeof(*out);
+}
+
+/* A failed write loses one handle's stats: it then counts as a handle without. */
+static void jin_set(struct fsl_replay *r, size_t i, const struct jin *in)
+{
+	if (i >= r->jbase) {
+		r->jin[i - r->jbase] = *in;
+		return;
+	}
+	if (pwrite(r->jfd, in, sizeof(*in), (off_t)(i * sizeof(*in))) != (ssize_t)sizeof(*in))
+		return;
+}
+
+void rp_jin_free(struct fsl_replay *r)
+{
+	free(r->jin);
+	r->jin = NULL;
+	if (r->jfd >= 0)
+		close(r->jfd);
+	r->jfd = -1;
+}
+
+/* Reading the inputs in order, a batch of the file at a time. */
+struct jin_it {
+	const struct fsl_replay *r;
+	size_t i, bstart, bn;
+	struct jin buf[1024];
+};
+
+static void jin_it_start(struct jin_it *it, const struct fsl_replay *r)
+{
+	it->r = r;
+	it->i = it->bstart = it->bn = 0;
+}
+
+static const struct jin *jin_next(struct jin_it *it)
+{
+	const struct fsl_replay *r = it->r;
+	size_t i = it->i;
+
+	if (i >= r->njin)
+		return NULL;
+	it->i++;
+	if (i >= r->jbase)
+		return &r->jin[i - r->jbase];
+	if (i < it->bstart || i >= it->bstart + it->bn) {
+		size_t n = r->jbase - i;
+		ssize_t got;
+
+		if (n > sizeof(it->buf) / sizeof(it->buf[0]))
+			n = sizeof(it->buf) / sizeof(it->buf[0]);
+		got = pread(r->jfd, it->buf, n * sizeof(struct jin), (off_t)(i * sizeof(struct jin)));
+		it->bstart = i;
+		it->bn = got > 0 ? (size_t)got / sizeof(struct jin) : 0;
+		if (!it->bn) {	/* unreadable: the inputs end here */
+			it->i = r->njin;
+			return NULL;
+		}
+	}
+	return &it->buf[i - it->bstart];
 }
 
 static int h_journal_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
@@ -75,13 +193,61 @@ static int h_handle_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	struct fsl_replay *r = c->priv;
 	const struct fsl_ev_jbd2_handle_stats *e = (const void *)ev;
 	struct thr *t = rp_thr_get(r, ev->tid);
+	struct jin j;
 
-	if (t && t->last_hidx >= 0 && (size_t)t->last_hidx < r->njin &&
-	    r->jin[t->last_hidx].ktid == e->tid && e->dirtied_blocks >= 0) {
-		r->jin[t->last_hidx].dirtied = (uint32_t)e->dirtied_blocks;
-		r->jin[t->last_hidx].has_stats = 1;
+	if (t && t->last_hidx >= 0 && e->dirtied_blocks >= 0 &&
+	    jin_get(r, (size_t)t->last_hidx, &j) && j.ktid == e->tid) {
+		j.dirtied = (uint32_t)e->dirtied_blocks;
+		j.has_stats = 1;
+		jin_set(r, (size_t)t->last_hidx, &j);
 	}
 	return 0;
+}
+
+/* Commit i into the sums; the sums see every commit once, in order. */
+static void rc_fold(struct fsl_replay *r, const struct rcommit *c)
+{
+	struct rc_sum *m = &r->rcs;
+	uint64_t max_txn = r->max_txn ? r->max_txn : r->g.journal_blocks / 3;
+	int reason;
+
+	m->folded++;
+	if (c->logging && c->end > c->logging && c->blocks_logged) {
+		m->lg += c->end - c->logging;
+		m->lb += c->blocks_logged;
+	}
+	if (c->locking && c->flushing > c->locking) {
+		m->lk += c->flushing - c->locking;
+		m->nk++;
+	}
+	if (!c->start)
+		return;
+	m->recorded++;
+	if (c->sync)
+		reason = FSL_COMMIT_FSYNC;
+	else if (c->have_stats && max_txn &&
+		 (c->blocks * 5 >= max_txn * 4 || c->blocks + 128 >= max_txn))
+		/* full: the next handle's credits would not have fitted */
+		reason = FSL_COMMIT_SIZE;
+	else if (c->have_stats && r->hz &&
+		 c->running_j * 1000000000ull / r->hz >= r->t.commit_ns * 9 / 10)
+		reason = FSL_COMMIT_TIMER;
+	else
+		reason = FSL_COMMIT_SYNC;	/* forced: sync, log space, unmount */
+	m->by_reason[reason]++;
+	if (c->locking && c->flushing && c->logging && c->end) {
+		m->ph[0] += (c->flushing - c->locking) / 1e6;
+		m->ph[1] += (c->logging - c->flushing) / 1e6;
+		m->ph[2] += (c->end - c->logging) / 1e6;
+		m->nph++;
+	}
+}
+
+/* At the end: the commits still in the ring (the limits come from the start metadata). */
+static void rc_fold_rest(struct fsl_replay *r)
+{
+	while (r->rcs.folded < r->nrc)
+		rc_fold(r, &r->rc[r->rcs.folded % RC_KEEP]);
 }
 
 static struct rcommit *rc_find(struct fsl_replay *r, uint32_t tid, int create)
@@ -89,22 +255,16 @@ static struct rcommit *rc_find(struct fsl_replay *r, uint32_t tid, int create)
 	size_t i;
 
 	for (i = r->nrc; i-- > 0 && i + 16 >= r->nrc;)
-		if (r->rc[i].tid == tid)
-			return &r->rc[i];
+		if (r->rc[i % RC_KEEP].tid == tid)
+			return &r->rc[i % RC_KEEP];
 	if (!create)
 		return NULL;
-	if (r->nrc == r->crc) {
-		size_t n = r->crc ? r->crc * 2 : 256;
-		struct rcommit *p = realloc(r->rc, n * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		r->rc = p;
-		r->crc = n;
-	}
-	memset(&r->rc[r->nrc], 0, sizeof(struct rcommit));
-	r->rc[r->nrc].tid = tid;
-	return &r->rc[r->nrc++];
+	/* the oldest leaves the ring: no event can name it any more */
+	if (r->nrc >= RC_KEEP)
+		rc_fold(r, &r->rc[r->nrc % RC_KEEP]);
+	memset(&r->rc[r->nrc % RC_KEEP], 0, sizeof(struct rcommit));
+	r->rc[r->nrc % RC_KEEP].tid = tid;
+	return &r->rc[r->nrc++ % RC_KEEP];
 }
 
 static int h_commit(struct fsl_consumer *c, const struct fsl_hdr *ev)
@@ -192,22 +352,14 @@ static int h_sync_file(struct fsl_consumer *c, const struct fsl_hdr *ev)
 static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p,
 			  struct fsl_journal_cfg *jc)
 {
-	uint64_t lg = 0, lb = 0, lk = 0, nk = 0;
-	size_t i;
+	uint64_t lg, lb, lk, nk;
 
 	/* calibrated on the recorded commits */
-	for (i = 0; i < r->nrc; i++) {
-		const struct rcommit *c = &r->rc[i];
-
-		if (c->logging && c->end > c->logging && c->blocks_logged) {
-			lg += c->end - c->logging;
-			lb += c->blocks_logged;
-		}
-		if (c->locking && c->flushing > c->locking) {
-			lk += c->flushing - c->locking;
-			nk++;
-		}
-	}
+	rc_fold_rest(r);
+	lg = r->rcs.lg;
+	lb = r->rcs.lb;
+	lk = r->rcs.lk;
+	nk = r->rcs.nk;
 	jc->write_block_ns = lb ? lg / lb : 50000;
 	jc->flush_ns = 0;
 	jc->locked_ns = nk ? lk / nk : 20000;
@@ -243,6 +395,8 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 	uint32_t first_tid = 1, prev_m = 0, prev_k = 0;
 	uint64_t w, shadow0, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 }, last_ts = 0;
 	struct fsl_map shift;
+	struct jin_it *it;
+	const struct jin *in;
 	size_t i;
 	int err = 0, cls;
 
@@ -264,27 +418,34 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 	journal_costs(r, base ? NULL : s->prof, &jc);
 	if (jc.journal_blocks < 1024)
 		return;
-	for (i = 0; i < r->njin; i++)
-		if (r->jin[i].kind == 0) {
-			first_tid = r->jin[i].ktid;
+	it = malloc(sizeof(*it));
+	if (!it) {
+		fsl_map__free(&shift);
+		return;
+	}
+	for (jin_it_start(it, r); (in = jin_next(it));)
+		if (in->kind == 0) {
+			first_tid = in->ktid;
 			break;
 		}
 	s->j = fsl_journal__new(&jc, first_tid, &err);
-	if (!s->j)
+	if (!s->j) {
+		free(it);
+		fsl_map__free(&shift);
 		return;
+	}
 	s->jc = jc;
 	/* handles whose stats were lost: the mean dirtied count of their type */
-	for (i = 0; i < r->njin; i++)
-		if (r->jin[i].kind == 0 && r->jin[i].has_stats) {
-			avg_dirtied[r->jin[i].type & 15] += r->jin[i].dirtied;
-			n_dirtied[r->jin[i].type & 15]++;
+	for (jin_it_start(it, r); (in = jin_next(it));)
+		if (in->kind == 0 && in->has_stats) {
+			avg_dirtied[in->type & 15] += in->dirtied;
+			n_dirtied[in->type & 15]++;
 		}
 	/*
 	 * Closed loop: a task that the model makes wait longer (or shorter)
 	 * than the kernel did issues its later requests that much later.
 	 */
-	for (i = 0; i < r->njin; i++) {
-		const struct jin *in = &r->jin[i];
+	for (i = 0, jin_it_start(it, r); (in = jin_next(it)); i++) {
 		uint32_t d = in->dirtied, mt;
 		uint64_t off = 0, ts;
 
@@ -332,6 +493,7 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 		}
 	}
 	fsl_journal__finish(s->j, r->last_ts > last_ts ? r->last_ts : last_ts);
+	free(it);
 	fsl_map__free(&shift);
 }
 
@@ -341,35 +503,14 @@ void rp_journal__summary(struct fsl_replay *r)
 	const struct fsl_journal_stats *st;
 	double ph[3] = { 0 }, pp[3] = { 0 };
 	uint64_t nph = 0, npp = 0;
-	uint64_t max_txn = r->max_txn ? r->max_txn : r->g.journal_blocks / 3;
 	size_t i;
 
-	for (i = 0; i < r->nrc; i++) {
-		const struct rcommit *c = &r->rc[i];
-		int reason;
-
-		if (!c->start)
-			continue;
-		jr->commits_recorded++;
-		if (c->sync)
-			reason = FSL_COMMIT_FSYNC;
-		else if (c->have_stats && max_txn &&
-			 (c->blocks * 5 >= max_txn * 4 || c->blocks + 128 >= max_txn))
-			/* full: the next handle's credits would not have fitted */
-			reason = FSL_COMMIT_SIZE;
-		else if (c->have_stats && r->hz &&
-			 c->running_j * 1000000000ull / r->hz >= r->t.commit_ns * 9 / 10)
-			reason = FSL_COMMIT_TIMER;
-		else
-			reason = FSL_COMMIT_SYNC;	/* forced: sync, log space, unmount */
-		jr->rec_by_reason[reason]++;
-		if (c->locking && c->flushing && c->logging && c->end) {
-			ph[0] += (c->flushing - c->locking) / 1e6;
-			ph[1] += (c->logging - c->flushing) / 1e6;
-			ph[2] += (c->end - c->logging) / 1e6;
-			nph++;
-		}
-	}
+	rc_fold_rest(r);
+	jr->commits_recorded += r->rcs.recorded;
+	for (i = 0; i < FSL_COMMIT__MAX; i++)
+		jr->rec_by_reason[i] += r->rcs.by_reason[i];
+	memcpy(ph, r->rcs.ph, sizeof(ph));
+	nph = r->rcs.nph;
 	jr->checkpoints_recorded = r->rec_checkpoints;
 	if (!r->sc[0].j)
 		return;
@@ -378,14 +519,8 @@ void rp_journal__summary(struct fsl_replay *r)
 	memcpy(jr->pred_by_reason, st->commits_by_reason, sizeof(jr->pred_by_reason));
 	jr->checkpoints_predicted = st->checkpoints;
 	memcpy(jr->stall_ns, st->stall_ns, sizeof(jr->stall_ns));
-	for (i = 0; i < fsl_journal__ncommits(r->sc[0].j); i++) {
-		const struct fsl_journal_commit *c = fsl_journal__commit_at(r->sc[0].j, i);
-
-		pp[0] += (c->locked_end_ns - c->start_ns) / 1e6;
-		pp[1] += (c->flush_end_ns - c->locked_end_ns) / 1e6;
-		pp[2] += (c->end_ns - c->flush_end_ns) / 1e6;
-		npp++;
-	}
+	memcpy(pp, st->phase_ms, sizeof(pp));
+	npp = st->phased;
 	for (i = 0; i < 3; i++) {
 		jr->rec_phase_ms[i] = nph ? ph[i] / nph : 0;
 		jr->pred_phase_ms[i] = npp ? pp[i] / npp : 0;

@@ -634,6 +634,10 @@ struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err)
 	r->cons.begin = replay_begin;
 	r->cons.end = replay_end;
 	r->cons.any = h_any;
+	r->jfd = -1;
+	r->jwin = RP_JIN_WINDOW;
+	if (getenv("FSLENS_REPLAY_JIN_WINDOW"))	/* tests: spill early */
+		r->jwin = strtoul(getenv("FSLENS_REPLAY_JIN_WINDOW"), NULL, 10) ? : 1;
 	fsl_map__init(&r->imeta, sizeof(uint64_t));
 	fsl_map__init(&r->creators, 1);
 	fsl_map__init(&r->wr_seen, 1);
@@ -669,8 +673,7 @@ void fsl_replay__free(struct fsl_replay *r)
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	free(r->thr);
-	free(r->jin);
-	free(r->rc);
+	rp_jin_free(r);
 	free(r->dirs);
 	free(r);
 }

@@ -78,6 +78,19 @@ struct rcommit {
 	uint64_t running_j;
 };
 
+/*
+ * The recorded commits, summed as they leave the ring of the last RC_KEEP
+ * (events name only the last 17 transactions, see rc_find).
+ */
+#define RC_KEEP 32
+struct rc_sum {
+	uint64_t lg, lb, lk, nk;	/* logging ns, blocks logged; locked ns, commits */
+	uint64_t recorded, by_reason[FSL_COMMIT__MAX];
+	double ph[3];			/* phases in ms: flush, log, end */
+	uint64_t nph;
+	size_t folded;			/* commits summed, in order */
+};
+
 struct scen {
 	int active;
 	struct fsl_geom g;
@@ -117,10 +130,18 @@ struct fsl_replay {
 	struct fsl_map imeta;		/* ino -> IM_* bits: size, type, created */
 	struct thr *thr;
 	uint32_t nthr, cthr;
+	/*
+	 * The journal inputs, read back in order by the journal models at the
+	 * end: the last cjin of them in memory (r->jin[0] is input jbase), the
+	 * older ones spilled to the unlinked temporary file jfd, so memory stays
+	 * bounded however long the trace.
+	 */
 	struct jin *jin;
-	size_t njin, cjin;
-	struct rcommit *rc;
-	size_t nrc, crc;
+	size_t njin, cjin, jbase, jwin;
+	int jfd;
+	struct rcommit rc[RC_KEEP];	/* commit i at rc[i % RC_KEEP] */
+	size_t nrc;
+	struct rc_sum rcs;
 	uint64_t rec_checkpoints;
 	struct scen sc[NSCEN];
 	int nscen;
@@ -199,6 +220,9 @@ void rp_sync_free_blocks(struct fsl_alloc *a, struct fsl_ialloc *ia, uint32_t ng
 
 /* journal.c: one more recorded journal input (NULL on ENOMEM). */
 struct jin *rp_jin_push(struct fsl_replay *r);
+/* Journal inputs kept in memory at most (the rest go to a temporary file). */
+#define RP_JIN_WINDOW 32768
+void rp_jin_free(struct fsl_replay *r);
 
 /* Each part sets the handlers of the events it follows. */
 void rp_block__handlers(struct fsl_consumer *c);

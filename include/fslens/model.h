@@ -317,6 +317,9 @@ struct fsl_journal_stats {
 	uint64_t stalls[FSL_JWAIT__MAX];	/* waits counted */
 	uint64_t handles;
 	uint64_t long_waits;		/* handle waits > 10 ms */
+	/* commit phases summed over all commits, in ms: locked, flush, log */
+	double phase_ms[3];
+	uint64_t phased;		/* commits in phase_ms */
 };
 
 struct fsl_journal;
@@ -342,6 +345,8 @@ void fsl_journal__advance(struct fsl_journal *j, uint64_t ts);
 void fsl_journal__finish(struct fsl_journal *j, uint64_t ts);
 uint32_t fsl_journal__running_tid(const struct fsl_journal *j);
 const struct fsl_journal_stats *fsl_journal__stats(const struct fsl_journal *j);
+/* The first FSL_JOURNAL_KEEP_COMMITS commits are kept, in order (the stats count all). */
+#define FSL_JOURNAL_KEEP_COMMITS 4096
 size_t fsl_journal__ncommits(const struct fsl_journal *j);
 const struct fsl_journal_commit *fsl_journal__commit_at(const struct fsl_journal *j, size_t i);
 
