@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* jbd2 model: commit triggers, checkpoint stalls, shadow waits (hand-computed). */
+#include <math.h>
 #include "t.h"
 #include "fslens/model.h"
 
@@ -149,5 +150,45 @@ TEST(model_journal_fsync_and_shadow)
 	/* commit of 1 block: end = 2 s + 10 us + 3 * 100 us + 1 ms */
 	CHECK_U64(w, 10 * US + 300 * US + 1 * MS - 100 * US);
 	CHECK_EQ(cls, FSL_JWAIT_SHADOW);
+	fsl_journal__free(j);
+}
+
+/*
+ * Memory stays bounded (issue 19 item 10): past FSL_JOURNAL_KEEP_COMMITS the
+ * commit list stops growing, while the stats and the phase sums count every
+ * commit. One 1-block handle every 10 s, timer 5 s: commit k starts at
+ * 10 (k + 1) + 5 s and takes 10 us locked + 3 log blocks at 100 us + 1 ms.
+ */
+TEST(model_journal_commit_list_bounded)
+{
+	struct fsl_journal_cfg c = {
+		.journal_blocks = 1 << 20, .block_size = 4096, .commit_ns = 5 * S,
+		.write_block_ns = 100 * US, .flush_ns = 1 * MS,
+		.checkpoint_block_ns = 5 * MS, .locked_ns = 10 * US,
+		.max_txn_blocks = 1024,
+	};
+	const unsigned int n = FSL_JOURNAL_KEEP_COMMITS + 904;
+	const struct fsl_journal_stats *st;
+	struct fsl_journal *j;
+	uint64_t w;
+	unsigned int i;
+	int err = 0;
+
+	j = fsl_journal__new(&c, 100, &err);
+	REQUIRE(j);
+	for (i = 1; i <= n; i++)
+		fsl_journal__handle(j, i * 10 * S, 1, 1, 0, &w, NULL);
+	fsl_journal__finish(j, (n + 1) * 10 * S);
+	st = fsl_journal__stats(j);
+	CHECK_EQ(st->commits, n);
+	CHECK_EQ(st->phased, n);
+	CHECK_EQ(fsl_journal__ncommits(j), FSL_JOURNAL_KEEP_COMMITS);
+	REQUIRE(fsl_journal__commit_at(j, FSL_JOURNAL_KEEP_COMMITS - 1));
+	CHECK(!fsl_journal__commit_at(j, FSL_JOURNAL_KEEP_COMMITS));
+	CHECK_U64(fsl_journal__commit_at(j, 0)->start_ns, 15 * S);
+	CHECK_U64(fsl_journal__commit_at(j, FSL_JOURNAL_KEEP_COMMITS - 1)->start_ns,
+		  (10ull * FSL_JOURNAL_KEEP_COMMITS + 5) * S);
+	CHECK(fabs(st->phase_ms[0] - n * 0.010) < 1e-6 * n);
+	CHECK(fabs(st->phase_ms[0] + st->phase_ms[1] + st->phase_ms[2] - n * 1.310) < 1e-6 * n);
 	fsl_journal__free(j);
 }
