@@ -35,7 +35,18 @@ BT
 		sleep 0.1
 	done
 }
-tally_stop() { kill -INT "$BT_PID"; wait "$BT_PID"; }
+# SIGINT makes bpftrace print its maps; one that has not ended 30 s later is
+# stopped (its tally is then missing and the checks below say so), never waited on
+tally_stop() {
+	local i
+	kill -INT "$BT_PID" 2>/dev/null
+	for i in $(seq 1 300); do
+		kill -0 "$BT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$BT_PID" 2>/dev/null && { echo "# bpftrace did not end on SIGINT" >&2; kill -KILL "$BT_PID"; }
+	wait "$BT_PID" 2>/dev/null
+}
 
 # bpftrace map dump + the doc's table -> "class share" of the top class
 classify() {
