@@ -179,16 +179,17 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 					l.want = now - TOP_LIVE_LAG_NS;
 			} else
 				l.want += (uint64_t)((double)(now - last) * o->speed);
-			if (!src->live && src->end_ns && l.want > src->end_ns)
-				l.want = src->end_ns;
 		}
 		last = now;
 		/* Live events keep draining while paused; a paused replay stands still. */
 		if (!l.ended && (src->live || !scr.paused)) {
 			int was_ended = l.ended;
 
+			/* want runs on past a replay's end, so the lag stays in wall time */
 			if (l.want > l.tclock)
 				l.tclock = l.want;
+			if (!src->live && src->end_ns && l.tclock > src->end_ns)
+				l.tclock = src->end_ns;
 			err = loop_pump(&l, l.tclock, PUMP_BATCH, errbuf, errlen);
 			if (err)
 				break;

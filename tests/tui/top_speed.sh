@@ -27,4 +27,25 @@ else
 fi
 tm_keys s q
 tm_check_restored s quit
+
+# Asked for more than it can read (32 s of 300k events/s at --speed 1000,
+# 32 ms of wall time, takes seconds to read): the title says [BEHIND] while
+# the feed lags, and the replay still ends with every event.
+SECS=32
+"$BUILD/tests/top_trace" "$TRACE" $SECS $SCALE || { fail gen-long "top_trace failed"; exit 1; }
+tm_start b 100 24 -- top --replay "$TRACE" --speed 1000 -i 0.1
+if tm_wait b '\[BEHIND\]' 20; then
+	pass behind-shown
+	check_grep behind-before-end 'elapsed [0-9.]+s  \[BEHIND\]' <(tm_screen b | head -1)
+else
+	fail behind-shown "$(tm_screen b | head -1)"
+fi
+if tm_wait b "elapsed $SECS\\.0s  \\[END\\]  interval" 60; then
+	pass behind-ends
+	check_grep behind-rates-kept 'ops/s 1[78][0-9]{4}\.' <(tm_screen b)
+else
+	fail behind-ends "$(tm_screen b | head -1)"
+fi
+tm_keys b q
+tm_check_restored b behind-quit
 exit 0
