@@ -35,7 +35,27 @@ BT
 		sleep 0.1
 	done
 }
-tally_stop() { kill -INT "$BT_PID"; wait "$BT_PID"; }
+# SIGINT makes bpftrace print its maps; one that has not ended 30 s later gets
+# SIGTERM, then SIGKILL (its tally is then missing and the checks say so)
+tally_stop() {
+	local i
+	kill -INT "$BT_PID" 2>/dev/null
+	for i in $(seq 1 300); do
+		kill -0 "$BT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$BT_PID" 2>/dev/null; then
+		# seen once in make check: SIGTERM then ended it with its maps printed
+		echo "# bpftrace did not end on SIGINT; SIGTERM" >&2
+		kill -TERM "$BT_PID"
+		for i in $(seq 1 100); do
+			kill -0 "$BT_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$BT_PID" 2>/dev/null
+	fi
+	wait "$BT_PID" 2>/dev/null
+}
 
 # bpftrace map dump + the doc's table -> "class share" of the top class
 classify() {
