@@ -3,7 +3,12 @@
 # against `-b` on synthetic traces of N/5 and N events (report_speed gen, as
 # bench/report.sh): CPU time, wall time and peak RSS of the top process. The
 # session holds each wait and path call only until the stream passes its end,
-# so the peak RSS should not follow the event count.
+# so the peak RSS should not follow the event count. The interactive run
+# plays at --speed 1, so its wall time should be the trace's span (N/5 events:
+# 1 s, N: 5 s), not the CPU's.
+# 2026-12-03, 2 shared cores, N=10M: interactive 1.0 s / 5.0 s wall (0.28 /
+# 1.41 s CPU); before the replay kept pace (a full read batch pulled the clock
+# back) 7.8 s / 36 s with the CPU mostly idle. -b: 0.2 s / 0.8 s.
 #   bench/top_replay.sh [N=10000000]
 set -u
 cd "$(dirname "$0")/.."

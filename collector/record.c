@@ -159,15 +159,34 @@ static int write_event(void *ctx, const struct fsl_hdr *ev)
 static int write_stack(void *ctx, const struct fsl_stack *st)
 {
 	struct rec *r = ctx;
+	int e = fsl_writer__stack(r->w, st);
 
-	return fsl_writer__stack(r->w, st);
+	if (e && !r->werr)
+		r->werr = e;
+	return e;
 }
 
 static int write_sym(void *ctx, uint64_t addr, const char *name)
 {
 	struct rec *r = ctx;
+	int e = fsl_writer__sym(r->w, addr, name);
 
-	return fsl_writer__sym(r->w, addr, name);
+	if (e && !r->werr)
+		r->werr = e;
+	return e;
+}
+
+/*
+ * The stacks and caller addresses first seen since the last call, with
+ * their symbols: at every flush, so a killed recording keeps them. A
+ * missing kallsyms is said once, at the end.
+ */
+static int write_symbols(struct rec *r, struct fsl_stream *st)
+{
+	int n, e = fsl_stream__symbols(st, write_stack, write_sym, r, &n);
+
+	r->res->nstacks += n;
+	return r->werr ? r->werr : e;
 }
 
 /*
@@ -397,7 +416,8 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 			e = fsl_stream__advance(st, (uint64_t)now, write_event, r);
 			if (!e && !r->werr) {
 				lost_to_writer(r, st);
-				e = fsl_writer__flush(r->w);
+				write_symbols(r, st);
+				e = r->werr ? r->werr : fsl_writer__flush(r->w);
 			}
 			else if (r->werr)
 				e = r->werr;
@@ -445,8 +465,8 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 			say(r, FSL_RECORD_WARNING, "cannot read the end bitmaps: %s", strerror(-e));
 	}
 	lost_to_writer(r, st);
-	e = fsl_stream__symbols(st, write_stack, write_sym, r, &r->res->nstacks);
-	if (e)
+	e = write_symbols(r, st);
+	if (e && !r->werr)
 		say(r, FSL_RECORD_WARNING, "cannot symbolize kernel stacks: %s", strerror(-e));
 }
 

@@ -22,6 +22,27 @@
 
 #define STACK_MAX 64
 
+/* Keys in the order first seen: what fsl_stream__symbols has still to give. */
+struct keys {
+	uint64_t *k;
+	size_t n, cap;
+};
+
+static int keys_add(struct keys *ks, uint64_t key)
+{
+	if (ks->n == ks->cap) {
+		size_t cap = ks->cap ? 2 * ks->cap : 64;
+		uint64_t *k = realloc(ks->k, cap * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		ks->k = k;
+		ks->cap = cap;
+	}
+	ks->k[ks->n++] = key;
+	return 0;
+}
+
 struct fsl_stream {
 	const struct fsl_ring_ops *ops;
 	void *ring;
@@ -35,6 +56,8 @@ struct fsl_stream {
 	struct fsl_map gone;		/* tid -> struct fsl_hdr: first record, task gone */
 	struct fsl_map stacks;		/* stack id -> struct fsl_stack * (NULL until used) */
 	struct fsl_map ips;		/* caller addresses (no value) */
+	struct keys new_stacks;		/* seen in the ring, not yet given to a recorder */
+	struct keys new_ips;
 	uint64_t named_late;
 	struct fsl_ksyms *ksyms;
 	int ksyms_err;			/* 0: not tried or loaded; else why not */
@@ -155,6 +178,8 @@ void fsl_stream__free(struct fsl_stream *s)
 	fsl_map__free(&s->tids);
 	fsl_map__free(&s->gone);
 	fsl_map__free(&s->ips);
+	free(s->new_stacks.k);
+	free(s->new_ips.k);
 	fsl_ordered__free(s->ord);
 	fsl_ksyms__free(s->ksyms);
 	free((char *)s->o.kallsyms);
@@ -270,16 +295,19 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 	if (e)
 		goto fail;
 	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu)) {
-		if (!fsl_map__put(&s->stacks,
-				  (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id, &fresh)) {
+		uint32_t id = (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id;
+
+		if (!fsl_map__put(&s->stacks, id, &fresh) ||
+		    (fresh && keys_add(&s->new_stacks, id))) {
 			e = -ENOMEM;
 			goto fail;
 		}
 	} else if ((ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
 		    ev->type == FSL_EV_EXT4_JOURNAL_START_SB) &&
 		   ev->size >= sizeof(struct fsl_ev_ext4_journal_start)) {
-		if (!fsl_map__put(&s->ips, ((const struct fsl_ev_ext4_journal_start *)ev)->ip,
-				  &fresh)) {
+		uint64_t ip = ((const struct fsl_ev_ext4_journal_start *)ev)->ip;
+
+		if (!fsl_map__put(&s->ips, ip, &fresh) || (fresh && keys_add(&s->new_ips, ip))) {
 			e = -ENOMEM;
 			goto fail;
 		}
@@ -436,32 +464,44 @@ int fsl_stream__symbols(struct fsl_stream *s,
 			int (*on_sym)(void *ctx, uint64_t addr, const char *name),
 			void *ctx, int *nstacks)
 {
-	struct fsl_stack **slot;
+	struct keys *ks = &s->new_stacks;
 	char name[512];
-	uint64_t key;
-	size_t i = 0;
-	int e;
+	size_t i, kept = 0;
+	int e = 0;
 
 	*nstacks = 0;
 	e = ksyms_load(s);
 	if (e)
-		return e;
-	while ((slot = fsl_map__next(&s->stacks, &i, &key))) {
-		struct fsl_stack *st = *slot ? *slot : symbolize(s, (int32_t)(uint32_t)key);
+		return e;	/* everything stays to give, should kallsyms come */
+	for (i = 0; i < ks->n; i++) {
+		struct fsl_stack **slot = fsl_map__get(&s->stacks, ks->k[i]);
+		struct fsl_stack *st = NULL;
 
-		if (!st)
+		if (!e && slot)
+			st = *slot ? *slot : symbolize(s, (int32_t)(uint32_t)ks->k[i]);
+		if (!st) {
+			/* a miss (or not reached after a failure) is tried again next time */
+			ks->k[kept++] = ks->k[i];
 			continue;
+		}
 		e = on_stack(ctx, st);
 		if (st != *slot)
 			stack_free(st);	/* a recorder's stacks are written once */
 		if (e)
-			return e;
-		(*nstacks)++;
+			ks->k[kept++] = ks->k[i];
+		else
+			(*nstacks)++;
 	}
-	i = 0;
-	while (fsl_map__next(&s->ips, &i, &key))
-		if (fsl_ksyms__name(s->ksyms, key, name, sizeof(name)) &&
-		    (e = on_sym(ctx, key, name)))
-			return e;
-	return 0;
+	ks->n = kept;
+	if (e)
+		return e;
+	ks = &s->new_ips;
+	for (i = 0; i < ks->n; i++)
+		if (fsl_ksyms__name(s->ksyms, ks->k[i], name, sizeof(name)) &&
+		    (e = on_sym(ctx, ks->k[i], name)))
+			break;
+	/* those kallsyms cannot name never will be; a failed one is given again */
+	memmove(ks->k, ks->k + i, (ks->n - i) * sizeof(*ks->k));
+	ks->n -= i;
+	return e;
 }

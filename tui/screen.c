@@ -116,9 +116,10 @@ static void draw_title(struct top_screen *s, const struct top_snap *snap)
 	else
 		snprintf(win, sizeof(win), "interval %.1fs", h->window_s);
 	/* Most important first: the right end is cut on narrow terminals. */
-	snprintf(buf, sizeof(buf), " fslens top  %s (%s)  elapsed %s%s%s  %s  %s",
+	snprintf(buf, sizeof(buf), " fslens top  %s (%s)  elapsed %s%s%s%s  %s  %s",
 		 h->target[0] ? h->target : "-", h->dev[0] ? h->dev : "?", el,
-		 h->paused ? "  [PAUSED]" : "", h->ended ? "  [END]" : "", win, h->source);
+		 h->paused ? "  [PAUSED]" : "", h->ended ? "  [END]" : "",
+		 h->behind ? "  [BEHIND]" : "", win, h->source);
 	tui_term__fill(t, 0, 0, cols, TUI_A_TITLE);
 	tui_term__put(t, 0, 0, TUI_A_TITLE, buf, cols);
 }

@@ -47,6 +47,7 @@ struct top_header {
 	uint64_t lost;
 	int paused;
 	int ended;		/* replay reached the end of the trace */
+	int behind;		/* replay reads slower than trace time x speed */
 	int accumulated;	/* rates over everything since totals_from_s */
 	double totals_from_s;	/* elapsed time when the totals began (0: the start) */
 };

@@ -21,8 +21,10 @@ struct loop {
 	struct top_snap snap;
 	const struct top_opts *o;
 	uint64_t tclock;	/* trace clock: events before it are in the feed */
+	uint64_t want;		/* interactive: where the clock should be (wall x speed) */
 	int src_eof;
 	int ended;
+	int behind;		/* interactive replay: the feed lags the wanted clock */
 	unsigned int delivered;
 	uint64_t last_ts;	/* of the last event handed to the feed */
 };
@@ -53,6 +55,7 @@ static int loop_init(struct loop *l, struct top_source *src, const struct top_op
 	l->src = src;
 	l->o = o;
 	l->tclock = src->start_ns;
+	l->want = src->start_ns;
 	l->feed = top_feed__new(&src->meta, src->start_ns, o->accumulated, &err);
 	if (!l->feed) {
 		snprintf(errbuf, errlen, "cannot set up the analyses: %s", strerror(-err));
@@ -106,6 +109,7 @@ static void loop_snapshot(struct loop *l, const struct top_screen *s)
 	snprintf(l->snap.hdr.source, sizeof(l->snap.hdr.source), "%s", l->src->desc);
 	l->snap.hdr.paused = s->paused;
 	l->snap.hdr.ended = l->ended;
+	l->snap.hdr.behind = l->behind;
 	l->snap.hdr.lost = top_source__lost(l->src);
 }
 
@@ -126,6 +130,11 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 	struct top_screen scr;
 	struct loop l;
 	int err = 0, key, r, was_paused = 0, timeout, busy = 0, final_cut = 0;
+	/*
+	 * Behind by more than half a second of wall time: the reader cannot
+	 * keep up (a normal key wait leaves it KEY_WAIT_MS behind at most).
+	 */
+	uint64_t behind_ns = (uint64_t)(0.5 * o->speed * 1e9);
 
 	*stop_sig = 0;
 	err = loop_init(&l, src, o, errbuf, errlen);
@@ -158,33 +167,45 @@ int top_run_interactive(struct top_source *src, const struct top_opts *o, int *s
 		if ((*stop_sig = tui_signals__pending()) || scr.quit)
 			break;
 		now = mono_ns();
+		/*
+		 * The wanted clock runs on wall time x speed whatever the feed
+		 * does; the feed's clock follows it batch by batch. Pulling the
+		 * wanted clock back with the feed's would lose the time a full
+		 * batch took, and a dense replay would crawl with the CPU idle.
+		 */
 		if (!scr.paused && !l.ended) {
 			if (src->live) {
-				if (now - TOP_LIVE_LAG_NS > l.tclock)
-					l.tclock = now - TOP_LIVE_LAG_NS;
+				if (now - TOP_LIVE_LAG_NS > l.want)
+					l.want = now - TOP_LIVE_LAG_NS;
 			} else
-				l.tclock += (uint64_t)((double)(now - last) * o->speed);
-			if (!src->live && src->end_ns && l.tclock > src->end_ns)
-				l.tclock = src->end_ns;
+				l.want += (uint64_t)((double)(now - last) * o->speed);
 		}
 		last = now;
 		/* Live events keep draining while paused; a paused replay stands still. */
 		if (!l.ended && (src->live || !scr.paused)) {
 			int was_ended = l.ended;
 
+			/* want runs on past a replay's end, so the lag stays in wall time */
+			if (l.want > l.tclock)
+				l.tclock = l.want;
+			if (!src->live && src->end_ns && l.tclock > src->end_ns)
+				l.tclock = src->end_ns;
 			err = loop_pump(&l, l.tclock, PUMP_BATCH, errbuf, errlen);
 			if (err)
 				break;
 			busy = l.delivered >= PUMP_BATCH;
 			/*
-			 * More events than one pump takes: the clock waits for
-			 * the feed, so a window never claims events not yet read.
+			 * More events than one pump takes: the feed's clock waits
+			 * at the last event read, so a window never claims events
+			 * not yet read; the next pumps catch up at once.
 			 */
 			if (busy && l.last_ts < l.tclock)
 				l.tclock = l.last_ts;
 			if (!was_ended && l.ended)
 				next = now;	/* show the end at once */
 		}
+		/* A replay that cannot read as fast as asked says so. */
+		l.behind = !src->live && !l.ended && l.want - l.tclock > behind_ns;
 		if (scr.paused != was_paused) {
 			was_paused = scr.paused;
 			/* Unpausing starts a fresh interval rather than one spanning the pause. */

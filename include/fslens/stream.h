@@ -17,8 +17,8 @@
  * Symbolization: kernel stacks (off-CPU records) and caller addresses
  * (ext4 journal-start records) are resolved with one kallsyms table; the
  * probe's own leading frames (bpf_*, __bpf_*) are dropped. Every stack id
- * and address the stream saw is remembered, so a recorder symbolizes them
- * all at the end (fsl_stream__symbols), and a live viewer on first use
+ * and address the stream saw is remembered, so a recorder symbolizes the
+ * new ones at every flush (fsl_stream__symbols), and a live viewer on first use
  * (fsl_stream__stack, cached).
  *
  * The ring is behind a small interface so the stream is tested with a fake
@@ -102,10 +102,14 @@ const struct fsl_stack *fsl_stream__stack(struct fsl_stream *s, int32_t id);
 /* "func+0xoff" of a kernel address into buf, or NULL. */
 const char *fsl_stream__sym(struct fsl_stream *s, uint64_t addr, char *buf, size_t len);
 /*
- * Every stack id and caller address the stream has seen, symbolized:
- * on_stack for each stack the ring still has, on_sym for each address
- * kallsyms names. Returns 0, -errno (no kallsyms: -ENOENT, -EPERM) or a
- * callback's non-zero return; *nstacks = stacks given to on_stack.
+ * Every stack id and caller address the stream has seen since the last
+ * call, symbolized: on_stack for each stack the ring has, on_sym for each
+ * address kallsyms names. A recorder calls it at every flush and at the
+ * end, so each is given once and a killed recording keeps those seen up to
+ * its last flush; a stack the ring does not have yet, and what a failed
+ * callback did not take, are given again next call. Returns 0, -errno (no
+ * kallsyms: -ENOENT, -EPERM; nothing given) or a callback's non-zero
+ * return; *nstacks = stacks given to on_stack in this call.
  */
 int fsl_stream__symbols(struct fsl_stream *s,
 			int (*on_stack)(void *ctx, const struct fsl_stack *st),

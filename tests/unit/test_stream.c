@@ -398,6 +398,7 @@ struct syms {
 	uint32_t nframes;
 	uint64_t addr;
 	char sym[64];
+	int fail;		/* on_stack fails (a full disk) */
 };
 
 static int on_stack(void *ctx, const struct fsl_stack *st)
@@ -405,6 +406,8 @@ static int on_stack(void *ctx, const struct fsl_stack *st)
 	struct syms *y = ctx;
 	uint32_t i;
 
+	if (y->fail)
+		return -ENOSPC;
 	y->nstacks++;
 	y->id = st->id;
 	y->nframes = st->nframes;
@@ -501,6 +504,99 @@ TEST(stream_symbolizes_and_passes_lost_counts)
 	CHECK_U64(st.lost[FSL_FAM_OFFCPU], 17);
 	CHECK_U64(st.lost[FSL_FAM_BLOCK], 4);
 	CHECK_U64(st.lost_total, 21);
+	fsl_stream__free(s);
+	free(f);
+	free(g);
+}
+
+/*
+ * A recorder calls fsl_stream__symbols at every flush (issue 19, item 3: a
+ * killed recording keeps its stacks): each call gives only what is new
+ * since the last, a stack the ring did not have yet is given once it has
+ * it, and what a failed write did not take is given again.
+ */
+TEST(stream_symbols_incremental)
+{
+	struct fake_ring *f = calloc(1, sizeof(*f));
+	struct got *g = calloc(1, sizeof(*g));
+	struct fsl_stream_opts o = { .window_ns = 1 };
+	struct fsl_ev_offcpu *off;
+	struct fsl_ev_ext4_journal_start *js;
+	struct fsl_stream *s;
+	struct syms y = { 0 };
+	FILE *kf;
+	int e, n = -1;
+
+	REQUIRE(f && g);
+	o.kallsyms = t_path("kallsyms-inc");
+	kf = fopen(o.kallsyms, "w");
+	REQUIRE(kf);
+	fprintf(kf, "ffffffff81100000 t __schedule\n"
+		    "ffffffff81200000 T jbd2_log_wait_commit\n"
+		    "ffffffff81300000 T ext4_create\n"
+		    "ffffffff81400000 T ext4_unlink\n");
+	fclose(kf);
+	f->stack_id = 5;
+	f->ips[0] = 0xffffffff81100628ull;
+	f->ips[1] = 0xffffffff8120009aull;
+	f->nips = 2;
+	off = (struct fsl_ev_offcpu *)add(f, FSL_EV_OFFCPU, sizeof(*off), 100, 9, 9, 0);
+	off->stack_id = 5;
+	off = (struct fsl_ev_offcpu *)add(f, FSL_EV_OFFCPU, sizeof(*off), 110, 9, 9, 0);
+	off->stack_id = 6;			/* not in the kernel map (yet) */
+	js = (struct fsl_ev_ext4_journal_start *)add(f, FSL_EV_EXT4_JOURNAL_START_SB,
+						       sizeof(*js), 120, 9, 9, 0);
+	js->ip = 0xffffffff81300010ull;
+	s = fsl_stream__new(&fake_ops, f, &o, &e);
+	REQUIRE(s);
+	CHECK_EQ(fsl_stream__poll(s, 0, got_ev, g), 3);
+	/* the first flush: stack 5 and the caller */
+	CHECK_EQ(fsl_stream__symbols(s, on_stack, on_sym, &y, &n), 0);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(y.nstacks, 1);
+	CHECK_EQ(y.id, 5);
+	CHECK_EQ(y.nframes, 2);
+	CHECK_STR(y.frames[1], "jbd2_log_wait_commit+0x9a");
+	CHECK_EQ(y.nsyms, 1);
+	CHECK_STR(y.sym, "ext4_create+0x10");
+	/* nothing new: nothing given */
+	CHECK_EQ(fsl_stream__symbols(s, on_stack, on_sym, &y, &n), 0);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(y.nstacks, 1);
+	CHECK_EQ(y.nsyms, 1);
+	/* the same ids again, and stack 6 now in the map: only 6 and the new caller */
+	f->stack_id = 6;
+	f->ips[0] = 0xffffffff81400020ull;
+	f->nips = 1;
+	off = (struct fsl_ev_offcpu *)add(f, FSL_EV_OFFCPU, sizeof(*off), 130, 9, 9, 0);
+	off->stack_id = 5;
+	off = (struct fsl_ev_offcpu *)add(f, FSL_EV_OFFCPU, sizeof(*off), 140, 9, 9, 0);
+	off->stack_id = 6;
+	js = (struct fsl_ev_ext4_journal_start *)add(f, FSL_EV_EXT4_JOURNAL_START_SB,
+						       sizeof(*js), 150, 9, 9, 0);
+	js->ip = 0xffffffff81300010ull;
+	js = (struct fsl_ev_ext4_journal_start *)add(f, FSL_EV_EXT4_JOURNAL_START_SB,
+						       sizeof(*js), 160, 9, 9, 0);
+	js->ip = 0xffffffff81400030ull;
+	CHECK_EQ(fsl_stream__poll(s, 0, got_ev, g), 4);
+	/* a failed write takes nothing; the next call gives it again */
+	y.fail = 1;
+	CHECK_EQ(fsl_stream__symbols(s, on_stack, on_sym, &y, &n), -ENOSPC);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(y.nsyms, 1);
+	y.fail = 0;
+	CHECK_EQ(fsl_stream__symbols(s, on_stack, on_sym, &y, &n), 0);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(y.nstacks, 2);
+	CHECK_EQ(y.id, 6);
+	CHECK_EQ(y.nframes, 1);
+	CHECK_STR(y.frames[0], "ext4_unlink+0x20");
+	CHECK_EQ(y.nsyms, 2);
+	CHECK_STR(y.sym, "ext4_unlink+0x30");
+	CHECK_EQ(fsl_stream__symbols(s, on_stack, on_sym, &y, &n), 0);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(y.nstacks, 2);
+	CHECK_EQ(y.nsyms, 2);
 	fsl_stream__free(s);
 	free(f);
 	free(g);

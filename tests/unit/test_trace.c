@@ -460,3 +460,65 @@ TEST(trace_stack_recorder_frames_dropped)
 	CHECK(!fsl_frame_is_recorder("ext4_sync_file+0x1c2"));
 	CHECK(fsl_frame_is_recorder("__traceiter_sched_switch"));
 }
+
+/*
+ * A recorder writes the stacks and symbols first seen since its last flush
+ * at every flush (issue 19, item 3): several STACKS and SYMS blocks between
+ * chunks, an id written again (the later wins), and a writer killed after
+ * its second flush still has every stack and symbol flushed before.
+ */
+TEST(trace_stacks_in_every_flush_survive_a_kill)
+{
+	struct fsl_ev_jbd2_commit c = { .hdr = { .type = FSL_EV_JBD2_START_COMMIT,
+						 .size = sizeof(c) } };
+	char *f1[] = { "__schedule+0x3f1", "jbd2_log_wait_commit+0x9a" };
+	char *f1b[] = { "__schedule+0x3f1", "add_transaction_credits+0x2c4" };
+	char *f2[] = { "__schedule+0x3f1", "io_schedule+0x16", "bit_wait_io+0x11" };
+	char *f3[] = { "__schedule+0x3f1" };
+	struct fsl_stack s1 = { 1, 2, f1 }, s1b = { 1, 2, f1b }, s2 = { 2, 3, f2 },
+			 s3 = { 3, 1, f3 };
+	const struct fsl_stack *gs;
+	struct fsl_writer *w;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	int err = 0, i, n = 0;
+
+	w = fsl_writer__open(t_path("inc.trace"), NULL, &err);
+	REQUIRE(w);
+	for (i = 0; i < 300; i++) {
+		c.hdr.ts = 1000 + i;
+		CHECK_EQ(fsl_writer__event(w, &c.hdr), 0);
+		if (i == 99) {			/* the first flush */
+			CHECK_EQ(fsl_writer__stack(w, &s1), 0);
+			CHECK_EQ(fsl_writer__sym(w, 0xffffffff81000010ull, "ext4_create+0x10"), 0);
+			CHECK_EQ(fsl_writer__flush(w), 0);
+		}
+		if (i == 199) {			/* the second: new ones, and id 1 again */
+			CHECK_EQ(fsl_writer__stack(w, &s2), 0);
+			CHECK_EQ(fsl_writer__stack(w, &s1b), 0);
+			CHECK_EQ(fsl_writer__sym(w, 0xffffffff81000020ull, "ext4_unlink+0x20"), 0);
+			CHECK_EQ(fsl_writer__sym(w, 0xffffffff81000010ull, "ext4_mkdir+0x10"), 0);
+			CHECK_EQ(fsl_writer__flush(w), 0);
+		}
+	}
+	CHECK_EQ(fsl_writer__stack(w, &s3), 0);	/* never flushed */
+	fsl_writer__abort(w);				/* like SIGKILL */
+
+	r = fsl_reader__open(t_path("inc.trace"), NULL, &err);
+	REQUIRE(r);
+	while (fsl_reader__next(r, &ev) > 0)
+		n++;
+	CHECK_EQ(n, 200);
+	gs = fsl_reader__stack(r, 1);
+	REQUIRE(gs);
+	CHECK_EQ(gs->nframes, 2);
+	CHECK_STR(gs->frames[1], "add_transaction_credits+0x2c4");
+	gs = fsl_reader__stack(r, 2);
+	REQUIRE(gs);
+	CHECK_EQ(gs->nframes, 3);
+	CHECK_STR(gs->frames[2], "bit_wait_io+0x11");
+	CHECK(fsl_reader__stack(r, 3) == NULL);
+	CHECK_STR(fsl_reader__sym(r, 0xffffffff81000010ull), "ext4_mkdir+0x10");
+	CHECK_STR(fsl_reader__sym(r, 0xffffffff81000020ull), "ext4_unlink+0x20");
+	fsl_reader__close(r);
+}

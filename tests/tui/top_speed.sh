@@ -1,0 +1,51 @@
+#!/bin/bash
+# Interactive `fslens top --replay` keeps pace with trace time x speed: on a
+# trace dense enough that a wall-clock tick brings more events than one read
+# batch (PUMP_BATCH), the replay of 8 s at --speed 4 must end in about 2 s of
+# wall time. Pulling the clock back to the last event read after each full
+# batch made it crawl (about 7x the ideal, with the CPU idle).
+. tests/lib.sh
+. tests/tui/tmux.bash
+
+TRACE=$T_TMP/t.trace
+SECS=8 SPEED=4 SCALE=1000
+# about 300k events per trace second (tests/helpers/top_trace.c x SCALE)
+"$BUILD/tests/top_trace" "$TRACE" $SECS $SCALE || { fail gen "top_trace failed"; exit 1; }
+ideal_ms=$((SECS * 1000 / SPEED))
+
+t0=$(date +%s%N)
+tm_start s 100 24 -- top --replay "$TRACE" --speed $SPEED -i 0.5
+# The bound is 3x the ideal, for a loaded 2-core machine (and the asan build).
+if tm_wait s "elapsed $SECS\\.0s  \\[END\\]" $((ideal_ms * 3 / 1000 + 1)); then
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	check_le wall-within-3x-ideal "$ms" $((ideal_ms * 3))
+	# it does not run faster than asked either: the clock is wall time x speed
+	check_ge wall-not-before-ideal "$ms" $((ideal_ms * 9 / 10))
+	check_grep rates-kept 'ops/s 1[78][0-9]{4}\.' <(tm_screen s)
+else
+	fail wall-within-3x-ideal "no [END] at elapsed ${SECS}.0s after $((ideal_ms * 3)) ms: $(tm_screen s | head -1)"
+fi
+tm_keys s q
+tm_check_restored s quit
+
+# Asked for more than it can read (32 s of 300k events/s at --speed 1000,
+# 32 ms of wall time, takes seconds to read): the title says [BEHIND] while
+# the feed lags, and the replay still ends with every event.
+SECS=32
+"$BUILD/tests/top_trace" "$TRACE" $SECS $SCALE || { fail gen-long "top_trace failed"; exit 1; }
+tm_start b 100 24 -- top --replay "$TRACE" --speed 1000 -i 0.1
+if tm_wait b '\[BEHIND\]' 20; then
+	pass behind-shown
+	check_grep behind-before-end 'elapsed [0-9.]+s  \[BEHIND\]' <(tm_screen b | head -1)
+else
+	fail behind-shown "$(tm_screen b | head -1)"
+fi
+if tm_wait b "elapsed $SECS\\.0s  \\[END\\]  interval" 60; then
+	pass behind-ends
+	check_grep behind-rates-kept 'ops/s 1[78][0-9]{4}\.' <(tm_screen b)
+else
+	fail behind-ends "$(tm_screen b | head -1)"
+fi
+tm_keys b q
+tm_check_restored b behind-quit
+exit 0
