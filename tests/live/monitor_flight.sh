@@ -16,7 +16,7 @@ mkdir "$SCRATCH_MNT/d" "$T_TMP/cap"
 sync
 
 "$FSLENS" monitor -m "$SCRATCH_MNT" --listen 127.0.0.1:$MPORT --interval 1 --flight 30 \
-	--trigger 'wait>4ms' --trigger-gap 12 -o "$T_TMP/cap" 2>"$T_TMP/mon.err" &
+	--trigger 'wait>2ms' --trigger-gap 12 -o "$T_TMP/cap" 2>"$T_TMP/mon.err" &
 MON=$!
 at_exit "kill $MON; wait $MON"
 for _ in $(seq 1 40); do

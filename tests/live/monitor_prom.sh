@@ -109,13 +109,16 @@ for c, v in r["blocked"]["classes"].items():
         print(c, v["workload_ns"] / 1e9)
 PY
 check_ge report-classes "$(wc -l <"$T_TMP/classes")" 1
+# 5%, or 10 ms where a class has under 0.2 s: the two tools start and stop
+# apart (record's own start sync, the monitor's per-interval reads), and one
+# checkpoint wait at an edge is a few ms (seen: 0.162 vs 0.154 s in make check)
 while read -r cls rep; do
 	b0=$(q "sum(fslens_blocked_seconds_total{$FS,role=\"workload\",class=\"$cls\"})" "$t0")
 	b1=$(q "sum(fslens_blocked_seconds_total{$FS,role=\"workload\",class=\"$cls\"})" "$t1")
-	check_cmd "blocked-$cls-within-5pct" python3 -c "
+	check_cmd "blocked-$cls-within-5pct-or-10ms" python3 -c "
 import sys; m, r = float('$b1') - float('$b0'), $rep
 print('    %s: monitor %.3f s, report %.3f s' % ('$cls', m, r), file=sys.stderr)
-sys.exit(0 if abs(m - r) <= 0.05 * r else 1)"
+sys.exit(0 if abs(m - r) <= max(0.05 * r, 0.010) else 1)"
 done <"$T_TMP/classes"
 
 kill -TERM $MON
