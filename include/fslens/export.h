@@ -254,4 +254,13 @@ unsigned int fsl_frames_skip_tracing(const struct fsl_stack *st);
 /* blkparse-style rwbs letters of FSL_RQ_* flags ("WS", "RA", "FWFS"...). */
 const char *fsl_rwbs(uint32_t flags, char buf[8]);
 
+/* dump: one text line (or JSON object) per event of the families shown, on
+ * stdout; tasks named from proc records (read them even when not shown). */
+struct fsl_dump;
+struct fsl_consumer;
+struct fsl_dump *fsl_dump__new(struct fsl_reader *r, int json, uint32_t families);
+struct fsl_consumer *fsl_dump__consumer(struct fsl_dump *d);
+int fsl_dump__out_error(const struct fsl_dump *d);	/* stdout failed: the pass stopped */
+void fsl_dump__free(struct fsl_dump *d);
+
 #endif /* FSLENS_EXPORT_H */
