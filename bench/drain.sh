@@ -6,7 +6,9 @@
 # them, not as their parent, so /usr/bin/time measures the recorder alone.
 # Prints events kept and lost (record's summary; the kernel's lost counters),
 # loss %, the recorder's CPU (user + system) per event produced, its share
-# of a CPU, events/s drained, and its peak RSS (VmHWM, /usr/bin/time's %M).
+# of a CPU, events/s drained, and its peak memory: VmHWM (/usr/bin/time's
+# %M, where the ring's pages count twice: libbpf maps them twice), RssAnon
+# (the recorder's own) and Pss (the ring once), sampled twice a second.
 #   bench/drain.sh [SECS=40] [NPROC=4]      RING=SIZE for --ring-size, PERF=FILE for a profile
 set -u
 cd "$(dirname "$0")/.."
@@ -36,14 +38,25 @@ sleep 1
 if [ -n "${PERF:-}" ]; then	# PERF=FILE: a perf profile of the recorder during the storm
 	perf record -q -g -o "$PERF" -p "$(pgrep -P $rpid -x fslens)" -- sleep "$SECS" 2>/dev/null &
 fi
+# the recorder's own memory (RssAnon) and its proportional share (Pss: the
+# ring's pages, mapped twice by libbpf, count once), sampled twice a second
+fpid=$(pgrep -P $rpid -x fslens)
+( while kill -0 "$fpid" 2>/dev/null; do
+	a=$(awk '/^RssAnon/ { print $2 }' /proc/"$fpid"/status 2>/dev/null)
+	p=$(awk '/^Pss:/ { print $2 }' /proc/"$fpid"/smaps_rollup 2>/dev/null)
+	echo "${a:-0} ${p:-0}"
+	sleep 0.5
+  done ) >"$W/mem" &
 read -r ncreate nunlink < <("$W/storm" "$W/mnt/d" "$NPROC" "$SECS") || exit 1
 wait $rpid || { cat "$W/err"; exit 1; }
+wait
+read -r anon pss < <(sort -n "$W/mem" | tail -1 | cut -d' ' -f1; sort -n -k2 "$W/mem" | tail -1 | cut -d' ' -f2)
 bench_on_exit=:
 read -r ut st rss el <"$W/time"
 python3 - "$W/err" "$ut" "$st" "$rss" "$el" "$ncreate" "$nunlink" "$SECS" "$NPROC" \
-	"${RING:-default}" <<'PY'
+	"${RING:-default}" "$anon" "$pss" <<'PY'
 import re, sys
-err, ut, st, rss, el, nc, nu, secs, nproc, ring = sys.argv[1:]
+err, ut, st, rss, el, nc, nu, secs, nproc, ring, anon, pss = sys.argv[1:]
 text = open(err).read()
 m = re.search(r'([\d.]+) s, (\d+) events', text)
 if not m:
@@ -60,7 +73,8 @@ print(f"kept {kept}  lost {lost}  loss {100.0 * lost / prod if prod else 0:.2f}%
 print(f"recorder CPU {cpu:.2f} s ({100 * cpu / float(el):.0f}% of a CPU), "
       f"{1e9 * cpu / prod if prod else 0:.0f} ns/event produced, "
       f"{kept / cpu / 1e6 if cpu else 0:.2f} M events/s drained per CPU second")
-print(f"peak RSS {int(rss) / 1024:.1f} MiB")
+print(f"peak RSS {int(rss) / 1024:.1f} MiB (VmHWM; the ring counts twice), "
+      f"own memory {int(anon or 0) / 1024:.1f} MiB (RssAnon), Pss {int(pss or 0) / 1024:.1f} MiB")
 for f, e, l in fam:
     print(f"  {f:10s} {int(e):12d} {int(l):10d}")
 for line in text.splitlines():
