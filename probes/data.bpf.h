@@ -74,6 +74,7 @@ static __always_inline bool data_file_ok(struct file *f, struct fsl_ev_data *e)
 	if (!inode || (BPF_CORE_READ(inode, i_mode) & S_IFMT_BITS) != S_IFREG_BITS)
 		return false;
 	dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	fs_touch(dev);	/* which filesystem this thread works on (offcpu) */
 	if (DEV_SKIP(dev))
 		return false;
 	e->dev = dev;

@@ -87,7 +87,8 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
 		pid = FSL_RD(btf, prev->pid, prev, pid);
 		tgid = FSL_RD(btf, prev->tgid, prev, tgid);
-		if (offcpu_wanted(prev, tgid, btf)) {
+		/* a thread inside work on another filesystem: its wait is not the target's */
+		if (offcpu_wanted(prev, tgid, btf) && !fs_elsewhere(pid, 0, now)) {
 			st.ts = now;
 			st.state = state;
 			st.tgid = tgid;
