@@ -393,6 +393,8 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 	for (i = 0; i < FSL_TRIG__MAX; i++)
 		fsl_json__kv_u64(j, fsl_trigger_name(i), jr->trig[i]);
 	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "triggers_inferred", jr->trig_guessed);
+	fsl_json__kv_u64(j, "kicks", jr->kicks);
 	kv_us(j, "avg_locked_us", jr->phase_txns ? jr->sum_locked_phase_ns / jr->phase_txns : 0);
 	kv_us(j, "avg_flushing_us", jr->phase_txns ? jr->sum_flushing_phase_ns / jr->phase_txns : 0);
 	kv_us(j, "avg_logging_us", jr->phase_txns ? jr->sum_logging_phase_ns / jr->phase_txns : 0);
@@ -412,6 +414,7 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "tid", t->tid);
 		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), t->dev));
 		fsl_json__kv_str(j, "trigger", fsl_trigger_name(t->trigger));
+		fsl_json__kv_bool(j, "trigger_inferred", !t->kicked);
 		fsl_json__kv_bool(j, "sync_commit", t->sync_commit);
 		fsl_json__kv_u64(j, "start_ns", t->t_start);
 		fsl_json__kv_u64(j, "end_ns", t->t_end);
