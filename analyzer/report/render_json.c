@@ -649,7 +649,14 @@ static void readdir_fields(struct fsl_json *j, const struct fsl_readdir_dir *d, 
 }
 
 /* layout.readdir: readdir (hash) order vs inode order, null without dirents. */
-static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
+/* How many of n entries a long list shows; its total and a truncated flag are said beside. */
+static unsigned int list_cap(const struct fsl_report_info *info, unsigned int n)
+{
+	return info->json_full || n <= FSL_JSON_LIST_MAX ? n : FSL_JSON_LIST_MAX;
+}
+
+static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l,
+			const struct fsl_report_info *info)
 {
 	const struct fsl_readdir_dir *d;
 	struct fsl_readdir_dir t;
@@ -664,11 +671,12 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
 	}
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "streams", n);
+	fsl_json__kv_bool(j, "dirs_truncated", list_cap(info, n) < n);
 	fsl_json__kv_bool(j, "geometry", geo);
 	readdir_fields(j, &t, geo);
 	fsl_json__key(j, "dirs");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		fsl_json__obj_begin(j);
 		fsl_json__kv_u64(j, "pid", d[i].pid);
 		fsl_json__kv_s64(j, "fd", d[i].fd);
@@ -685,7 +693,8 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
 	fsl_json__obj_end(j);
 }
 
-static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
+static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
+		       const struct fsl_report_info *info)
 {
 	const struct fsl_layout *l = fsl_analysis__layout(a);
 	const struct fsl_frag_break *br;
@@ -733,11 +742,13 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__obj_end(j);
 		}
 	}
-	readdir_obj(j, l);
+	readdir_obj(j, l, info);
 	n = fsl_layout__breaks(l, &br);
+	fsl_json__kv_u64(j, "breaks_total", n);
+	fsl_json__kv_bool(j, "breaks_truncated", list_cap(info, n) < n);
 	fsl_json__key(j, "fragcheck");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		snprintf(b, sizeof(b), "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6"
 			 PRIu64 " log %" PRIu64 " len %" PRIu64, br[i].ino, br[i].kind, br[i].expect,
 			 br[i].phys, br[i].log, br[i].len);
@@ -746,7 +757,7 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__arr_end(j);
 	fsl_json__key(j, "breaks");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		fsl_json__obj_begin(j);
 		fsl_json__kv_u64(j, "ino", br[i].ino);
 		fsl_json__kv_strn(j, "kind", &br[i].kind, 1);
@@ -881,7 +892,7 @@ int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 	if (sec & FSL_SEC_BLOCKIO)
 		blockio_arr(&j, a);
 	if (sec & FSL_SEC_LAYOUT)
-		layout_obj(&j, a);
+		layout_obj(&j, a, info);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		procs_arr(&j, a);
 	fsl_json__obj_end(&j);
