@@ -442,49 +442,6 @@ int fsl_meta_jbd2(const struct fsl_meta_sink *s, const struct fsl_target *t, con
 	return s->text(s->ctx, name, buf, strlen(buf));
 }
 
-/*
- * The journal thread's comm is "jbd2/" and the /proc/fs/jbd2 directory name
- * ("loop0-8"), cut to the kernel's 15 characters.
- */
-int fsl_target_jbd2_pid(const struct fsl_target *t)
-{
-	char comm[64], want[64] = "", p[300];
-	size_t n = strlen(t->devname);
-	struct dirent *d;
-	DIR *dp;
-	int pid = -ENOENT;
-
-	if (!n)
-		return -ENOENT;
-	dp = opendir("/proc/fs/jbd2");
-	if (!dp)
-		return -errno;
-	while ((d = readdir(dp)))
-		if (!strncmp(d->d_name, t->devname, n) && d->d_name[n] == '-') {
-			snprintf(want, sizeof(want), "jbd2/%.58s", d->d_name);
-			break;
-		}
-	closedir(dp);
-	if (!want[0])
-		return -ENOENT;
-	want[15] = 0;
-	dp = opendir("/proc");
-	if (!dp)
-		return -errno;
-	while (pid < 0 && (d = readdir(dp))) {
-		if (d->d_name[0] < '1' || d->d_name[0] > '9')
-			continue;
-		snprintf(p, sizeof(p), "/proc/%s/comm", d->d_name);
-		if (read_small(p, comm, sizeof(comm)))
-			continue;
-		comm[strcspn(comm, "\n")] = 0;
-		if (!strcmp(comm, want))
-			pid = atoi(d->d_name);
-	}
-	closedir(dp);
-	return pid;
-}
-
 int fsl_meta_mb_loaded(const struct fsl_meta_sink *s, const struct fsl_target *t)
 {
 	char p[600], line[512];

@@ -587,10 +587,6 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	co.force_classic = o->force_classic;
 	co.syscall_tp = o->syscall_tp;
 	co.floor = o->floor;
-	if (have_target && is_ext4) {
-		e = fsl_target_jbd2_pid(&t);
-		co.jbd2_pid = e > 0 ? (uint32_t)e : 0;
-	}
 	co.log = log_libbpf;
 	co.log_ctx = &r;
 	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */

@@ -43,7 +43,6 @@ struct fsl_collector_opts {
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
 	int syscall_tp;		/* dirops on per-syscall tracepoints, not raw_syscalls */
 	int floor;		/* benchmarks: the syscall programs attach and return at once */
-	uint32_t jbd2_pid;	/* the target's jbd2 thread: who wakes it is recorded; 0 = none */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;

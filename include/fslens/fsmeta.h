@@ -64,8 +64,6 @@ int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev);
  * every group's buddy, then store ext4.mb_loaded=all; -errno if unreadable.
  */
 int fsl_meta_mb_loaded(const struct fsl_meta_sink *s, const struct fsl_target *t);
-/* The pid of the target's jbd2 thread, or -errno (-ENOENT: no journal). */
-int fsl_target_jbd2_pid(const struct fsl_target *t);
 /*
  * Block and inode bitmaps of the device (read-only, libext2fs) as run
  * lengths; the caller syncs the filesystem first. when: FSL_BITMAP_START/END.
