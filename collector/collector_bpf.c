@@ -287,6 +287,10 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		/* fork keeps the tracked map even with the proc family off */
 		if (c->opts.follow && !strcmp(tp, "sched_process_fork"))
 			on = 1;
+		/* waking the jbd2 thread is the journal's commit kick */
+		if (c->opts.dev && (want & (1u << FSL_FAM_JOURNAL)) &&
+		    !strcmp(tp, "sched_waking"))
+			on = 1;
 		if (!group || (c->sc_tp && fam == FSL_FAM_DIROPS))
 			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
@@ -315,7 +319,7 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (!on)
 			continue;
 		(kind == 'b' ? c->nbtf++ : kind == 'r' ? c->nraw++ : c->ntp++);
-		if (fam != FSL_FAM_PROC || (want & (1u << FSL_FAM_PROC)))
+		if ((fam != FSL_FAM_PROC && fam != FSL_FAM_OFFCPU) || (want & (1u << fam)))
 			c->families |= 1u << fam;
 		n++;
 	}
@@ -390,6 +394,7 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
 	skel->rodata->targ_jbd2_pid = jbd2_pid(o->dev);
+	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));

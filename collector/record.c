@@ -239,8 +239,6 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the ext4 superblock of %s: %s", t->bdev,
 		    strerror(-e));
-	if (fsl_meta_jbd2(&sink, t, "start") == 0)
-		fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
 	/* Reading mb_groups loads every group's buddy, so the model starts with all in memory. */
 	e = fsl_meta_mb_loaded(&sink, t);
 	if (e)
@@ -255,6 +253,20 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_START);
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the bitmaps of %s: %s", t->bdev, strerror(-e));
+}
+
+/*
+ * /proc/fs/jbd2/<dev>/info at the start: after the start sync and the
+ * attach, so every commit the kernel counts from here on is in the trace
+ * (read before the sync, the sync's own commit was in /proc's delta and in
+ * the kernel's running average but in no event).
+ */
+static void jbd2_start_kv(struct rec *r, const struct fsl_target *t)
+{
+	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
+
+	if (fsl_meta_jbd2(&sink, t, "start") == 0)
+		fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
 }
 
 /* Run COMMAND in a child that waits until it is tracked, so nothing is missed. */
@@ -439,6 +451,11 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 
 	if (have_target && is_ext4 && !r->werr) {
 		sync_fs(t->mount);
+		/*
+		 * jbd2 wakes the syncfs before it adds the commit to its
+		 * statistics: give its thread the moment it needs.
+		 */
+		usleep(5000);
 		fsl_stream__poll(st, 0, write_event, r);
 		if (fsl_meta_jbd2(&sink, t, "end") == 0)
 			fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
@@ -646,6 +663,8 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	t0 = mono_ns();
 	if (have_target)
 		disk_stat_kv(&r, &t, "start");
+	if (have_target && is_ext4)
+		jbd2_start_kv(&r, &t);
 	meta_recording(&r, c, &co, t0, child);
 	say(&r, FSL_RECORD_NOTE, "recording%s%s (probes: %s; fentry %s)%s",
 	    have_target ? " " : " every filesystem",

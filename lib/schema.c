@@ -162,6 +162,9 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_jbd2_update_log_tail, freed, U64) } },
 	JSTART(FSL_EV_EXT4_JOURNAL_START_INODE, "ext4_journal_start_inode"),
 	JSTART(FSL_EV_EXT4_JOURNAL_START_SB, "ext4_journal_start_sb"),
+	{ FSL_EV_JBD2_KICK, FSL_FAM_JOURNAL, 2, sizeof(struct fsl_ev_jbd2_kick), "jbd2_kick",
+	  NULL, {
+	F(fsl_ev_jbd2_kick, dev, DEV), F(fsl_ev_jbd2_kick, stack_id, S32) } },
 
 	WB_WORK(FSL_EV_WRITEBACK_START, "writeback_start"),
 	WB_WORK(FSL_EV_WRITEBACK_WRITTEN, "writeback_written"),

@@ -26,6 +26,7 @@ const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;
 const volatile __u32 targ_o_creat = 0100;	/* O_CREAT on this arch */
+const volatile bool targ_jbd2_kick = false;	/* journal family: who wakes targ_jbd2_pid */
 const volatile __u32 targ_self = 0;
 const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */	/* the collector's own tgid, never recorded */
 

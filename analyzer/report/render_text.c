@@ -393,6 +393,14 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	for (i = 1; i <= FSL_TRIG__MAX; i++)
 		fprintf(f, " %s %" PRIu64 "%s", fsl_trigger_name(i % FSL_TRIG__MAX),
 			j->trig[i % FSL_TRIG__MAX], i < FSL_TRIG__MAX ? "," : "");
+	/*
+	 * A commit asked for while jbd2 was busy wakes nothing: its trigger is
+	 * inferred; a trace without wake-ups (no -m/-d, older) infers them all.
+	 */
+	if (j->trig_guessed && !j->kicks)
+		fprintf(f, " (inferred from waits)");
+	else if (j->trig_guessed)
+		fprintf(f, " (%" PRIu64 " inferred: jbd2 was busy)", j->trig_guessed);
 	fputc('\n', f);
 	if (s && e)
 		fprintf(f, "  /proc/fs/jbd2 info: %" PRIu64 " transactions (delta) vs %" PRIu64

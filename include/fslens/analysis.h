@@ -298,7 +298,7 @@ struct fsl_txn {
 	uint8_t trigger;	/* enum fsl_commit_trigger */
 	uint8_t sync_commit;
 	uint8_t have_stats;	/* run_stats seen */
-	uint8_t _pad;
+	uint8_t kicked;		/* trigger read from the jbd2 thread's waker, not guessed */
 	/* Phase timestamps (0 = not seen). */
 	uint64_t t_start, t_locking, t_flushing, t_logging, t_end;
 	/* From jbd2_run_stats (jiffies converted to ns with host.hz). */
@@ -324,6 +324,8 @@ struct fsl_journal {
 	struct fsl_hist commit_ns;	/* start_commit -> end_commit */
 	uint64_t ewma_commit_ns;	/* as the kernel's j_average_commit_time */
 	uint64_t trig[FSL_TRIG__MAX];
+	uint64_t trig_guessed;		/* commits whose trigger no kick named (jbd2 was busy) */
+	uint64_t kicks, kicks_unread;	/* jbd2 thread wake-ups; those no rule could read */
 	/* Sums over transactions with run_stats, for /proc/fs/jbd2 info averages. */
 	uint64_t stats_txns;
 	uint64_t sum_running_ns, sum_locked_ns, sum_flushing_ns, sum_logging_ns;

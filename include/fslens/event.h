@@ -61,6 +61,7 @@ enum fsl_event_type {
 	FSL_EV_JBD2_UPDATE_LOG_TAIL,	/* struct fsl_ev_jbd2_update_log_tail */
 	FSL_EV_EXT4_JOURNAL_START_INODE,/* struct fsl_ev_ext4_journal_start */
 	FSL_EV_EXT4_JOURNAL_START_SB,	/* struct fsl_ev_ext4_journal_start */
+	FSL_EV_JBD2_KICK = 30,		/* struct fsl_ev_jbd2_kick */
 
 	/* writeback */
 	FSL_EV_WRITEBACK_START = 40,		/* struct fsl_ev_writeback_work */
@@ -230,6 +231,18 @@ struct fsl_ev_jbd2_lock_buffer_stall {
 	__u32 dev;
 	__u32 _pad;
 	__u64 stall_ms;
+};
+
+/*
+ * The target's jbd2 thread woken from its idle (interruptible) sleep: hdr
+ * pid/tid are the waker, stack_id its kernel stack (the offcpu stack table).
+ * The path that woke it is what asked for the next commit: fsync, sync(2),
+ * a full transaction, a checkpoint, the commit timer.
+ */
+struct fsl_ev_jbd2_kick {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 stack_id;
 };
 
 struct fsl_ev_jbd2_update_log_tail {
