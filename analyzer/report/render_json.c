@@ -71,6 +71,9 @@ static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct f
 	}
 	fsl_json__obj_end(j);
 	fsl_json__kv_u64(j, "lost_total", lost);
+	fsl_json__kv_u64(j, "lost_drain_behind", h->lost_behind);
+	fsl_json__kv_u64(j, "lost_burst", h->lost_burst);
+	fsl_json__kv_str(j, "loss_advice", h->loss_advice);
 	fsl_json__kv_u64(j, "min_wait_us", h->min_wait_us);
 	fsl_json__kv_str(j, "probe_mode", h->probe_mode);
 	fsl_json__kv_str(j, "missing", h->missing);

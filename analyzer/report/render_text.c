@@ -83,7 +83,7 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	uint64_t t0, t1, ev = 0, lost = 0;
 	char b1[32];
 	unsigned int i;
-	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND);
+	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND), *why;
 	uint64_t dev;
 
 	rn_span(a, &t0, &t1);
@@ -96,8 +96,13 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	if (!fsl_meta__get_u64(fsl_analysis__meta(a), FSL_KV_DEV, &dev))
 		fprintf(f, "target %s (%s, dev %s), ", rn_kv(a, FSL_KV_MOUNT), rn_kv(a, FSL_KV_FSTYPE),
 			rn_dev(b1, sizeof(b1), (uint32_t)dev));
-	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s\n", rn_sec(t1 - t0), ev,
-		lost ? "*** " : "", lost, lost ? " (see TRACE) ***" : "");
+	/* the cause record measured (older traces do not say) */
+	why = !h->lost_behind && !h->lost_burst ? "" :
+	      h->lost_behind >= h->lost_burst ? "the recorder's drain fell behind; " :
+						"bursts overflowed the ring; ";
+	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s%s%s\n", rn_sec(t1 - t0), ev,
+		lost ? "*** " : "", lost, lost ? " (" : "", lost ? why : "",
+		lost ? "see TRACE) ***" : "");
 	if (cmd) {
 		char ec[4096];
 
@@ -806,6 +811,8 @@ static void sec_health(FILE *f, struct fsl_analysis *a)
 	for (i = 0; i < FSL_FAM__MAX; i++)
 		fprintf(f, "  %-10s %12" PRIu64 " %10" PRIu64 "\n", fsl_family_name(i), h->events[i],
 			h->lost[i]);
+	if (lost && h->loss_advice && *h->loss_advice)
+		wrap(f, "why: ", 4, h->loss_advice);
 	if (h->min_wait_us)
 		fprintf(f, "  off-CPU threshold: %" PRIu64 " us (shorter waits were not recorded)\n",
 			h->min_wait_us);

@@ -545,6 +545,8 @@ struct fsl_health {
 	uint64_t min_wait_us;		/* record.min_wait_us, 0 unknown */
 	const char *probe_mode;		/* record.probe_mode or NULL */
 	const char *missing;		/* record.missing or NULL */
+	const char *loss_advice;	/* record.loss_advice (why events were lost) or NULL */
+	uint64_t lost_behind, lost_burst;	/* record.lost_behind, record.lost_burst */
 	uint64_t unknown_events;	/* types this build does not know */
 	uint64_t unknown_stacks;	/* off-CPU events whose stack was absent */
 };
