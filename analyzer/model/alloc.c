@@ -397,6 +397,26 @@ const char *fsl_alloc_path_kname(unsigned int path)
 	return path < FSL_PATH__MAX ? n[path] : "?";
 }
 
+int fsl_alloc_cr_path(unsigned int cr, int new_names)
+{
+	static const int map6[] = { FSL_PATH_CR0, FSL_PATH_CR1, FSL_PATH_CR1_5, FSL_PATH_CR2,
+				    FSL_PATH_CR3 };
+	static const int map4[] = { FSL_PATH_CR0, FSL_PATH_CR1, FSL_PATH_CR2, FSL_PATH_CR3 };
+
+	if (new_names)
+		return cr < 5 ? map6[cr] : -1;
+	return cr < 4 ? map4[cr] : -1;
+}
+
+int fsl_kernel_new_cr_names(const char *release)
+{
+	int maj = 0, min = 0;
+
+	if (!release || sscanf(release, "%d.%d", &maj, &min) != 2)
+		return 1;
+	return maj > 6 || (maj == 6 && min >= 5);
+}
+
 /* ---- construction ---- */
 
 struct fsl_alloc *fsl_alloc__new(const struct fsl_geom *g, const struct fsl_tunables *t,

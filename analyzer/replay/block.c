@@ -29,13 +29,7 @@ static int kernel_path(struct fsl_replay *r, const struct thr *t,
 	}
 	if (!mb->groups && mb->found)
 		return FSL_PATH_GOAL;
-	if (r->new_cr_names) {
-		static const int map6[] = { FSL_PATH_CR0, FSL_PATH_CR1, FSL_PATH_CR1_5,
-					    FSL_PATH_CR2, FSL_PATH_CR3 };
-
-		return cr < 5 ? map6[cr] : -1;
-	}
-	return cr < 4 ? FSL_PATH_CR0 + (cr >= 2 ? cr + 1 : cr) : -1;
+	return fsl_alloc_cr_path((unsigned int)cr, r->new_cr_names);
 }
 
 static void blk_div(struct fsl_replay *r, uint64_t ts, const struct fsl_alloc_req *q,

@@ -612,6 +612,24 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
 }
 
+/* What the goal group offered when the extent went elsewhere (its free space then). */
+static void break_offer(FILE *f, const struct fsl_goal_offer *o, uint64_t nlen)
+{
+	unsigned int i;
+
+	fprintf(f, "          goal group %u then: goal block %s%s; %" PRIu64 " free from the "
+		"normalized start (%s); largest free extent %" PRIu64 "+%" PRIu64 " (%s); %" PRIu64
+		" free blocks in %" PRIu64 " extents", o->group, o->goal_free ? "free" : "in use",
+		o->goal_tried ? "" : " (goal not tried)", o->at_norm,
+		o->fit_at_goal ? "the request fit there" : "too few", o->largest_start,
+		o->largest_len, o->fit_in_group ? "fits" : nlen ? "too small" : "?", o->free,
+		o->extents);
+	for (i = 0; i < o->nnear; i++)
+		fprintf(f, "%s%" PRIu64 "+%" PRIu64, i ? ", " : "; nearest the goal ",
+			o->near_start[i], o->near_len[i]);
+	fputc('\n', f);
+}
+
 /* The evidence for one break: who holds the block, how, and the allocator's decision. */
 static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 {
@@ -656,10 +674,17 @@ static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 		fprintf(f, "          block %" PRIu64 " is in use, by no inode seen in the trace\n",
 			b->expect);
 	}
-	if (b->have_decision)
+	if (b->have_decision) {
 		fprintf(f, "          this extent: asked goal %" PRIu64 " for %" PRIu64 " block%s, "
-			"normalized to %" PRIu64 ", found at cr %u\n", b->goal, b->req_len,
-			b->req_len == 1 ? "" : "s", b->norm_len, b->cr);
+			"normalized to %" PRIu64 " at %" PRIu64 ", found at cr %u", b->goal, b->req_len,
+			b->req_len == 1 ? "" : "s", b->norm_len, b->norm_start, b->cr);
+		if (b->cr_name)
+			fprintf(f, " (%s)", b->cr_name);
+		fprintf(f, " after %u group%s\n", b->groups_scanned,
+			b->groups_scanned == 1 ? "" : "s");
+	}
+	if (b->offer.have)
+		break_offer(f, &b->offer, b->norm_len);
 }
 
 static void break_positions(FILE *f, const struct fsl_layout *l)

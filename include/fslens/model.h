@@ -90,6 +90,13 @@ enum fsl_alloc_path {
 };
 const char *fsl_alloc_path_name(unsigned int path);	/* "inode_pa", "cr0"... */
 const char *fsl_alloc_path_kname(unsigned int path);	/* 6.x name: "CR_POWER2_ALIGNED"... */
+/*
+ * The path of ext4_mballoc_alloc's cr: kernels from 6.5 number five passes
+ * (CR_POWER2_ALIGNED .. CR_ANY_FREE), older ones four (0..3, no BEST_AVAIL).
+ * -1 if out of range. new_names from fsl_kernel_new_cr_names(uname -r).
+ */
+int fsl_alloc_cr_path(unsigned int cr, int new_names);
+int fsl_kernel_new_cr_names(const char *release);	/* 1 if NULL or unparsable */
 
 /* One block request, as ext4_request_blocks reports it. */
 struct fsl_alloc_req {
