@@ -66,6 +66,15 @@ struct an_mb {
 	uint8_t cr;
 };
 
+/*
+ * A preallocation a task's request just made: ext4_mb_new_*_pa comes before
+ * that request's ext4_mballoc_alloc, so what the decision was offered is the
+ * state without it.
+ */
+struct an_pa_new {
+	uint64_t pstart, len;
+};
+
 struct an_layout_s;
 
 struct an_layout {
@@ -74,6 +83,7 @@ struct an_layout {
 	struct fsl_map files;		/* ino -> an_file */
 	struct fsl_map modes;		/* ino -> mode (from inode events) */
 	struct fsl_map pa_hint;		/* tid -> how of the last prealloc use */
+	struct fsl_map pa_new;		/* tid -> an_pa_new: made by the request under way */
 	struct an_alloc *allocs;	/* every allocation seen, append order */
 	size_t nallocs, cap_allocs;
 	uint64_t max_alloc_len;		/* longest allocation: bounds the search back */
@@ -556,6 +566,7 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		      !(ev->flags & AN_MB_HINT_DATA)))
 		return -ENOMEM;
 	core_mark(s, ev->block, ev->len, 1);
+	fsl_map__del(&s->pa_new, h->tid);	/* the request is done */
 	if (pa)
 		fsl_map__del(&s->pa_hint, h->tid);
 	if (!(ev->flags & (AN_MB_HINT_DATA | AN_MB_HINT_METADATA))) {
@@ -593,6 +604,14 @@ static int on_new_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		s->max_pa_len = pa->len;
 	/* in core a preallocation is in use whole until released (mb_mark_used) */
 	core_mark(s, pa->pstart, pa->len, 1);
+	if (s->core_state > 0) {
+		struct an_pa_new *pn = fsl_map__put(&s->pa_new, h->tid, NULL);
+
+		if (!pn)
+			return -ENOMEM;
+		pn->pstart = pa->pstart;
+		pn->len = pa->len;
+	}
 	s->dirty = 1;
 	return 0;
 }
@@ -631,15 +650,17 @@ static int on_release_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
  * A decision that did not continue its file where the previous logical block
  * lies (a break to be): what its goal group offered, kept for the query.
  */
-static int mb_offer(struct an_layout *s, struct an_mb *m, uint16_t flags)
+static int mb_offer(struct an_layout *s, struct an_mb *m, uint16_t flags, uint32_t tid)
 {
 	struct fsl_ext4_geometry g;
 	const struct an_file *f;
 	const struct an_ext *x;
-	uint64_t expect, res, goal, nstart;
+	uint64_t expect, res, goal, nstart, k;
 	struct fsl_goal_offer *o;
 
-	if (!m->lblk || m->ostart < 0 || m->nstart < 0 || m->rstart < 0 || !core_ready(s))
+	const struct an_pa_new *pn;
+
+	if (!m->lblk || m->ostart < 0 || m->rstart < 0 || !core_ready(s))
 		return 0;
 	f = fsl_map__get(&s->files, m->ino);
 	if (!f || !f->n)
@@ -655,14 +676,28 @@ static int mb_offer(struct an_layout *s, struct an_mb *m, uint16_t flags)
 	if (res == expect)
 		return 0;
 	goal = (uint64_t)m->ogroup * g.blocks_per_group + g.first_data_block + (uint64_t)m->ostart;
-	nstart = (uint64_t)m->ngroup * g.blocks_per_group + g.first_data_block + (uint64_t)m->nstart;
+	/* a normalized start of -1: the trace does not say where (from the goal then) */
+	nstart = m->nstart < 0 ? goal : (uint64_t)m->ngroup * g.blocks_per_group +
+					 g.first_data_block + (uint64_t)m->nstart;
 	if (grow((void **)&s->offers, &s->cap_offers, s->noffers, sizeof(*s->offers)))
 		return -ENOMEM;
 	o = &s->offers[s->noffers];
+	pn = fsl_map__get(&s->pa_new, tid);
+	if (pn)
+		core_mark(s, pn->pstart, pn->len, 0);
 	core_offer(s, &g, m->ogroup, goal, nstart, m->nlen, o);
-	if (!o->have)
+	o->norm_known = m->nstart >= 0;
+	if (!o->have || res < s->core_first) {
+		if (pn)
+			core_mark(s, pn->pstart, pn->len, 1);
 		return 0;
+	}
 	o->goal_tried = !!(flags & FSL_MB_HINT_TRY_GOAL);
+	o->result_len = m->rlen;
+	for (k = res - s->core_first; k < res - s->core_first + m->rlen && k < s->core_bits; k++)
+		o->result_free += !core_used(s, k);
+	if (pn)
+		core_mark(s, pn->pstart, pn->len, 1);
 	m->offer = (uint32_t)++s->noffers;
 	return 0;
 }
@@ -695,7 +730,7 @@ static int on_mballoc(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	m->cr = ev->cr;
 	m->groups = ev->groups;
 	m->offer = 0;
-	return mb_offer(s, m, ev->flags);
+	return mb_offer(s, m, ev->flags, h->tid);
 }
 
 static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -1089,6 +1124,7 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	fsl_map__init(&s->files, sizeof(struct an_file));
 	fsl_map__init(&s->modes, sizeof(uint64_t));
 	fsl_map__init(&s->pa_hint, sizeof(uint8_t));
+	fsl_map__init(&s->pa_new, sizeof(struct an_pa_new));
 	s->cons.name = "layout";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT] = on_map;
@@ -1123,6 +1159,7 @@ void an_layout_free(struct an_layout *s)
 	fsl_map__free(&s->files);
 	fsl_map__free(&s->modes);
 	fsl_map__free(&s->pa_hint);
+	fsl_map__free(&s->pa_new);
 	it = 0;
 	while ((st = fsl_map__next(&s->rd_open, &it, NULL)))
 		free(st->ino);
@@ -1417,8 +1454,9 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 		b->have_decision = 1;
 		b->goal = (uint64_t)m->ogroup * g->blocks_per_group + g->first_data_block +
 			  (uint64_t)(m->ostart > 0 ? m->ostart : 0);
-		b->norm_start = (uint64_t)m->ngroup * g->blocks_per_group + g->first_data_block +
-				(uint64_t)(m->nstart > 0 ? m->nstart : 0);
+		b->norm_known = m->nstart >= 0;
+		b->norm_start = b->norm_known ? (uint64_t)m->ngroup * g->blocks_per_group +
+						g->first_data_block + (uint64_t)m->nstart : 0;
 		b->norm_len = m->nlen;
 		b->req_len = m->olen;
 		b->cr = m->cr;

@@ -692,6 +692,7 @@ static void json_offer(struct fsl_json *j, const struct fsl_goal_offer *o)
 	fsl_json__kv_u64(j, "group", o->group);
 	fsl_json__kv_bool(j, "goal_free", o->goal_free);
 	fsl_json__kv_bool(j, "goal_tried", o->goal_tried);
+	fsl_json__kv_bool(j, "normalized_start_known", o->norm_known);
 	fsl_json__kv_u64(j, "free_at_normalized_start", o->at_norm);
 	fsl_json__kv_bool(j, "fit_at_goal", o->fit_at_goal);
 	fsl_json__kv_bool(j, "fit_in_group", o->fit_in_group);
@@ -699,6 +700,8 @@ static void json_offer(struct fsl_json *j, const struct fsl_goal_offer *o)
 	fsl_json__kv_u64(j, "free_extents", o->extents);
 	fsl_json__kv_u64(j, "largest_start", o->largest_start);
 	fsl_json__kv_u64(j, "largest_len", o->largest_len);
+	fsl_json__kv_u64(j, "result_len", o->result_len);
+	fsl_json__kv_u64(j, "result_free", o->result_free);
 	fsl_json__key(j, "nearest");
 	fsl_json__arr_begin(j);
 	for (k = 0; k < o->nnear; k++) {
@@ -807,7 +810,10 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__obj_begin(j);
 			fsl_json__kv_u64(j, "goal", br[i].goal);
 			fsl_json__kv_u64(j, "request_len", br[i].req_len);
-			fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			if (br[i].norm_known)
+				fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			else
+				fsl_json__kv_null(j, "normalized_start");
 			fsl_json__kv_u64(j, "normalized_len", br[i].norm_len);
 			fsl_json__kv_u64(j, "cr", br[i].cr);
 			if (br[i].cr_name)

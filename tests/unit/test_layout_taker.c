@@ -388,6 +388,7 @@ TEST(layout_goal_group_offer)
 {
 	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
 	struct fsl_ev_ext4_mballoc_alloc mb;
+	struct fsl_ev_ext4_pa pa;
 	const struct fsl_frag_break *br;
 	const struct fsl_goal_offer *of;
 	struct fsl_analysis *a;
@@ -403,8 +404,19 @@ TEST(layout_goal_group_offer)
 	put(a, 80, 700, 0, 40000, 10);
 	fx_pa(a, FSL_EV_EXT4_MB_NEW_GROUP_PA, 100, 702, 40014, 512);
 	fx_release(a, FSL_EV_EXT4_MB_RELEASE_GROUP_PA, 150, 40100, 426);
+	/*
+	 * 700's request (task 2) makes its own inode preallocation 41000+8
+	 * first, as the kernel traces it: not in what the decision was offered
+	 */
+	memset(&pa, 0, sizeof(pa));
+	fx_hdr(&pa.hdr, FSL_EV_EXT4_MB_NEW_INODE_PA, sizeof(pa), 199, 2, 2);
+	pa.dev = 1;
+	pa.ino = 700;
+	pa.pa_pstart = 41000;
+	pa.pa_len = 8;
+	REQUIRE(!fsl_analysis__feed(a, &pa.hdr));
 	memset(&mb, 0, sizeof(mb));
-	fx_hdr(&mb.hdr, FSL_EV_EXT4_MBALLOC_ALLOC, sizeof(mb), 200, 1, 1);
+	fx_hdr(&mb.hdr, FSL_EV_EXT4_MBALLOC_ALLOC, sizeof(mb), 200, 2, 2);
 	mb.dev = 1;
 	mb.ino = 700;
 	mb.orig_logical = mb.goal_logical = mb.result_logical = 10;
@@ -429,6 +441,8 @@ TEST(layout_goal_group_offer)
 	CHECK_EQ(br[0].taker_kind, FSL_TAKER_FREE);
 	REQUIRE(br[0].have_decision);
 	CHECK_U64(br[0].norm_len, 8);
+	CHECK_EQ(br[0].norm_known, 1);
+	CHECK_U64(br[0].norm_start, 40010);
 	CHECK_EQ(br[0].groups_scanned, 1);
 	REQUIRE(br[0].cr_name);
 	CHECK_STR(br[0].cr_name, "CR_GOAL_LEN_FAST");
@@ -451,5 +465,8 @@ TEST(layout_goal_group_offer)
 	CHECK_U64(of->near_start[1], 33000);	/* ends 11 blocks before the goal */
 	CHECK_U64(of->near_len[1], 7000);
 	CHECK_U64(of->near_start[2], 40100);	/* starts 90 after */
+	CHECK_U64(of->result_len, 8);
+	CHECK_U64(of->result_free, 8);		/* 41000+8 was free, as the kernel found */
+	CHECK_EQ(of->norm_known, 1);
 	fsl_analysis__free(a);
 }
