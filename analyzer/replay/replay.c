@@ -182,6 +182,8 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	r->hz = fsl_meta__u64(m, FSL_KV_HZ, 250);
 	v = fsl_meta_kv(m, FSL_KV_KERNEL);
 	r->new_cr_names = fsl_kernel_new_cr_names(v);
+	r->possible_cpus = (uint32_t)fsl_meta__u64(m, FSL_KV_NCPUS_CONF,
+						   fsl_meta__u64(m, FSL_KV_NCPUS, 1));
 	r->have_geom = have && !fsl_geom_finish(g);
 	if (r->have_geom && !fsl_geom_check(g, r->error, sizeof(r->error))) {
 		uint64_t ic = fsl_meta__u64(m, FSL_KV_EXT4_INODES_COUNT, 0);
