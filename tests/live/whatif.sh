@@ -9,7 +9,7 @@
 # order from a delalloc trace: it must say "not modelled", not print a figure.
 # The free run of B (same start state, only B's requests) must end with the
 # kernel's bitmap on >= 99% of the blocks the run changed (one writer), and
-# so must a nodelalloc copy on 8 groups (several stream goals).
+# so must demo copytree's nodelalloc run (16 groups: several stream goals).
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -86,18 +86,21 @@ if copy A delalloc 1 && copy B nodelalloc 1; then
 	fi
 fi
 
-# 1 GiB: 8 groups, so a kernel with several stream goals (s_mb_last_groups,
-# min(CPUs, groups / 4)) has more than one on 2 CPUs: files passing
-# mb_stream_req take their slot's group, not the last stream group
-if copy C nodelalloc 1 1024; then
-	"$FSLENS" replay --json --free-run "$T_TMP/C.trace" >"$T_TMP/C.json" 2>"$T_TMP/C.err"
-	agree=$(jget "$T_TMP/C.json" fidelity.free_run.end_map_agree_pct)
-	echo "free-run end bitmap agreement (one writer, nodelalloc, 8 groups): $agree%" >&2
-	if python3 -c "import sys; sys.exit(0 if float('$agree') >= 99 else 1)" 2>/dev/null; then
-		pass freerun-end-bitmap-8groups
-	else
-		fail freerun-end-bitmap-8groups "end bitmap agreement '$agree'%, want >= 99%"
-	fi
+# demo copytree with nodelalloc (2000 files over 16 groups, about 30 s): on a
+# kernel with several stream goals (s_mb_last_groups, min(CPUs, groups / 4):
+# 2 here) files passing mb_stream_req take their slot's group, not the last
+# stream group; with one goal the free run ended 97.4% like the kernel's
+"$FSLENS" demo copytree --set delalloc=0 --keep -o "$T_TMP/ct" >"$T_TMP/ct.log" 2>&1
+check_eq copytree-demo-exit $? 0
+ctimg=$(sed -n 's/^kept image: //p' "$T_TMP/ct.log")
+[ -n "$ctimg" ] && at_exit "rm -rf $(dirname "$ctimg")"
+"$FSLENS" replay --json --free-run "$T_TMP/ct/copytree.trace" >"$T_TMP/ct.json" 2>"$T_TMP/ct.err"
+agree=$(jget "$T_TMP/ct.json" fidelity.free_run.end_map_agree_pct)
+echo "free-run end bitmap agreement (demo copytree, nodelalloc): $agree%" >&2
+if python3 -c "import sys; sys.exit(0 if float('$agree') >= 99 else 1)" 2>/dev/null; then
+	pass freerun-end-bitmap-copytree
+else
+	fail freerun-end-bitmap-copytree "end bitmap agreement '$agree'%, want >= 99%"
 fi
 
 if copy A3 delalloc 3; then
