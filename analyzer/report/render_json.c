@@ -730,6 +730,38 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l,
 	fsl_json__obj_end(j);
 }
 
+/* What the goal group offered when a break's extent went elsewhere. */
+static void json_offer(struct fsl_json *j, const struct fsl_goal_offer *o)
+{
+	unsigned int k;
+
+	fsl_json__key(j, "goal_group_offer");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "group", o->group);
+	fsl_json__kv_bool(j, "goal_free", o->goal_free);
+	fsl_json__kv_bool(j, "goal_tried", o->goal_tried);
+	fsl_json__kv_bool(j, "normalized_start_known", o->norm_known);
+	fsl_json__kv_u64(j, "free_at_normalized_start", o->at_norm);
+	fsl_json__kv_bool(j, "fit_at_goal", o->fit_at_goal);
+	fsl_json__kv_bool(j, "fit_in_group", o->fit_in_group);
+	fsl_json__kv_u64(j, "free_blocks", o->free);
+	fsl_json__kv_u64(j, "free_extents", o->extents);
+	fsl_json__kv_u64(j, "largest_start", o->largest_start);
+	fsl_json__kv_u64(j, "largest_len", o->largest_len);
+	fsl_json__kv_u64(j, "result_len", o->result_len);
+	fsl_json__kv_u64(j, "result_free", o->result_free);
+	fsl_json__key(j, "nearest");
+	fsl_json__arr_begin(j);
+	for (k = 0; k < o->nnear; k++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "start", o->near_start[k]);
+		fsl_json__kv_u64(j, "len", o->near_len[k]);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+}
+
 static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 		       const struct fsl_report_info *info)
 {
@@ -829,11 +861,21 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 			fsl_json__obj_begin(j);
 			fsl_json__kv_u64(j, "goal", br[i].goal);
 			fsl_json__kv_u64(j, "request_len", br[i].req_len);
-			fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			if (br[i].norm_known)
+				fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			else
+				fsl_json__kv_null(j, "normalized_start");
 			fsl_json__kv_u64(j, "normalized_len", br[i].norm_len);
 			fsl_json__kv_u64(j, "cr", br[i].cr);
+			if (br[i].cr_name)
+				fsl_json__kv_str(j, "cr_name", br[i].cr_name);
+			else
+				fsl_json__kv_null(j, "cr_name");
+			fsl_json__kv_u64(j, "groups_scanned", br[i].groups_scanned);
 			fsl_json__obj_end(j);
 		}
+		if (br[i].offer.have)
+			json_offer(j, &br[i].offer);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);

@@ -650,6 +650,28 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
 }
 
+/* What the goal group offered when the extent went elsewhere (its free space then). */
+static void break_offer(FILE *f, const struct fsl_goal_offer *o, uint64_t nlen)
+{
+	unsigned int i;
+
+	fprintf(f, "          goal group %u then: goal block %s", o->group,
+		o->goal_free ? "free" : "in use");
+	if (!o->goal_tried)
+		fprintf(f, " (goal not tried: no EXT4_MB_HINT_TRY_GOAL)");
+	if (o->goal_free || o->norm_known)
+		fprintf(f, "; %" PRIu64 " free from the %s (%s)", o->at_norm,
+			o->norm_known ? "normalized start" : "goal",
+			o->fit_at_goal ? "the request fit there" : "too few");
+	fprintf(f, "; largest free extent %" PRIu64 "+%" PRIu64 " (%s); %" PRIu64 " free blocks in %"
+		PRIu64 " extents", o->largest_start, o->largest_len,
+		o->fit_in_group ? "fits" : nlen ? "too small" : "?", o->free, o->extents);
+	for (i = 0; i < o->nnear; i++)
+		fprintf(f, "%s%" PRIu64 "+%" PRIu64, i ? ", " : "; nearest the goal ",
+			o->near_start[i], o->near_len[i]);
+	fputc('\n', f);
+}
+
 /* The evidence for one break: who holds the block, how, and the allocator's decision. */
 static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 {
@@ -694,10 +716,20 @@ static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 		fprintf(f, "          block %" PRIu64 " is in use, by no inode seen in the trace\n",
 			b->expect);
 	}
-	if (b->have_decision)
+	if (b->have_decision) {
 		fprintf(f, "          this extent: asked goal %" PRIu64 " for %" PRIu64 " block%s, "
-			"normalized to %" PRIu64 ", found at cr %u\n", b->goal, b->req_len,
-			b->req_len == 1 ? "" : "s", b->norm_len, b->cr);
+			"normalized to %" PRIu64, b->goal, b->req_len, b->req_len == 1 ? "" : "s",
+			b->norm_len);
+		if (b->norm_known)
+			fprintf(f, " at %" PRIu64, b->norm_start);
+		fprintf(f, ", found at cr %u", b->cr);
+		if (b->cr_name)
+			fprintf(f, " (%s)", b->cr_name);
+		fprintf(f, " after %u group%s\n", b->groups_scanned,
+			b->groups_scanned == 1 ? "" : "s");
+	}
+	if (b->offer.have)
+		break_offer(f, &b->offer, b->norm_len);
 }
 
 static void break_positions(FILE *f, const struct fsl_layout *l)
