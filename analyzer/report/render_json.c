@@ -594,6 +594,18 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "seek_median_sectors", fsl_hist_quantile(&d->seek_abs, 0.5));
 		fsl_json__kv_u64(j, "seek_mode_sectors", d->seek_mode);
 		fsl_json__kv_u64(j, "seek_mode_count", d->seek_mode_count);
+		for (k = 0; k < 2; k++) {
+			const struct fsl_seek_dir *dd = &d->dir[k];
+
+			fsl_json__key(j, k ? "write_seeks" : "read_seeks");
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "dispatches", dd->d2d);
+			fsl_json__kv_u64(j, "seeks", dd->seeks);
+			fsl_json__kv_double(j, "seeks_per_s", r3(secs > 0 ? dd->seeks / secs : 0));
+			fsl_json__kv_double(j, "seek_mean_sectors",
+					    r3(dd->d2d ? (double)dd->seek_total / dd->d2d : 0));
+			fsl_json__obj_end(j);
+		}
 		fsl_json__key(j, "seek_log2_sectors");
 		fsl_json__obj_begin(j);
 		fsl_hist_log2(&d->seek_dist, l2);

@@ -535,6 +535,15 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    distance (sectors, all dispatches): mean %.1f, median %" PRIu64
 				", mode %" PRIu64 " (%" PRIu64 "x)\n", (double)d->seek_total / d->d2d,
 				fsl_hist_quantile(&d->seek_abs, 0.5), d->seek_mode, d->seek_mode_count);
+		for (k = 0; k < 2; k++) {
+			const struct fsl_seek_dir *dd = &d->dir[k];
+
+			if (!dd->d2d)
+				continue;
+			fprintf(f, "    %s seeks: %" PRIu64 " of %" PRIu64 " dispatches, %.1f/s;"
+				" mean distance %.1f sectors\n", k ? "write" : "read ", dd->seeks,
+				dd->d2d, secs ? dd->seeks / secs : 0, (double)dd->seek_total / dd->d2d);
+		}
 		if (d->seeks) {
 			char line[1024];
 			size_t used = 0;

@@ -415,6 +415,15 @@ struct fsl_dev_io {
 	struct fsl_hist seek_abs;		/* |distance|, all dispatches (0 too) */
 	struct fsl_hist seek_dist;		/* |distance|, seeks only */
 	uint64_t seek_mode, seek_mode_count;	/* most frequent |distance| (0 too) */
+	/*
+	 * The same dispatches split by direction, as btt -s writes its _r and
+	 * _w files: [0] reads (FSL_RQ_READ), [1] every other dispatch with data.
+	 * A dispatch's distance is from the previous dispatch of either
+	 * direction (where the head was), so the two sums add up to the above.
+	 */
+	struct fsl_seek_dir {
+		uint64_t d2d, seeks, seek_total;
+	} dir[2];
 	unsigned int nissuers;
 	struct fsl_io_issuer issuers[FSL_MAX_ISSUERS];	/* most bytes first */
 	struct fsl_timebase tb;
