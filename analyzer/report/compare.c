@@ -26,6 +26,7 @@
 #include "fslens/analysis.h"
 #include "fslens/compare.h"
 #include "fslens/json.h"
+#include "fslens/report.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
 #include "../../scenarios/phases.h"
@@ -53,6 +54,15 @@ struct cell {
 	/* seeks on the target device, reads [0] and the rest [1] (report's read_seeks/write_seeks) */
 	int have_seeks;
 	struct fsl_seek_dir seek[2];
+	/* journal contents by handle site (the window's journal analysis) */
+	int have_contents;
+	uint64_t dirtied;
+	unsigned int nsites;
+	struct {
+		char type[16], caller[48];
+		uint32_t line;
+		uint64_t blocks;
+	} site[3];
 };
 
 struct column {
@@ -245,10 +255,31 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 	const struct fsl_blockio *io = fsl_analysis__blockio(a);
 	const struct fsl_ops *ops = fsl_analysis__ops(a);
 	const struct fsl_data *data = fsl_analysis__data(a);
+	const struct fsl_journal *jr = fsl_analysis__journal(a);
+	const struct fsl_meta *m = fsl_analysis__meta(a);
 	unsigned int k;
 
 	if (!d)
 		return -ENOMEM;
+	if (jr) {
+		cl->have_contents = 1;
+		cl->dirtied = jr->dirtied;
+		for (k = 0; k < jr->ncontents && cl->nsites < 3; k++) {
+			const struct fsl_handle_site *x = &jr->contents[k];
+			const char *sym = x->ip && m && m->sym ? m->sym(m, x->ip) : NULL;
+
+			if (!x->blocks)
+				break;
+			snprintf(cl->site[cl->nsites].type, sizeof(cl->site[0].type), "%s",
+				 fsl_handle_type_name(x->type));
+			/* the function, without its offset */
+			snprintf(cl->site[cl->nsites].caller, sizeof(cl->site[0].caller), "%.*s",
+				 sym ? (int)strcspn(sym, "+") : 0, sym ? sym : "");
+			cl->site[cl->nsites].line = x->line;
+			cl->site[cl->nsites].blocks = x->blocks;
+			cl->nsites++;
+		}
+	}
 	for (k = 0; io && k < io->ndevs; k++)
 		if (!dev || io->devs[k].dev == dev) {
 			cl->have_seeks = 1;
@@ -361,7 +392,8 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		{
 			struct fsl_analysis_opts ao = {
 				/* (the consumers the diagnosis runs anyway) */
-				.sections = FSL_SEC_DIAGNOSIS | FSL_SEC_OPS | FSL_SEC_BLOCKIO,
+				.sections = FSL_SEC_DIAGNOSIS | FSL_SEC_OPS | FSL_SEC_BLOCKIO |
+					    FSL_SEC_JOURNAL,
 				.root_pid = -1,
 				.t0 = cl->w0, .t1 = cl->w1, .context = cx,
 			};
@@ -642,7 +674,7 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 		fprintf(f, "-+-%.*s", CW, "------------------------------------------");
 	fprintf(f, "\n");
 	for (r = 0; r < c->nrows; r++) {
-		for (line = 0; line < 4; line++) {
+		for (line = 0; line < 5; line++) {
 			fprintf(f, "%-12s", line ? "" : c->rows[r]);
 			for (i = 0; i < c->ncols; i++) {
 				const struct cell *cl = &c->cells[r][i];
@@ -674,7 +706,24 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 					else
 						snprintf(buf, sizeof(buf), "%s %.1f%%", cl->cause,
 							 cl->share * 100);
-				} else if (line == 3) {
+				} else if (line == 2) {
+					int n = snprintf(buf, sizeof(buf), "j %" PRIu64 "c %" PRIu64 "b",
+							 cl->commits, cl->blocks_logged);
+					const char *who;
+
+					if (cl->nsites && cl->dirtied) {
+						who = cl->site[0].caller[0] ? cl->site[0].caller :
+						      cl->site[0].type;
+						if (!strncmp(who, "__ext4_", 7))
+							who += 7;
+						else if (!strncmp(who, "ext4_", 5))
+							who += 5;
+						/* the name is what gets cut, never the figures */
+						snprintf(buf + n, sizeof(buf) - n, " %.0f%% %.*s",
+							 100.0 * cl->site[0].blocks / cl->dirtied,
+							 CW - n - 6 > 0 ? CW - n - 6 : 0, who);
+					}
+				} else if (line == 4) {
 					const struct fsl_seek_dir *sr = &cl->seek[0], *sw = &cl->seek[1];
 					double sec = cl->secs > 0 ? cl->secs : 1;
 
@@ -688,8 +737,7 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 				} else {
 					fmt_bytes(a, sizeof(a), cl->rd_bytes);
 					fmt_bytes(b, sizeof(b), cl->wr_bytes);
-					snprintf(buf, sizeof(buf), "j %" PRIu64 "c %" PRIu64 "b io r%s w%s",
-						 cl->commits, cl->blocks_logged, a, b);
+					snprintf(buf, sizeof(buf), "io r%s w%s", a, b);
 				}
 				fprintf(f, " | %-*.*s", CW, CW, buf);
 			}
@@ -697,8 +745,9 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 		}
 	}
 	fprintf(f, "\ncells: time, ops/s (MB/s where data moved); top cause of the workload's "
-		"blocked time and its share; journal commits (c) and blocks logged (b), bytes "
-		"read/written on the device; seeks per second and mean distance in sectors of "
+		"blocked time and its share; journal commits (c) and blocks logged (b), and the "
+		"share of the blocks dirtied that the top handle site dirtied (its caller, "
+		"without ext4_); bytes read/written on the device; seeks per second and mean distance in sectors of "
 		"the reads (r) and the writes (w) dispatched to the device\n");
 	if (whole)
 		fprintf(f, "all: a trace without a phase file is one phase, the whole trace; "
@@ -786,6 +835,29 @@ int fsl_compare__json(const struct fsl_compare *c, FILE *f)
 			fsl_json__u64(&j, cl->commits);
 			fsl_json__key(&j, "journal_blocks_logged");
 			fsl_json__u64(&j, cl->blocks_logged);
+			fsl_json__key(&j, "journal_dirtied_blocks");
+			if (cl->have_contents)
+				fsl_json__u64(&j, cl->dirtied);
+			else
+				fsl_json__null(&j);
+			fsl_json__key(&j, "journal_contents");
+			fsl_json__arr_begin(&j);
+			for (k = 0; k < cl->nsites; k++) {
+				fsl_json__obj_begin(&j);
+				fsl_json__key(&j, "type");
+				fsl_json__str(&j, cl->site[k].type);
+				fsl_json__key(&j, "line");
+				fsl_json__u64(&j, cl->site[k].line);
+				fsl_json__key(&j, "caller");
+				fsl_json__str(&j, cl->site[k].caller[0] ? cl->site[k].caller : NULL);
+				fsl_json__key(&j, "blocks");
+				fsl_json__u64(&j, cl->site[k].blocks);
+				fsl_json__key(&j, "share");
+				fsl_json__double(&j, r3(cl->dirtied ?
+						     (double)cl->site[k].blocks / cl->dirtied : 0));
+				fsl_json__obj_end(&j);
+			}
+			fsl_json__arr_end(&j);
 			fsl_json__key(&j, "read_bytes");
 			fsl_json__u64(&j, cl->rd_bytes);
 			fsl_json__key(&j, "write_bytes");

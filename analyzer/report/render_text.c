@@ -417,6 +417,23 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 				sym ? sym : "-");
 		}
 	}
+	if (j->ncontents) {
+		fprintf(f, "  contents: %" PRIu64 " blocks dirtied by %" PRIu64 " handles stopped"
+			" (jbd2_handle_stats); run stats: %" PRIu64 " blocks in %" PRIu64
+			" transactions; by site:\n", j->dirtied, j->handles_stopped, j->sum_blocks,
+			j->stats_txns);
+		fprintf(f, "    %-12s %6s %9s %9s %6s  %s\n", "type", "line", "handles", "blocks", "share",
+			"caller");
+		for (i = 0; i < j->ncontents && i < 8; i++) {
+			const struct fsl_handle_site *x = &j->contents[i];
+			const struct fsl_meta *m = fsl_analysis__meta(a);
+			const char *sym = x->ip && m && m->sym ? m->sym(m, x->ip) : NULL;
+
+			fprintf(f, "    %-12s %6u %9" PRIu64 " %9" PRIu64 " %5.1f%%  %.40s\n",
+				fsl_handle_type_name(x->type), x->line, x->stopped, x->blocks,
+				rn_pct(x->blocks, j->dirtied), sym ? sym : "-");
+		}
+	}
 	fprintf(f, "  checkpoints: %" PRIu64 " (%s, %" PRIu64 " buffers written, %" PRIu64
 		" dropped)\n  log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
 		j->checkpoints, fsl_fmt_ns(b[0], 32, j->chp_time_ns), j->chp_written, j->chp_dropped,
