@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/text.h"
+#include "fslens/devname.h"
 #include "render_internal.h"
 
 #define W 100
@@ -105,6 +106,29 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	}
 }
 
+/* Waits on other filesystems: one line, never among the causes. */
+static void other_fs_line(FILE *f, struct fsl_analysis *a, const struct fsl_other_fs *o)
+{
+	uint64_t all = o->ns[0] + o->ns[1] + o->ns[2];
+	char line[512], b1[32], name[64];
+	size_t used = 0;
+	unsigned int i;
+
+	if (!all && !o->waits)
+		return;
+	line[0] = 0;
+	for (i = 0; i < o->ndev && used < sizeof(line); i++)
+		used += snprintf(line + used, sizeof(line) - used, "%s%s %s", i ? ", " : "",
+				 o->dev[i].dev ? fsl_dev_label(fsl_analysis__meta(a), o->dev[i].dev,
+							       name, sizeof(name)) :
+						 "device unknown",
+				 fsl_fmt_ns(b1, sizeof(b1), o->dev[i].ns));
+	fprintf(f, "  other filesystems (not the target, not ranked): %" PRIu64
+		" waits, %.2f s blocked (workload %.2f s):\n", o->waits, rn_sec(all),
+		rn_sec(o->ns[FSL_ROLE_WORKLOAD]));
+	wrap(f, "    ", 4, line);
+}
+
 static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 {
 	const struct fsl_stalls *st = fsl_analysis__stalls(a);
@@ -171,6 +195,7 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 	if (st->ns[FSL_ROLE_OTHER])
 		fprintf(f, "  other tasks (not the recorded command): %.2f s blocked\n",
 			rn_sec(st->ns[FSL_ROLE_OTHER]));
+	other_fs_line(f, a, &st->other_fs);
 	free(d);
 }
 
