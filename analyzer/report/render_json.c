@@ -465,6 +465,36 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, "blocks", t->blocks);
 			fsl_json__kv_u64(j, "blocks_logged", t->blocks_logged);
 		}
+		fsl_json__kv_u64(j, "stopped_handles", t->stats_handles);
+		fsl_json__kv_u64(j, "dirtied_blocks", t->dirtied);
+		fsl_json__key(j, "top_site");
+		if (t->top_blocks) {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "type", fsl_handle_type_name(t->top_type));
+			fsl_json__kv_u64(j, "line", t->top_line);
+			fsl_json__kv_u64(j, "blocks", t->top_blocks);
+			fsl_json__obj_end(j);
+		} else {
+			fsl_json__null(j);
+		}
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__kv_u64(j, "handles_stopped", jr->handles_stopped);
+	fsl_json__kv_u64(j, "dirtied_blocks", jr->dirtied);
+	fsl_json__key(j, "contents");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < jr->ncontents; i++) {
+		const struct fsl_handle_site *s = &jr->contents[i];
+		const char *sym = s->ip && m && m->sym ? m->sym(m, s->ip) : NULL;
+
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "type", fsl_handle_type_name(s->type));
+		fsl_json__kv_u64(j, "line", s->line);
+		fsl_json__kv_str(j, "caller", sym);
+		fsl_json__kv_u64(j, "handles", s->stopped);
+		fsl_json__kv_u64(j, "blocks", s->blocks);
+		fsl_json__kv_double(j, "share", r3(jr->dirtied ? (double)s->blocks / jr->dirtied : 0));
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
@@ -634,6 +664,18 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "seek_median_sectors", fsl_hist_quantile(&d->seek_abs, 0.5));
 		fsl_json__kv_u64(j, "seek_mode_sectors", d->seek_mode);
 		fsl_json__kv_u64(j, "seek_mode_count", d->seek_mode_count);
+		for (k = 0; k < 2; k++) {
+			const struct fsl_seek_dir *dd = &d->dir[k];
+
+			fsl_json__key(j, k ? "write_seeks" : "read_seeks");
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "dispatches", dd->d2d);
+			fsl_json__kv_u64(j, "seeks", dd->seeks);
+			fsl_json__kv_double(j, "seeks_per_s", r3(secs > 0 ? dd->seeks / secs : 0));
+			fsl_json__kv_double(j, "seek_mean_sectors",
+					    r3(dd->d2d ? (double)dd->seek_total / dd->d2d : 0));
+			fsl_json__obj_end(j);
+		}
 		fsl_json__key(j, "seek_log2_sectors");
 		fsl_json__obj_begin(j);
 		fsl_hist_log2(&d->seek_dist, l2);

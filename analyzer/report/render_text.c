@@ -455,6 +455,23 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 				sym ? sym : "-");
 		}
 	}
+	if (j->ncontents) {
+		fprintf(f, "  contents: %" PRIu64 " blocks dirtied by %" PRIu64 " handles stopped"
+			" (jbd2_handle_stats); run stats: %" PRIu64 " blocks in %" PRIu64
+			" transactions; by site:\n", j->dirtied, j->handles_stopped, j->sum_blocks,
+			j->stats_txns);
+		fprintf(f, "    %-12s %6s %9s %9s %6s  %s\n", "type", "line", "handles", "blocks", "share",
+			"caller");
+		for (i = 0; i < j->ncontents && i < 8; i++) {
+			const struct fsl_handle_site *x = &j->contents[i];
+			const struct fsl_meta *m = fsl_analysis__meta(a);
+			const char *sym = x->ip && m && m->sym ? m->sym(m, x->ip) : NULL;
+
+			fprintf(f, "    %-12s %6u %9" PRIu64 " %9" PRIu64 " %5.1f%%  %.40s\n",
+				fsl_handle_type_name(x->type), x->line, x->stopped, x->blocks,
+				rn_pct(x->blocks, j->dirtied), sym ? sym : "-");
+		}
+	}
 	fprintf(f, "  checkpoints: %" PRIu64 " (%s, %" PRIu64 " buffers written, %" PRIu64
 		" dropped)\n  log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
 		j->checkpoints, fsl_fmt_ns(b[0], 32, j->chp_time_ns), j->chp_written, j->chp_dropped,
@@ -573,6 +590,15 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    distance (sectors, all dispatches): mean %.1f, median %" PRIu64
 				", mode %" PRIu64 " (%" PRIu64 "x)\n", (double)d->seek_total / d->d2d,
 				fsl_hist_quantile(&d->seek_abs, 0.5), d->seek_mode, d->seek_mode_count);
+		for (k = 0; k < 2; k++) {
+			const struct fsl_seek_dir *dd = &d->dir[k];
+
+			if (!dd->d2d)
+				continue;
+			fprintf(f, "    %s seeks: %" PRIu64 " of %" PRIu64 " dispatches, %.1f/s;"
+				" mean distance %.1f sectors\n", k ? "write" : "read ", dd->seeks,
+				dd->d2d, secs ? dd->seeks / secs : 0, (double)dd->seek_total / dd->d2d);
+		}
 		if (d->seeks) {
 			char line[1024];
 			size_t used = 0;

@@ -304,6 +304,13 @@ struct fsl_txn {
 	/* From jbd2_run_stats (jiffies converted to ns with host.hz). */
 	uint64_t wait_ns, request_delay_ns, running_ns, locked_ns, flushing_ns, logging_ns;
 	uint32_t handles, blocks, blocks_logged;
+	/*
+	 * Journal contents by handle site, from jbd2_handle_stats (each
+	 * handle's credits used: the buffers it first added to this
+	 * transaction): their sum and the site that dirtied the most.
+	 */
+	uint32_t dirtied, stats_handles;
+	uint32_t top_type, top_line, top_blocks;
 };
 
 #define FSL_TXN_RING		512
@@ -317,6 +324,8 @@ struct fsl_handle_site {
 	uint64_t wait_ns;	/* ext4_journal_start -> jbd2_handle_start */
 	uint64_t max_ns;
 	uint64_t ip;		/* one caller address (symbolize via meta) */
+	/* jbd2_handle_stats: handles stopped, blocks they dirtied (credits used) */
+	uint64_t stopped, blocks;
 };
 
 struct fsl_journal {
@@ -341,6 +350,14 @@ struct fsl_journal {
 	uint64_t handles;
 	unsigned int nsites;
 	struct fsl_handle_site sites[FSL_HANDLE_SITES];	/* most wait first */
+	/*
+	 * What the journal carried, by the site that dirtied it: handles
+	 * stopped in the window (jbd2_handle_stats) and the blocks they
+	 * dirtied, in total and per site, most blocks first.
+	 */
+	uint64_t handles_stopped, dirtied;
+	unsigned int ncontents;
+	struct fsl_handle_site contents[FSL_HANDLE_SITES];
 	/* Checkpoints. */
 	uint64_t checkpoints;
 	uint64_t chp_time_ns, chp_written, chp_dropped;
@@ -436,6 +453,15 @@ struct fsl_dev_io {
 	struct fsl_hist seek_abs;		/* |distance|, all dispatches (0 too) */
 	struct fsl_hist seek_dist;		/* |distance|, seeks only */
 	uint64_t seek_mode, seek_mode_count;	/* most frequent |distance| (0 too) */
+	/*
+	 * The same dispatches split by direction, as btt -s writes its _r and
+	 * _w files: [0] reads (FSL_RQ_READ), [1] every other dispatch with data.
+	 * A dispatch's distance is from the previous dispatch of either
+	 * direction (where the head was), so the two sums add up to the above.
+	 */
+	struct fsl_seek_dir {
+		uint64_t d2d, seeks, seek_total;
+	} dir[2];
 	unsigned int nissuers;
 	struct fsl_io_issuer issuers[FSL_MAX_ISSUERS];	/* most bytes first */
 	struct fsl_timebase tb;
