@@ -59,6 +59,7 @@ struct rec {
 	const char *mount;
 	dev_t mount_dev;
 	int unmounted;
+	int fs;			/* enum fsl_collector_fs of the target */
 	uint64_t lost_written[FSL_FAM__MAX];	/* lost counts given to the writer so far */
 	/* why the ring lost: this interval's drain and fill, and the sum */
 	struct fsl_loss_interval iv;
@@ -307,8 +308,6 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the ext4 superblock of %s: %s", t->bdev,
 		    strerror(-e));
-	if (fsl_meta_jbd2(&sink, t, "start") == 0)
-		fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
 	/* Reading mb_groups loads every group's buddy, so the model starts with all in memory. */
 	e = fsl_meta_mb_loaded(&sink, t);
 	if (e)
@@ -323,6 +322,20 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_START);
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the bitmaps of %s: %s", t->bdev, strerror(-e));
+}
+
+/*
+ * /proc/fs/jbd2/<dev>/info at the start: after the start sync and the
+ * attach, so every commit the kernel counts from here on is in the trace
+ * (read before the sync, the sync's own commit was in /proc's delta and in
+ * the kernel's running average but in no event).
+ */
+static void jbd2_start_kv(struct rec *r, const struct fsl_target *t)
+{
+	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
+
+	if (fsl_meta_jbd2(&sink, t, "start") == 0)
+		fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
 }
 
 /* Run COMMAND in a child that waits until it is tracked, so nothing is missed. */
@@ -515,6 +528,11 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 
 	if (have_target && is_ext4 && !r->werr) {
 		sync_fs(t->mount);
+		/*
+		 * jbd2 wakes the syncfs before it adds the commit to its
+		 * statistics: give its thread the moment it needs.
+		 */
+		usleep(5000);
 		fsl_stream__poll(st, 0, write_event, r);
 		if (fsl_meta_jbd2(&sink, t, "end") == 0)
 			fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
@@ -588,13 +606,15 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		r->mount_dev = sb.st_dev;
 	}
 	*is_ext4 = !strcmp(t->fstype, "ext4");
-	if (!*is_ext4) {
-		uint32_t ext4_only = (1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC);
+	r->fs = *is_ext4 ? FSL_COLLECTOR_FS_EXT4 :
+		!strcmp(t->fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
+	if (r->fs == FSL_COLLECTOR_FS_OTHER) {
+		uint32_t fs_only = (1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC);
 
-		say(r, FSL_RECORD_NOTE, "%s is %s, not ext4: the journal and alloc families need "
-		    "ext4; still recording block, writeback, dirops, offcpu and proc",
+		say(r, FSL_RECORD_NOTE, "%s is %s, not ext4 or xfs: the journal and alloc families "
+		    "need one of those; still recording block, writeback, dirops, offcpu and proc",
 		    t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "not mounted");
-		r->res->families &= ~ext4_only;
+		r->res->families &= ~fs_only;
 	}
 	/*
 	 * No block device (tmpfs, fuse, NFS): no request and no writeback is
@@ -636,6 +656,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		have_target = 1;
 		co.dev = t.dev;
 		co.blkdev = t.blkdev;
+		co.fs = r.fs;
 	}
 	co.families = res->families;
 	co.pid = o->pid;
@@ -731,6 +752,8 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	r.t0 = t0;
 	if (have_target)
 		disk_stat_kv(&r, &t, "start");
+	if (have_target && is_ext4)
+		jbd2_start_kv(&r, &t);
 	meta_recording(&r, c, &co, t0, child);
 	say(&r, FSL_RECORD_NOTE, "recording%s%s (probes: %s; fentry %s)%s",
 	    have_target ? " " : " every filesystem",

@@ -321,8 +321,11 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 	e = name_task(s, ev);
 	if (e)
 		goto fail;
-	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu)) {
-		uint32_t id = (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id;
+	if ((ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu)) ||
+	    (ev->type == FSL_EV_JBD2_KICK && ev->size >= sizeof(struct fsl_ev_jbd2_kick))) {
+		uint32_t id = ev->type == FSL_EV_OFFCPU ?
+			(uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id :
+			(uint32_t)((const struct fsl_ev_jbd2_kick *)ev)->stack_id;
 
 		if (!fsl_map__put(&s->stacks, id, &fresh) ||
 		    (fresh && keys_add(&s->new_stacks, id))) {
