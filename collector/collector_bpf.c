@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +33,9 @@ struct fsl_collector {
 	struct fsl_collector_opts opts;
 	struct fslens_bpf *skel;
 	struct ring_buffer *rb;
+	/* the ring's consumer and producer positions, mapped read-only */
+	volatile const uint64_t *cons_pos, *prod_pos;
+	uint64_t rb_size;
 	struct bpf_link *links[MAX_LINKS];
 	unsigned int nlinks;
 	fsl_collector_event_fn fn;
@@ -729,8 +733,14 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 
 void fsl_collector__free(struct fsl_collector *c)
 {
+	long psz = sysconf(_SC_PAGESIZE);
+
 	if (!c)
 		return;
+	if (c->cons_pos)
+		munmap((void *)c->cons_pos, psz);
+	if (c->prod_pos)
+		munmap((void *)c->prod_pos, psz);
 	while (c->nlinks)
 		bpf_link__destroy(c->links[--c->nlinks]);
 	ring_buffer__free(c->rb);
@@ -760,6 +770,33 @@ int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX])
 			lost[k] += v[i];
 	}
 	free(v);
+	return 0;
+}
+
+int fsl_collector__fill(struct fsl_collector *c, uint64_t *used, uint64_t *size)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd = bpf_map__fd(c->skel->maps.events);
+	void *p;
+
+	if (!c->cons_pos) {
+		/* page 0 holds the consumer position, page 1 the producer's */
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return -errno;
+		c->cons_pos = p;
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, psz);
+		if (p == MAP_FAILED) {
+			munmap((void *)c->cons_pos, psz);
+			c->cons_pos = NULL;
+			return -errno;
+		}
+		c->prod_pos = p;
+		c->rb_size = bpf_map__max_entries(c->skel->maps.events);
+	}
+	*used = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE) -
+		__atomic_load_n(c->cons_pos, __ATOMIC_ACQUIRE);
+	*size = c->rb_size;
 	return 0;
 }
 

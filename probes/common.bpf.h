@@ -205,6 +205,51 @@ struct {
 #define DEV_SKIP(d) (targ_dev && (d) != targ_dev)
 
 /*
+ * Threads working on another filesystem than the target: tid -> when one
+ * last started a journal handle there (or opened a file there). Its path
+ * call is that filesystem's, not the target's: dirops leaves it out. (Its
+ * waits are recorded with their marks (offcpu_in_data_op, offcpu_handle) and summed on the
+ * report's "other filesystems" line.) Cleared when the thread touches the
+ * target and at the exit of its followed system call; a mark older than
+ * ELSEWHERE_NS is ignored (a call not followed does not clear it).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u64);
+} elsewhere SEC(".maps");
+
+#define ELSEWHERE_NS	1000000000ull
+
+static __always_inline void fs_touch(__u32 dev)
+{
+	__u32 tid;
+	__u64 now;
+
+	if (!targ_dev || !dev)
+		return;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	if (dev == targ_dev) {
+		bpf_map_delete_elem(&elsewhere, &tid);
+		return;
+	}
+	now = bpf_ktime_get_ns();
+	bpf_map_update_elem(&elsewhere, &tid, &now, BPF_ANY);
+}
+
+/* Is thread tid working on another filesystem, marked at or after since? */
+static __always_inline bool fs_elsewhere(__u32 tid, __u64 since, __u64 now)
+{
+	__u64 *ts;
+
+	if (!targ_dev)
+		return false;
+	ts = bpf_map_lookup_elem(&elsewhere, &tid);
+	return ts && *ts >= since && now - *ts < ELSEWHERE_NS;
+}
+
+/*
  * A tracepoint handled as tp_btf and as raw_tp: both receive the raw
  * TP_PROTO arguments; the collector keeps one of the two before load.
  * Bodies read through BPF_CORE_READ so they are valid under both.
