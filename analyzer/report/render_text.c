@@ -402,11 +402,12 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	 * A commit asked for while jbd2 was busy wakes nothing: its trigger is
 	 * inferred; a trace without wake-ups (no -m/-d, older) infers them all.
 	 */
-	if (j->trig_guessed && !j->kicks)
-		fprintf(f, " (inferred from waits)");
-	else if (j->trig_guessed)
-		fprintf(f, " (%" PRIu64 " inferred: jbd2 was busy)", j->trig_guessed);
 	fputc('\n', f);
+	if (j->trig_guessed && !j->kicks)
+		fprintf(f, "  triggers inferred from waits (no wake-up of jbd2 recorded)\n");
+	else if (j->trig_guessed)
+		fprintf(f, "  %" PRIu64 " triggers inferred from waits: asked for while jbd2 was busy\n",
+			j->trig_guessed);
 	if (s && e)
 		fprintf(f, "  /proc/fs/jbd2 info: %" PRIu64 " transactions (delta) vs %" PRIu64
 			" here; avg commit %" PRIu64 " us vs %.0f us here\n",

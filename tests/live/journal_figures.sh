@@ -8,7 +8,7 @@
 #    snapshots the trace stores (the start one taken after record's own sync);
 #  - each commit's trigger equals what a bpftrace tally of who woke the jbd2
 #    thread says, classified by the test's own copy of the documented rule
-#    (docs/report-json.md "journal triggers"); a commit asked for while jbd2
+#    (docs/report-json.md, `journal`, the trigger table); a commit asked for while jbd2
 #    was busy wakes nothing and is counted as inferred, never compared;
 #  - du: no fsync trigger; the sync run: one sync trigger per sync(2) at least.
 . "$(dirname "$0")/../lib.sh"
