@@ -62,6 +62,18 @@ struct {
 	__type(value, struct tasktime);
 } tasktime SEC(".maps");
 
+/*
+ * Start a thread's account. A full map (more live workload threads than its
+ * entries) loses that thread's whole record: counted as an offcpu loss.
+ */
+static __always_inline void tt_insert(__u32 pid, struct tasktime *nt, __u64 flags)
+{
+	long e = bpf_map_update_elem(&tasktime, &pid, nt, flags);
+
+	if (e && e != -17)	/* -EEXIST: already followed */
+		lost_inc(FSL_FAM_OFFCPU);
+}
+
 static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now)
 {
 	if (t->state < 4 && now > t->since)
@@ -126,7 +138,7 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 	nt.since = now;
 	nt.tgid = tgid;
 	nt.state = to;
-	bpf_map_update_elem(&tasktime, &pid, &nt, BPF_NOEXIST);
+	tt_insert(pid, &nt, BPF_NOEXIST);
 }
 
 /*
@@ -150,7 +162,7 @@ static __always_inline void tt_start_woken(struct task_struct *p, __u32 pid, con
 	nt.since = nt.first;
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
-	bpf_map_update_elem(&tasktime, &pid, &nt, BPF_NOEXIST);
+	tt_insert(pid, &nt, BPF_NOEXIST);
 }
 
 /* Before 5.14 the state was "long state" (commit 2f064a59a1 renamed it). */
@@ -293,7 +305,8 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const int btf)
 	nt.since = nt.first;
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
-	bpf_map_update_elem(&tasktime, &pid, &nt, BPF_ANY);
+	/* a new thread: an entry of a dead one with this tid is stale */
+	tt_insert(pid, &nt, BPF_ANY);
 	return 0;
 }
 
