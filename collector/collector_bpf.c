@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <linux/bpf.h>
@@ -21,6 +22,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "fslens/collector.h"
+#include "fslens/devname.h"
 #include "fslens/schema.h"
 #include "collector_int.h"
 #include "probes/fslens.skel.h"
@@ -327,6 +329,40 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 	return n;
 }
 
+/*
+ * The pid of the journal thread of the filesystem on dev ("jbd2/loop0-8"),
+ * 0 when it has none (not ext4, no journal, an external journal's name).
+ */
+static uint32_t jbd2_pid(uint32_t dev)
+{
+	char name[64], want[80], p[300], comm[32];
+	struct dirent *d;
+	uint32_t pid = 0;
+	size_t n;
+	DIR *dp;
+	FILE *f;
+
+	if (!dev || !fsl_dev_kname(dev, name, sizeof(name)))
+		return 0;
+	n = (size_t)snprintf(want, sizeof(want), "jbd2/%s-", name);
+	dp = opendir("/proc");
+	if (!dp)
+		return 0;
+	while (!pid && (d = readdir(dp))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/comm", d->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, want, n))
+			pid = (uint32_t)strtoul(d->d_name, NULL, 10);
+		fclose(f);
+	}
+	closedir(dp);
+	return pid;
+}
+
 static int open_and_load(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
 			 int use_btf, int classic)
 {
@@ -355,6 +391,7 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_o_direct = O_DIRECT;
 	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
+	skel->rodata->targ_jbd2_pid = jbd2_pid(o->dev);
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));

@@ -260,10 +260,10 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_data, flags, HEX), FN(fsl_ev_data, hdr.cpu, "cpu", U16),
 	F(fsl_ev_data, name, COMM) } },
 
-	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 5, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
+	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 6, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
 	F(fsl_ev_offcpu, dur_ns, U64), F(fsl_ev_offcpu, stack_id, S32),
 	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),
-	F(fsl_ev_offcpu, runq_ns, U64) } },
+	F(fsl_ev_offcpu, wake_dev, DEV), F(fsl_ev_offcpu, runq_ns, U64) } },
 
 	{ FSL_EV_TASKTIME, FSL_FAM_OFFCPU, 7, sizeof(struct fsl_ev_tasktime), "tasktime", NULL, {
 	F(fsl_ev_tasktime, first_ts, U64), F(fsl_ev_tasktime, oncpu_ns, U64),

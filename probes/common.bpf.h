@@ -177,6 +177,29 @@ static __always_inline __u64 rb_flags(void)
 
 #define EV_SUBMIT(e) bpf_ringbuf_submit(e, rb_flags())
 
+/*
+ * The request completion running on this CPU: block_rq_complete sets it
+ * (every disk, before the device filter), sched_switch on the CPU clears
+ * it. A wakeup inside that window is the completion's: bio_endio wakes the
+ * waiters from the same call chain (irq, softirq or the loop worker).
+ * WAKE_DEV_WINDOW_NS bounds it for a completion in interrupt context that
+ * no switch follows for a while.
+ */
+struct wake_dev_mark {
+	__u64 ts;
+	__u32 dev;
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct wake_dev_mark);
+} wake_dev_cpu SEC(".maps");
+
+#define WAKE_DEV_WINDOW_NS	200000
+
 /* Filter on the filesystem's device (ext4/jbd2 events carry s_dev). */
 #define DEV_SKIP(d) (targ_dev && (d) != targ_dev)
 

@@ -7,7 +7,8 @@
  * workload's off-CPU records, each counting its sleep (switch-out to
  * wakeup, without the run-queue delay that follows, which is runnable).
  * Blocked time in waits shorter than the recording threshold has no record:
- * it stays "blocked, short waits".
+ * it stays "blocked, short waits". Waits on other filesystems than the target
+ * are blocked time of the workload all the same, apart from the classes.
  *
  * Windows: a thread's account is one record at its end, so a thread counts
  * in the window where its record falls (where it ended, or the end of the
@@ -50,6 +51,10 @@ static int add_wait(struct an_wholetime *w, const struct fsl_hdr *h, const struc
 	uint64_t runq = ev->runq_ns < ev->dur_ns ? ev->runq_ns : ev->dur_ns;
 	uint64_t woke = h->ts + ev->dur_ns - runq, to = x->to < woke ? x->to : woke;
 
+	if ((x->flags & FSL_EVCTX_OTHERFS) && x->role == FSL_ROLE_WORKLOAD) {
+		w->res.other_fs_ns += an_overlap(&w->c->win, x->from, to);
+		return 0;
+	}
 	if (!(x->flags & FSL_EVCTX_STALL) || x->role != FSL_ROLE_WORKLOAD || x->cls >= FSL_WC__MAX)
 		return 0;
 	w->res.cls_ns[x->cls] += an_overlap(&w->c->win, x->from, to);
@@ -105,6 +110,7 @@ const struct fsl_wholetime *an_wholetime_result(struct an_wholetime *w)
 
 	for (i = 0; i < FSL_WC__MAX; i++)
 		sum += r->cls_ns[i];
+	sum += r->other_fs_ns;
 	/* waits of threads whose account ends in a later window can exceed it */
 	r->classified_ns = sum < r->blocked_ns ? sum : r->blocked_ns;
 	r->short_ns = r->blocked_ns - r->classified_ns;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "fslens/json.h"
+#include "fslens/devname.h"
 #include "render_internal.h"
 
 static double us(uint64_t ns)
@@ -109,12 +110,45 @@ static void whole_obj(struct fsl_json *j, const struct fsl_wholetime *w)
 	fsl_json__kv_u64(j, "blocked_ns", w->blocked_ns);
 	fsl_json__kv_u64(j, "sleep_ns", w->sleep_ns);
 	fsl_json__kv_u64(j, "blocked_short_ns", w->short_ns);
+	fsl_json__kv_u64(j, "blocked_other_fs_ns", w->other_fs_ns);
 	fsl_json__key(j, "blocked_classes_ns");
 	fsl_json__obj_begin(j);
 	for (i = 0; i < FSL_WC__MAX; i++)
 		if (w->cls_ns[i])
 			fsl_json__kv_u64(j, fsl_wclass_id(i), w->cls_ns[i]);
 	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
+/* Waits on other filesystems than the target: summed, never in classes or causes. */
+static void other_fs(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_other_fs *o)
+{
+	char b[32], name[64];
+	unsigned int i;
+
+	fsl_json__key(j, "other_fs");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "waits", o->waits);
+	fsl_json__kv_u64(j, "workload_ns", o->ns[FSL_ROLE_WORKLOAD]);
+	fsl_json__kv_u64(j, "kthread_ns", o->ns[FSL_ROLE_KTHREAD]);
+	fsl_json__kv_u64(j, "other_ns", o->ns[FSL_ROLE_OTHER]);
+	fsl_json__key(j, "devices");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < o->ndev; i++) {
+		fsl_json__obj_begin(j);
+		if (o->dev[i].dev) {
+			fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), o->dev[i].dev));
+			fsl_json__kv_str(j, "name", fsl_dev_label(fsl_analysis__meta(a),
+								  o->dev[i].dev, name, sizeof(name)));
+		} else {
+			fsl_json__kv_null(j, "dev");
+			fsl_json__kv_null(j, "name");
+		}
+		fsl_json__kv_u64(j, "waits", o->dev[i].waits);
+		fsl_json__kv_u64(j, "ns", o->dev[i].ns);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
 	fsl_json__obj_end(j);
 }
 
@@ -131,6 +165,7 @@ static void causes(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__kv_double(j, "other_s", r3(rn_sec(st->ns[FSL_ROLE_OTHER])));
 	fsl_json__kv_u64(j, "workload_ns", st->ns[FSL_ROLE_WORKLOAD]);
 	fsl_json__kv_u64(j, "waits", st->waits);
+	other_fs(j, a, &st->other_fs);
 	fsl_json__key(j, "classes");
 	fsl_json__obj_begin(j);
 	for (i = 0; i < FSL_WC__MAX; i++) {

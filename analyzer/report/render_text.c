@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/text.h"
+#include "fslens/devname.h"
 #include "render_internal.h"
 
 #define W 100
@@ -130,6 +131,9 @@ static void whole_line(FILE *f, const struct fsl_wholetime *w)
 		used += snprintf(line + used, sizeof(line) - used, "%s%s %.1f%%",
 				 shown++ ? ", " : " (", fsl_wclass_id(i), PCT(w->cls_ns[i]));
 	}
+	if (used < sizeof(line) && PCT(w->other_fs_ns) >= 0.1)
+		used += snprintf(line + used, sizeof(line) - used, "%sother filesystems %.1f%%",
+				 shown++ ? ", " : " (", PCT(w->other_fs_ns));
 	if (used < sizeof(line) && PCT(w->short_ns) >= 0.1)
 		used += snprintf(line + used, sizeof(line) - used, "%sshort waits %.1f%%",
 				 shown++ ? ", " : " (", PCT(w->short_ns));
@@ -150,6 +154,29 @@ static void whole_line(FILE *f, const struct fsl_wholetime *w)
 		wrap(f, "", 2, line);
 	}
 #undef PCT
+}
+
+/* Waits on other filesystems: one line, never among the causes. */
+static void other_fs_line(FILE *f, struct fsl_analysis *a, const struct fsl_other_fs *o)
+{
+	uint64_t all = o->ns[0] + o->ns[1] + o->ns[2];
+	char line[512], b1[32], name[64];
+	size_t used = 0;
+	unsigned int i;
+
+	if (!all && !o->waits)
+		return;
+	line[0] = 0;
+	for (i = 0; i < o->ndev && used < sizeof(line); i++)
+		used += snprintf(line + used, sizeof(line) - used, "%s%s %s", i ? ", " : "",
+				 o->dev[i].dev ? fsl_dev_label(fsl_analysis__meta(a), o->dev[i].dev,
+							       name, sizeof(name)) :
+						 "device unknown",
+				 fsl_fmt_ns(b1, sizeof(b1), o->dev[i].ns));
+	fprintf(f, "  other filesystems (not the target, not ranked): %" PRIu64
+		" waits, %.2f s blocked (workload %.2f s):\n", o->waits, rn_sec(all),
+		rn_sec(o->ns[FSL_ROLE_WORKLOAD]));
+	wrap(f, "    ", 4, line);
 }
 
 static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
@@ -219,6 +246,7 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 	if (st->ns[FSL_ROLE_OTHER])
 		fprintf(f, "  other tasks (not the recorded command): %.2f s blocked\n",
 			rn_sec(st->ns[FSL_ROLE_OTHER]));
+	other_fs_line(f, a, &st->other_fs);
 	free(d);
 }
 

@@ -172,6 +172,24 @@ struct fsl_proc_stat {
 	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
 };
 
+#define FSL_OTHER_FS_DEVS	8
+
+/*
+ * Waits on other filesystems than the target (context stage, OTHERFS):
+ * summed here and never among the target's classes, stacks or processes.
+ * Per device, most blocked first; dev 0 = device unknown; past
+ * FSL_OTHER_FS_DEVS devices the rest are summed in the last row's dev 0.
+ */
+struct fsl_other_fs {
+	uint64_t waits;
+	uint64_t ns[3];			/* by role */
+	unsigned int ndev;
+	struct {
+		uint32_t dev;
+		uint64_t waits, ns;
+	} dev[FSL_OTHER_FS_DEVS];
+};
+
 struct fsl_stalls {
 	uint64_t waits;			/* off-CPU events counted */
 	uint64_t ns[3];			/* total blocked ns by role */
@@ -180,6 +198,7 @@ struct fsl_stalls {
 	/* Timeline: workload blocked ns per class per bin (on tb). */
 	struct fsl_timebase tb;
 	uint64_t series[FSL_WC__MAX][FSL_SERIES_BINS];
+	struct fsl_other_fs other_fs;
 };
 
 /* ------------------------------------------------------------- whole time */
@@ -202,7 +221,8 @@ struct fsl_wholetime {
 	uint64_t blocked_ns;
 	uint64_t sleep_ns;
 	uint64_t cls_ns[FSL_WC__MAX];
-	uint64_t classified_ns;		/* sum of cls_ns, at most blocked_ns */
+	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
+	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
 	uint64_t short_ns;		/* blocked_ns - classified_ns */
 };
 
