@@ -24,9 +24,10 @@ struct fsl_analysis {
 	struct an_blockio *blockio;
 	struct an_layout *layout;
 	struct an_health *health;
+	struct an_wholetime *wholetime;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[10];
+	struct fsl_consumer *cons[11];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -210,6 +211,9 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	if (!(a->health = an_health_new(&a->c)))
 		goto fail;
 	a->cons[a->ncons++] = an_health_consumer(a->health);
+	if (!(a->wholetime = an_wholetime_new(&a->c)))
+		goto fail;
+	a->cons[a->ncons++] = an_wholetime_consumer(a->wholetime);
 
 	/* Fed event by event (tests, benches): a session of its own. */
 	if (!a->opts.context) {
@@ -240,6 +244,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_blockio_free(a->blockio);
 	an_layout_free(a->layout);
 	an_health_free(a->health);
+	an_wholetime_free(a->wholetime);
 	fsl_context__free(a->own_cx);
 	fsl_map__free(&a->c.procs);
 	free(a->procs);
@@ -298,6 +303,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	if (a->layout)
 		an_layout_reset(a->layout);
 	an_health_reset(a->health);
+	an_wholetime_reset(a->wholetime);
 }
 
 void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
@@ -330,6 +336,12 @@ int32_t fsl_analysis__proc_stack(struct fsl_analysis *a, uint32_t pid, unsigned 
 {
 	release(a);
 	return an_stalls_proc_stack(a->stalls, pid, cls, ns);
+}
+
+const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a)
+{
+	release(a);
+	return an_wholetime_result(a->wholetime);
 }
 
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -118,7 +119,8 @@ static int tp_family(const char *tp, const char **group)
 		*group = "raw_syscalls";
 		return FSL_FAM_DIROPS;
 	}
-	if (!strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking")) {
+	if (!strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking") ||
+	    !strcmp(tp, "sched_wakeup_new")) {
 		*group = "sched";
 		return FSL_FAM_OFFCPU;
 	}
@@ -748,6 +750,54 @@ static void detach_all(struct fsl_collector *c)
 	c->nlinks = 0;
 }
 
+/* Mirrors struct tasktime of probes/offcpu.bpf.h. */
+struct tasktime_val {
+	uint64_t first, since, ns[4];
+	uint32_t tgid, state, switches, _pad;
+};
+
+/*
+ * Threads still alive at the end: their whole-time account, closed at now,
+ * as the tasktime records the probes emit for threads that died. The probes
+ * are detached, so the map no longer moves.
+ */
+static int tasktime_rest(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.tasktime), e;
+	struct fsl_ev_tasktime ev;
+	struct tasktime_val v;
+	struct timespec t;
+	uint32_t key, next, *prev = NULL;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	now = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue;
+		if (now > v.since)
+			v.ns[v.state & 3] += now - v.since;
+		memset(&ev, 0, sizeof(ev));
+		ev.hdr.ts = now;
+		ev.hdr.pid = v.tgid;
+		ev.hdr.tid = key;
+		ev.hdr.type = FSL_EV_TASKTIME;
+		ev.hdr.size = sizeof(ev);
+		ev.first_ts = v.first;
+		ev.oncpu_ns = v.ns[0];
+		ev.runq_ns = v.ns[1];
+		ev.blocked_ns = v.ns[2];
+		ev.sleep_ns = v.ns[3];
+		ev.switches = v.switches;
+		e = fn(ctx, &ev.hdr);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
 int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
 {
 	int n, e = ensure_rb(c);
@@ -759,7 +809,9 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 	c->fn_ctx = ctx;
 	c->fn_ret = 0;
 	n = ring_buffer__consume(c->rb);
-	return n < 0 ? n : 0;
+	if (n < 0)
+		return n;
+	return tasktime_rest(c, fn, ctx);
 }
 
 void fsl_collector__free(struct fsl_collector *c)

@@ -16,6 +16,7 @@
 #define TASK_INTERRUPTIBLE_BIT		0x0001
 #define TASK_UNINTERRUPTIBLE_BIT	0x0002
 #define TASK_NOLOAD_BIT			0x0400	/* TASK_IDLE = D | NOLOAD: idle kthreads */
+#define TASK_DEAD_BIT			0x0080
 #define OFFCPU_STACK_DEPTH		64
 /* ext4 without a journal counts in journal_info up to this (EXT4_NOJOURNAL_MAX_REF_COUNT) */
 #define NOJOURNAL_MAX_REF		4096
@@ -47,6 +48,129 @@ struct {
 	__type(key, __u32);
 	__type(value, struct offcpu_start);
 } offcpu_start SEC(".maps");
+
+/* Whole-time account of one thread (key: tid). */
+enum { TT_ONCPU = 0, TT_RUNQ, TT_BLOCKED, TT_SLEEP };
+
+struct tasktime {
+	__u64 first;		/* start of the span accounted */
+	__u64 since;		/* start of the current state */
+	__u64 ns[4];		/* by TT_* */
+	__u32 tgid;
+	__u32 state;		/* TT_* now */
+	__u32 switches;
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);
+	__type(value, struct tasktime);
+} tasktime SEC(".maps");
+
+/*
+ * Start a thread's account. A full map (more live workload threads than its
+ * entries) loses that thread's whole record: counted as an offcpu loss.
+ */
+static __always_inline void tt_insert(__u32 pid, struct tasktime *nt, __u64 flags)
+{
+	long e = bpf_map_update_elem(&tasktime, &pid, nt, flags);
+
+	if (e && e != -17)	/* -EEXIST: already followed */
+		lost_inc(FSL_FAM_OFFCPU);
+}
+
+static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now)
+{
+	if (t->state < 4 && now > t->since)
+		t->ns[t->state & 3] += now - t->since;
+	t->since = now;
+	t->state = state;
+}
+
+static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now)
+{
+	struct fsl_ev_tasktime *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		lost_inc(FSL_FAM_OFFCPU);
+		return;
+	}
+	e->hdr.ts = now;
+	e->hdr.pid = t->tgid;
+	e->hdr.tid = tid;
+	e->hdr.type = FSL_EV_TASKTIME;
+	e->hdr.size = sizeof(*e);
+	e->hdr.cpu = bpf_get_smp_processor_id();
+	e->hdr._pad = 0;
+	e->first_ts = t->first;
+	e->oncpu_ns = t->ns[TT_ONCPU];
+	e->runq_ns = t->ns[TT_RUNQ];
+	e->blocked_ns = t->ns[TT_BLOCKED];
+	e->sleep_ns = t->ns[TT_SLEEP];
+	e->switches = t->switches;
+	e->flags = FSL_TASKTIME_EXIT;
+	bpf_ringbuf_submit(e, rb_flags());
+}
+
+/*
+ * prev leaves the CPU in state (0: preempted, still runnable). A thread
+ * not yet followed starts here (prev is current, so the filter applies).
+ */
+static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state, __u64 now,
+					  const int btf)
+{
+	__u32 pid = FSL_RD(btf, prev->pid, prev, pid), tgid, to;
+	struct tasktime *t = bpf_map_lookup_elem(&tasktime, &pid), nt = {};
+
+	to = !state ? TT_RUNQ :
+	     ((state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) ? TT_BLOCKED :
+	     TT_SLEEP;
+	if (t) {
+		tt_to(t, to, now);
+		if (state & TASK_DEAD_BIT) {
+			tt_emit(t, pid, now);
+			bpf_map_delete_elem(&tasktime, &pid);
+		}
+		return;
+	}
+	if (state & TASK_DEAD_BIT)
+		return;
+	tgid = FSL_RD(btf, prev->tgid, prev, tgid);
+	if (!tgid || tgid == targ_self || (FSL_RD(btf, prev->flags, prev, flags) & PF_KTHREAD_BIT) ||
+	    !tgid_wanted(tgid))
+		return;
+	nt.first = now;
+	nt.since = now;
+	nt.tgid = tgid;
+	nt.state = to;
+	tt_insert(pid, &nt, BPF_NOEXIST);
+}
+
+/*
+ * A thread asleep when the probes attached (the recorded command waiting
+ * for its start) begins at its first wakeup. The waker is current, so only
+ * the filters that do not ask about current apply: with --tid or --cgroup
+ * such a thread begins at its first switch-out instead.
+ */
+static __always_inline void tt_start_woken(struct task_struct *p, __u32 pid, const int btf)
+{
+	__u32 tgid = FSL_RD(btf, p->tgid, p, tgid);
+	struct tasktime nt = {};
+
+	if (targ_tids || targ_cgroup || !tgid || tgid == targ_self ||
+	    (FSL_RD(btf, p->flags, p, flags) & PF_KTHREAD_BIT))
+		return;
+	if (!(targ_pids && bpf_map_lookup_elem(&pids, &tgid)) &&
+	    !(targ_follow ? bpf_map_lookup_elem(&tracked, &tgid) != NULL : !targ_pids))
+		return;
+	nt.first = bpf_ktime_get_ns();
+	nt.since = nt.first;
+	nt.tgid = tgid;
+	nt.state = TT_RUNQ;
+	tt_insert(pid, &nt, BPF_NOEXIST);
+}
 
 /* Before 5.14 the state was "long state" (commit 2f064a59a1 renamed it). */
 struct task_struct___o {
@@ -125,6 +249,23 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	if (m && m->dev)
 		m->dev = 0;
 	state = ctx[0] ? 0 : task_state(prev, btf);
+	{
+		__u32 ttstate = state, npid = FSL_RD(btf, next->pid, next, pid);
+		struct tasktime *nt;
+
+		if (targ_aio && state == TASK_INTERRUPTIBLE_BIT) {
+			pid = FSL_RD(btf, prev->pid, prev, pid);
+			if (bpf_map_lookup_elem(&aio_wait, &pid))
+				ttstate = TASK_UNINTERRUPTIBLE_BIT;
+		}
+		tt_switch_out(prev, ttstate, now, btf);
+		nt = bpf_map_lookup_elem(&tasktime, &npid);
+		if (nt) {
+			/* a sleep ended without a wakeup seen stays in its state */
+			tt_to(nt, TT_ONCPU, now);
+			nt->switches++;
+		}
+	}
 	/* an interruptible sleep inside io_getevents/io_uring_enter waits on I/O */
 	if (targ_aio && state == TASK_INTERRUPTIBLE_BIT && !targ_offcpu_all) {
 		pid = FSL_RD(btf, prev->pid, prev, pid);
@@ -200,9 +341,15 @@ static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 	struct task_struct *p = (struct task_struct *)ctx[0];
 	__u32 pid = FSL_RD(btf, p->pid, p, pid);
 	struct offcpu_start *s;
+	struct tasktime *t = bpf_map_lookup_elem(&tasktime, &pid);
 	struct wake_dev_mark *m;
 	__u32 zero = 0;
 
+	/* a waking of a thread still on its CPU (or already woken) changes nothing */
+	if (t && (t->state == TT_BLOCKED || t->state == TT_SLEEP))
+		tt_to(t, TT_RUNQ, bpf_ktime_get_ns());
+	else if (!t)
+		tt_start_woken(p, pid, btf);
 	if (targ_jbd2_kick && targ_jbd2_pid && pid == targ_jbd2_pid)
 		jbd2_kick(ctx, p, btf);
 	s = bpf_map_lookup_elem(&offcpu_start, &pid);
@@ -227,7 +374,31 @@ static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 	return 0;
 }
 
+/*
+ * sched_wakeup_new(struct task_struct *p): a new thread, runnable from here.
+ * Its process is in the tracked map already (sched_process_fork runs first);
+ * current is the parent, whose cgroup it shares.
+ */
+static __always_inline int on_sched_wakeup_new(__u64 *ctx, const int btf)
+{
+	struct task_struct *p = (struct task_struct *)ctx[0];
+	__u32 pid = FSL_RD(btf, p->pid, p, pid), tgid = FSL_RD(btf, p->tgid, p, tgid);
+	struct tasktime nt = {};
+
+	if (!tgid || tgid == targ_self || (FSL_RD(btf, p->flags, p, flags) & PF_KTHREAD_BIT) ||
+	    !tgid_wanted(tgid))
+		return 0;
+	nt.first = bpf_ktime_get_ns();
+	nt.since = nt.first;
+	nt.tgid = tgid;
+	nt.state = TT_RUNQ;
+	/* a new thread: an entry of a dead one with this tid is stale */
+	tt_insert(pid, &nt, BPF_ANY);
+	return 0;
+}
+
 FSL_RAW_TP_BTF(sched_switch, on_sched_switch)
 FSL_RAW_TP_BTF(sched_waking, on_sched_waking)
+FSL_RAW_TP_BTF(sched_wakeup_new, on_sched_wakeup_new)
 
 #endif

@@ -25,6 +25,7 @@ AN_DECLARE(writeback, fsl_writeback)
 AN_DECLARE(blockio, fsl_blockio)
 AN_DECLARE(layout, fsl_layout)
 AN_DECLARE(health, fsl_health)
+AN_DECLARE(wholetime, fsl_wholetime)
 
 #undef AN_DECLARE
 

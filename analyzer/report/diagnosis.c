@@ -386,6 +386,7 @@ void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d)
 
 	memset(d, 0, sizeof(*d));
 	d->blocked_ns = st->ns[FSL_ROLE_WORKLOAD];
+	d->whole = *fsl_analysis__wholetime(a);
 	if (c->win.t1 && c->win.t1 > c->win.t0)
 		d->window_ns = c->win.t1 - c->win.t0;
 	else if (c->now > c->origin)

@@ -399,7 +399,19 @@ static void diag_table(FILE *f, struct fsl_analysis *a)
 	if (!d)
 		return;
 	fsl_analysis__diagnose(a, d);
-	fprintf(f, "<h2>Diagnosis</h2>\n<p>Workload blocked %.2f s.</p>\n", rn_sec(d->blocked_ns));
+	fprintf(f, "<h2>Diagnosis</h2>\n<p>Workload blocked %.2f s.", rn_sec(d->blocked_ns));
+	if (d->whole.threads && d->whole.wall_ns) {
+		const struct fsl_wholetime *w = &d->whole;
+		double wall = w->wall_ns;
+
+		fprintf(f, " Whole time: wall %.2f s over %u thread%s: on-CPU %.1f%%, runnable "
+			"%.1f%%, blocked %.1f%%, other sleep %.1f%%%s", rn_sec(w->wall_ns), w->threads,
+			w->threads == 1 ? "" : "s", 100 * w->oncpu_ns / wall, 100 * w->runq_ns / wall,
+			100 * w->blocked_ns / wall, 100 * w->sleep_ns / wall,
+			w->blocked_ns * 2 < w->wall_ns ? " (mostly not blocked: the causes below "
+			"explain the blocked part only)." : ".");
+	}
+	fputs("</p>\n", f);
 	fputs("<table><tr><th>#</th><th>cause</th><th>blocked s</th><th>share</th><th>evidence</th>"
 	      "<th>change</th></tr>\n", f);
 	for (i = 0; i < d->ncauses; i++) {

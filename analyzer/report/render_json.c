@@ -94,6 +94,35 @@ static void stack_arr(struct fsl_json *j, struct fsl_analysis *a, int32_t id)
 	fsl_json__arr_end(j);
 }
 
+/* "whole_time": the workload's wall time and its parts (ns), null without tasktime records. */
+static void whole_obj(struct fsl_json *j, const struct fsl_wholetime *w)
+{
+	unsigned int i;
+
+	fsl_json__key(j, "whole_time");
+	if (!w->threads) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "threads", w->threads);
+	fsl_json__kv_u64(j, "alive_at_end", w->alive);
+	fsl_json__kv_u64(j, "wall_ns", w->wall_ns);
+	fsl_json__kv_u64(j, "oncpu_ns", w->oncpu_ns);
+	fsl_json__kv_u64(j, "runnable_ns", w->runq_ns);
+	fsl_json__kv_u64(j, "blocked_ns", w->blocked_ns);
+	fsl_json__kv_u64(j, "sleep_ns", w->sleep_ns);
+	fsl_json__kv_u64(j, "blocked_short_ns", w->short_ns);
+	fsl_json__kv_u64(j, "blocked_other_fs_ns", w->other_fs_ns);
+	fsl_json__key(j, "blocked_classes_ns");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WC__MAX; i++)
+		if (w->cls_ns[i])
+			fsl_json__kv_u64(j, fsl_wclass_id(i), w->cls_ns[i]);
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
 /* Waits on other filesystems than the target: summed, never in classes or causes. */
 static void other_fs(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_other_fs *o)
 {
@@ -160,10 +189,13 @@ static void causes(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__obj_end(j);
 	fsl_json__obj_end(j);
 
+	if (d) {
+		fsl_analysis__diagnose(a, d);
+		whole_obj(j, &d->whole);
+	}
 	fsl_json__key(j, "causes");
 	fsl_json__arr_begin(j);
 	if (d) {
-		fsl_analysis__diagnose(a, d);
 		for (i = 0; i < d->ncauses; i++) {
 			const struct fsl_cause *c = &d->causes[i];
 			const struct fsl_class_stat *cs = &st->cls[c->cls];

@@ -111,6 +111,56 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	}
 }
 
+/*
+ * The workload's whole time first: what the causes below are a part of.
+ * Classes under 0.1% of the wall are left out of the parenthesis.
+ */
+static void whole_line(FILE *f, const struct fsl_wholetime *w)
+{
+	char line[1024], b1[32];
+	size_t used = 0;
+	unsigned int i, shown = 0;
+	double wall = w->wall_ns;
+
+	if (!w->threads || !w->wall_ns)
+		return;
+#define PCT(x) (100.0 * (double)(x) / wall)
+	used += snprintf(line + used, sizeof(line) - used,
+			 "wall %s over %u thread%s: on-CPU %.1f%%, runnable %.1f%%, blocked %.1f%%",
+			 fsl_fmt_ns(b1, sizeof(b1), w->wall_ns), w->threads,
+			 w->threads == 1 ? "" : "s", PCT(w->oncpu_ns), PCT(w->runq_ns),
+			 PCT(w->blocked_ns));
+	for (i = 0; i < FSL_WC__MAX && used < sizeof(line); i++) {
+		if (PCT(w->cls_ns[i]) < 0.1)
+			continue;
+		used += snprintf(line + used, sizeof(line) - used, "%s%s %.1f%%",
+				 shown++ ? ", " : " (", fsl_wclass_id(i), PCT(w->cls_ns[i]));
+	}
+	if (used < sizeof(line) && PCT(w->other_fs_ns) >= 0.1)
+		used += snprintf(line + used, sizeof(line) - used, "%sother filesystems %.1f%%",
+				 shown++ ? ", " : " (", PCT(w->other_fs_ns));
+	if (used < sizeof(line) && PCT(w->short_ns) >= 0.1)
+		used += snprintf(line + used, sizeof(line) - used, "%sshort waits %.1f%%",
+				 shown++ ? ", " : " (", PCT(w->short_ns));
+	if (used < sizeof(line) && shown)
+		used += snprintf(line + used, sizeof(line) - used, ")");
+	if (used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, ", other sleep %.1f%%",
+			 PCT(w->sleep_ns));
+	wrap(f, "whole time: ", 2, line);
+	if (w->blocked_ns * 2 < w->wall_ns) {
+		const char *most = w->oncpu_ns >= w->sleep_ns && w->oncpu_ns >= w->runq_ns ?
+				   "on the CPU" : w->sleep_ns >= w->runq_ns ?
+				   "in other sleep (not a counted wait)" : "waiting for a CPU";
+
+		snprintf(line, sizeof(line), "the workload was mostly not blocked: most of its time "
+			 "was %s; the wait causes below explain %.1f%% of it.", most,
+			 PCT(w->blocked_ns));
+		wrap(f, "", 2, line);
+	}
+#undef PCT
+}
+
 /* Waits on other filesystems: one line, never among the causes. */
 static void other_fs_line(FILE *f, struct fsl_analysis *a, const struct fsl_other_fs *o)
 {
@@ -155,6 +205,7 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 		waits += st->cls[i].count[FSL_ROLE_WORKLOAD];
 	title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, over %.2f s",
 	      rn_sec(d->blocked_ns), waits, n, n == 1 ? "" : "s", rn_sec(t1 - t0));
+	whole_line(f, &d->whole);
 	{
 		const struct fsl_health *h = fsl_analysis__health(a);
 

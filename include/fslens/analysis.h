@@ -209,6 +209,31 @@ struct fsl_stalls {
 	struct fsl_other_fs other_fs;
 };
 
+/* ------------------------------------------------------------- whole time */
+
+/*
+ * The workload's threads' wall time, summed over threads (analyses/
+ * wholetime.c): wall = oncpu + runq + blocked + sleep, each thread from its
+ * first wakeup or switch seen to its end (or the end of the recording).
+ * cls_ns splits blocked by wait class from the off-CPU records (sleep part
+ * only); short_ns is the blocked time in waits under the recording
+ * threshold, which have no record. threads = 0: the trace has no tasktime
+ * records (older recorder, or the offcpu family off).
+ */
+struct fsl_wholetime {
+	uint32_t threads;
+	uint32_t alive;			/* of which still running at the end */
+	uint64_t wall_ns;
+	uint64_t oncpu_ns;
+	uint64_t runq_ns;
+	uint64_t blocked_ns;
+	uint64_t sleep_ns;
+	uint64_t cls_ns[FSL_WC__MAX];
+	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
+	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
+	uint64_t short_ns;		/* blocked_ns - classified_ns */
+};
+
 /* ----------------------------------------------------------------- ops */
 
 #define FSL_TOP_DIRS		10
@@ -697,6 +722,7 @@ const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
 const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
+const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a);
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a);
 const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
 
@@ -786,6 +812,7 @@ struct fsl_cause {
 
 struct fsl_diagnosis {
 	uint64_t blocked_ns;		/* workload */
+	struct fsl_wholetime whole;	/* the workload's whole time (threads 0: unknown) */
 	uint64_t window_ns;		/* span of the window */
 	unsigned int ncauses;
 	struct fsl_cause causes[FSL_MAX_CAUSES];	/* most blocked first */

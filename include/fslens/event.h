@@ -109,6 +109,7 @@ enum fsl_event_type {
 
 	/* offcpu: struct fsl_ev_offcpu */
 	FSL_EV_OFFCPU = 110,
+	FSL_EV_TASKTIME = 111,	/* struct fsl_ev_tasktime */
 
 	/* proc: struct fsl_ev_proc */
 	FSL_EV_PROC = 120,
@@ -700,6 +701,30 @@ struct fsl_ev_offcpu {
 	 */
 	__u32 wake_dev;
 	__u64 runq_ns;		/* wakeup to switch-in (run-queue delay), 0 unknown */
+};
+
+/*
+ * Whole-time accounting of one thread (offcpu family), summed in the kernel
+ * at every context switch and wakeup and emitted once: when the thread is
+ * switched out for the last time (TASK_DEAD), or by the collector at the end
+ * of the recording for threads still alive. [first_ts, hdr.ts) is the span
+ * accounted, from the thread's first wakeup as a new task or its first
+ * switch-out seen, and oncpu + runq + blocked + sleep equals it exactly.
+ * blocked is uninterruptible sleep (and the aio waits of
+ * FSL_OFFCPU_AIO_WAIT) from switch-out to wakeup; the wakeup-to-run delay
+ * after any sleep is runq, as is the time preempted.
+ */
+#define FSL_TASKTIME_EXIT	(1u << 0)	/* the thread ended; else alive at the end */
+
+struct fsl_ev_tasktime {
+	struct fsl_hdr hdr;	/* ts: end of the span; pid/tid: the thread */
+	__u64 first_ts;
+	__u64 oncpu_ns;
+	__u64 runq_ns;		/* runnable, waiting for a CPU */
+	__u64 blocked_ns;	/* uninterruptible sleep */
+	__u64 sleep_ns;		/* other sleep (interruptible, stopped) */
+	__u32 switches;		/* times switched in */
+	__u32 flags;		/* FSL_TASKTIME_* */
 };
 
 enum fsl_proc_kind {

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * create_storm DIR N OUT: create N empty files DIR/f0000000.. (open with
+ * O_CREAT, close), then write this process's own figures to OUT and exit at
+ * once: "wall_ns oncpu_ns runq_ns" - CLOCK_MONOTONIC from the start of main
+ * to now, and /proc/self/schedstat (time on the CPU, time waiting on a run
+ * queue), the kernel's own account the whole-time test checks against.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long long mono(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long t0 = mono(), run = 0, wait = 0;
+	char path[4096];
+	long i, n;
+	FILE *f;
+	int fd;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: create_storm DIR N OUT\n");
+		return 2;
+	}
+	n = atol(argv[2]);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%07ld", argv[1], i);
+		fd = open(path, O_CREAT | O_WRONLY, 0644);
+		if (fd < 0) {
+			perror(path);
+			return 1;
+		}
+		close(fd);
+	}
+	f = fopen("/proc/self/schedstat", "r");
+	if (!f || fscanf(f, "%llu %llu", &run, &wait) != 2) {
+		perror("/proc/self/schedstat");
+		return 1;
+	}
+	fclose(f);
+	f = fopen(argv[3], "w");
+	if (!f) {
+		perror(argv[3]);
+		return 1;
+	}
+	fprintf(f, "%llu %llu %llu\n", mono() - t0, run, wait);
+	if (fclose(f))
+		return 1;
+	_exit(0);
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Whole time: the workload's wall split into on-CPU, runnable, blocked by class, sleep. */
+#include <stdio.h>
+#include "fslens/report.h"
+#include "an_fixture.h"
+#include "t.h"
+
+#define MS 1000000ull
+#define S0 1000000000ull
+
+static int fx_tasktime(struct fsl_analysis *a, uint64_t first, uint64_t end, uint32_t pid,
+		       uint32_t tid, uint64_t oncpu, uint64_t runq, uint64_t blocked,
+		       uint64_t sleep, uint32_t flags)
+{
+	struct fsl_ev_tasktime ev;
+
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_TASKTIME, sizeof(ev), end, pid, tid);
+	ev.first_ts = first;
+	ev.oncpu_ns = oncpu;
+	ev.runq_ns = runq;
+	ev.blocked_ns = blocked;
+	ev.sleep_ns = sleep;
+	ev.flags = flags;
+	return fsl_analysis__feed(a, &ev.hdr);
+}
+
+static int fx_wait(struct fsl_analysis *a, uint64_t ts, uint32_t pid, uint64_t dur, uint64_t runq,
+		   int32_t stack)
+{
+	struct fsl_ev_offcpu ev;
+
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_OFFCPU, sizeof(ev), ts, pid, pid);
+	ev.dur_ns = dur;
+	ev.runq_ns = runq;
+	ev.stack_id = stack;
+	ev.state = FSL_OFFCPU_UNINTERRUPTIBLE;
+	return fsl_analysis__feed(a, &ev.hdr);
+}
+
+/* The text with each run of blanks and newlines as one space (lines are wrapped). */
+static void squeeze(char *s)
+{
+	char *o = s, *start = s;
+
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\n') {
+			if (o == start || o[-1] != ' ')
+				*o++ = ' ';
+			continue;
+		}
+		*o++ = *s;
+	}
+	*o = 0;
+}
+
+static struct fsl_analysis *setup(struct fx_meta *f)
+{
+	struct fsl_analysis *a;
+	int err = 0;
+
+	fx_init(f);
+	fx_set(f, "record.root_pid", "100");
+	fx_set(f, "record.start_ns", "1000000000");
+	fx_stack_add(f, 1, "__schedule, schedule, io_schedule, blk_mq_get_tag, "
+			   "__blk_mq_alloc_requests, blk_mq_submit_bio, __submit_bio, "
+			   "__flush_batch, jbd2_log_do_checkpoint, __jbd2_log_wait_for_space, "
+			   "add_transaction_credits, start_this_handle, jbd2__journal_start, "
+			   "__ext4_new_inode, ext4_mkdir");
+	fx_stack_add(f, 2, "__schedule, schedule, wait_transaction_locked, "
+			   "add_transaction_credits, start_this_handle, jbd2__journal_start, "
+			   "__ext4_new_inode, ext4_mkdir");
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, &err);
+	if (a && fsl_analysis__begin(a, &f->m))
+		return NULL;
+	return a;
+}
+
+/*
+ * Command 100 (a shell waiting 10 s for its child) and its child 101, two
+ * threads (101, 102): known parts, waits of 101 with run-queue delays that
+ * must count as runnable, not blocked, and 0.3 s of waits too short to be
+ * recorded. A task outside the command and a kernel thread are not counted.
+ */
+TEST(wholetime_split)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup(&f);
+	const struct fsl_wholetime *w;
+	struct fsl_diagnosis *d = calloc(1, sizeof(*d));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	REQUIRE(a);
+	REQUIRE(d);
+	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "sh"), 0);
+	CHECK_EQ(fx_proc(a, S0, 200, 1, FSL_PROC_SEEN, 0, "bash"), 0);
+	CHECK_EQ(fx_proc(a, S0, 300, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop0-8"), 0);
+	CHECK_EQ(fx_proc(a, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir"), 0);
+	/* journal_log_space: 1.5 s off CPU of which 0.2 s runnable after the wakeup */
+	CHECK_EQ(fx_wait(a, S0 + 1000 * MS, 101, 1500 * MS, 200 * MS, 1), 0);
+	/* txn_locked: 0.5 s of which 0.1 s runnable */
+	CHECK_EQ(fx_wait(a, S0 + 3000 * MS, 101, 500 * MS, 100 * MS, 2), 0);
+	/* not the workload's */
+	CHECK_EQ(fx_wait(a, S0 + 3000 * MS, 200, 500 * MS, 0, 2), 0);
+	/* 101: 10 s = 6 on CPU + 1 runnable + 2 blocked + 1 sleep */
+	CHECK_EQ(fx_tasktime(a, S0, S0 + 10000 * MS, 101, 101, 6000 * MS, 1000 * MS, 2000 * MS,
+			     1000 * MS, FSL_TASKTIME_EXIT), 0);
+	/* thread 102 of 101: 4 s on CPU, still alive at the end */
+	CHECK_EQ(fx_tasktime(a, S0 + 6000 * MS, S0 + 10000 * MS, 101, 102, 4000 * MS, 0, 0, 0,
+			     0), 0);
+	/* the shell: 10 s asleep in wait4 */
+	CHECK_EQ(fx_tasktime(a, S0, S0 + 10000 * MS, 100, 100, 0, 0, 0, 10000 * MS,
+			     FSL_TASKTIME_EXIT), 0);
+	CHECK_EQ(fx_tasktime(a, S0, S0 + 10000 * MS, 200, 200, 5000 * MS, 0, 0, 5000 * MS,
+			     FSL_TASKTIME_EXIT), 0);
+	CHECK_EQ(fx_tasktime(a, S0, S0 + 10000 * MS, 300, 300, 5000 * MS, 0, 0, 5000 * MS,
+			     FSL_TASKTIME_EXIT), 0);
+
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_EQ(w->threads, 3);
+	CHECK_EQ(w->alive, 1);
+	CHECK_U64(w->wall_ns, 24000 * MS);
+	CHECK_U64(w->oncpu_ns, 10000 * MS);
+	CHECK_U64(w->runq_ns, 1000 * MS);
+	CHECK_U64(w->blocked_ns, 2000 * MS);
+	CHECK_U64(w->sleep_ns, 11000 * MS);
+	CHECK_U64(w->oncpu_ns + w->runq_ns + w->blocked_ns + w->sleep_ns, w->wall_ns);
+	CHECK_U64(w->cls_ns[FSL_WC_JOURNAL_LOG_SPACE], 1300 * MS);
+	CHECK_U64(w->cls_ns[FSL_WC_TXN_LOCKED], 400 * MS);
+	CHECK_U64(w->classified_ns, 1700 * MS);
+	CHECK_U64(w->short_ns, 300 * MS);
+
+	fsl_analysis__diagnose(a, d);
+	CHECK_U64(d->whole.wall_ns, 24000 * MS);
+	out = open_memstream(&buf, &len);
+	REQUIRE(out);
+	fsl_report__text(out, a, NULL);
+	fclose(out);
+	REQUIRE(buf);
+	squeeze(buf);
+	/* 10/24, 1/24, 2/24 (1.3/24, 0.4/24, 0.3/24), 11/24 */
+	CHECK(strstr(buf, "whole time: wall 24.00 s over 3 threads: on-CPU 41.7%, runnable 4.2%, "
+			  "blocked 8.3% (journal_log_space 5.4%, txn_locked 1.7%, short waits 1.2%), "
+			  "other sleep 45.8%") != NULL ||
+	      (fprintf(stderr, "%s", buf), 0));
+	CHECK(strstr(buf, "mostly not blocked") != NULL);
+	free(buf);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	REQUIRE(out);
+	fsl_report__json(out, a, NULL);
+	fclose(out);
+	REQUIRE(buf);
+	CHECK(strstr(buf, "\"wall_ns\":24000000000") != NULL || strstr(buf, "\"wall_ns\": 24000000000"));
+	CHECK(strstr(buf, "\"journal_log_space\":1300000000") != NULL ||
+	      strstr(buf, "\"journal_log_space\": 1300000000"));
+	free(buf);
+	free(d);
+	fsl_analysis__free(a);
+}
+
+/* No tasktime records (an older trace): nothing said, JSON null. */
+TEST(wholetime_absent)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup(&f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	REQUIRE(a);
+	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "sh"), 0);
+	CHECK_EQ(fx_wait(a, S0 + 1000 * MS, 100, 1500 * MS, 200 * MS, 1), 0);
+	CHECK_EQ(fsl_analysis__wholetime(a)->threads, 0);
+	out = open_memstream(&buf, &len);
+	REQUIRE(out);
+	fsl_report__text(out, a, NULL);
+	fclose(out);
+	REQUIRE(buf);
+	CHECK(strstr(buf, "whole time:") == NULL);
+	free(buf);
+	fsl_analysis__free(a);
+}
