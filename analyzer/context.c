@@ -239,6 +239,7 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	fsl_map__clear(&cx->own_kthreads);
 	fsl_map__clear(&cx->scope_cache);
 	fsl_map__clear(&cx->jbd2_dev);
+	fsl_map__clear(&cx->proc_seen);
 	return 0;
 }
 
@@ -296,7 +297,7 @@ static int jbd2_other(const struct fsl_context *cx, const struct fsl_ctx_task *k
  * its jbd2 thread, its flusher at work, its loop worker, or woken by a
  * completion of its disk (a thread of no known name is judged as a task
  * is); the disk whose completion woke it; the journal thread that woke it; a stack in
- * another filesystem's code. Without evidence against it, the target's.
+ * another filesystem's code. -1: no evidence either way.
  */
 static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 			 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
@@ -346,7 +347,32 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 			*dev = *jdev;
 		return jbd2_other(cx, k);
 	}
-	return sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs;
+	if (sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs)
+		return 1;
+	return -1;	/* no evidence either way */
+}
+
+#define SEEN_TARGET	1u
+#define SEEN_OTHER	2u
+
+/*
+ * A wait with no evidence of its own goes where its process's waits went:
+ * to another filesystem when every judged wait of the process was on one
+ * (a job on another disk), else to the target.
+ */
+static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
+		 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
+{
+	int v = wait_other_fs(cx, ev, sc, kthread, dev);
+	uint8_t *seen = fsl_map__put(&cx->proc_seen, ev->hdr.pid, NULL);
+
+	if (v >= 0) {
+		if (seen)
+			*seen |= v ? SEEN_OTHER : SEEN_TARGET;
+		return v;
+	}
+	*dev = 0;
+	return seen && *seen == SEEN_OTHER;
 }
 
 /* The verdict of a wait, the same for every piece of it a window cut gives. */
@@ -361,7 +387,7 @@ static int wait_scope(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		*dev = v->dev;
 		return v->other;
 	}
-	fresh = wait_other_fs(cx, ev, sc, kthread, dev);
+	fresh = judge(cx, ev, sc, kthread, dev);
 	if (v) {
 		v->ts = ev->hdr.ts;
 		v->dev = *dev;
@@ -442,6 +468,7 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	fsl_map__init(&cx->own_kthreads, sizeof(uint8_t));
 	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
 	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
+	fsl_map__init(&cx->proc_seen, sizeof(uint8_t));
 	cx->stage.priv = cx;
 	cx->stage.begin = ctx_begin;
 	cx->stage.arrive = ctx_arrive;
@@ -458,6 +485,7 @@ void fsl_context__free(struct fsl_context *cx)
 	fsl_map__free(&cx->own_kthreads);
 	fsl_map__free(&cx->scope_cache);
 	fsl_map__free(&cx->jbd2_dev);
+	fsl_map__free(&cx->proc_seen);
 	free(cx);
 }
 
