@@ -181,6 +181,9 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 			out->loop = 1;
 		if (!strcmp(f, "wb_workfn") || !strcmp(f, "wb_writeback"))
 			out->flush = 1;
+		if (!strcmp(f, "jbd2_log_wait_commit") || !strcmp(f, "wait_transaction_locked") ||
+		    !strcmp(f, "wait_transaction_switching"))
+			out->jwait = 1;
 	}
 	if (k)
 		*k = *out;
@@ -304,6 +307,7 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 {
 	const struct fsl_ctx_task *k;
 	const uint8_t *own;
+	uint32_t jb;
 
 	*dev = ev->wake_dev;
 	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
@@ -329,15 +333,19 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		if (k && k->known)
 			return !(cx->disk && ev->wake_dev == cx->disk);
 	}
-	/* a completion that interrupted a journal thread: the completion woke it */
-	if (ev->wake_dev)
+	/*
+	 * Woken by a completion while a journal thread ran: a wait for the
+	 * journal thread is its (the completion interrupted it a moment
+	 * before), any other the completion's.
+	 */
+	jb = ev->state & (FSL_OFFCPU_WOKEN_JBD2_TARGET | FSL_OFFCPU_WOKEN_JBD2_OTHER);
+	if (ev->wake_dev && !(jb && sc->jwait))
 		return ev->wake_dev != cx->disk;
 	k = ev->waker_pid ? fsl_map__get(&cx->tasks, ev->waker_pid) : NULL;
-	if (ev->state & (FSL_OFFCPU_WOKEN_JBD2_TARGET | FSL_OFFCPU_WOKEN_JBD2_OTHER)) {
+	if (jb) {
 		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
 
-		if (jdev)
-			*dev = *jdev;
+		*dev = jdev ? *jdev : 0;
 		return !(ev->state & FSL_OFFCPU_WOKEN_JBD2_TARGET);
 	}
 	if (jbd2_thread(k)) {

@@ -25,6 +25,7 @@ struct fsl_ctx_stack {
 	uint8_t fs;		/* enum fsl_ctx_fs of its outermost filesystem frame */
 	uint8_t loop;		/* a loop device's worker (loop_process_work) */
 	uint8_t flush;		/* a flusher's work (wb_workfn) */
+	uint8_t jwait;		/* waits for the journal thread (jbd2_log_wait_commit, ...) */
 };
 
 struct fsl_context {

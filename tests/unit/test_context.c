@@ -128,7 +128,7 @@ TEST(context_stage_annotates_role_and_class)
 struct scope_probe {
 	struct fsl_consumer c;
 	unsigned int n;
-	struct { uint32_t flags, dev; int32_t role; } got[16];
+	struct { uint32_t flags, dev; int32_t role; } got[24];
 };
 
 static int scope_offcpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
@@ -136,7 +136,7 @@ static int scope_offcpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	struct scope_probe *p = (struct scope_probe *)c;
 
 	(void)ev;
-	if (p->n < 16)
+	if (p->n < 24)
 		p->got[p->n++] = (typeof(p->got[0])){ c->ctx->flags, c->ctx->dev, c->ctx->role };
 	return 0;
 }
@@ -164,6 +164,11 @@ TEST(context_stage_scopes_waits_to_the_target)
 		{ 100, 0, FSL_OFFCPU_IN_OTHER_OP, 0, 1, FSL_EVCTX_OTHERFS, 0 },
 		{ 100, 0, FSL_OFFCPU_WOKEN_JBD2_TARGET, 0, 1, FSL_EVCTX_STALL, 0 },
 		{ 100, 300, FSL_OFFCPU_WOKEN_JBD2_OTHER, 0, 1, FSL_EVCTX_OTHERFS, 0 },
+		/* a completion of another disk while the target's journal thread ran:
+		 * a commit wait is the journal's, a folio wait the completion's */
+		{ 100, 300, FSL_OFFCPU_WOKEN_JBD2_TARGET, FSL_MKDEV(254, 0), 5, FSL_EVCTX_STALL, 0 },
+		{ 100, 300, FSL_OFFCPU_WOKEN_JBD2_TARGET, FSL_MKDEV(7, 2), 1, FSL_EVCTX_OTHERFS,
+		  FSL_MKDEV(7, 2) },
 		/* XFS code beside an ext4 target */
 		{ 100, 0, 0, 0, 3, FSL_EVCTX_OTHERFS, 0 },
 		/* journal threads: the target's, another's */
@@ -197,6 +202,8 @@ TEST(context_stage_scopes_waits_to_the_target)
 			   "jbd2_journal_commit_transaction, kjournald2, kthread, ret_from_fork");
 	fx_stack_add(&f, 3, "__schedule, schedule, xlog_wait_on_iclog, xfs_log_force_seq, "
 			   "xfs_file_fsync, do_fsync");
+	fx_stack_add(&f, 5, "__schedule, schedule, jbd2_log_wait_commit, jbd2_log_do_checkpoint, "
+			   "__jbd2_log_wait_for_space, add_transaction_credits, start_this_handle");
 	fx_stack_add(&f, 4, "__schedule, schedule, io_schedule, blk_mq_get_tag, "
 			   "submit_bio, process_one_work, worker_thread, kthread, ret_from_fork");
 	p.c.handlers[FSL_EV_OFFCPU] = scope_offcpu;
