@@ -3,21 +3,31 @@
  * Journal: jbd2 transactions from their phase events (start, locking,
  * flushing, logging, end) and run statistics, what triggered each commit,
  * handle-start waits per call site, checkpoints and lock-buffer stalls.
+ * What the journal carried by handle site: jbd2_handle_stats gives each
+ * stopped handle's credits used, the buffers it first added to its
+ * transaction, which is how jbd2 counts the transaction's t_nr_buffers
+ * (run_stats' blocks).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/text.h"
 #include "analyses.h"
 
 #define AN_DEFAULT_COMMIT_NS	5000000000ull	/* ext4 commit=5 */
+#define AN_TXN_SITES		16
 
 struct an_open_txn {
 	struct fsl_txn t;
+	uint8_t kick;			/* what woke the jbd2 thread for it (KICK_*), 0 none */
 	uint8_t fsync_inflight;		/* an fsync was waiting when the commit started */
 	uint8_t log_space;		/* a checkpoint or log-space wait since the previous commit */
 	uint8_t full;			/* a task found the transaction full before it */
 	uint8_t ended;			/* end_commit seen (copy is in the ring) */
 	uint8_t counted;		/* counted in the window */
+	/* the transaction's sites by blocks dirtied (first AN_TXN_SITES seen) */
+	unsigned int nts;
+	struct { uint32_t type, line, blocks; } ts[AN_TXN_SITES];
 };
 
 struct an_pending_handle {	/* ext4_journal_start, per thread */
@@ -37,6 +47,7 @@ struct an_journal {
 	struct fsl_map sites;		/* type<<32|line -> an_site */
 	struct fsl_map fsyncs;		/* thread -> depth of ext4_sync_file in progress */
 	uint64_t fsync_inflight;
+	uint8_t kick;			/* the latest kick since the previous commit started */
 	uint64_t checkpoints_since_commit;
 	uint64_t prev_start, prev_flushing;	/* of the previous commit */
 	uint64_t ewma;			/* persists across windows, like the kernel's */
@@ -60,11 +71,103 @@ static uint64_t txn_key(uint32_t dev, uint32_t tid)
 	return (uint64_t)dev << 32 | tid;
 }
 
+/*
+ * What asked for a commit, from the stack of the task that woke the jbd2
+ * thread (jbd2 starts a commit only when asked, fs/jbd2/journal.c
+ * kjournald2): __jbd2_log_start_commit from a checkpoint that found a
+ * buffer of the running transaction (log space), from start_this_handle
+ * finding the transaction full (add_transaction_credits), from fsync
+ * (ext4_sync_file), from sync(2)/syncfs/unmount (ext4_sync_fs,
+ * jbd2_journal_flush), or the commit timer (commit_timeout, the only
+ * timer jbd2 arms: j_commit_interval). A handle
+ * stopping past its transaction's expiry or with h_sync also asks
+ * (jbd2_journal_stop): the timer or a synchronous handle, told apart by
+ * the transaction's age. The cause nearest the request wins: a sync whose
+ * writeback found the transaction full is "full".
+ */
+enum { KICK_NONE, KICK_STOP = FSL_TRIG__MAX + 1 };
+
+static const struct {
+	const char *func;
+	uint8_t trig, rank;
+} kick_rules[] = {
+	{ "jbd2_log_do_checkpoint",	FSL_TRIG_LOG_SPACE,	5 },
+	{ "__jbd2_log_wait_for_space",	FSL_TRIG_LOG_SPACE,	5 },
+	{ "add_transaction_credits",	FSL_TRIG_FULL,		4 },
+	{ "wait_transaction_locked",	FSL_TRIG_FULL,		4 },
+	{ "jbd2__journal_restart",	FSL_TRIG_FULL,		4 },
+	{ "ext4_sync_file",		FSL_TRIG_FSYNC,		3 },
+	{ "ext4_fsync_journal",		FSL_TRIG_FSYNC,		3 },
+	{ "ext4_sync_fs",		FSL_TRIG_SYNC,		2 },
+	{ "sync_filesystem",		FSL_TRIG_SYNC,		2 },
+	{ "jbd2_journal_flush",		FSL_TRIG_SYNC,		2 },
+	{ "commit_timeout",		FSL_TRIG_TIMER,		1 },
+	/* commit_timeout ends in a tail call: only the timer frame is left */
+	{ "call_timer_fn",		FSL_TRIG_TIMER,		1 },
+	{ "jbd2_journal_stop",		KICK_STOP,		0 },
+};
+
+/* KICK_* of a stack: FSL_TRIG_* + 1, KICK_STOP, or KICK_NONE (no rule). */
+static uint8_t kick_of_stack(const struct fsl_stack *st)
+{
+	unsigned int i, k;
+	int best = -1;
+	uint8_t kick = KICK_NONE;
+	char f[96];
+
+	for (i = 0; st && i < st->nframes; i++) {
+		fsl_frame_func(st->frames[i], f, sizeof(f));
+		for (k = 0; k < sizeof(kick_rules) / sizeof(kick_rules[0]); k++) {
+			if (strcmp(f, kick_rules[k].func) || kick_rules[k].rank <= best)
+				continue;
+			best = kick_rules[k].rank;
+			kick = kick_rules[k].trig == KICK_STOP ? KICK_STOP : kick_rules[k].trig + 1;
+		}
+	}
+	return kick;
+}
+
+static int on_kick(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_kick *ev = (const void *)h;
+	const struct fsl_meta *m = s->c->meta;
+	const struct fsl_stack *st = NULL;
+	uint8_t k;
+
+	if (h->size < sizeof(*ev))
+		return 0;
+	if (ev->stack_id >= 0 && m && m->stack)
+		st = m->stack(m, ev->stack_id);
+	k = kick_of_stack(st);
+	if (an_in_window(&s->c->win, h->ts)) {
+		s->res.kicks++;
+		if (k == KICK_NONE)
+			s->res.kicks_unread++;
+	}
+	/* the latest kick: a timer wake that found nothing expired is followed by the real one */
+	if (k != KICK_NONE)
+		s->kick = k;
+	return 0;
+}
+
 static void decide_trigger(struct an_journal *s, struct an_open_txn *o)
 {
 	struct fsl_txn *t = &o->t;
+	int old = t->have_stats &&
+		  t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns;
 
-	if (o->log_space)
+	t->kicked = o->kick != KICK_NONE;
+	if (o->kick == KICK_STOP)
+		t->trigger = old || !t->have_stats ? FSL_TRIG_TIMER : FSL_TRIG_SYNC;
+	else if (o->kick != KICK_NONE)
+		t->trigger = o->kick - 1;
+	/*
+	 * No kick: the jbd2 thread was busy with the previous commit when
+	 * this one was asked for, so no wake-up says who asked. Guess from
+	 * what was waiting.
+	 */
+	else if (o->log_space)
 		t->trigger = FSL_TRIG_LOG_SPACE;
 	else if (o->fsync_inflight)
 		t->trigger = FSL_TRIG_FSYNC;
@@ -125,6 +228,8 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 		o->t.t_start = h->ts;
 		o->t.sync_commit = ev->sync_commit;
+		o->kick = s->kick;
+		s->kick = KICK_NONE;
 		/*
 		 * Why now? Waits are recorded with their start time, so the waits
 		 * that began before this commit have been seen: a task waiting for
@@ -169,6 +274,8 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			if (o->t.t_start)
 				fsl_hist_add(&s->res.commit_ns, ns);
 			s->res.trig[o->t.trigger]++;
+			if (!o->t.kicked)
+				s->res.trig_guessed++;
 			if (o->t.have_stats)
 				add_stats_sums(s, &o->t);
 			if (o->t.t_locking && o->t.t_flushing >= o->t.t_locking &&
@@ -262,6 +369,17 @@ static int on_journal_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
+static struct an_site *site_get(struct an_journal *s, uint32_t type, uint32_t line)
+{
+	struct an_site *site = fsl_map__put(&s->sites, (uint64_t)type << 32 | line, NULL);
+
+	if (site) {
+		site->s.type = type;
+		site->s.line = line;
+	}
+	return site;
+}
+
 static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_journal *s = cons->priv;
@@ -278,17 +396,61 @@ static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
 	s->res.handles++;
-	site = fsl_map__put(&s->sites, (uint64_t)ev->type << 32 | ev->line_no, NULL);
+	site = site_get(s, ev->type, ev->line_no);
 	if (!site)
 		return -ENOMEM;
-	site->s.type = ev->type;
-	site->s.line = ev->line_no;
 	site->s.count++;
 	site->s.wait_ns += wait;
 	if (wait > site->s.max_ns)
 		site->s.max_ns = wait;
 	if (ip && !site->s.ip)
 		site->s.ip = ip;
+	return 0;
+}
+
+static int on_handle_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_handle_stats *ev = (const void *)h;
+	uint32_t blocks = ev->dirtied_blocks > 0 ? ev->dirtied_blocks : 0;
+	struct an_open_txn *o;
+	struct fsl_txn *t;
+	struct an_site *site;
+	unsigned int i;
+
+	/* into its transaction, counted when the transaction ends in the window */
+	o = fsl_map__put(&s->open, txn_key(ev->dev, ev->tid), NULL);
+	if (!o)
+		return -ENOMEM;
+	t = &o->t;
+	t->dev = ev->dev;
+	t->tid = ev->tid;
+	t->stats_handles++;
+	t->dirtied += blocks;
+	for (i = 0; i < o->nts; i++)
+		if (o->ts[i].type == ev->type && o->ts[i].line == ev->line_no)
+			break;
+	if (i == o->nts && o->nts < AN_TXN_SITES)
+		o->nts++;
+	if (i < o->nts) {
+		o->ts[i].type = ev->type;
+		o->ts[i].line = ev->line_no;
+		o->ts[i].blocks += blocks;
+		if (o->ts[i].blocks > t->top_blocks) {
+			t->top_blocks = o->ts[i].blocks;
+			t->top_type = ev->type;
+			t->top_line = ev->line_no;
+		}
+	}
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.handles_stopped++;
+	s->res.dirtied += blocks;
+	site = site_get(s, ev->type, ev->line_no);
+	if (!site)
+		return -ENOMEM;
+	site->s.stopped++;
+	site->s.blocks += blocks;
 	return 0;
 }
 
@@ -412,10 +574,12 @@ struct an_journal *an_journal_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_EXT4_JOURNAL_START_INODE] = on_journal_start;
 	s->cons.handlers[FSL_EV_EXT4_JOURNAL_START_SB] = on_journal_start;
 	s->cons.handlers[FSL_EV_JBD2_HANDLE_START] = on_handle_start;
+	s->cons.handlers[FSL_EV_JBD2_HANDLE_STATS] = on_handle_stats;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT] = on_checkpoint;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT_STATS] = on_checkpoint_stats;
 	s->cons.handlers[FSL_EV_JBD2_LOCK_BUFFER_STALL] = on_lock_buffer_stall;
 	s->cons.handlers[FSL_EV_JBD2_UPDATE_LOG_TAIL] = on_log_tail;
+	s->cons.handlers[FSL_EV_JBD2_KICK] = on_kick;
 	s->cons.handlers[FSL_EV_EXT4_SYNC_FILE_ENTER] = on_sync_file;
 	s->cons.handlers[FSL_EV_EXT4_SYNC_FILE_EXIT] = on_sync_file;
 	return s;
@@ -463,24 +627,48 @@ static int site_cmp(const void *x, const void *y)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-const struct fsl_journal *an_journal_result(struct an_journal *s)
+static int contents_cmp(const void *x, const void *y)
 {
-	struct fsl_txn tmp[FSL_TXN_RING];
+	const struct fsl_handle_site *a = x, *b = y;
+
+	if (a->blocks != b->blocks)
+		return a->blocks < b->blocks ? 1 : -1;
+	if (a->stopped != b->stopped)
+		return a->stopped < b->stopped ? 1 : -1;
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* The n sites first by cmp, of the map (a small insertion sort). */
+static unsigned int top_sites(struct an_journal *s, struct fsl_handle_site *out,
+			      int (*cmp)(const void *, const void *), int stopped_only)
+{
 	struct an_site *site;
 	size_t it = 0;
 	unsigned int n = 0;
 
-	/* Sites: keep the FSL_HANDLE_SITES with the most wait. */
 	while ((site = fsl_map__next(&s->sites, &it, NULL))) {
+		if (stopped_only && !site->s.stopped)
+			continue;
 		if (n < FSL_HANDLE_SITES) {
-			s->res.sites[n++] = site->s;
-			qsort(s->res.sites, n, sizeof(s->res.sites[0]), site_cmp);
-		} else if (site_cmp(&site->s, &s->res.sites[n - 1]) < 0) {
-			s->res.sites[n - 1] = site->s;
-			qsort(s->res.sites, n, sizeof(s->res.sites[0]), site_cmp);
+			out[n++] = site->s;
+			qsort(out, n, sizeof(out[0]), cmp);
+		} else if (cmp(&site->s, &out[n - 1]) < 0) {
+			out[n - 1] = site->s;
+			qsort(out, n, sizeof(out[0]), cmp);
 		}
 	}
-	s->res.nsites = n;
+	return n;
+}
+
+const struct fsl_journal *an_journal_result(struct an_journal *s)
+{
+	struct fsl_txn tmp[FSL_TXN_RING];
+
+	/* Sites: keep the FSL_HANDLE_SITES with the most wait, and with the most blocks. */
+	s->res.nsites = top_sites(s, s->res.sites, site_cmp, 0);
+	s->res.ncontents = top_sites(s, s->res.contents, contents_cmp, 1);
 	s->res.ewma_commit_ns = s->ewma;
 	/* Present the ring oldest first, starting at index 0. */
 	if (s->res.ntxns == FSL_TXN_RING && s->ring_head) {
