@@ -360,27 +360,30 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 	return -1;	/* no evidence either way */
 }
 
-#define SEEN_TARGET	1u
-#define SEEN_OTHER	2u
+struct ctx_seen {
+	uint32_t target, other;	/* judged waits of the process */
+};
 
 /*
- * A wait with no evidence of its own goes where its process's waits went:
- * to another filesystem when every judged wait of the process was on one
- * (a job on another disk), else to the target.
+ * A wait with no evidence of its own goes where most of its process's
+ * judged waits went: another filesystem for a job on another disk, else
+ * the target (one misjudged wait does not move the rest).
  */
 static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
 {
 	int v = wait_other_fs(cx, ev, sc, kthread, dev);
-	uint8_t *seen = fsl_map__put(&cx->proc_seen, ev->hdr.pid, NULL);
+	struct ctx_seen *seen = fsl_map__put(&cx->proc_seen, ev->hdr.pid, NULL);
 
 	if (v >= 0) {
-		if (seen)
-			*seen |= v ? SEEN_OTHER : SEEN_TARGET;
+		if (seen && v)
+			seen->other++;
+		else if (seen)
+			seen->target++;
 		return v;
 	}
 	*dev = 0;
-	return seen && *seen == SEEN_OTHER;
+	return seen && seen->other > seen->target;
 }
 
 /* The verdict of a wait, the same for every piece of it a window cut gives. */
@@ -476,7 +479,7 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	fsl_map__init(&cx->own_kthreads, sizeof(uint8_t));
 	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
 	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
-	fsl_map__init(&cx->proc_seen, sizeof(uint8_t));
+	fsl_map__init(&cx->proc_seen, sizeof(struct ctx_seen));
 	cx->stage.priv = cx;
 	cx->stage.begin = ctx_begin;
 	cx->stage.arrive = ctx_arrive;

@@ -51,7 +51,7 @@ struct fsl_context {
 	struct fsl_map own_kthreads;	/* tid -> u8: the target's flusher or loop worker */
 	struct fsl_map scope_cache;	/* tid -> struct fsl_ctx_scope: its current wait's verdict */
 	struct fsl_map jbd2_dev;	/* jbd2 thread's tid -> the disk its own waits were woken by */
-	struct fsl_map proc_seen;	/* tgid -> u8: where its judged waits were (SEEN_*) */
+	struct fsl_map proc_seen;	/* tgid -> where its judged waits were (context.c) */
 };
 
 /* Role of tgid; kthread_hint = 1 when its stack says it runs from kthread(). */
