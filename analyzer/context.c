@@ -181,6 +181,9 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 			out->loop = 1;
 		if (!strcmp(f, "wb_workfn") || !strcmp(f, "wb_writeback"))
 			out->flush = 1;
+		if (!strcmp(f, "jbd2_log_wait_commit") || !strcmp(f, "wait_transaction_locked") ||
+		    !strcmp(f, "wait_transaction_switching"))
+			out->jwait = 1;
 	}
 	if (k)
 		*k = *out;
@@ -239,6 +242,7 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	fsl_map__clear(&cx->own_kthreads);
 	fsl_map__clear(&cx->scope_cache);
 	fsl_map__clear(&cx->jbd2_dev);
+	fsl_map__clear(&cx->proc_seen);
 	return 0;
 }
 
@@ -296,13 +300,14 @@ static int jbd2_other(const struct fsl_context *cx, const struct fsl_ctx_task *k
  * its jbd2 thread, its flusher at work, its loop worker, or woken by a
  * completion of its disk (a thread of no known name is judged as a task
  * is); the disk whose completion woke it; the journal thread that woke it; a stack in
- * another filesystem's code. Without evidence against it, the target's.
+ * another filesystem's code. -1: no evidence either way.
  */
 static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 			 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
 {
 	const struct fsl_ctx_task *k;
 	const uint8_t *own;
+	uint32_t jb;
 
 	*dev = ev->wake_dev;
 	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
@@ -328,15 +333,19 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		if (k && k->known)
 			return !(cx->disk && ev->wake_dev == cx->disk);
 	}
-	/* a completion that interrupted a journal thread: the completion woke it */
-	if (ev->wake_dev)
+	/*
+	 * Woken by a completion while a journal thread ran: a wait for the
+	 * journal thread is its (the completion interrupted it a moment
+	 * before), any other the completion's.
+	 */
+	jb = ev->state & (FSL_OFFCPU_WOKEN_JBD2_TARGET | FSL_OFFCPU_WOKEN_JBD2_OTHER);
+	if (ev->wake_dev && !(jb && sc->jwait))
 		return ev->wake_dev != cx->disk;
 	k = ev->waker_pid ? fsl_map__get(&cx->tasks, ev->waker_pid) : NULL;
-	if (ev->state & (FSL_OFFCPU_WOKEN_JBD2_TARGET | FSL_OFFCPU_WOKEN_JBD2_OTHER)) {
+	if (jb) {
 		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
 
-		if (jdev)
-			*dev = *jdev;
+		*dev = jdev ? *jdev : 0;
 		return !(ev->state & FSL_OFFCPU_WOKEN_JBD2_TARGET);
 	}
 	if (jbd2_thread(k)) {
@@ -346,7 +355,35 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 			*dev = *jdev;
 		return jbd2_other(cx, k);
 	}
-	return sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs;
+	if (sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs)
+		return 1;
+	return -1;	/* no evidence either way */
+}
+
+struct ctx_seen {
+	uint32_t target, other;	/* judged waits of the process */
+};
+
+/*
+ * A wait with no evidence of its own goes where most of its process's
+ * judged waits went: another filesystem for a job on another disk, else
+ * the target (one misjudged wait does not move the rest).
+ */
+static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
+		 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
+{
+	int v = wait_other_fs(cx, ev, sc, kthread, dev);
+	struct ctx_seen *seen = fsl_map__put(&cx->proc_seen, ev->hdr.pid, NULL);
+
+	if (v >= 0) {
+		if (seen && v)
+			seen->other++;
+		else if (seen)
+			seen->target++;
+		return v;
+	}
+	*dev = 0;
+	return seen && seen->other > seen->target;
 }
 
 /* The verdict of a wait, the same for every piece of it a window cut gives. */
@@ -361,7 +398,7 @@ static int wait_scope(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		*dev = v->dev;
 		return v->other;
 	}
-	fresh = wait_other_fs(cx, ev, sc, kthread, dev);
+	fresh = judge(cx, ev, sc, kthread, dev);
 	if (v) {
 		v->ts = ev->hdr.ts;
 		v->dev = *dev;
@@ -442,6 +479,7 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	fsl_map__init(&cx->own_kthreads, sizeof(uint8_t));
 	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
 	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
+	fsl_map__init(&cx->proc_seen, sizeof(struct ctx_seen));
 	cx->stage.priv = cx;
 	cx->stage.begin = ctx_begin;
 	cx->stage.arrive = ctx_arrive;
@@ -458,6 +496,7 @@ void fsl_context__free(struct fsl_context *cx)
 	fsl_map__free(&cx->own_kthreads);
 	fsl_map__free(&cx->scope_cache);
 	fsl_map__free(&cx->jbd2_dev);
+	fsl_map__free(&cx->proc_seen);
 	free(cx);
 }
 

@@ -25,6 +25,7 @@ struct fsl_ctx_stack {
 	uint8_t fs;		/* enum fsl_ctx_fs of its outermost filesystem frame */
 	uint8_t loop;		/* a loop device's worker (loop_process_work) */
 	uint8_t flush;		/* a flusher's work (wb_workfn) */
+	uint8_t jwait;		/* waits for the journal thread (jbd2_log_wait_commit, ...) */
 };
 
 struct fsl_context {
@@ -50,6 +51,7 @@ struct fsl_context {
 	struct fsl_map own_kthreads;	/* tid -> u8: the target's flusher or loop worker */
 	struct fsl_map scope_cache;	/* tid -> struct fsl_ctx_scope: its current wait's verdict */
 	struct fsl_map jbd2_dev;	/* jbd2 thread's tid -> the disk its own waits were woken by */
+	struct fsl_map proc_seen;	/* tgid -> where its judged waits were (context.c) */
 };
 
 /* Role of tgid; kthread_hint = 1 when its stack says it runs from kthread(). */

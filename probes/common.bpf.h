@@ -199,7 +199,7 @@ struct {
 	__type(value, struct wake_dev_mark);
 } wake_dev_cpu SEC(".maps");
 
-#define WAKE_DEV_WINDOW_NS	200000
+#define WAKE_DEV_WINDOW_NS	50000
 
 /* Filter on the filesystem's device (ext4/jbd2 events carry s_dev). */
 #define DEV_SKIP(d) (targ_dev && (d) != targ_dev)

@@ -360,8 +360,8 @@ static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 		m = bpf_map_lookup_elem(&wake_dev_cpu, &zero);
 		if (m && m->dev && s->wake_ts - m->ts < WAKE_DEV_WINDOW_NS)
 			s->wake_dev = m->dev;
-		/* a completion interrupting a journal thread is the completion's wakeup */
-		else if (targ_dev) {
+		/* both: a completion may have interrupted the journal thread (context.c) */
+		if (targ_dev) {
 			char comm[8] = {};
 
 			bpf_get_current_comm(comm, sizeof(comm));

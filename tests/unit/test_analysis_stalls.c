@@ -221,3 +221,69 @@ TEST(stalls_proc_stack_per_class)
 	CHECK_U64(ns, 20 * MS);
 	fsl_analysis__free(a);
 }
+
+static int off_dev(struct fsl_analysis *a, uint64_t ts, uint32_t pid, uint64_t dur, int32_t st,
+		   uint32_t wake_dev)
+{
+	struct fsl_ev_offcpu ev;
+
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_OFFCPU, sizeof(ev), ts, pid, pid);
+	ev.dur_ns = dur;
+	ev.stack_id = st;
+	ev.state = FSL_OFFCPU_UNINTERRUPTIBLE;
+	ev.wake_dev = wake_dev;
+	return fsl_analysis__feed(a, &ev.hdr);
+}
+
+/*
+ * With a target, waits on other filesystems are summed per device and reach
+ * no class, stack or process: bash (200) waits only on other disks.
+ */
+TEST(stalls_other_filesystems_apart)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	const struct fsl_stalls *s;
+	const struct fsl_proc_stat *ps;
+	unsigned int i, n;
+	char v[32];
+	int err = 0;
+
+	stall_meta(&f);
+	snprintf(v, sizeof(v), "%u", FSL_MKDEV(7, 0));
+	fx_set(&f, "target.dev", v);
+	fx_set(&f, "target.disk", v);
+	fx_set(&f, "target.dev_name", "7:0 loop0");
+	fx_set(&f, "target.fstype", "ext4");
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, &err);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs"), 0);
+	CHECK_EQ(fx_proc(a, S0, 200, 1, FSL_PROC_SEEN, 0, "bash"), 0);
+	CHECK_EQ(fx_proc(a, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir"), 0);
+	CHECK_EQ(off_dev(a, S0, 101, 900 * MS, 1, FSL_MKDEV(7, 0)), 0);
+	CHECK_EQ(off_dev(a, S0 + 100 * MS, 200, 30 * MS, 4, FSL_MKDEV(7, 1)), 0);
+	CHECK_EQ(off_dev(a, S0 + 200 * MS, 200, 20 * MS, 4, FSL_MKDEV(7, 1)), 0);
+	CHECK_EQ(off_dev(a, S0 + 300 * MS, 200, 5 * MS, 4, FSL_MKDEV(254, 0)), 0);
+	CHECK_EQ(off_dev(a, S0 + 400 * MS, 200, 7 * MS, 4, 0), 0);	/* bash: its waits went out */
+	s = fsl_analysis__stalls(a);
+	REQUIRE(s);
+	CHECK_U64(s->waits, 1);
+	CHECK_U64(s->ns[FSL_ROLE_OTHER], 0);
+	CHECK_U64(s->cls[FSL_WC_DIR_BLOCK_READ].ns[FSL_ROLE_OTHER], 0);
+	CHECK_U64(s->cls[FSL_WC_DIR_BLOCK_READ].top_stack_ns[0], 0);
+	CHECK_U64(s->other_fs.waits, 4);
+	CHECK_U64(s->other_fs.ns[FSL_ROLE_OTHER], 62 * MS);
+	REQUIRE(s->other_fs.ndev == 3);
+	CHECK_EQ(s->other_fs.dev[0].dev, FSL_MKDEV(7, 1));	/* most blocked first */
+	CHECK_U64(s->other_fs.dev[0].ns, 50 * MS);
+	CHECK_U64(s->other_fs.dev[0].waits, 2);
+	CHECK_EQ(s->other_fs.dev[1].dev, 0);
+	CHECK_U64(s->other_fs.dev[1].ns, 7 * MS);
+	CHECK_EQ(s->other_fs.dev[2].dev, FSL_MKDEV(254, 0));
+	n = fsl_analysis__procs(a, &ps);
+	for (i = 0; i < n; i++)
+		CHECK(ps[i].pid != 200 || !ps[i].blocked_ns);
+	fsl_analysis__free(a);
+}

@@ -124,6 +124,124 @@ TEST(context_stage_annotates_role_and_class)
 	fsl_context__free(cx);
 }
 
+/* A consumer that writes down the scope the context stage gave each wait. */
+struct scope_probe {
+	struct fsl_consumer c;
+	unsigned int n;
+	struct { uint32_t flags, dev; int32_t role; } got[24];
+};
+
+static int scope_offcpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct scope_probe *p = (struct scope_probe *)c;
+
+	(void)ev;
+	if (p->n < 24)
+		p->got[p->n++] = (typeof(p->got[0])){ c->ctx->flags, c->ctx->dev, c->ctx->role };
+	return 0;
+}
+
+/*
+ * Which filesystem a wait is on (docs/wait-classes.md): the kernel's marks,
+ * the completion that woke it, the journal thread that woke it, the
+ * process's other waits, the stack's filesystem, the target's own threads.
+ */
+TEST(context_stage_scopes_waits_to_the_target)
+{
+	static const struct { uint32_t pid, waker, state, wake_dev; int32_t stack;
+			      uint32_t flags, dev; } w[] = {
+		/* woken by a completion of the target's disk / of another disk */
+		{ 100, 0, 0, FSL_MKDEV(7, 1), 1, FSL_EVCTX_STALL, 0 },
+		{ 200, 0, 0, FSL_MKDEV(7, 2), 1, FSL_EVCTX_OTHERFS, FSL_MKDEV(7, 2) },
+		/* no evidence: where the process's judged waits went */
+		{ 200, 0, 0, 0, 1, FSL_EVCTX_OTHERFS, 0 },
+		{ 100, 0, 0, 0, 1, FSL_EVCTX_STALL, 0 },
+		/* another journal's thread woke it (by name: no kernel mark) */
+		{ 100, 301, 0, 0, 1, FSL_EVCTX_OTHERFS, 0 },
+		/* inside a data op on the target: the completion does not matter */
+		{ 100, 0, FSL_OFFCPU_IN_DATA_OP, FSL_MKDEV(7, 2), 1, FSL_EVCTX_STALL, 0 },
+		{ 100, 0, FSL_OFFCPU_HANDLE_OTHER, 0, 1, FSL_EVCTX_OTHERFS, 0 },
+		{ 100, 0, FSL_OFFCPU_IN_OTHER_OP, 0, 1, FSL_EVCTX_OTHERFS, 0 },
+		{ 100, 0, FSL_OFFCPU_WOKEN_JBD2_TARGET, 0, 1, FSL_EVCTX_STALL, 0 },
+		{ 100, 300, FSL_OFFCPU_WOKEN_JBD2_OTHER, 0, 1, FSL_EVCTX_OTHERFS, 0 },
+		/* a completion of another disk while the target's journal thread ran:
+		 * a commit wait is the journal's, a folio wait the completion's */
+		{ 100, 300, FSL_OFFCPU_WOKEN_JBD2_TARGET, FSL_MKDEV(254, 0), 5, FSL_EVCTX_STALL, 0 },
+		{ 100, 300, FSL_OFFCPU_WOKEN_JBD2_TARGET, FSL_MKDEV(7, 2), 1, FSL_EVCTX_OTHERFS,
+		  FSL_MKDEV(7, 2) },
+		/* XFS code beside an ext4 target */
+		{ 100, 0, 0, 0, 3, FSL_EVCTX_OTHERFS, 0 },
+		/* journal threads: the target's, another's */
+		{ 300, 0, 0, 0, 2, FSL_EVCTX_STALL, 0 },
+		{ 301, 0, 0, FSL_MKDEV(7, 2), 2, FSL_EVCTX_OTHERFS, FSL_MKDEV(7, 2) },
+		/* a named kworker woken by another disk; one woken by the target's */
+		{ 400, 0, 0, FSL_MKDEV(254, 0), 4, FSL_EVCTX_OTHERFS, FSL_MKDEV(254, 0) },
+		{ 400, 0, 0, FSL_MKDEV(7, 1), 4, FSL_EVCTX_STALL, 0 },
+	};
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct scope_probe p = { .c = { .name = "scope" } };
+	struct fsl_ev_proc pr;
+	struct fsl_ev_offcpu off;
+	char v[32];
+	unsigned int i;
+
+	REQUIRE(cx && s);
+	fx_init(&f);
+	fx_set(&f, "record.start_ns", "1000000000");
+	snprintf(v, sizeof(v), "%u", FSL_MKDEV(7, 1));
+	fx_set(&f, "target.dev", v);
+	fx_set(&f, "target.disk", v);
+	fx_set(&f, "target.dev_name", "7:1 loop1");
+	fx_set(&f, "target.fstype", "ext4");
+	fx_stack_add(&f, 1, "__schedule, schedule, io_schedule, folio_wait_bit, "
+			   "ext4_find_entry, ext4_lookup, path_openat");
+	fx_stack_add(&f, 2, "__schedule, schedule, io_schedule, bit_wait_io, "
+			   "jbd2_journal_commit_transaction, kjournald2, kthread, ret_from_fork");
+	fx_stack_add(&f, 3, "__schedule, schedule, xlog_wait_on_iclog, xfs_log_force_seq, "
+			   "xfs_file_fsync, do_fsync");
+	fx_stack_add(&f, 5, "__schedule, schedule, jbd2_log_wait_commit, jbd2_log_do_checkpoint, "
+			   "__jbd2_log_wait_for_space, add_transaction_credits, start_this_handle");
+	fx_stack_add(&f, 4, "__schedule, schedule, io_schedule, blk_mq_get_tag, "
+			   "submit_bio, process_one_work, worker_thread, kthread, ret_from_fork");
+	p.c.handlers[FSL_EV_OFFCPU] = scope_offcpu;
+	CHECK_EQ(fsl_session__add(s, &p.c), 0);
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "tgt");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 200, 1, FSL_PROC_SEEN, 0, "oth");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 300, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop1-8");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 301, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop2-8");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 400, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "kworker/u8:1");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		ev_off(&off, S0 + (10 + i) * MS, w[i].pid, MS / 2, w[i].stack);
+		off.waker_pid = w[i].waker;
+		off.state |= w[i].state;
+		off.wake_dev = w[i].wake_dev;
+		CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	}
+	CHECK_EQ(fsl_session__end(s), 0);
+	REQUIRE(p.n == sizeof(w) / sizeof(w[0]));
+	for (i = 0; i < p.n; i++) {
+		/* the device is said of another filesystem's waits only */
+		uint32_t dev = p.got[i].flags & FSL_EVCTX_OTHERFS ? p.got[i].dev : 0;
+
+		if (p.got[i].flags != w[i].flags || dev != w[i].dev)
+			fprintf(stderr, "  wait %u: flags %u dev %u, want %u %u\n", i,
+				p.got[i].flags, dev, w[i].flags, w[i].dev);
+		CHECK_EQ(p.got[i].flags, w[i].flags);
+		CHECK_EQ(dev, w[i].dev);
+	}
+	fsl_session__free(s);
+	fsl_context__free(cx);
+}
+
 TEST(session_cut_splits_waits_in_flight)
 {
 	struct fx_meta f;
