@@ -141,6 +141,51 @@ const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 	return k && k->known ? k->comm : NULL;
 }
 
+static int has_prefix(const char *s, const char *const *pre)
+{
+	for (; *pre; pre++)
+		if (!strncmp(s, *pre, strlen(*pre)))
+			return 1;
+	return 0;
+}
+
+/* The filesystem whose code a function is (enum fsl_ctx_fs), by its name. */
+static unsigned int frame_fs(const char *f)
+{
+	static const char *const ext4[] = { "ext4_", "__ext4_", "jbd2_", "__jbd2_", "jbd2__", NULL };
+	static const char *const xfs[] = { "xfs_", "__xfs_", "xlog_", "xlog", NULL };
+	static const char *const btrfs[] = { "btrfs_", "__btrfs_", NULL };
+	static const char *const other[] = { "nfs_", "nfs4_", "fuse_", "f2fs_", NULL };
+
+	if (has_prefix(f, ext4))
+		return FSL_CTX_FS_EXT4;
+	if (has_prefix(f, xfs))
+		return FSL_CTX_FS_XFS;
+	if (has_prefix(f, btrfs))
+		return FSL_CTX_FS_BTRFS;
+	if (has_prefix(f, other))
+		return FSL_CTX_FS_OTHER;
+	return FSL_CTX_FS_NONE;
+}
+
+/* The target's type as frame_fs() names it; FS_TARGET_ELSE: none of those (tmpfs). */
+#define FS_TARGET_ELSE	0xff
+
+static unsigned int fstype_fs(const char *t)
+{
+	if (!t)
+		return FS_TARGET_ELSE;
+	if (!strcmp(t, "ext4") || !strcmp(t, "ext3") || !strcmp(t, "ext2"))
+		return FSL_CTX_FS_EXT4;
+	if (!strcmp(t, "xfs"))
+		return FSL_CTX_FS_XFS;
+	if (!strcmp(t, "btrfs"))
+		return FSL_CTX_FS_BTRFS;
+	if (!strncmp(t, "nfs", 3) || !strncmp(t, "fuse", 4) || !strcmp(t, "f2fs"))
+		return FSL_CTX_FS_OTHER;
+	return FS_TARGET_ELSE;
+}
+
 static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack *out)
 {
 	const struct fsl_stack *st = NULL;
@@ -164,11 +209,21 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 	out->missing = !st;
 	for (i = 0; st && i < st->nframes; i++) {
 		char f[64];
+		unsigned int fs;
 
-		if (!strcmp(fsl_frame_func(st->frames[i], f, sizeof(f)), "kthread")) {
+		fsl_frame_func(st->frames[i], f, sizeof(f));
+		if (!strcmp(f, "kthread")) {
 			out->kthread = 1;
 			break;
 		}
+		/* innermost first: the last one found is the outermost */
+		fs = frame_fs(f);
+		if (fs)
+			out->fs = fs;
+		if (!strcmp(f, "loop_process_work") || !strcmp(f, "loop_workfn"))
+			out->loop = 1;
+		if (!strcmp(f, "wb_workfn") || !strcmp(f, "wb_writeback"))
+			out->flush = 1;
 	}
 	if (k)
 		*k = *out;
@@ -221,7 +276,141 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	if (cx->root_opt < 0)
 		cx->root_pid = fsl_meta__u64(m, FSL_KV_ROOT_PID, 0);
 	jbd2_prefix(cx, m);
+	cx->disk = (uint32_t)fsl_meta__u64(m, FSL_KV_DISK, 0);
+	cx->scoped = cx->disk || fsl_meta__u64(m, FSL_KV_DEV, 0);
+	cx->fs = fstype_fs(fsl_meta__str(m, FSL_KV_FSTYPE));
+	fsl_map__clear(&cx->own_kthreads);
+	fsl_map__clear(&cx->scope_cache);
+	fsl_map__clear(&cx->jbd2_dev);
 	return 0;
+}
+
+#define OWN_FLUSH	1u	/* between a writeback start and its written on the target's bdi */
+#define OWN_LOOP	2u	/* has completed a request of the target's disk */
+
+/* Kernel threads seen working for the target: its flusher, its loop worker. */
+static void own_kthread_event(struct fsl_context *cx, const struct fsl_hdr *h)
+{
+	uint8_t *own;
+	uint32_t dev;
+
+	if (!h->tid)
+		return;
+	if (h->type == FSL_EV_BLOCK_RQ_COMPLETE && h->size >= sizeof(struct fsl_ev_block_rq)) {
+		dev = ((const struct fsl_ev_block_rq *)h)->dev;
+		if (dev == cx->disk && (own = fsl_map__put(&cx->own_kthreads, h->tid, NULL)))
+			*own |= OWN_LOOP;
+	} else if ((h->type == FSL_EV_WRITEBACK_START || h->type == FSL_EV_WRITEBACK_WRITTEN) &&
+		   h->size >= sizeof(struct fsl_ev_writeback_work)) {
+		dev = ((const struct fsl_ev_writeback_work *)h)->dev;
+		if (dev != cx->disk || !(own = fsl_map__put(&cx->own_kthreads, h->tid, NULL)))
+			return;
+		if (h->type == FSL_EV_WRITEBACK_START)
+			*own |= OWN_FLUSH;
+		else
+			*own &= ~OWN_FLUSH;
+	}
+}
+
+struct fsl_ctx_scope {
+	uint64_t ts;		/* the wait it is about (a tid has one at a time) */
+	uint32_t dev;
+	uint8_t other;
+};
+
+static int jbd2_thread(const struct fsl_ctx_task *k)
+{
+	return k && k->known && !strncmp(k->comm, "jbd2/", 5);
+}
+
+/* A journal thread is the target's by its name; without the target's device name, by type. */
+static int jbd2_other(const struct fsl_context *cx, const struct fsl_ctx_task *k)
+{
+	if (cx->jbd2_prefix[0])
+		return !!other_fs_kthread(cx, k);
+	return cx->fs != FSL_CTX_FS_EXT4;
+}
+
+/*
+ * Does this wait wait on the target? 1 = another filesystem's, its device
+ * in *dev (0 unknown). Evidence in order: inside a data operation on the
+ * target or holding a jbd2 handle of its journal or of another (the kernel
+ * says so, FSL_OFFCPU_*); a kernel thread is the target's when it is
+ * its jbd2 thread, its flusher at work, its loop worker, or woken by a
+ * completion of its disk (a thread of no known name is judged as a task
+ * is); the disk whose completion woke it; the journal thread that woke it; a stack in
+ * another filesystem's code. Without evidence against it, the target's.
+ */
+static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
+			 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
+{
+	const struct fsl_ctx_task *k;
+	const uint8_t *own;
+
+	*dev = ev->wake_dev;
+	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
+		return 0;
+	if (ev->state & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP))
+		return 1;
+	if (kthread) {
+		k = fsl_map__get(&cx->tasks, ev->hdr.pid);
+		if (jbd2_thread(k)) {
+			uint32_t *jdev = ev->wake_dev ?
+				fsl_map__put(&cx->jbd2_dev, ev->hdr.pid, NULL) : NULL;
+
+			if (jdev)
+				*jdev = ev->wake_dev;
+			return jbd2_other(cx, k);
+		}
+		own = fsl_map__get(&cx->own_kthreads, ev->hdr.tid);
+		if (sc->flush)
+			return !(own && (*own & OWN_FLUSH));
+		if (sc->loop)
+			return !(own && (*own & OWN_LOOP));
+		/* another named thread: only a completion of the target's disk makes it ours */
+		if (k && k->known)
+			return !(cx->disk && ev->wake_dev == cx->disk);
+	}
+	/* a completion that interrupted a journal thread: the completion woke it */
+	if (ev->wake_dev)
+		return ev->wake_dev != cx->disk;
+	k = ev->waker_pid ? fsl_map__get(&cx->tasks, ev->waker_pid) : NULL;
+	if (ev->state & (FSL_OFFCPU_WOKEN_JBD2_TARGET | FSL_OFFCPU_WOKEN_JBD2_OTHER)) {
+		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
+
+		if (jdev)
+			*dev = *jdev;
+		return !(ev->state & FSL_OFFCPU_WOKEN_JBD2_TARGET);
+	}
+	if (jbd2_thread(k)) {
+		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
+
+		if (jdev)	/* the journal's device, as its own I/O waits said */
+			*dev = *jdev;
+		return jbd2_other(cx, k);
+	}
+	return sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs;
+}
+
+/* The verdict of a wait, the same for every piece of it a window cut gives. */
+static int wait_scope(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
+		      const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
+{
+	struct fsl_ctx_scope *v;
+	int fresh;
+
+	v = fsl_map__put(&cx->scope_cache, ev->hdr.tid, &fresh);
+	if (v && !fresh && v->ts == ev->hdr.ts) {
+		*dev = v->dev;
+		return v->other;
+	}
+	fresh = wait_other_fs(cx, ev, sc, kthread, dev);
+	if (v) {
+		v->ts = ev->hdr.ts;
+		v->dev = *dev;
+		v->other = (uint8_t)fresh;
+	}
+	return fresh;
 }
 
 /* At arrival: the task table, and when each class's latest wait began. */
@@ -232,6 +421,10 @@ static int ctx_arrive(struct fsl_stage *st, const struct fsl_hdr *h)
 
 	if (h->type == FSL_EV_PROC && h->size >= sizeof(struct fsl_ev_proc)) {
 		task_event(cx, (const struct fsl_ev_proc *)h);
+	} else if (cx->scoped && (h->type == FSL_EV_BLOCK_RQ_COMPLETE ||
+				  h->type == FSL_EV_WRITEBACK_START ||
+				  h->type == FSL_EV_WRITEBACK_WRITTEN)) {
+		own_kthread_event(cx, h);
 	} else if (is_stall(h)) {
 		cx->last_id = ((const struct fsl_ev_offcpu *)h)->stack_id;
 		stack_info(cx, cx->last_id, &cx->last);
@@ -240,6 +433,13 @@ static int ctx_arrive(struct fsl_stage *st, const struct fsl_hdr *h)
 			cx->last_wait_start[cls] = h->ts;
 	}
 	return 0;
+}
+
+static int is_kthread(struct fsl_context *cx, uint32_t pid, int hint)
+{
+	const struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+
+	return pid == 0 || (k && (k->flags & FSL_PROC_KTHREAD)) || (!k && hint);
 }
 
 static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct fsl_evctx *x)
@@ -255,9 +455,14 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 			sc = cx->last;
 		else
 			stack_info(cx, id, &sc);
-		x->flags |= FSL_EVCTX_STALL | (sc.missing ? FSL_EVCTX_NOSTACK : 0);
 		x->cls = sc.cls;
 		x->role = fsl_context__role(cx, h->pid, sc.kthread);
+		x->flags |= sc.missing ? FSL_EVCTX_NOSTACK : 0;
+		if (cx->scoped && wait_scope(cx, (const struct fsl_ev_offcpu *)h, &sc,
+					     is_kthread(cx, h->pid, sc.kthread), &x->dev))
+			x->flags |= FSL_EVCTX_OTHERFS;
+		else
+			x->flags |= FSL_EVCTX_STALL;
 		return;
 	}
 	x->role = -1;	/* computed on demand: most events never need it */
@@ -277,6 +482,9 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	cx->root_pid = root_pid > 0 ? root_pid : 0;
 	fsl_map__init(&cx->tasks, sizeof(struct fsl_ctx_task));
 	fsl_map__init(&cx->classes, sizeof(struct fsl_ctx_stack));
+	fsl_map__init(&cx->own_kthreads, sizeof(uint8_t));
+	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
+	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
 	cx->stage.priv = cx;
 	cx->stage.begin = ctx_begin;
 	cx->stage.arrive = ctx_arrive;
@@ -290,6 +498,9 @@ void fsl_context__free(struct fsl_context *cx)
 		return;
 	fsl_map__free(&cx->tasks);
 	fsl_map__free(&cx->classes);
+	fsl_map__free(&cx->own_kthreads);
+	fsl_map__free(&cx->scope_cache);
+	fsl_map__free(&cx->jbd2_dev);
 	free(cx);
 }
 

@@ -14,10 +14,17 @@
 #include "fslens/hashmap.h"
 #include "fslens/session.h"
 
+/* Filesystems a stack can name by its frames (the code it waits in). */
+enum fsl_ctx_fs { FSL_CTX_FS_NONE = 0, FSL_CTX_FS_EXT4, FSL_CTX_FS_XFS, FSL_CTX_FS_BTRFS,
+		  FSL_CTX_FS_OTHER };
+
 struct fsl_ctx_stack {
 	uint8_t cls;
 	uint8_t kthread;	/* the stack runs from kthread() */
 	uint8_t missing;	/* the id is not in the trace's stack table */
+	uint8_t fs;		/* enum fsl_ctx_fs of its outermost filesystem frame */
+	uint8_t loop;		/* a loop device's worker (loop_process_work) */
+	uint8_t flush;		/* a flusher's work (wb_workfn) */
 };
 
 struct fsl_context {
@@ -34,6 +41,16 @@ struct fsl_context {
 	struct fsl_ctx_stack last;	/* ...and what it is */
 	/* "jbd2/loop0-": the target's journal thread's name up to its number; "" = no target */
 	char jbd2_prefix[48];
+	/*
+	 * Scope of waits (design.md, scope and accounting): set when the
+	 * trace has a target. disk: the device under it; fs: its type.
+	 */
+	int scoped;
+	uint32_t disk;
+	uint8_t fs;
+	struct fsl_map own_kthreads;	/* tid -> u8: the target's flusher or loop worker */
+	struct fsl_map scope_cache;	/* tid -> struct fsl_ctx_scope: its current wait's verdict */
+	struct fsl_map jbd2_dev;	/* jbd2 thread's tid -> the disk its own waits were woken by */
 };
 
 /* Role of tgid; kthread_hint = 1 when its stack says it runs from kthread(). */

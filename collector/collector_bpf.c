@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <linux/bpf.h>
@@ -20,6 +22,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "fslens/collector.h"
+#include "fslens/devname.h"
 #include "fslens/schema.h"
 #include "collector_int.h"
 #include "probes/fslens.skel.h"
@@ -30,6 +33,9 @@ struct fsl_collector {
 	struct fsl_collector_opts opts;
 	struct fslens_bpf *skel;
 	struct ring_buffer *rb;
+	/* the ring's consumer and producer positions, mapped read-only */
+	volatile const uint64_t *cons_pos, *prod_pos;
+	uint64_t rb_size;
 	struct bpf_link *links[MAX_LINKS];
 	unsigned int nlinks;
 	fsl_collector_event_fn fn;
@@ -285,6 +291,10 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		/* fork keeps the tracked map even with the proc family off */
 		if (c->opts.follow && !strcmp(tp, "sched_process_fork"))
 			on = 1;
+		/* waking the jbd2 thread is the journal's commit kick */
+		if (c->opts.dev && (want & (1u << FSL_FAM_JOURNAL)) &&
+		    !strcmp(tp, "sched_waking"))
+			on = 1;
 		if (!group || (c->sc_tp && fam == FSL_FAM_DIROPS))
 			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
@@ -313,7 +323,7 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (!on)
 			continue;
 		(kind == 'b' ? c->nbtf++ : kind == 'r' ? c->nraw++ : c->ntp++);
-		if (fam != FSL_FAM_PROC || (want & (1u << FSL_FAM_PROC)))
+		if ((fam != FSL_FAM_PROC && fam != FSL_FAM_OFFCPU) || (want & (1u << fam)))
 			c->families |= 1u << fam;
 		n++;
 	}
@@ -323,6 +333,40 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 	    tp_exists(tracefs, "ext4", "ext4_da_write_folios_start") != 1)
 		add_missing(c, "ext4", "ext4_da_write_folios_start");
 	return n;
+}
+
+/*
+ * The pid of the journal thread of the filesystem on dev ("jbd2/loop0-8"),
+ * 0 when it has none (not ext4, no journal, an external journal's name).
+ */
+static uint32_t jbd2_pid(uint32_t dev)
+{
+	char name[64], want[80], p[300], comm[32];
+	struct dirent *d;
+	uint32_t pid = 0;
+	size_t n;
+	DIR *dp;
+	FILE *f;
+
+	if (!dev || !fsl_dev_kname(dev, name, sizeof(name)))
+		return 0;
+	n = (size_t)snprintf(want, sizeof(want), "jbd2/%s-", name);
+	dp = opendir("/proc");
+	if (!dp)
+		return 0;
+	while (!pid && (d = readdir(dp))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/comm", d->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, want, n))
+			pid = (uint32_t)strtoul(d->d_name, NULL, 10);
+		fclose(f);
+	}
+	closedir(dp);
+	return pid;
 }
 
 static int open_and_load(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
@@ -353,6 +397,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_o_direct = O_DIRECT;
 	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
+	skel->rodata->targ_jbd2_pid = jbd2_pid(o->dev);
+	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
@@ -687,8 +733,14 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 
 void fsl_collector__free(struct fsl_collector *c)
 {
+	long psz = sysconf(_SC_PAGESIZE);
+
 	if (!c)
 		return;
+	if (c->cons_pos)
+		munmap((void *)c->cons_pos, psz);
+	if (c->prod_pos)
+		munmap((void *)c->prod_pos, psz);
 	while (c->nlinks)
 		bpf_link__destroy(c->links[--c->nlinks]);
 	ring_buffer__free(c->rb);
@@ -718,6 +770,33 @@ int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX])
 			lost[k] += v[i];
 	}
 	free(v);
+	return 0;
+}
+
+int fsl_collector__fill(struct fsl_collector *c, uint64_t *used, uint64_t *size)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd = bpf_map__fd(c->skel->maps.events);
+	void *p;
+
+	if (!c->cons_pos) {
+		/* page 0 holds the consumer position, page 1 the producer's */
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return -errno;
+		c->cons_pos = p;
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, psz);
+		if (p == MAP_FAILED) {
+			munmap((void *)c->cons_pos, psz);
+			c->cons_pos = NULL;
+			return -errno;
+		}
+		c->prod_pos = p;
+		c->rb_size = bpf_map__max_entries(c->skel->maps.events);
+	}
+	*used = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE) -
+		__atomic_load_n(c->cons_pos, __ATOMIC_ACQUIRE);
+	*size = c->rb_size;
 	return 0;
 }
 

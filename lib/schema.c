@@ -162,6 +162,9 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_jbd2_update_log_tail, freed, U64) } },
 	JSTART(FSL_EV_EXT4_JOURNAL_START_INODE, "ext4_journal_start_inode"),
 	JSTART(FSL_EV_EXT4_JOURNAL_START_SB, "ext4_journal_start_sb"),
+	{ FSL_EV_JBD2_KICK, FSL_FAM_JOURNAL, 2, sizeof(struct fsl_ev_jbd2_kick), "jbd2_kick",
+	  NULL, {
+	F(fsl_ev_jbd2_kick, dev, DEV), F(fsl_ev_jbd2_kick, stack_id, S32) } },
 
 	WB_WORK(FSL_EV_WRITEBACK_START, "writeback_start"),
 	WB_WORK(FSL_EV_WRITEBACK_WRITTEN, "writeback_written"),
@@ -260,10 +263,10 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_data, flags, HEX), FN(fsl_ev_data, hdr.cpu, "cpu", U16),
 	F(fsl_ev_data, name, COMM) } },
 
-	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 5, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
+	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 6, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
 	F(fsl_ev_offcpu, dur_ns, U64), F(fsl_ev_offcpu, stack_id, S32),
 	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),
-	F(fsl_ev_offcpu, runq_ns, U64) } },
+	F(fsl_ev_offcpu, wake_dev, DEV), F(fsl_ev_offcpu, runq_ns, U64) } },
 
 	{ FSL_EV_PROC, FSL_FAM_PROC, 5, sizeof(struct fsl_ev_proc), "proc", NULL, {
 	F(fsl_ev_proc, ppid, U32), F(fsl_ev_proc, kind, U32), F(fsl_ev_proc, flags, U32),

@@ -81,8 +81,16 @@ static __always_inline int block_ev(struct request *rq, __u16 type, int complete
 				    __u8 status, __u32 nr_bytes)
 {
 	struct fsl_ev_block_rq *e;
-	__u32 dev = rq_dev(rq);
+	__u32 dev = rq_dev(rq), zero = 0;
+	struct wake_dev_mark *m;
 
+	if (complete) {
+		m = bpf_map_lookup_elem(&wake_dev_cpu, &zero);
+		if (m) {
+			m->ts = bpf_ktime_get_ns();
+			m->dev = dev;
+		}
+	}
 	if (targ_blkdev && dev != targ_blkdev)
 		return 0;
 	e = EV_NEW(fsl_ev_block_rq, type, FSL_FAM_BLOCK);

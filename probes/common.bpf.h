@@ -26,6 +26,7 @@ const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;
 const volatile __u32 targ_o_creat = 0100;	/* O_CREAT on this arch */
+const volatile bool targ_jbd2_kick = false;	/* journal family: who wakes targ_jbd2_pid */
 const volatile __u32 targ_self = 0;
 const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */	/* the collector's own tgid, never recorded */
 
@@ -177,14 +178,38 @@ static __always_inline __u64 rb_flags(void)
 
 #define EV_SUBMIT(e) bpf_ringbuf_submit(e, rb_flags())
 
+/*
+ * The request completion running on this CPU: block_rq_complete sets it
+ * (every disk, before the device filter), sched_switch on the CPU clears
+ * it. A wakeup inside that window is the completion's: bio_endio wakes the
+ * waiters from the same call chain (irq, softirq or the loop worker).
+ * WAKE_DEV_WINDOW_NS bounds it for a completion in interrupt context that
+ * no switch follows for a while.
+ */
+struct wake_dev_mark {
+	__u64 ts;
+	__u32 dev;
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct wake_dev_mark);
+} wake_dev_cpu SEC(".maps");
+
+#define WAKE_DEV_WINDOW_NS	200000
+
 /* Filter on the filesystem's device (ext4/jbd2 events carry s_dev). */
 #define DEV_SKIP(d) (targ_dev && (d) != targ_dev)
 
 /*
  * Threads working on another filesystem than the target: tid -> when one
- * last started a journal handle there (or opened a file there). Its waits
- * and its path call are that filesystem's, not the target's: the offcpu
- * and dirops families leave them out. Cleared when the thread touches the
+ * last started a journal handle there (or opened a file there). Its path
+ * call is that filesystem's, not the target's: dirops leaves it out. (Its
+ * waits are recorded with their marks (offcpu_in_data_op, offcpu_handle) and summed on the
+ * report's "other filesystems" line.) Cleared when the thread touches the
  * target and at the exit of its followed system call; a mark older than
  * ELSEWHERE_NS is ignored (a call not followed does not clear it).
  */

@@ -74,10 +74,10 @@ static __always_inline bool data_file_ok(struct file *f, struct fsl_ev_data *e)
 	if (!inode || (BPF_CORE_READ(inode, i_mode) & S_IFMT_BITS) != S_IFREG_BITS)
 		return false;
 	dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	fs_touch(dev);	/* which filesystem this thread works on (offcpu) */
+	e->dev = dev;	/* also when it is not the target's: offcpu.bpf.h reads it */
+	fs_touch(dev);	/* which filesystem this thread works on (dirops) */
 	if (DEV_SKIP(dev))
 		return false;
-	e->dev = dev;
 	e->ino = BPF_CORE_READ(inode, i_ino);
 	fl = BPF_CORE_READ(f, f_flags);
 	if (fl & targ_o_direct)
@@ -201,6 +201,8 @@ static __always_inline void data_task_exit(struct task_struct *task, __s64 ret)
 {
 	struct fsl_ev_data *e = bpf_task_storage_get(&data_task, task, 0, 0);
 
+	if (e && e->hdr.type != FSL_EV_DATA)
+		e->dev = 0;	/* the call on another filesystem's file is over */
 	if (!e || e->hdr.type != FSL_EV_DATA)
 		return;
 	data_emit(e, ret);

@@ -17,6 +17,11 @@
 #define TASK_UNINTERRUPTIBLE_BIT	0x0002
 #define TASK_NOLOAD_BIT			0x0400	/* TASK_IDLE = D | NOLOAD: idle kthreads */
 #define OFFCPU_STACK_DEPTH		64
+/* ext4 without a journal counts in journal_info up to this (EXT4_NOJOURNAL_MAX_REF_COUNT) */
+#define NOJOURNAL_MAX_REF		4096
+
+/* The target's journal thread ("jbd2/loop0-8"); 0: the target has none. */
+const volatile __u32 targ_jbd2_pid = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -32,6 +37,8 @@ struct offcpu_start {
 	__u32 state;
 	__u32 waker;
 	__u32 tgid;
+	__u32 wake_dev;
+	__u32 _pad;
 };
 
 struct {
@@ -53,6 +60,42 @@ static __always_inline __u32 task_state(struct task_struct *t, const int btf)
 	return BPF_CORE_READ((struct task_struct___o *)t, state);
 }
 
+/*
+ * Is t inside a data operation on a file of the target, or of another
+ * filesystem? The data probes
+ * keep the call in flight only when its fd is on the target (data.bpf.h):
+ * in the task's storage on tp_btf, in a tid hash on raw_tp.
+ */
+static __always_inline __u32 offcpu_in_data_op(struct task_struct *t, __u32 pid, const int btf)
+{
+	struct fsl_ev_data *e;
+
+	if (btf) {
+		e = bpf_task_storage_get(&data_task, t, 0, 0);
+		if (e && e->hdr.type == FSL_EV_DATA)
+			return FSL_OFFCPU_IN_DATA_OP;
+		/* a data call on a file of another filesystem (tp_btf only) */
+		if (e && e->dev && targ_dev)
+			return FSL_OFFCPU_IN_OTHER_OP;
+	}
+	return bpf_map_lookup_elem(&data_inflight, &pid) ? FSL_OFFCPU_IN_DATA_OP : 0;
+}
+
+/*
+ * Whose jbd2 handle does t hold? journal_info is a handle_t inside ext4's
+ * handles; another filesystem's transaction (XFS) is not one, and its
+ * pointers do not lead to the target's device either.
+ */
+static __always_inline __u32 offcpu_handle(struct task_struct *t)
+{
+	handle_t *h = BPF_CORE_READ(t, journal_info);
+
+	if (!targ_jbd2_pid || (unsigned long)h <= NOJOURNAL_MAX_REF)
+		return 0;
+	return BPF_CORE_READ(h, h_transaction, t_journal, j_fs_dev, bd_dev) == targ_dev ?
+	       FSL_OFFCPU_HANDLE_TARGET : FSL_OFFCPU_HANDLE_OTHER;
+}
+
 static __always_inline bool offcpu_wanted(struct task_struct *t, __u32 tgid, const int btf)
 {
 	if (!tgid || tgid == targ_self)
@@ -70,12 +113,17 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	struct offcpu_start *s, st = {};
 	struct fsl_ev_offcpu *e;
 	__u64 now = bpf_ktime_get_ns();
-	__u32 pid, tgid, state;
+	__u32 pid, tgid, state, zero = 0;
+	struct wake_dev_mark *m;
 
 	/*
 	 * The cheap test first: most switches are preemptions or sleeps of
 	 * another kind, which need neither the pid filter nor a stack.
 	 */
+	/* a completion's call chain does not outlive a switch on its CPU */
+	m = bpf_map_lookup_elem(&wake_dev_cpu, &zero);
+	if (m && m->dev)
+		m->dev = 0;
 	state = ctx[0] ? 0 : task_state(prev, btf);
 	/* an interruptible sleep inside io_getevents/io_uring_enter waits on I/O */
 	if (targ_aio && state == TASK_INTERRUPTIBLE_BIT && !targ_offcpu_all) {
@@ -87,11 +135,12 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
 		pid = FSL_RD(btf, prev->pid, prev, pid);
 		tgid = FSL_RD(btf, prev->tgid, prev, tgid);
-		/* a thread inside work on another filesystem: its wait is not the target's */
-		if (offcpu_wanted(prev, tgid, btf) && !fs_elsewhere(pid, 0, now)) {
+		if (offcpu_wanted(prev, tgid, btf)) {
 			st.ts = now;
 			st.state = state;
 			st.tgid = tgid;
+			st.state |= offcpu_in_data_op(prev, pid, btf);
+			st.state |= offcpu_handle(prev);
 			st.stack_id = bpf_get_stackid(ctx, &stacks, 0);
 			bpf_map_update_elem(&offcpu_start, &pid, &st, BPF_ANY);
 		}
@@ -115,7 +164,7 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 			e->stack_id = s->stack_id;
 			e->waker_pid = s->waker;
 			e->state = s->state;
-			e->_pad = 0;
+			e->wake_dev = s->wake_dev;
 			e->runq_ns = s->wake_ts ? now - s->wake_ts : 0;
 			bpf_ringbuf_submit(e, rb_flags());
 		} else {
@@ -126,16 +175,54 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	return 0;
 }
 
+/*
+ * The target's jbd2 thread sleeps interruptibly only when it has nothing to
+ * commit (kjournald2); whoever wakes it from there asked for the next
+ * commit, and its stack says why. Its I/O waits are uninterruptible.
+ */
+static __always_inline void jbd2_kick(__u64 *ctx, struct task_struct *p, const int btf)
+{
+	struct fsl_ev_jbd2_kick *e;
+
+	if (!(task_state(p, btf) & TASK_INTERRUPTIBLE_BIT))
+		return;
+	e = EV_NEW(fsl_ev_jbd2_kick, FSL_EV_JBD2_KICK, FSL_FAM_JOURNAL);
+	if (!e)
+		return;
+	e->dev = targ_dev;
+	e->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+	EV_SUBMIT(e);
+}
+
 /* sched_waking(struct task_struct *p): current is the waker. */
 static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 {
 	struct task_struct *p = (struct task_struct *)ctx[0];
 	__u32 pid = FSL_RD(btf, p->pid, p, pid);
-	struct offcpu_start *s = bpf_map_lookup_elem(&offcpu_start, &pid);
+	struct offcpu_start *s;
+	struct wake_dev_mark *m;
+	__u32 zero = 0;
+
+	if (targ_jbd2_kick && targ_jbd2_pid && pid == targ_jbd2_pid)
+		jbd2_kick(ctx, p, btf);
+	s = bpf_map_lookup_elem(&offcpu_start, &pid);
 
 	if (s && !s->wake_ts) {
 		s->wake_ts = bpf_ktime_get_ns();
 		s->waker = (__u32)bpf_get_current_pid_tgid();
+		m = bpf_map_lookup_elem(&wake_dev_cpu, &zero);
+		if (m && m->dev && s->wake_ts - m->ts < WAKE_DEV_WINDOW_NS)
+			s->wake_dev = m->dev;
+		/* a completion interrupting a journal thread is the completion's wakeup */
+		else if (targ_dev) {
+			char comm[8] = {};
+
+			bpf_get_current_comm(comm, sizeof(comm));
+			if (comm[0] == 'j' && comm[1] == 'b' && comm[2] == 'd' && comm[3] == '2' &&
+			    comm[4] == '/')
+				s->state |= (bpf_get_current_pid_tgid() >> 32) == targ_jbd2_pid ?
+					    FSL_OFFCPU_WOKEN_JBD2_TARGET : FSL_OFFCPU_WOKEN_JBD2_OTHER;
+		}
 	}
 	return 0;
 }

@@ -71,6 +71,26 @@ static int add_proc_stack(struct an_stalls *s, uint32_t pid, unsigned int cls, i
 	return 0;
 }
 
+/* A wait on another filesystem: one sum per device, nothing else. */
+static void add_other_fs(struct an_stalls *s, const struct fsl_evctx *x, uint64_t ns, int counted)
+{
+	struct fsl_other_fs *o = &s->res.other_fs;
+	unsigned int i;
+
+	o->waits += counted;
+	o->ns[x->role] += ns;
+	for (i = 0; i < o->ndev && o->dev[i].dev != x->dev; i++)
+		;
+	if (i == o->ndev && o->ndev < FSL_OTHER_FS_DEVS) {
+		o->dev[o->ndev++].dev = x->dev;
+	} else if (i == o->ndev) {
+		i = FSL_OTHER_FS_DEVS - 1;	/* the rest: device unknown */
+		o->dev[i].dev = 0;
+	}
+	o->dev[i].waits += counted;
+	o->dev[i].ns += ns;
+}
+
 /*
  * A stall, or the piece of one up to a window edge (x->flags PARTIAL): its
  * time in the window counts in full wherever it falls, the wait itself
@@ -87,6 +107,10 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 	unsigned int bin, folds, i, cls = x->cls;
 	int role = x->role;
 
+	if ((x->flags & FSL_EVCTX_OTHERFS) && (ns || counted)) {
+		add_other_fs(s, x, ns, counted);
+		return 0;
+	}
 	if (!(x->flags & FSL_EVCTX_STALL) || (!ns && !counted))
 		return 0;
 	s->res.ns[role] += ns;
@@ -237,9 +261,20 @@ static void top_stacks(struct an_stalls *s)
 	}
 }
 
+static int other_dev_cmp(const void *a, const void *b)
+{
+	const __typeof__(((struct fsl_other_fs *)0)->dev[0]) *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
 const struct fsl_stalls *an_stalls_result(struct an_stalls *s)
 {
 	top_stacks(s);
+	qsort(s->res.other_fs.dev, s->res.other_fs.ndev, sizeof(s->res.other_fs.dev[0]),
+	      other_dev_cmp);
 	return &s->res;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "fslens/json.h"
+#include "fslens/devname.h"
 #include "render_internal.h"
 
 static double us(uint64_t ns)
@@ -70,6 +71,9 @@ static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct f
 	}
 	fsl_json__obj_end(j);
 	fsl_json__kv_u64(j, "lost_total", lost);
+	fsl_json__kv_u64(j, "lost_drain_behind", h->lost_behind);
+	fsl_json__kv_u64(j, "lost_burst", h->lost_burst);
+	fsl_json__kv_str(j, "loss_advice", h->loss_advice);
 	fsl_json__kv_u64(j, "min_wait_us", h->min_wait_us);
 	fsl_json__kv_str(j, "probe_mode", h->probe_mode);
 	fsl_json__kv_str(j, "missing", h->missing);
@@ -90,6 +94,38 @@ static void stack_arr(struct fsl_json *j, struct fsl_analysis *a, int32_t id)
 	fsl_json__arr_end(j);
 }
 
+/* Waits on other filesystems than the target: summed, never in classes or causes. */
+static void other_fs(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_other_fs *o)
+{
+	char b[32], name[64];
+	unsigned int i;
+
+	fsl_json__key(j, "other_fs");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "waits", o->waits);
+	fsl_json__kv_u64(j, "workload_ns", o->ns[FSL_ROLE_WORKLOAD]);
+	fsl_json__kv_u64(j, "kthread_ns", o->ns[FSL_ROLE_KTHREAD]);
+	fsl_json__kv_u64(j, "other_ns", o->ns[FSL_ROLE_OTHER]);
+	fsl_json__key(j, "devices");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < o->ndev; i++) {
+		fsl_json__obj_begin(j);
+		if (o->dev[i].dev) {
+			fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), o->dev[i].dev));
+			fsl_json__kv_str(j, "name", fsl_dev_label(fsl_analysis__meta(a),
+								  o->dev[i].dev, name, sizeof(name)));
+		} else {
+			fsl_json__kv_null(j, "dev");
+			fsl_json__kv_null(j, "name");
+		}
+		fsl_json__kv_u64(j, "waits", o->dev[i].waits);
+		fsl_json__kv_u64(j, "ns", o->dev[i].ns);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+}
+
 static void causes(struct fsl_json *j, struct fsl_analysis *a)
 {
 	const struct fsl_stalls *st = fsl_analysis__stalls(a);
@@ -103,6 +139,7 @@ static void causes(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__kv_double(j, "other_s", r3(rn_sec(st->ns[FSL_ROLE_OTHER])));
 	fsl_json__kv_u64(j, "workload_ns", st->ns[FSL_ROLE_WORKLOAD]);
 	fsl_json__kv_u64(j, "waits", st->waits);
+	other_fs(j, a, &st->other_fs);
 	fsl_json__key(j, "classes");
 	fsl_json__obj_begin(j);
 	for (i = 0; i < FSL_WC__MAX; i++) {
@@ -393,6 +430,8 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 	for (i = 0; i < FSL_TRIG__MAX; i++)
 		fsl_json__kv_u64(j, fsl_trigger_name(i), jr->trig[i]);
 	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "triggers_inferred", jr->trig_guessed);
+	fsl_json__kv_u64(j, "kicks", jr->kicks);
 	kv_us(j, "avg_locked_us", jr->phase_txns ? jr->sum_locked_phase_ns / jr->phase_txns : 0);
 	kv_us(j, "avg_flushing_us", jr->phase_txns ? jr->sum_flushing_phase_ns / jr->phase_txns : 0);
 	kv_us(j, "avg_logging_us", jr->phase_txns ? jr->sum_logging_phase_ns / jr->phase_txns : 0);
@@ -412,6 +451,7 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "tid", t->tid);
 		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), t->dev));
 		fsl_json__kv_str(j, "trigger", fsl_trigger_name(t->trigger));
+		fsl_json__kv_bool(j, "trigger_inferred", !t->kicked);
 		fsl_json__kv_bool(j, "sync_commit", t->sync_commit);
 		fsl_json__kv_u64(j, "start_ns", t->t_start);
 		fsl_json__kv_u64(j, "end_ns", t->t_end);
@@ -646,7 +686,14 @@ static void readdir_fields(struct fsl_json *j, const struct fsl_readdir_dir *d, 
 }
 
 /* layout.readdir: readdir (hash) order vs inode order, null without dirents. */
-static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
+/* How many of n entries a long list shows; its total and a truncated flag are said beside. */
+static unsigned int list_cap(const struct fsl_report_info *info, unsigned int n)
+{
+	return info->json_full || n <= FSL_JSON_LIST_MAX ? n : FSL_JSON_LIST_MAX;
+}
+
+static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l,
+			const struct fsl_report_info *info)
 {
 	const struct fsl_readdir_dir *d;
 	struct fsl_readdir_dir t;
@@ -661,11 +708,12 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
 	}
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "streams", n);
+	fsl_json__kv_bool(j, "dirs_truncated", list_cap(info, n) < n);
 	fsl_json__kv_bool(j, "geometry", geo);
 	readdir_fields(j, &t, geo);
 	fsl_json__key(j, "dirs");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		fsl_json__obj_begin(j);
 		fsl_json__kv_u64(j, "pid", d[i].pid);
 		fsl_json__kv_s64(j, "fd", d[i].fd);
@@ -682,7 +730,8 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
 	fsl_json__obj_end(j);
 }
 
-static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
+static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
+		       const struct fsl_report_info *info)
 {
 	const struct fsl_layout *l = fsl_analysis__layout(a);
 	const struct fsl_frag_break *br;
@@ -730,11 +779,13 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__obj_end(j);
 		}
 	}
-	readdir_obj(j, l);
+	readdir_obj(j, l, info);
 	n = fsl_layout__breaks(l, &br);
+	fsl_json__kv_u64(j, "breaks_total", n);
+	fsl_json__kv_bool(j, "breaks_truncated", list_cap(info, n) < n);
 	fsl_json__key(j, "fragcheck");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		snprintf(b, sizeof(b), "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6"
 			 PRIu64 " log %" PRIu64 " len %" PRIu64, br[i].ino, br[i].kind, br[i].expect,
 			 br[i].phys, br[i].log, br[i].len);
@@ -743,7 +794,7 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__arr_end(j);
 	fsl_json__key(j, "breaks");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		fsl_json__obj_begin(j);
 		fsl_json__kv_u64(j, "ino", br[i].ino);
 		fsl_json__kv_strn(j, "kind", &br[i].kind, 1);
@@ -878,7 +929,7 @@ int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 	if (sec & FSL_SEC_BLOCKIO)
 		blockio_arr(&j, a);
 	if (sec & FSL_SEC_LAYOUT)
-		layout_obj(&j, a);
+		layout_obj(&j, a, info);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		procs_arr(&j, a);
 	fsl_json__obj_end(&j);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/text.h"
+#include "fslens/devname.h"
 #include "render_internal.h"
 
 #define W 100
@@ -82,7 +83,7 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	uint64_t t0, t1, ev = 0, lost = 0;
 	char b1[32];
 	unsigned int i;
-	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND);
+	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND), *why;
 	uint64_t dev;
 
 	rn_span(a, &t0, &t1);
@@ -95,14 +96,42 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	if (!fsl_meta__get_u64(fsl_analysis__meta(a), FSL_KV_DEV, &dev))
 		fprintf(f, "target %s (%s, dev %s), ", rn_kv(a, FSL_KV_MOUNT), rn_kv(a, FSL_KV_FSTYPE),
 			rn_dev(b1, sizeof(b1), (uint32_t)dev));
-	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s\n", rn_sec(t1 - t0), ev,
-		lost ? "*** " : "", lost, lost ? " (see TRACE) ***" : "");
+	/* the cause record measured (older traces do not say) */
+	why = !h->lost_behind && !h->lost_burst ? "" :
+	      h->lost_behind >= h->lost_burst ? "the recorder's drain fell behind; " :
+						"bursts overflowed the ring; ";
+	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s%s%s\n", rn_sec(t1 - t0), ev,
+		lost ? "*** " : "", lost, lost ? " (" : "", lost ? why : "",
+		lost ? "see TRACE) ***" : "");
 	if (cmd) {
 		char ec[4096];
 
 		fsl_text_escape(ec, sizeof(ec), cmd, (size_t)-1);
 		wrap(f, "command: ", 0, ec);
 	}
+}
+
+/* Waits on other filesystems: one line, never among the causes. */
+static void other_fs_line(FILE *f, struct fsl_analysis *a, const struct fsl_other_fs *o)
+{
+	uint64_t all = o->ns[0] + o->ns[1] + o->ns[2];
+	char line[512], b1[32], name[64];
+	size_t used = 0;
+	unsigned int i;
+
+	if (!all && !o->waits)
+		return;
+	line[0] = 0;
+	for (i = 0; i < o->ndev && used < sizeof(line); i++)
+		used += snprintf(line + used, sizeof(line) - used, "%s%s %s", i ? ", " : "",
+				 o->dev[i].dev ? fsl_dev_label(fsl_analysis__meta(a), o->dev[i].dev,
+							       name, sizeof(name)) :
+						 "device unknown",
+				 fsl_fmt_ns(b1, sizeof(b1), o->dev[i].ns));
+	fprintf(f, "  other filesystems (not the target, not ranked): %" PRIu64
+		" waits, %.2f s blocked (workload %.2f s):\n", o->waits, rn_sec(all),
+		rn_sec(o->ns[FSL_ROLE_WORKLOAD]));
+	wrap(f, "    ", 4, line);
 }
 
 static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
@@ -171,6 +200,7 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 	if (st->ns[FSL_ROLE_OTHER])
 		fprintf(f, "  other tasks (not the recorded command): %.2f s blocked\n",
 			rn_sec(st->ns[FSL_ROLE_OTHER]));
+	other_fs_line(f, a, &st->other_fs);
 	free(d);
 }
 
@@ -368,6 +398,14 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	for (i = 1; i <= FSL_TRIG__MAX; i++)
 		fprintf(f, " %s %" PRIu64 "%s", fsl_trigger_name(i % FSL_TRIG__MAX),
 			j->trig[i % FSL_TRIG__MAX], i < FSL_TRIG__MAX ? "," : "");
+	/*
+	 * A commit asked for while jbd2 was busy wakes nothing: its trigger is
+	 * inferred; a trace without wake-ups (no -m/-d, older) infers them all.
+	 */
+	if (j->trig_guessed && !j->kicks)
+		fprintf(f, " (inferred from waits)");
+	else if (j->trig_guessed)
+		fprintf(f, " (%" PRIu64 " inferred: jbd2 was busy)", j->trig_guessed);
 	fputc('\n', f);
 	if (s && e)
 		fprintf(f, "  /proc/fs/jbd2 info: %" PRIu64 " transactions (delta) vs %" PRIu64
@@ -773,6 +811,8 @@ static void sec_health(FILE *f, struct fsl_analysis *a)
 	for (i = 0; i < FSL_FAM__MAX; i++)
 		fprintf(f, "  %-10s %12" PRIu64 " %10" PRIu64 "\n", fsl_family_name(i), h->events[i],
 			h->lost[i]);
+	if (lost && h->loss_advice && *h->loss_advice)
+		wrap(f, "why: ", 4, h->loss_advice);
 	if (h->min_wait_us)
 		fprintf(f, "  off-CPU threshold: %" PRIu64 " us (shorter waits were not recorded)\n",
 			h->min_wait_us);

@@ -172,6 +172,24 @@ struct fsl_proc_stat {
 	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
 };
 
+#define FSL_OTHER_FS_DEVS	8
+
+/*
+ * Waits on other filesystems than the target (context stage, OTHERFS):
+ * summed here and never among the target's classes, stacks or processes.
+ * Per device, most blocked first; dev 0 = device unknown; past
+ * FSL_OTHER_FS_DEVS devices the rest are summed in the last row's dev 0.
+ */
+struct fsl_other_fs {
+	uint64_t waits;
+	uint64_t ns[3];			/* by role */
+	unsigned int ndev;
+	struct {
+		uint32_t dev;
+		uint64_t waits, ns;
+	} dev[FSL_OTHER_FS_DEVS];
+};
+
 struct fsl_stalls {
 	uint64_t waits;			/* off-CPU events counted */
 	uint64_t ns[3];			/* total blocked ns by role */
@@ -180,6 +198,7 @@ struct fsl_stalls {
 	/* Timeline: workload blocked ns per class per bin (on tb). */
 	struct fsl_timebase tb;
 	uint64_t series[FSL_WC__MAX][FSL_SERIES_BINS];
+	struct fsl_other_fs other_fs;
 };
 
 /* ----------------------------------------------------------------- ops */
@@ -279,7 +298,7 @@ struct fsl_txn {
 	uint8_t trigger;	/* enum fsl_commit_trigger */
 	uint8_t sync_commit;
 	uint8_t have_stats;	/* run_stats seen */
-	uint8_t _pad;
+	uint8_t kicked;		/* trigger read from the jbd2 thread's waker, not guessed */
 	/* Phase timestamps (0 = not seen). */
 	uint64_t t_start, t_locking, t_flushing, t_logging, t_end;
 	/* From jbd2_run_stats (jiffies converted to ns with host.hz). */
@@ -305,6 +324,8 @@ struct fsl_journal {
 	struct fsl_hist commit_ns;	/* start_commit -> end_commit */
 	uint64_t ewma_commit_ns;	/* as the kernel's j_average_commit_time */
 	uint64_t trig[FSL_TRIG__MAX];
+	uint64_t trig_guessed;		/* commits whose trigger no kick named (jbd2 was busy) */
+	uint64_t kicks, kicks_unread;	/* jbd2 thread wake-ups; those no rule could read */
 	/* Sums over transactions with run_stats, for /proc/fs/jbd2 info averages. */
 	uint64_t stats_txns;
 	uint64_t sum_running_ns, sum_locked_ns, sum_flushing_ns, sum_logging_ns;
@@ -524,6 +545,8 @@ struct fsl_health {
 	uint64_t min_wait_us;		/* record.min_wait_us, 0 unknown */
 	const char *probe_mode;		/* record.probe_mode or NULL */
 	const char *missing;		/* record.missing or NULL */
+	const char *loss_advice;	/* record.loss_advice (why events were lost) or NULL */
+	uint64_t lost_behind, lost_burst;	/* record.lost_behind, record.lost_burst */
 	uint64_t unknown_events;	/* types this build does not know */
 	uint64_t unknown_stacks;	/* off-CPU events whose stack was absent */
 };

@@ -74,6 +74,11 @@ void fsl_collector__free(struct fsl_collector *c);
 /* Lost events per family so far (ring full), summed over CPUs. */
 int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX]);
 /*
+ * Bytes in the ring not yet consumed, and its size: how far the drain is
+ * behind the probes right now. 0 or -errno.
+ */
+int fsl_collector__fill(struct fsl_collector *c, uint64_t *used, uint64_t *size);
+/*
  * Kernel stack of an off-CPU record: up to max addresses, innermost first.
  * Returns the number of frames or -errno (-ENOENT if the id is unknown).
  */

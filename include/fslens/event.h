@@ -61,6 +61,7 @@ enum fsl_event_type {
 	FSL_EV_JBD2_UPDATE_LOG_TAIL,	/* struct fsl_ev_jbd2_update_log_tail */
 	FSL_EV_EXT4_JOURNAL_START_INODE,/* struct fsl_ev_ext4_journal_start */
 	FSL_EV_EXT4_JOURNAL_START_SB,	/* struct fsl_ev_ext4_journal_start */
+	FSL_EV_JBD2_KICK = 30,		/* struct fsl_ev_jbd2_kick */
 
 	/* writeback */
 	FSL_EV_WRITEBACK_START = 40,		/* struct fsl_ev_writeback_work */
@@ -230,6 +231,18 @@ struct fsl_ev_jbd2_lock_buffer_stall {
 	__u32 dev;
 	__u32 _pad;
 	__u64 stall_ms;
+};
+
+/*
+ * The target's jbd2 thread woken from its idle (interruptible) sleep: hdr
+ * pid/tid are the waker, stack_id its kernel stack (the offcpu stack table).
+ * The path that woke it is what asked for the next commit: fsync, sync(2),
+ * a full transaction, a checkpoint, the commit timer.
+ */
+struct fsl_ev_jbd2_kick {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 stack_id;
 };
 
 struct fsl_ev_jbd2_update_log_tail {
@@ -629,6 +642,20 @@ struct fsl_ev_data {
  * task is blocked on I/O all the same). Not a kernel task state.
  */
 #define FSL_OFFCPU_AIO_WAIT		(1u << 30)
+/* The task left the CPU inside a data operation on a file of the target. */
+#define FSL_OFFCPU_IN_DATA_OP		(1u << 29)
+/*
+ * The task left the CPU holding a jbd2 handle (current->journal_info) of
+ * the target's journal / of another filesystem's. Judged only when the
+ * target has a journal thread.
+ */
+#define FSL_OFFCPU_HANDLE_TARGET	(1u << 28)
+#define FSL_OFFCPU_HANDLE_OTHER		(1u << 27)
+/* Woken by the target's journal thread / by another jbd2 thread. */
+#define FSL_OFFCPU_WOKEN_JBD2_TARGET	(1u << 26)
+#define FSL_OFFCPU_WOKEN_JBD2_OTHER	(1u << 25)
+/* Inside a data operation on a file of another filesystem than the target. */
+#define FSL_OFFCPU_IN_OTHER_OP		(1u << 24)
 
 /*
  * An off-CPU wait, emitted when the task runs again. hdr.ts is the moment it
@@ -639,8 +666,13 @@ struct fsl_ev_offcpu {
 	__u64 dur_ns;
 	__s32 stack_id;		/* key into the trace's stack table, -1 if none */
 	__u32 waker_pid;	/* tid of the task that woke it (0 unknown) */
-	__u32 state;		/* prev_state when it left the CPU */
-	__u32 _pad;
+	__u32 state;		/* prev_state when it left the CPU | FSL_OFFCPU_* */
+	/*
+	 * dev_t (kernel encoding) of the disk whose request completion woke
+	 * it: the wakeup ran inside block_rq_complete's call chain on that
+	 * CPU. 0: woken otherwise, or unknown (traces before it was added).
+	 */
+	__u32 wake_dev;
 	__u64 runq_ns;		/* wakeup to switch-in (run-queue delay), 0 unknown */
 };
 

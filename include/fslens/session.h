@@ -46,10 +46,17 @@ struct fsl_evctx {
 	uint32_t flags;		/* FSL_EVCTX_* */
 	int32_t role;		/* enum fsl_task_role of a stall's task (analysis.h); -1 not asked */
 	uint32_t cls;		/* wait class of a stall (enum fsl_wclass) */
+	uint32_t dev;		/* OTHERFS: the device it waited on (dev_t), 0 unknown */
 };
 #define FSL_EVCTX_STALL		(1u << 0)	/* an off-CPU record that is a stall; cls set */
 #define FSL_EVCTX_NOSTACK	(1u << 1)	/* its stack id is not in the trace */
 #define FSL_EVCTX_PARTIAL	(1u << 2)	/* a piece given at a cut: durations, no count */
+/*
+ * An off-CPU wait on another filesystem than the target (its journal, its
+ * device, its kernel threads): not a stall of the target (STALL is clear),
+ * summed apart by the stalls analysis. Never set without a target.
+ */
+#define FSL_EVCTX_OTHERFS	(1u << 3)
 
 /* The end of an event's span (a wait, a path call); ts for every other event. */
 uint64_t fsl_ev_end(const struct fsl_hdr *ev);

@@ -17,7 +17,7 @@ check_eq names "$(awk '{ printf "%s ", $5 }' "$T_TMP/out")" \
 	"proc ext4_journal_start_sb dirop offcpu block_rq_insert block_rq_issue jbd2_start_commit block_rq_complete jbd2_end_commit jbd2_run_stats "
 check_grep dirop_line '^0\.000100 +0 +100/100 +mkdir +dirop mkdir "/mnt/scratch/d1" ret=0 lat_ns=5000 ' "$T_TMP/out"
 check_grep block_line '^0\.000300 +1 +100/100 +mkdir +block_rq_insert 7,0 WS 2048 \+ 8 rq=0xffff888100001000$' "$T_TMP/out"
-check_grep offcpu_stack 'offcpu dur_ns=350000 stack_id=1 waker_pid=300 state=2 runq_ns=0 stack=io_schedule\+0x12<-bit_wait_io\+0x9<-jbd2_log_wait_commit\+0xa1$' "$T_TMP/out"
+check_grep offcpu_stack 'offcpu dur_ns=350000 stack_id=1 waker_pid=300 state=2 wake_dev=0,0 runq_ns=0 stack=io_schedule\+0x12<-bit_wait_io\+0x9<-jbd2_log_wait_commit\+0xa1$' "$T_TMP/out"
 check_grep caller 'ext4_journal_start_sb dev=7,0 .* caller=ext4_mkdir\+0x1a3$' "$T_TMP/out"
 check_grep proc_line '^0\.000000 +1 +100/100 +mkdir +proc seen ppid=1 kind=0 flags=0 exit_code=0$' "$T_TMP/out"
 check_grep run_stats 'jbd2_run_stats dev=7,0 transaction=42 wait=0 request_delay=0 running=1250 locked=1 flushing=0 logging=3 handle_count=7 blocks=12 blocks_logged=14$' "$T_TMP/out"
