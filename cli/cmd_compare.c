@@ -15,10 +15,13 @@ static const char compare_usage[] =
 "\n"
 "One table: rows are phases (from TRACE's .phases file, else the whole trace),\n"
 "columns are the traces (or runs); each cell: time, ops/s, top cause and its share\n"
-"of blocked time, journal commits/blocks logged and I/O during the phase.\n"
+"of blocked time, journal commits/blocks logged and the top handle site's share of\n"
+"the blocks dirtied, I/O during the phase, read and write seeks per second and mean\n"
+"distance. Long labels wrap, never cut.\n"
 "\n"
 "  --json        the same as JSON\n"
-"  --no-causes   do not analyse the causes per phase (faster; no cause line)\n";
+"  --no-causes   do not analyse the causes per phase (faster; no cause or seek\n"
+"                line)\n";
 
 static void warn_cb(void *ctx, const char *trace, const char *msg)
 {

@@ -30,7 +30,7 @@ static const char usage_text[] =
 "                     [--all-sleeps] [--raw-tp] [--classic-tp] [--syscall-tp] [-v]\n"
 "                     [-- COMMAND ARGS...]\n"
 "\n"
-"  -m, --mount MOUNT    record this filesystem (ext4 for the journal and alloc families)\n"
+"  -m, --mount MOUNT    record this filesystem (ext4 or xfs for the journal and alloc families)\n"
 "  -d, --dev DEV        the same, named by its block device\n"
 "  -e, --events LIST    families: block,journal,writeback,alloc,dirops,offcpu,proc or all\n"
 "  -p, --pid PID,...    record only these processes (dirops, offcpu, proc)\n"

@@ -2,8 +2,9 @@
 /*
  * The BPF collector: open the fslens skeleton, choose per tracepoint how to
  * attach (tp_btf where the kernel's BTF describes it, else raw_tp; classic
- * tracepoints for the ext4/jbd2/writeback families), turn off what was not
- * asked for or does not exist on this kernel, load, attach, drain the ring.
+ * tracepoints for the ext4/jbd2/writeback/xfs families), turn off what was
+ * not asked for, does not fit the target's filesystem type or does not exist
+ * on this kernel, load, attach, drain the ring.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -254,6 +255,29 @@ static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp,
 }
 
 /*
+ * Does a journal or alloc program on a tracepoint of this group fit the
+ * target's filesystem? ext4's and jbd2's only on ext4, XFS's only on XFS;
+ * with no target, both (each filters on nothing but the device).
+ */
+static int fs_fits(int fs, int fam, const char *group)
+{
+	int xfs = !strcmp(group, "xfs");
+
+	if (fam != FSL_FAM_JOURNAL && fam != FSL_FAM_ALLOC)
+		return 1;
+	switch (fs) {
+	case FSL_COLLECTOR_FS_ANY:
+		return 1;
+	case FSL_COLLECTOR_FS_XFS:
+		return xfs;
+	case FSL_COLLECTOR_FS_EXT4:
+		return !xfs;
+	default:
+		return 0;
+	}
+}
+
+/*
  * Decide autoload for every program; returns the number left to load.
  * Per tracepoint: tp_btf where the kernel's BTF describes it (unless
  * use_btf is 0), else raw_tp; the classic tracepoint only with classic set
@@ -297,6 +321,12 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 			on = 1;
 		if (!group || (c->sc_tp && fam == FSL_FAM_DIROPS))
 			on = 0;
+		if (on && !fs_fits(c->opts.fs, fam, group))
+			on = 0;
+		/* a kernel built without XFS, nothing targeted: not "missing" */
+		if (on && !strcmp(group, "xfs") && c->opts.fs == FSL_COLLECTOR_FS_ANY &&
+		    tp_exists(tracefs, "xfs", "") == 0)
+			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
 		snprintf(t, sizeof(t), "btf_trace_%s", tp);
 		if (on && exists < 0)	/* no tracefs: ask BTF */
@@ -329,6 +359,7 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 	}
 	/* neither da_write variant exists: say which one was expected */
 	if ((want & (1u << FSL_FAM_ALLOC)) && tracefs &&
+	    (c->opts.fs == FSL_COLLECTOR_FS_ANY || c->opts.fs == FSL_COLLECTOR_FS_EXT4) &&
 	    tp_exists(tracefs, "ext4", "ext4_da_write_pages") != 1 &&
 	    tp_exists(tracefs, "ext4", "ext4_da_write_folios_start") != 1)
 		add_missing(c, "ext4", "ext4_da_write_folios_start");

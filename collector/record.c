@@ -59,6 +59,7 @@ struct rec {
 	const char *mount;
 	dev_t mount_dev;
 	int unmounted;
+	int fs;			/* enum fsl_collector_fs of the target */
 	uint64_t lost_written[FSL_FAM__MAX];	/* lost counts given to the writer so far */
 	/* why the ring lost: this interval's drain and fill, and the sum */
 	struct fsl_loss_interval iv;
@@ -605,13 +606,15 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		r->mount_dev = sb.st_dev;
 	}
 	*is_ext4 = !strcmp(t->fstype, "ext4");
-	if (!*is_ext4) {
-		uint32_t ext4_only = (1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC);
+	r->fs = *is_ext4 ? FSL_COLLECTOR_FS_EXT4 :
+		!strcmp(t->fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
+	if (r->fs == FSL_COLLECTOR_FS_OTHER) {
+		uint32_t fs_only = (1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC);
 
-		say(r, FSL_RECORD_NOTE, "%s is %s, not ext4: the journal and alloc families need "
-		    "ext4; still recording block, writeback, dirops, offcpu and proc",
+		say(r, FSL_RECORD_NOTE, "%s is %s, not ext4 or xfs: the journal and alloc families "
+		    "need one of those; still recording block, writeback, dirops, offcpu and proc",
 		    t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "not mounted");
-		r->res->families &= ~ext4_only;
+		r->res->families &= ~fs_only;
 	}
 	/*
 	 * No block device (tmpfs, fuse, NFS): no request and no writeback is
@@ -653,6 +656,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		have_target = 1;
 		co.dev = t.dev;
 		co.blkdev = t.blkdev;
+		co.fs = r.fs;
 	}
 	co.families = res->families;
 	co.pid = o->pid;

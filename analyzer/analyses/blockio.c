@@ -13,6 +13,8 @@
  *    touches the previous one is distance 0 (no seek); otherwise forward
  *    distances run from the previous end, backward ones from the previous
  *    start. Mean and mode are over every dispatch, zeros included.
+ *    Reads and the rest apart too (btt -s's _r and _w files), each distance
+ *    still from the previous dispatch of either direction.
  *  - A request that went through the flush machinery (preflush / FUA) is
  *    traced completing twice, the second time with 0 bytes: it counts once
  *    in `completed`, the extra completion in double_completions.
@@ -208,6 +210,7 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct an_rq *r = fsl_map__put(&s->rqs, rq_key(ev), &fresh);
 	struct an_dev_state *st;
 	struct fsl_dev_io *d;
+	struct fsl_seek_dir *dd;
 	int64_t dist;
 	uint64_t adist, *cnt;
 	unsigned int bin, folds;
@@ -233,8 +236,13 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		bin = an_tb_bin(&d->tb, s->c->origin, h->ts, &folds);
 		dev_fold(d, folds);
 		adist = dist < 0 ? -(uint64_t)dist : (uint64_t)dist;
+		dd = &d->dir[!(ev->flags & FSL_RQ_READ)];
 		d->d2d++;
+		dd->d2d++;
 		d->seek_total += adist;
+		dd->seek_total += adist;
+		if (dist)
+			dd->seeks++;
 		fsl_hist_add(&d->seek_abs, adist);
 		if (!dist) {
 			d->seq++;

@@ -3,6 +3,10 @@
  * Journal: jbd2 transactions from their phase events (start, locking,
  * flushing, logging, end) and run statistics, what triggered each commit,
  * handle-start waits per call site, checkpoints and lock-buffer stalls.
+ * What the journal carried by handle site: jbd2_handle_stats gives each
+ * stopped handle's credits used, the buffers it first added to its
+ * transaction, which is how jbd2 counts the transaction's t_nr_buffers
+ * (run_stats' blocks).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +15,7 @@
 #include "analyses.h"
 
 #define AN_DEFAULT_COMMIT_NS	5000000000ull	/* ext4 commit=5 */
+#define AN_TXN_SITES		16
 
 struct an_open_txn {
 	struct fsl_txn t;
@@ -20,6 +25,9 @@ struct an_open_txn {
 	uint8_t full;			/* a task found the transaction full before it */
 	uint8_t ended;			/* end_commit seen (copy is in the ring) */
 	uint8_t counted;		/* counted in the window */
+	/* the transaction's sites by blocks dirtied (first AN_TXN_SITES seen) */
+	unsigned int nts;
+	struct { uint32_t type, line, blocks; } ts[AN_TXN_SITES];
 };
 
 struct an_pending_handle {	/* ext4_journal_start, per thread */
@@ -361,6 +369,17 @@ static int on_journal_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
+static struct an_site *site_get(struct an_journal *s, uint32_t type, uint32_t line)
+{
+	struct an_site *site = fsl_map__put(&s->sites, (uint64_t)type << 32 | line, NULL);
+
+	if (site) {
+		site->s.type = type;
+		site->s.line = line;
+	}
+	return site;
+}
+
 static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_journal *s = cons->priv;
@@ -377,17 +396,61 @@ static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
 	s->res.handles++;
-	site = fsl_map__put(&s->sites, (uint64_t)ev->type << 32 | ev->line_no, NULL);
+	site = site_get(s, ev->type, ev->line_no);
 	if (!site)
 		return -ENOMEM;
-	site->s.type = ev->type;
-	site->s.line = ev->line_no;
 	site->s.count++;
 	site->s.wait_ns += wait;
 	if (wait > site->s.max_ns)
 		site->s.max_ns = wait;
 	if (ip && !site->s.ip)
 		site->s.ip = ip;
+	return 0;
+}
+
+static int on_handle_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_handle_stats *ev = (const void *)h;
+	uint32_t blocks = ev->dirtied_blocks > 0 ? ev->dirtied_blocks : 0;
+	struct an_open_txn *o;
+	struct fsl_txn *t;
+	struct an_site *site;
+	unsigned int i;
+
+	/* into its transaction, counted when the transaction ends in the window */
+	o = fsl_map__put(&s->open, txn_key(ev->dev, ev->tid), NULL);
+	if (!o)
+		return -ENOMEM;
+	t = &o->t;
+	t->dev = ev->dev;
+	t->tid = ev->tid;
+	t->stats_handles++;
+	t->dirtied += blocks;
+	for (i = 0; i < o->nts; i++)
+		if (o->ts[i].type == ev->type && o->ts[i].line == ev->line_no)
+			break;
+	if (i == o->nts && o->nts < AN_TXN_SITES)
+		o->nts++;
+	if (i < o->nts) {
+		o->ts[i].type = ev->type;
+		o->ts[i].line = ev->line_no;
+		o->ts[i].blocks += blocks;
+		if (o->ts[i].blocks > t->top_blocks) {
+			t->top_blocks = o->ts[i].blocks;
+			t->top_type = ev->type;
+			t->top_line = ev->line_no;
+		}
+	}
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.handles_stopped++;
+	s->res.dirtied += blocks;
+	site = site_get(s, ev->type, ev->line_no);
+	if (!site)
+		return -ENOMEM;
+	site->s.stopped++;
+	site->s.blocks += blocks;
 	return 0;
 }
 
@@ -511,6 +574,7 @@ struct an_journal *an_journal_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_EXT4_JOURNAL_START_INODE] = on_journal_start;
 	s->cons.handlers[FSL_EV_EXT4_JOURNAL_START_SB] = on_journal_start;
 	s->cons.handlers[FSL_EV_JBD2_HANDLE_START] = on_handle_start;
+	s->cons.handlers[FSL_EV_JBD2_HANDLE_STATS] = on_handle_stats;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT] = on_checkpoint;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT_STATS] = on_checkpoint_stats;
 	s->cons.handlers[FSL_EV_JBD2_LOCK_BUFFER_STALL] = on_lock_buffer_stall;
@@ -563,24 +627,48 @@ static int site_cmp(const void *x, const void *y)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-const struct fsl_journal *an_journal_result(struct an_journal *s)
+static int contents_cmp(const void *x, const void *y)
 {
-	struct fsl_txn tmp[FSL_TXN_RING];
+	const struct fsl_handle_site *a = x, *b = y;
+
+	if (a->blocks != b->blocks)
+		return a->blocks < b->blocks ? 1 : -1;
+	if (a->stopped != b->stopped)
+		return a->stopped < b->stopped ? 1 : -1;
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* The n sites first by cmp, of the map (a small insertion sort). */
+static unsigned int top_sites(struct an_journal *s, struct fsl_handle_site *out,
+			      int (*cmp)(const void *, const void *), int stopped_only)
+{
 	struct an_site *site;
 	size_t it = 0;
 	unsigned int n = 0;
 
-	/* Sites: keep the FSL_HANDLE_SITES with the most wait. */
 	while ((site = fsl_map__next(&s->sites, &it, NULL))) {
+		if (stopped_only && !site->s.stopped)
+			continue;
 		if (n < FSL_HANDLE_SITES) {
-			s->res.sites[n++] = site->s;
-			qsort(s->res.sites, n, sizeof(s->res.sites[0]), site_cmp);
-		} else if (site_cmp(&site->s, &s->res.sites[n - 1]) < 0) {
-			s->res.sites[n - 1] = site->s;
-			qsort(s->res.sites, n, sizeof(s->res.sites[0]), site_cmp);
+			out[n++] = site->s;
+			qsort(out, n, sizeof(out[0]), cmp);
+		} else if (cmp(&site->s, &out[n - 1]) < 0) {
+			out[n - 1] = site->s;
+			qsort(out, n, sizeof(out[0]), cmp);
 		}
 	}
-	s->res.nsites = n;
+	return n;
+}
+
+const struct fsl_journal *an_journal_result(struct an_journal *s)
+{
+	struct fsl_txn tmp[FSL_TXN_RING];
+
+	/* Sites: keep the FSL_HANDLE_SITES with the most wait, and with the most blocks. */
+	s->res.nsites = top_sites(s, s->res.sites, site_cmp, 0);
+	s->res.ncontents = top_sites(s, s->res.contents, contents_cmp, 1);
 	s->res.ewma_commit_ns = s->ewma;
 	/* Present the ring oldest first, starting at index 0. */
 	if (s->res.ntxns == FSL_TXN_RING && s->ring_head) {

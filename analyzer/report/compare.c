@@ -26,6 +26,7 @@
 #include "fslens/analysis.h"
 #include "fslens/compare.h"
 #include "fslens/json.h"
+#include "fslens/report.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
 #include "../../scenarios/phases.h"
@@ -48,6 +49,20 @@ struct cell {
 	double more_share[3];
 	int have_window;
 	uint64_t w0, w1;		/* the window analysed */
+	int whole;			/* no phase file: the phase is the whole trace */
+	int have_ops;			/* ops known (a phase file, or the window's analyses) */
+	/* seeks on the target device, reads [0] and the rest [1] (report's read_seeks/write_seeks) */
+	int have_seeks;
+	struct fsl_seek_dir seek[2];
+	/* journal contents by handle site (the window's journal analysis) */
+	int have_contents;
+	uint64_t dirtied;
+	unsigned int nsites;
+	struct {
+		char type[16], caller[48];
+		uint32_t line;
+		uint64_t blocks;
+	} site[3];
 };
 
 struct column {
@@ -84,6 +99,7 @@ struct fsl_compare {
 	unsigned int nrows;
 	struct cell cells[NMAX][NMAX];	/* [row][col] */
 	struct fsl_phase_log logs[NMAX];
+	uint8_t whole[NMAX];		/* the trace has no phase file: one phase "all" */
 	char traces[NMAX][PATH_MAX];
 	struct fsl_compare_stats stats[NMAX];
 	unsigned int ntraces;
@@ -232,14 +248,48 @@ static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
-/* The top causes of a window, as report --json ranks and rounds them. */
-static int take_causes(struct cell *cl, struct fsl_analysis *a)
+/* The top causes of a window, as report --json ranks and rounds them; its seeks (and ops). */
+static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 {
 	struct fsl_diagnosis *d = malloc(sizeof(*d));
+	const struct fsl_blockio *io = fsl_analysis__blockio(a);
+	const struct fsl_ops *ops = fsl_analysis__ops(a);
+	const struct fsl_data *data = fsl_analysis__data(a);
+	const struct fsl_journal *jr = fsl_analysis__journal(a);
+	const struct fsl_meta *m = fsl_analysis__meta(a);
 	unsigned int k;
 
 	if (!d)
 		return -ENOMEM;
+	if (jr) {
+		cl->have_contents = 1;
+		cl->dirtied = jr->dirtied;
+		for (k = 0; k < jr->ncontents && cl->nsites < 3; k++) {
+			const struct fsl_handle_site *x = &jr->contents[k];
+			const char *sym = x->ip && m && m->sym ? m->sym(m, x->ip) : NULL;
+
+			if (!x->blocks)
+				break;
+			snprintf(cl->site[cl->nsites].type, sizeof(cl->site[0].type), "%s",
+				 fsl_handle_type_name(x->type));
+			/* the function, without its offset */
+			snprintf(cl->site[cl->nsites].caller, sizeof(cl->site[0].caller), "%.*s",
+				 sym ? (int)strcspn(sym, "+") : 0, sym ? sym : "");
+			cl->site[cl->nsites].line = x->line;
+			cl->site[cl->nsites].blocks = x->blocks;
+			cl->nsites++;
+		}
+	}
+	for (k = 0; io && k < io->ndevs; k++)
+		if (!dev || io->devs[k].dev == dev) {
+			cl->have_seeks = 1;
+			memcpy(cl->seek, io->devs[k].dir, sizeof(cl->seek));
+			break;
+		}
+	if (cl->whole && ops && data) {
+		cl->ops = ops->total + data->total;
+		cl->have_ops = 1;
+	}
 	fsl_analysis__diagnose(a, d);
 	cl->have_cause = 1;
 	if (!d->ncauses) {
@@ -317,6 +367,8 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 			continue;
 		cl = &c->cells[row][col];
 		cl->present = 1;
+		cl->whole = c->whole[t];
+		cl->have_ops = !c->whole[t];
 		cl->secs = (ph->end_ns - ph->start_ns) / 1e9;
 		cl->ops = ph->ops;
 		cl->bytes = ph->bytes;
@@ -339,7 +391,10 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		}
 		{
 			struct fsl_analysis_opts ao = {
-				.sections = FSL_SEC_DIAGNOSIS, .root_pid = -1,
+				/* (the consumers the diagnosis runs anyway) */
+				.sections = FSL_SEC_DIAGNOSIS | FSL_SEC_OPS | FSL_SEC_BLOCKIO |
+					    FSL_SEC_JOURNAL,
+				.root_pid = -1,
 				.t0 = cl->w0, .t1 = cl->w1, .context = cx,
 			};
 
@@ -365,7 +420,8 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		warn(c, trace, fsl_reader__warning(r, i));
 	for (i = 0; i < p->n && !err; i++)
 		if (p->sl[i].a)
-			err = take_causes(&c->cells[p->sl[i].row][p->sl[i].col], p->sl[i].a);
+			err = take_causes(&c->cells[p->sl[i].row][p->sl[i].col], p->sl[i].a,
+					  p->dev);
 out:
 	if (err < 0)
 		fail(c, err, "cannot read", trace);
@@ -459,6 +515,7 @@ static int add_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r
 		if (!log->phases)
 			return fail(c, -ENOMEM, "cannot read", trace);
 		log->nphases = 1;
+		c->whole[t] = 1;
 		log->phases[0].run = 1;
 		snprintf(log->phases[0].name, sizeof(log->phases[0].name), "all");
 		log->phases[0].start_ns = st->first_ts;
@@ -539,26 +596,91 @@ static void fmt_bytes(char *buf, size_t len, uint64_t b)
 		snprintf(buf, len, "%" PRIu64, b);
 }
 
+/* A count with K/M/G (one decimal under 10), at most 5 characters. */
+static void fmt_count(char *buf, size_t len, double v)
+{
+	if (v > 0 && v < 9.95) {
+		snprintf(buf, len, "%.1f", v);
+		return;
+	}
+	if (v >= 9999.5e6)
+		snprintf(buf, len, "%.0fG", v / 1e9);
+	else if (v >= 9999.5e3)
+		snprintf(buf, len, "%.0fM", v / 1e6);
+	else if (v >= 9999.5)
+		snprintf(buf, len, "%.0fK", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
 #define CW 30	/* cell width */
+
+/*
+ * Line `line` of a label wrapped at spaces and commas to CW columns (a word longer than
+ * CW is broken), so that no label is ever cut; "" past its end.
+ */
+static void label_line(const char *label, unsigned int line, char *out)
+{
+	const char *p = label;
+	unsigned int l = 0;
+	size_t n;
+
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		n = strlen(p);
+		if (n > CW) {
+			/*
+			 * the last space (or after the last comma) that keeps the
+			 * line within CW, else a hard break
+			 */
+			for (n = CW; n && p[n] != ' ' && p[n - 1] != ','; n--)
+				;
+			if (!n)
+				n = CW;
+		}
+		if (l == line || !*p) {
+			snprintf(out, CW + 1, "%.*s", (int)(l == line ? n : 0), p);
+			return;
+		}
+		p += n;
+		l++;
+	}
+}
 
 int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 {
-	unsigned int r, i, line;
+	unsigned int r, i, line, lines;
+	char lab[CW + 1];
+	int any, whole = 0;
 
-	fprintf(f, "%-12s", "phase");
-	for (i = 0; i < c->ncols; i++)
-		fprintf(f, " | %-*.*s", CW, CW, c->cols[i].label);
-	fprintf(f, "\n------------");
+	/* the header: as many lines as the longest label needs */
+	for (lines = 0;; lines++) {
+		for (any = 0, i = 0; i < c->ncols && !any; i++) {
+			label_line(c->cols[i].label, lines, lab);
+			any = lab[0] != 0;
+		}
+		if (!any && lines)
+			break;
+		fprintf(f, "%-12s", lines ? "" : "phase");
+		for (i = 0; i < c->ncols; i++) {
+			label_line(c->cols[i].label, lines, lab);
+			fprintf(f, " | %-*s", CW, lab);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "------------");
 	for (i = 0; i < c->ncols; i++)
 		fprintf(f, "-+-%.*s", CW, "------------------------------------------");
 	fprintf(f, "\n");
 	for (r = 0; r < c->nrows; r++) {
-		for (line = 0; line < 3; line++) {
+		for (line = 0; line < 5; line++) {
 			fprintf(f, "%-12s", line ? "" : c->rows[r]);
 			for (i = 0; i < c->ncols; i++) {
 				const struct cell *cl = &c->cells[r][i];
-				char buf[96] = "", a[16], b[16];
+				char buf[96] = "", a[16], b[16], x[16], y[16];
 
+				whole |= cl->present && cl->whole;
 				if (!cl->present) {
 					snprintf(buf, sizeof(buf), line ? "" : "-");
 				} else if (line == 0 && cl->bytes) {
@@ -566,6 +688,12 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 					snprintf(buf, sizeof(buf), "%7.2f s %6.0f/s %6.1fMB/s", cl->secs,
 						 cl->secs > 0 ? cl->ops / cl->secs : 0,
 						 cl->secs > 0 ? cl->bytes / 1e6 / cl->secs : 0);
+				} else if (line == 0 && !cl->have_ops) {
+					snprintf(buf, sizeof(buf), "%8.3f s ops ?", cl->secs);
+				} else if (line == 0 && cl->whole) {
+					/* the whole trace: its ops, counted by the analyses */
+					snprintf(buf, sizeof(buf), "%8.3f s %6" PRIu64 " ops %.1f/s",
+						 cl->secs, cl->ops, cl->secs > 0 ? cl->ops / cl->secs : 0);
 				} else if (line == 0) {
 					snprintf(buf, sizeof(buf), "%8.3f s %10.0f ops/s", cl->secs,
 						 cl->secs > 0 ? cl->ops / cl->secs : 0);
@@ -578,11 +706,38 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 					else
 						snprintf(buf, sizeof(buf), "%s %.1f%%", cl->cause,
 							 cl->share * 100);
+				} else if (line == 2) {
+					int n = snprintf(buf, sizeof(buf), "j %" PRIu64 "c %" PRIu64 "b",
+							 cl->commits, cl->blocks_logged);
+					const char *who;
+
+					if (cl->nsites && cl->dirtied) {
+						who = cl->site[0].caller[0] ? cl->site[0].caller :
+						      cl->site[0].type;
+						if (!strncmp(who, "__ext4_", 7))
+							who += 7;
+						else if (!strncmp(who, "ext4_", 5))
+							who += 5;
+						/* the name is what gets cut, never the figures */
+						snprintf(buf + n, sizeof(buf) - n, " %.0f%% %.*s",
+							 100.0 * cl->site[0].blocks / cl->dirtied,
+							 CW - n - 6 > 0 ? CW - n - 6 : 0, who);
+					}
+				} else if (line == 4) {
+					const struct fsl_seek_dir *sr = &cl->seek[0], *sw = &cl->seek[1];
+					double sec = cl->secs > 0 ? cl->secs : 1;
+
+					fmt_count(a, sizeof(a), sr->seeks / sec);
+					fmt_count(b, sizeof(b), sr->d2d ? (double)sr->seek_total / sr->d2d : 0);
+					fmt_count(x, sizeof(x), sw->seeks / sec);
+					fmt_count(y, sizeof(y), sw->d2d ? (double)sw->seek_total / sw->d2d : 0);
+					if (cl->have_seeks)
+						snprintf(buf, sizeof(buf), "seek r %s/s ~%s w %s/s ~%s",
+							 a, b, x, y);
 				} else {
 					fmt_bytes(a, sizeof(a), cl->rd_bytes);
 					fmt_bytes(b, sizeof(b), cl->wr_bytes);
-					snprintf(buf, sizeof(buf), "j %" PRIu64 "c %" PRIu64 "b io r%s w%s",
-						 cl->commits, cl->blocks_logged, a, b);
+					snprintf(buf, sizeof(buf), "io r%s w%s", a, b);
 				}
 				fprintf(f, " | %-*.*s", CW, CW, buf);
 			}
@@ -590,8 +745,13 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 		}
 	}
 	fprintf(f, "\ncells: time, ops/s (MB/s where data moved); top cause of the workload's "
-		"blocked time and its share; journal commits (c) and blocks logged (b), bytes "
-		"read/written on the device\n");
+		"blocked time and its share; journal commits (c) and blocks logged (b), and the "
+		"share of the blocks dirtied that the top handle site dirtied (its caller, "
+		"without ext4_); bytes read/written on the device; seeks per second and mean distance in sectors of "
+		"the reads (r) and the writes (w) dispatched to the device\n");
+	if (whole)
+		fprintf(f, "all: a trace without a phase file is one phase, the whole trace; "
+			"its ops are the path and data operations on the target\n");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -633,10 +793,18 @@ int fsl_compare__json(const struct fsl_compare *c, FILE *f)
 			fsl_json__obj_begin(&j);
 			fsl_json__key(&j, "seconds");
 			fsl_json__double(&j, cl->secs);
+			fsl_json__key(&j, "whole_trace");
+			fsl_json__bool(&j, cl->whole);
 			fsl_json__key(&j, "ops");
-			fsl_json__u64(&j, cl->ops);
+			if (cl->have_ops)
+				fsl_json__u64(&j, cl->ops);
+			else
+				fsl_json__null(&j);
 			fsl_json__key(&j, "ops_per_s");
-			fsl_json__double(&j, cl->secs > 0 ? cl->ops / cl->secs : 0);
+			if (cl->have_ops)
+				fsl_json__double(&j, cl->secs > 0 ? cl->ops / cl->secs : 0);
+			else
+				fsl_json__null(&j);
 			fsl_json__key(&j, "bytes");
 			fsl_json__u64(&j, cl->bytes);
 			fsl_json__key(&j, "top_cause");
@@ -667,10 +835,52 @@ int fsl_compare__json(const struct fsl_compare *c, FILE *f)
 			fsl_json__u64(&j, cl->commits);
 			fsl_json__key(&j, "journal_blocks_logged");
 			fsl_json__u64(&j, cl->blocks_logged);
+			fsl_json__key(&j, "journal_dirtied_blocks");
+			if (cl->have_contents)
+				fsl_json__u64(&j, cl->dirtied);
+			else
+				fsl_json__null(&j);
+			fsl_json__key(&j, "journal_contents");
+			fsl_json__arr_begin(&j);
+			for (k = 0; k < cl->nsites; k++) {
+				fsl_json__obj_begin(&j);
+				fsl_json__key(&j, "type");
+				fsl_json__str(&j, cl->site[k].type);
+				fsl_json__key(&j, "line");
+				fsl_json__u64(&j, cl->site[k].line);
+				fsl_json__key(&j, "caller");
+				fsl_json__str(&j, cl->site[k].caller[0] ? cl->site[k].caller : NULL);
+				fsl_json__key(&j, "blocks");
+				fsl_json__u64(&j, cl->site[k].blocks);
+				fsl_json__key(&j, "share");
+				fsl_json__double(&j, r3(cl->dirtied ?
+						     (double)cl->site[k].blocks / cl->dirtied : 0));
+				fsl_json__obj_end(&j);
+			}
+			fsl_json__arr_end(&j);
 			fsl_json__key(&j, "read_bytes");
 			fsl_json__u64(&j, cl->rd_bytes);
 			fsl_json__key(&j, "write_bytes");
 			fsl_json__u64(&j, cl->wr_bytes);
+			for (k = 0; k < 2; k++) {
+				const struct fsl_seek_dir *sd = &cl->seek[k];
+
+				fsl_json__key(&j, k ? "write_seeks" : "read_seeks");
+				if (!cl->have_seeks) {
+					fsl_json__null(&j);
+					continue;
+				}
+				fsl_json__obj_begin(&j);
+				fsl_json__key(&j, "dispatches");
+				fsl_json__u64(&j, sd->d2d);
+				fsl_json__key(&j, "seeks");
+				fsl_json__u64(&j, sd->seeks);
+				fsl_json__key(&j, "seeks_per_s");
+				fsl_json__double(&j, r3(cl->secs > 0 ? sd->seeks / cl->secs : 0));
+				fsl_json__key(&j, "seek_mean_sectors");
+				fsl_json__double(&j, r3(sd->d2d ? (double)sd->seek_total / sd->d2d : 0));
+				fsl_json__obj_end(&j);
+			}
 			fsl_json__key(&j, "throttle_pauses");
 			fsl_json__u64(&j, cl->throttled);
 			fsl_json__key(&j, "throttle_ms");

@@ -465,6 +465,36 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, "blocks", t->blocks);
 			fsl_json__kv_u64(j, "blocks_logged", t->blocks_logged);
 		}
+		fsl_json__kv_u64(j, "stopped_handles", t->stats_handles);
+		fsl_json__kv_u64(j, "dirtied_blocks", t->dirtied);
+		fsl_json__key(j, "top_site");
+		if (t->top_blocks) {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "type", fsl_handle_type_name(t->top_type));
+			fsl_json__kv_u64(j, "line", t->top_line);
+			fsl_json__kv_u64(j, "blocks", t->top_blocks);
+			fsl_json__obj_end(j);
+		} else {
+			fsl_json__null(j);
+		}
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__kv_u64(j, "handles_stopped", jr->handles_stopped);
+	fsl_json__kv_u64(j, "dirtied_blocks", jr->dirtied);
+	fsl_json__key(j, "contents");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < jr->ncontents; i++) {
+		const struct fsl_handle_site *s = &jr->contents[i];
+		const char *sym = s->ip && m && m->sym ? m->sym(m, s->ip) : NULL;
+
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "type", fsl_handle_type_name(s->type));
+		fsl_json__kv_u64(j, "line", s->line);
+		fsl_json__kv_str(j, "caller", sym);
+		fsl_json__kv_u64(j, "handles", s->stopped);
+		fsl_json__kv_u64(j, "blocks", s->blocks);
+		fsl_json__kv_double(j, "share", r3(jr->dirtied ? (double)s->blocks / jr->dirtied : 0));
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
@@ -634,6 +664,18 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "seek_median_sectors", fsl_hist_quantile(&d->seek_abs, 0.5));
 		fsl_json__kv_u64(j, "seek_mode_sectors", d->seek_mode);
 		fsl_json__kv_u64(j, "seek_mode_count", d->seek_mode_count);
+		for (k = 0; k < 2; k++) {
+			const struct fsl_seek_dir *dd = &d->dir[k];
+
+			fsl_json__key(j, k ? "write_seeks" : "read_seeks");
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "dispatches", dd->d2d);
+			fsl_json__kv_u64(j, "seeks", dd->seeks);
+			fsl_json__kv_double(j, "seeks_per_s", r3(secs > 0 ? dd->seeks / secs : 0));
+			fsl_json__kv_double(j, "seek_mean_sectors",
+					    r3(dd->d2d ? (double)dd->seek_total / dd->d2d : 0));
+			fsl_json__obj_end(j);
+		}
 		fsl_json__key(j, "seek_log2_sectors");
 		fsl_json__obj_begin(j);
 		fsl_hist_log2(&d->seek_dist, l2);
@@ -724,6 +766,38 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l,
 		else
 			fsl_json__kv_null(j, "path");
 		readdir_fields(j, &d[i], geo);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+}
+
+/* What the goal group offered when a break's extent went elsewhere. */
+static void json_offer(struct fsl_json *j, const struct fsl_goal_offer *o)
+{
+	unsigned int k;
+
+	fsl_json__key(j, "goal_group_offer");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "group", o->group);
+	fsl_json__kv_bool(j, "goal_free", o->goal_free);
+	fsl_json__kv_bool(j, "goal_tried", o->goal_tried);
+	fsl_json__kv_bool(j, "normalized_start_known", o->norm_known);
+	fsl_json__kv_u64(j, "free_at_normalized_start", o->at_norm);
+	fsl_json__kv_bool(j, "fit_at_goal", o->fit_at_goal);
+	fsl_json__kv_bool(j, "fit_in_group", o->fit_in_group);
+	fsl_json__kv_u64(j, "free_blocks", o->free);
+	fsl_json__kv_u64(j, "free_extents", o->extents);
+	fsl_json__kv_u64(j, "largest_start", o->largest_start);
+	fsl_json__kv_u64(j, "largest_len", o->largest_len);
+	fsl_json__kv_u64(j, "result_len", o->result_len);
+	fsl_json__kv_u64(j, "result_free", o->result_free);
+	fsl_json__key(j, "nearest");
+	fsl_json__arr_begin(j);
+	for (k = 0; k < o->nnear; k++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "start", o->near_start[k]);
+		fsl_json__kv_u64(j, "len", o->near_len[k]);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
@@ -829,11 +903,21 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 			fsl_json__obj_begin(j);
 			fsl_json__kv_u64(j, "goal", br[i].goal);
 			fsl_json__kv_u64(j, "request_len", br[i].req_len);
-			fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			if (br[i].norm_known)
+				fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			else
+				fsl_json__kv_null(j, "normalized_start");
 			fsl_json__kv_u64(j, "normalized_len", br[i].norm_len);
 			fsl_json__kv_u64(j, "cr", br[i].cr);
+			if (br[i].cr_name)
+				fsl_json__kv_str(j, "cr_name", br[i].cr_name);
+			else
+				fsl_json__kv_null(j, "cr_name");
+			fsl_json__kv_u64(j, "groups_scanned", br[i].groups_scanned);
 			fsl_json__obj_end(j);
 		}
+		if (br[i].offer.have)
+			json_offer(j, &br[i].offer);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);

@@ -455,6 +455,23 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 				sym ? sym : "-");
 		}
 	}
+	if (j->ncontents) {
+		fprintf(f, "  contents: %" PRIu64 " blocks dirtied by %" PRIu64 " handles stopped"
+			" (jbd2_handle_stats); run stats: %" PRIu64 " blocks in %" PRIu64
+			" transactions; by site:\n", j->dirtied, j->handles_stopped, j->sum_blocks,
+			j->stats_txns);
+		fprintf(f, "    %-12s %6s %9s %9s %6s  %s\n", "type", "line", "handles", "blocks", "share",
+			"caller");
+		for (i = 0; i < j->ncontents && i < 8; i++) {
+			const struct fsl_handle_site *x = &j->contents[i];
+			const struct fsl_meta *m = fsl_analysis__meta(a);
+			const char *sym = x->ip && m && m->sym ? m->sym(m, x->ip) : NULL;
+
+			fprintf(f, "    %-12s %6u %9" PRIu64 " %9" PRIu64 " %5.1f%%  %.40s\n",
+				fsl_handle_type_name(x->type), x->line, x->stopped, x->blocks,
+				rn_pct(x->blocks, j->dirtied), sym ? sym : "-");
+		}
+	}
 	fprintf(f, "  checkpoints: %" PRIu64 " (%s, %" PRIu64 " buffers written, %" PRIu64
 		" dropped)\n  log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
 		j->checkpoints, fsl_fmt_ns(b[0], 32, j->chp_time_ns), j->chp_written, j->chp_dropped,
@@ -573,6 +590,15 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    distance (sectors, all dispatches): mean %.1f, median %" PRIu64
 				", mode %" PRIu64 " (%" PRIu64 "x)\n", (double)d->seek_total / d->d2d,
 				fsl_hist_quantile(&d->seek_abs, 0.5), d->seek_mode, d->seek_mode_count);
+		for (k = 0; k < 2; k++) {
+			const struct fsl_seek_dir *dd = &d->dir[k];
+
+			if (!dd->d2d)
+				continue;
+			fprintf(f, "    %s seeks: %" PRIu64 " of %" PRIu64 " dispatches, %.1f/s;"
+				" mean distance %.1f sectors\n", k ? "write" : "read ", dd->seeks,
+				dd->d2d, secs ? dd->seeks / secs : 0, (double)dd->seek_total / dd->d2d);
+		}
 		if (d->seeks) {
 			char line[1024];
 			size_t used = 0;
@@ -650,6 +676,28 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
 }
 
+/* What the goal group offered when the extent went elsewhere (its free space then). */
+static void break_offer(FILE *f, const struct fsl_goal_offer *o, uint64_t nlen)
+{
+	unsigned int i;
+
+	fprintf(f, "          goal group %u then: goal block %s", o->group,
+		o->goal_free ? "free" : "in use");
+	if (!o->goal_tried)
+		fprintf(f, " (goal not tried: no EXT4_MB_HINT_TRY_GOAL)");
+	if (o->goal_free || o->norm_known)
+		fprintf(f, "; %" PRIu64 " free from the %s (%s)", o->at_norm,
+			o->norm_known ? "normalized start" : "goal",
+			o->fit_at_goal ? "the request fit there" : "too few");
+	fprintf(f, "; largest free extent %" PRIu64 "+%" PRIu64 " (%s); %" PRIu64 " free blocks in %"
+		PRIu64 " extents", o->largest_start, o->largest_len,
+		o->fit_in_group ? "fits" : nlen ? "too small" : "?", o->free, o->extents);
+	for (i = 0; i < o->nnear; i++)
+		fprintf(f, "%s%" PRIu64 "+%" PRIu64, i ? ", " : "; nearest the goal ",
+			o->near_start[i], o->near_len[i]);
+	fputc('\n', f);
+}
+
 /* The evidence for one break: who holds the block, how, and the allocator's decision. */
 static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 {
@@ -694,10 +742,20 @@ static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 		fprintf(f, "          block %" PRIu64 " is in use, by no inode seen in the trace\n",
 			b->expect);
 	}
-	if (b->have_decision)
+	if (b->have_decision) {
 		fprintf(f, "          this extent: asked goal %" PRIu64 " for %" PRIu64 " block%s, "
-			"normalized to %" PRIu64 ", found at cr %u\n", b->goal, b->req_len,
-			b->req_len == 1 ? "" : "s", b->norm_len, b->cr);
+			"normalized to %" PRIu64, b->goal, b->req_len, b->req_len == 1 ? "" : "s",
+			b->norm_len);
+		if (b->norm_known)
+			fprintf(f, " at %" PRIu64, b->norm_start);
+		fprintf(f, ", found at cr %u", b->cr);
+		if (b->cr_name)
+			fprintf(f, " (%s)", b->cr_name);
+		fprintf(f, " after %u group%s\n", b->groups_scanned,
+			b->groups_scanned == 1 ? "" : "s");
+	}
+	if (b->offer.have)
+		break_offer(f, &b->offer, b->norm_len);
 }
 
 static void break_positions(FILE *f, const struct fsl_layout *l)

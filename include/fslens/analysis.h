@@ -304,6 +304,13 @@ struct fsl_txn {
 	/* From jbd2_run_stats (jiffies converted to ns with host.hz). */
 	uint64_t wait_ns, request_delay_ns, running_ns, locked_ns, flushing_ns, logging_ns;
 	uint32_t handles, blocks, blocks_logged;
+	/*
+	 * Journal contents by handle site, from jbd2_handle_stats (each
+	 * handle's credits used: the buffers it first added to this
+	 * transaction): their sum and the site that dirtied the most.
+	 */
+	uint32_t dirtied, stats_handles;
+	uint32_t top_type, top_line, top_blocks;
 };
 
 #define FSL_TXN_RING		512
@@ -317,6 +324,8 @@ struct fsl_handle_site {
 	uint64_t wait_ns;	/* ext4_journal_start -> jbd2_handle_start */
 	uint64_t max_ns;
 	uint64_t ip;		/* one caller address (symbolize via meta) */
+	/* jbd2_handle_stats: handles stopped, blocks they dirtied (credits used) */
+	uint64_t stopped, blocks;
 };
 
 struct fsl_journal {
@@ -341,6 +350,14 @@ struct fsl_journal {
 	uint64_t handles;
 	unsigned int nsites;
 	struct fsl_handle_site sites[FSL_HANDLE_SITES];	/* most wait first */
+	/*
+	 * What the journal carried, by the site that dirtied it: handles
+	 * stopped in the window (jbd2_handle_stats) and the blocks they
+	 * dirtied, in total and per site, most blocks first.
+	 */
+	uint64_t handles_stopped, dirtied;
+	unsigned int ncontents;
+	struct fsl_handle_site contents[FSL_HANDLE_SITES];
 	/* Checkpoints. */
 	uint64_t checkpoints;
 	uint64_t chp_time_ns, chp_written, chp_dropped;
@@ -436,6 +453,15 @@ struct fsl_dev_io {
 	struct fsl_hist seek_abs;		/* |distance|, all dispatches (0 too) */
 	struct fsl_hist seek_dist;		/* |distance|, seeks only */
 	uint64_t seek_mode, seek_mode_count;	/* most frequent |distance| (0 too) */
+	/*
+	 * The same dispatches split by direction, as btt -s writes its _r and
+	 * _w files: [0] reads (FSL_RQ_READ), [1] every other dispatch with data.
+	 * A dispatch's distance is from the previous dispatch of either
+	 * direction (where the head was), so the two sums add up to the above.
+	 */
+	struct fsl_seek_dir {
+		uint64_t d2d, seeks, seek_total;
+	} dir[2];
 	unsigned int nissuers;
 	struct fsl_io_issuer issuers[FSL_MAX_ISSUERS];	/* most bytes first */
 	struct fsl_timebase tb;
@@ -486,8 +512,38 @@ struct fsl_frag_break {
 	/* the allocator's decision for this extent (the request that went elsewhere) */
 	uint64_t goal;		/* physical goal asked for */
 	uint64_t norm_start, norm_len;	/* the normalized request */
+	uint8_t norm_known;	/* norm_start is known (the trace can say -1) */
 	uint64_t req_len;	/* the original request */
 	uint8_t cr;		/* criteria pass that found the result */
+	const char *cr_name;	/* its name in this kernel ("CR_GOAL_LEN_FAST"), NULL unknown */
+	uint32_t groups_scanned;	/* groups the search looked at */
+	/*
+	 * What the goal group offered at that decision, for a break whose
+	 * expected block was free when the extent went elsewhere (taker_later,
+	 * or FSL_TAKER_FREE): its free space in core then, rebuilt from the
+	 * recorded start bitmap and every allocation, preallocation (held
+	 * whole until released) and free before the decision.
+	 */
+	struct fsl_goal_offer {
+		uint8_t have;
+		uint8_t goal_free;	/* the goal block itself was free */
+		uint8_t goal_tried;	/* EXT4_MB_HINT_TRY_GOAL: find_by_goal ran */
+		uint8_t fit_at_goal;	/* free from the normalized start for norm_len blocks */
+		uint8_t fit_in_group;	/* some free extent of the group held norm_len */
+		uint8_t nnear;
+		uint8_t norm_known;	/* the trace gave the normalized start (else: the goal) */
+		uint32_t group;		/* the goal's group */
+		uint64_t free;		/* free blocks in it */
+		uint64_t extents;	/* free extents in it */
+		uint64_t at_norm;	/* free blocks from the normalized start (or goal) on, in its group */
+		uint64_t largest_start, largest_len;
+		uint64_t near_start[3], near_len[3];	/* the free extents nearest the goal */
+		/*
+		 * Of the blocks the allocator found (result_len), how many this
+		 * rebuilt state has free: all of them when it is right.
+		 */
+		uint64_t result_len, result_free;
+	} offer;
 };
 
 enum fsl_taker_kind {

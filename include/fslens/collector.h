@@ -25,8 +25,20 @@
 
 struct fsl_collector;
 
+/*
+ * The target's filesystem type: the journal and alloc families are ext4's
+ * and jbd2's tracepoints on ext4, XFS's own on XFS (both with no target).
+ */
+enum fsl_collector_fs {
+	FSL_COLLECTOR_FS_ANY = 0,	/* no target: every family's programs */
+	FSL_COLLECTOR_FS_EXT4,
+	FSL_COLLECTOR_FS_XFS,
+	FSL_COLLECTOR_FS_OTHER,		/* neither: no journal or alloc programs */
+};
+
 struct fsl_collector_opts {
 	uint32_t families;	/* mask of 1 << FSL_FAM_*; 0 = all */
+	int fs;			/* enum fsl_collector_fs of the target */
 	uint32_t dev;		/* fs dev_t (kernel encoding, FSL_MKDEV); 0 = any fs */
 	uint32_t blkdev;	/* disk under the fs (block/writeback filter); 0 = any */
 	uint32_t pid;		/* tgid to record (-p); 0 = none */

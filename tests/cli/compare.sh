@@ -90,3 +90,71 @@ check_grep none_msg "^fslens compare: no trace given$" "$T_TMP/err"
 "$FSLENS" compare --json $TR >/dev/full 2>"$T_TMP/err"
 check_eq full_exit $? 1
 check_eq full_msg "$(cat "$T_TMP/err")" "fslens: write error on standard output: No space left on device"
+
+# labels are never cut: long parameters wrap over header lines (at spaces and
+# commas), and each column's lines put together give its whole label
+for i in 1 2; do
+	cp "$G" "$T_TMP/l$i.trace"
+	{
+		echo "# fslens phases 1"
+		echo "scenario golden"
+		echo "scale small"
+		echo "param blocksize=1024"
+		echo "param journal=1M"
+		echo "param atime=$([ $i = 1 ] && echo strictatime || echo noatime)"
+		echo "param mount_opts=data=ordered,commit=5,journal_async_commit_x$i"
+		echo "phase 1 first 1000000000 8700000001 10 0"
+	} >"$T_TMP/l$i.phases"
+done
+"$FSLENS" compare "$T_TMP/l1.trace" "$T_TMP/l2.trace" >"$T_TMP/l.txt"
+check_eq labels_exit $? 0
+"$FSLENS" compare --json "$T_TMP/l1.trace" "$T_TMP/l2.trace" >"$T_TMP/l.json"
+got=$("$PY" - "$T_TMP" <<'PYEOF'
+import json, sys
+tmp = sys.argv[1]
+labels = [c["label"] for c in json.load(open(tmp + "/l.json"))["columns"]]
+head = []
+for l in open(tmp + "/l.txt"):
+    if l.startswith("-"):
+        break
+    head.append([x.strip() for x in l.rstrip("\n").split("|")[1:]])
+out = []
+for i, want in enumerate(labels):
+    parts = [h[i] for h in head if h[i]]
+    # a wrap at a space drops the space; one after a comma keeps the comma
+    got = " ".join(parts).replace(", ", ",")
+    if got != want or max(len(p) for p in parts) > 30:
+        out.append("column %d: header %r, label %r" % (i, parts, want))
+print("; ".join(out) if out else "ok %d" % len(head))
+PYEOF
+)
+check_eq labels_whole "$got" "ok 4"
+check_grep labels_differ "^phase +\| atime=strictatime +\| atime=noatime" "$T_TMP/l.txt"
+
+# a trace without a phase file: one phase "all", the whole trace, with the ops
+# report counts (path and data operations), never "0 ops/s"; its read and
+# write seeks are report's for the whole trace
+cp "$G" "$T_TMP/nophase.trace"
+"$FSLENS" compare "$T_TMP/nophase.trace" >"$T_TMP/np.txt"
+check_eq nophase_exit $? 0
+"$FSLENS" compare --json "$T_TMP/nophase.trace" >"$T_TMP/np.json"
+"$FSLENS" report --json "$T_TMP/nophase.trace" >"$T_TMP/np.rep.json"
+read -r np_whole np_ops np_rep np_seeks np_rep_seeks < <("$PY" - "$T_TMP" <<'PYEOF'
+import json, sys
+tmp = sys.argv[1]
+cell = json.load(open(tmp + "/np.json"))["rows"][0]["cells"][0]
+rep = json.load(open(tmp + "/np.rep.json"))
+dev = [d for d in rep["blockio"] if d["dev"] == rep["trace"].get("dev", d["dev"])][0]
+sk = lambda o: "%d/%d/%g" % (o["dispatches"], o["seeks"], o["seek_mean_sectors"])
+print(cell["whole_trace"], cell["ops"], rep["ops"]["total"] + rep["data"]["total"],
+      sk(cell["read_seeks"]) + "," + sk(cell["write_seeks"]),
+      sk(dev["read_seeks"]) + "," + sk(dev["write_seeks"]))
+PYEOF
+)
+check_eq nophase_whole "$np_whole" True
+check_eq nophase_ops "$np_ops" "$np_rep"
+check_ge nophase_ops_some "$np_ops" 1
+check_grep nophase_text "^all +\| +[0-9.]+ s +$np_ops ops [0-9.]+/s" "$T_TMP/np.txt"
+check_cmd nophase_no_zero_rate bash -c "! grep -q ' 0 ops/s' '$T_TMP/np.txt'"
+check_grep nophase_legend "^all: a trace without a phase file is one phase, the whole trace" "$T_TMP/np.txt"
+check_eq nophase_seeks "$np_seeks" "$np_rep_seeks"

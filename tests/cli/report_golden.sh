@@ -19,6 +19,8 @@ check_grep text-jbd2-info '4 transactions \(delta\) vs 4 here; avg commit 4531 u
 check_grep text-q2c '^    Q2C +1\.0 ms +2\.0 ms +4\.0 ms +4\.0 ms' "$out"
 check_grep text-flush '^    flush Q2C +2\.5 ms +2\.5 ms +2\.5 ms +2\.5 ms$' "$out"
 check_grep text-seeks '^    seeks \(D2D\): 3 of 4 dispatches, 0\.3/s; sequential 25\.0%, backward 25\.0%$' "$out"
+check_grep text-read-seeks '^    read  seeks: 1 of 1 dispatches, 0\.1/s; mean distance 508\.0 sectors$' "$out"
+check_grep text-write-seeks '^    write seeks: 2 of 3 dispatches, 0\.2/s; mean distance 828\.0 sectors$' "$out"
 check_eq text-width "$(awk '{ if (length($0) > m) m = length($0) } END { print m <= 100 }' "$out")" 1
 check_eq text-no-stderr "$(wc -c <"$T_TMP/err")" 0
 
@@ -53,6 +55,11 @@ print(d["data_requests"], d["flush_requests"], d["flush_d2c_avg_us"], d["flush_q
       d["completions"], d["double_completions"], d["dispatches"], d["backward_pct"],
       d["seek_mean_sectors"], d["seek_median_sectors"], d["seek_mode_sectors"], d["seek_mode_count"])' "$T_TMP/r.json")
 check_eq json-blockio-btt "$got" "4 1 2500 2500 6 1 4 25 748 508 0 1"
+# reads and writes apart, each distance still from the previous dispatch: the
+# read is the -508 one; the writes 1000, 0 and 1484 (mean 2484 / 3)
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["blockio"][0]
+print(*("%d %d %g" % (x["dispatches"], x["seeks"], x["seek_mean_sectors"]) for x in (d["read_seeks"], d["write_seeks"])))' "$T_TMP/r.json")
+check_eq json-blockio-rw-seeks "$got" "1 1 508 3 2 828"
 
 # --section picks sections
 "$FSLENS" report --section journal,layout "$G" >"$out"

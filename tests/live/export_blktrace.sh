@@ -10,7 +10,9 @@
 #    flushes and the second completions of preflush/FUA requests) agrees with
 #    btt: D2C and Q2C averages within 1% over the same requests, dispatches =
 #    btt's D2D NSEEKS, seeks = the non-zero lines of btt -s, the same mean and
-#    mode distance, and completions = blkparse's C;
+#    mode distance, and completions = blkparse's C; its read and write seeks
+#    apart (dispatches, seeks, mean distance) equal btt -s's _d2d_r.dat and
+#    _d2d_w.dat (the workload ends with O_DIRECT reads of the 24 files);
 #  - the Perfetto export of the trace is valid JSON with one async slice per
 #    issued request, and each of the 24 fsyncs has a flow arrow to the commit
 #    that ended inside it.
@@ -38,7 +40,10 @@ echo mq-deadline >/sys/block/"$LOOP"/queue/scheduler 2>/dev/null ||
 	for i in \$(seq 1 24); do
 		dd if=/dev/urandom of=$M/f\$i bs=16k count=4 conv=fsync status=none
 	done
-	mkdir $M/d; for i in \$(seq 1 100); do echo x > $M/d/\$i; done; sync" 2>rec.err
+	mkdir $M/d; for i in \$(seq 1 100); do echo x > $M/d/\$i; done; sync
+	for i in \$(seq 1 24); do
+		dd if=$M/f\$i of=/dev/null bs=16k iflag=direct status=none
+	done" 2>rec.err
 check_eq record.rc "$?" 0
 
 "$FSLENS" export r.trace --format blktrace -o bt 2>export.err
@@ -265,5 +270,27 @@ case " $b_mode " in
 *" $r_mode($r_modec) "*) pass report.seek_mode ;;
 *) fail report.seek_mode "btt modes $b_mode, report $r_mode($r_modec)" ;;
 esac
+
+# reads and writes apart: btt -s writes each dispatch's distance (from the
+# previous dispatch of either direction) to _r.dat or _w.dat
+read -r r_rw < <("$PY" -c "
+import json
+d = [x for x in json.load(open('rep.json'))['blockio'] if x['dev'] == '$SCRATCH_DEV'][0]
+print(' '.join('%d/%d/%.3f' % (o['dispatches'], o['seeks'], o['seek_mean_sectors'])
+               for o in (d['read_seeks'], d['write_seeks'])))")
+for rw in r w; do
+	f=$(ls seek_*_d2d_$rw.dat 2>/dev/null | head -1)
+	if [ -z "$f" ]; then
+		fail "report.btt_seeks_$rw" "btt wrote no seek_*_d2d_$rw.dat: $(ls)"
+		continue
+	fi
+	b=$(awk '{ n++; if ($2 != 0) s++; a += ($2 < 0 ? -$2 : $2) } END { printf "%d/%d/%.3f", n, s, n ? a / n : 0 }' "$f")
+	set -- $r_rw
+	[ $rw = r ] && want=$1 || want=$2
+	echo "seeks $rw: btt $b, report $want" >&2
+	check_eq "report.btt_seeks_$rw" "$want" "$b"
+done
+# the reads reached the device: at least one dispatch per file read
+check_ge report.read_dispatches "${r_rw%%/*}" 24
 
 [ $T_FAILS -eq 0 ]
