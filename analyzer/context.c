@@ -19,7 +19,42 @@ struct fsl_ctx_task {
 	int8_t role;		/* enum fsl_task_role, -1 = not computed */
 	uint8_t known;		/* a proc record was seen */
 	char comm[16];
+	uint64_t exit_ts;	/* the process exited then (0 = not seen) */
 };
+
+/*
+ * Processes that exited this long ago are forgotten once the table holds
+ * CTX_MAX_TASKS (a live `top` sees every short-lived process of a machine):
+ * their late records (the last wait, a bio completing) come well before.
+ */
+#define CTX_MAX_TASKS		16384
+#define CTX_EXITED_NS		10000000000ull
+
+
+static void prune_tasks(struct fsl_context *cx, uint64_t now)
+{
+	struct fsl_ctx_task *k;
+	uint64_t key, *old;
+	size_t it = 0, n = 0, i;
+
+	old = malloc(fsl_map__count(&cx->tasks) * sizeof(*old));
+	if (!old)
+		return;
+	/* roles first: a child's is derived through the parents about to go */
+	while ((k = fsl_map__next(&cx->tasks, &it, &key)))
+		if (k->known && k->role < 0)
+			fsl_context__role(cx, (uint32_t)key, 0);
+	it = 0;
+	while ((k = fsl_map__next(&cx->tasks, &it, &key)))
+		if (k->exit_ts && k->exit_ts + CTX_EXITED_NS < now)
+			old[n++] = key;
+	for (i = 0; i < n; i++)	/* not while iterating: deletion moves slots */
+		fsl_map__del(&cx->tasks, old[i]);
+	free(old);
+	cx->prune_at = 2 * fsl_map__count(&cx->tasks);
+	if (cx->prune_at < CTX_MAX_TASKS)
+		cx->prune_at = CTX_MAX_TASKS;
+}
 
 
 static void comm_copy(char dst[16], const char *src)
@@ -39,11 +74,19 @@ static void task_event(struct fsl_context *cx, const struct fsl_ev_proc *ev)
 	if (ev->kind != FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid &&
 	    fsl_map__get(&cx->tasks, ev->hdr.pid))
 		return;
+	if (fsl_map__count(&cx->tasks) >= (cx->prune_at ? cx->prune_at : CTX_MAX_TASKS) &&
+	    !fsl_map__get(&cx->tasks, ev->hdr.pid))
+		prune_tasks(cx, ev->hdr.ts);
 	k = fsl_map__put(&cx->tasks, ev->hdr.pid, NULL);
 	if (!k)
 		return;
-	if (ev->kind == FSL_PROC_EXIT)
-		return;	/* keep the entry: late events of the task still need a role */
+	if (ev->kind == FSL_PROC_EXIT) {
+		/* keep the entry a while: late events of the task still need a role */
+		if (ev->hdr.pid == ev->hdr.tid)
+			k->exit_ts = ev->hdr.ts;
+		return;
+	}
+	k->exit_ts = 0;	/* a pid used again */
 	if (ev->kind == FSL_PROC_FORK && ev->hdr.pid != ev->hdr.tid && k->known)
 		return;	/* a new thread of a known process */
 	k->ppid = ev->ppid;

@@ -34,6 +34,7 @@ struct fsl_context {
 	int64_t root_opt;	/* -1: record.root_pid from the metadata */
 	int64_t root_pid;	/* 0: no root, every user task is the workload */
 	struct fsl_map tasks;	/* tgid -> struct fsl_ctx_task */
+	size_t prune_at;	/* tasks counted when the long-exited ones are forgotten next */
 	struct fsl_map classes;	/* stack id -> struct fsl_ctx_stack */
 	/* Start of the latest stall of each class, any task (journal: why a commit began). */
 	uint64_t last_wait_start[FSL_WC__MAX];

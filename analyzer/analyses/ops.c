@@ -17,6 +17,14 @@ struct an_dir {
 };
 
 #define AN_RING	8
+/*
+ * Thread states kept before the idle ones are forgotten: a live `top` sees
+ * every short-lived process of a machine, and one that ended its last call
+ * AN_THREAD_IDLE_NS ago has nothing left to match (its waits' pieces go to
+ * the directory at the cut anyway).
+ */
+#define AN_MAX_THREADS		4096
+#define AN_THREAD_IDLE_NS	2000000000ull
 
 /*
  * Per thread: its latest path call and the pieces of directory-read waits
@@ -37,6 +45,7 @@ struct an_ops {
 	struct an_ctx *c;
 	struct fsl_map dirs;	/* hash(path) -> an_dir */
 	struct fsl_map threads;	/* tid -> an_tstate */
+	size_t prune_at;	/* threads counted when the idle ones are forgotten next */
 	struct fsl_ops res;
 };
 
@@ -113,13 +122,54 @@ static void lookup_wait(struct an_ops *s, const struct an_tstate *t, uint64_t ns
 		d->lookup_wait_ns += ns;
 }
 
+/* Forget the threads idle since before now - AN_THREAD_IDLE_NS. */
+static void prune_threads(struct an_ops *s, uint64_t now)
+{
+	uint64_t key, *old;
+	struct an_tstate *t;
+	size_t it = 0, n = 0, i;
+
+	old = malloc(fsl_map__count(&s->threads) * sizeof(*old));
+	if (!old)
+		return;
+	while ((t = fsl_map__next(&s->threads, &it, &key))) {
+		uint64_t last = t->op_end;
+
+		for (i = 0; i < t->nring; i++)
+			if (t->ring[i].ts > last)
+				last = t->ring[i].ts;
+		if (last + AN_THREAD_IDLE_NS < now)
+			old[n++] = key;
+	}
+	for (i = 0; i < n; i++)	/* not while iterating: deletion moves slots */
+		fsl_map__del(&s->threads, old[i]);
+	free(old);
+}
+
+/*
+ * The state of tid, made if new. Past AN_MAX_THREADS the idle ones go first;
+ * the next pruning waits until the map doubles, so it costs O(1) a thread.
+ */
+static struct an_tstate *thread_get(struct an_ops *s, uint32_t tid, uint64_t now)
+{
+	if (fsl_map__count(&s->threads) >= (s->prune_at ? s->prune_at : AN_MAX_THREADS) &&
+	    !fsl_map__get(&s->threads, tid)) {
+		prune_threads(s, now);
+		s->prune_at = 2 * fsl_map__count(&s->threads);
+		if (s->prune_at < AN_MAX_THREADS)
+			s->prune_at = AN_MAX_THREADS;
+	}
+	return fsl_map__put(&s->threads, tid, NULL);
+}
+
 /* The thread is in (or has ended) this call; give its directory the pieces inside it. */
 static int track_thread(struct an_ops *s, const struct fsl_hdr *h, const char *dir, size_t n,
 			uint64_t end)
 {
-	struct an_tstate *t = fsl_map__put(&s->threads, h->tid, NULL);
+	struct an_tstate *t;
 	uint32_t i, k;
 
+	t = thread_get(s, h->tid, h->ts);
 	if (!t)
 		return -ENOMEM;
 	t->op_ts = h->ts;
@@ -234,7 +284,7 @@ static int add_wait(struct an_ops *s, const struct fsl_hdr *h, const struct fsl_
 	/* the context stage classified the wait */
 	if (!(x->flags & FSL_EVCTX_STALL) || x->cls != FSL_WC_DIR_BLOCK_READ || !ns)
 		return 0;
-	t = fsl_map__put(&s->threads, h->tid, NULL);
+	t = thread_get(s, h->tid, h->ts);
 	if (!t)
 		return -ENOMEM;
 	if (t->op_dir && h->ts >= t->op_ts && h->ts < t->op_end) {
