@@ -30,7 +30,7 @@ static const char usage_text[] =
 "                     [--all-sleeps] [--raw-tp] [--classic-tp] [--syscall-tp] [-v]\n"
 "                     [-- COMMAND ARGS...]\n"
 "\n"
-"  -m, --mount MOUNT    record this filesystem (ext4 for the journal and alloc families)\n"
+"  -m, --mount MOUNT    record this filesystem (ext4 or xfs for the journal and alloc families)\n"
 "  -d, --dev DEV        the same, named by its block device\n"
 "  -e, --events LIST    families: block,journal,writeback,alloc,dirops,offcpu,proc or all\n"
 "  -p, --pid PID,...    record only these processes (dirops, offcpu, proc)\n"
@@ -82,10 +82,11 @@ static void print_summary(const struct fsl_record_result *res, const char *out)
 	for (i = 0; i < FSL_FAM__MAX; i++) {
 		if (!(res->families & (1u << i)))
 			continue;
-		fprintf(stderr, "  %-10s %12" PRIu64 " %10" PRIu64 "%s\n", fsl_family_name(i),
-			res->events[i], res->lost[i],
-			res->lost[i] ? "  (ring full: try a larger --ring-size)" : "");
+		fprintf(stderr, "  %-10s %12" PRIu64 " %10" PRIu64 "\n", fsl_family_name(i),
+			res->events[i], res->lost[i]);
 	}
+	if (res->loss_advice[0])
+		fprintf(stderr, "  events were lost: %s\n", res->loss_advice);
 	if (res->nstacks)
 		fprintf(stderr, "  %d kernel stacks symbolized\n", res->nstacks);
 }

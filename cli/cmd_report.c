@@ -18,14 +18,17 @@
 #include "fslens/trace.h"
 
 static const char usage_text[] =
-	"usage: fslens report [TRACE] [--json | --html FILE] [--section LIST] [--from SEC]\n"
+	"usage: fslens report [TRACE] [--json[-full] | --html FILE] [--section LIST] [--from SEC]\n"
 	"                     [--to SEC] [--root-pid PID | --all-tasks] [--txns N] [--breaks N]\n"
 	"\n"
 	"Explain a trace (default fslens.trace): the causes of blocked time ranked, with\n"
 	"evidence and what to change, then operations, journal, writeback, block I/O,\n"
 	"layout and trace health.\n"
 	"\n"
-	"  --json            the report as JSON (schema: docs/report-json.md)\n"
+	"  --json            the report as JSON (schema: docs/report-json.md); lists that\n"
+	"                    grow with the trace (readdir streams, fragcheck breaks) stop\n"
+	"                    at 1000 entries, their totals given\n"
+	"  --json-full       the JSON with every entry of those lists\n"
 	"  --html FILE       also write a self-contained HTML page with charts\n"
 	"  --section LIST    diagnosis,ops,journal,writeback,blockio,layout,health or all\n"
 	"  --from SEC, --to SEC   a window, seconds from the start: counts where they\n"
@@ -45,6 +48,7 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "json-full", no_argument, NULL, 'F' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "section", required_argument, NULL, 's' },
 		{ "from", required_argument, NULL, 'f' },
@@ -74,6 +78,10 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = 1;
+			break;
+		case 'F':
+			json = 1;
+			info.json_full = 1;
 			break;
 		case 'H':
 			html = optarg;

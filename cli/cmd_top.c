@@ -95,9 +95,11 @@ static struct top_source *open_live(const char *mount, const char *dev, int *err
 			return NULL;
 		}
 		lo.target = &t;
-		if (strcmp(t.fstype, "ext4")) {
-			fprintf(stderr, "fslens top: %s is %s, not ext4: no journal or allocator "
-				"events; block, writeback, calls and waits still shown\n",
+		lo.fs = !strcmp(t.fstype, "ext4") ? FSL_COLLECTOR_FS_EXT4 :
+			!strcmp(t.fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
+		if (lo.fs == FSL_COLLECTOR_FS_OTHER) {
+			fprintf(stderr, "fslens top: %s is %s, not ext4 or xfs: no journal or "
+				"allocator events; block, writeback, calls and waits still shown\n",
 				t.mount[0] ? t.mount : t.bdev, t.fstype[0] ? t.fstype : "not mounted");
 			lo.families = FSL_FAM_ALL & ~((1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC));
 		}

@@ -2,14 +2,16 @@
 /*
  * The BPF collector: open the fslens skeleton, choose per tracepoint how to
  * attach (tp_btf where the kernel's BTF describes it, else raw_tp; classic
- * tracepoints for the ext4/jbd2/writeback families), turn off what was not
- * asked for or does not exist on this kernel, load, attach, drain the ring.
+ * tracepoints for the ext4/jbd2/writeback/xfs families), turn off what was
+ * not asked for, does not fit the target's filesystem type or does not exist
+ * on this kernel, load, attach, drain the ring.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +34,9 @@ struct fsl_collector {
 	struct fsl_collector_opts opts;
 	struct fslens_bpf *skel;
 	struct ring_buffer *rb;
+	/* the ring's consumer and producer positions, mapped read-only */
+	volatile const uint64_t *cons_pos, *prod_pos;
+	uint64_t rb_size;
 	struct bpf_link *links[MAX_LINKS];
 	unsigned int nlinks;
 	fsl_collector_event_fn fn;
@@ -250,6 +255,29 @@ static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp,
 }
 
 /*
+ * Does a journal or alloc program on a tracepoint of this group fit the
+ * target's filesystem? ext4's and jbd2's only on ext4, XFS's only on XFS;
+ * with no target, both (each filters on nothing but the device).
+ */
+static int fs_fits(int fs, int fam, const char *group)
+{
+	int xfs = !strcmp(group, "xfs");
+
+	if (fam != FSL_FAM_JOURNAL && fam != FSL_FAM_ALLOC)
+		return 1;
+	switch (fs) {
+	case FSL_COLLECTOR_FS_ANY:
+		return 1;
+	case FSL_COLLECTOR_FS_XFS:
+		return xfs;
+	case FSL_COLLECTOR_FS_EXT4:
+		return !xfs;
+	default:
+		return 0;
+	}
+}
+
+/*
  * Decide autoload for every program; returns the number left to load.
  * Per tracepoint: tp_btf where the kernel's BTF describes it (unless
  * use_btf is 0), else raw_tp; the classic tracepoint only with classic set
@@ -287,7 +315,17 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		/* fork keeps the tracked map even with the proc family off */
 		if (c->opts.follow && !strcmp(tp, "sched_process_fork"))
 			on = 1;
+		/* waking the jbd2 thread is the journal's commit kick */
+		if (c->opts.dev && (want & (1u << FSL_FAM_JOURNAL)) &&
+		    !strcmp(tp, "sched_waking"))
+			on = 1;
 		if (!group || (c->sc_tp && fam == FSL_FAM_DIROPS))
+			on = 0;
+		if (on && !fs_fits(c->opts.fs, fam, group))
+			on = 0;
+		/* a kernel built without XFS, nothing targeted: not "missing" */
+		if (on && !strcmp(group, "xfs") && c->opts.fs == FSL_COLLECTOR_FS_ANY &&
+		    tp_exists(tracefs, "xfs", "") == 0)
 			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
 		snprintf(t, sizeof(t), "btf_trace_%s", tp);
@@ -315,12 +353,13 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (!on)
 			continue;
 		(kind == 'b' ? c->nbtf++ : kind == 'r' ? c->nraw++ : c->ntp++);
-		if (fam != FSL_FAM_PROC || (want & (1u << FSL_FAM_PROC)))
+		if ((fam != FSL_FAM_PROC && fam != FSL_FAM_OFFCPU) || (want & (1u << fam)))
 			c->families |= 1u << fam;
 		n++;
 	}
 	/* neither da_write variant exists: say which one was expected */
 	if ((want & (1u << FSL_FAM_ALLOC)) && tracefs &&
+	    (c->opts.fs == FSL_COLLECTOR_FS_ANY || c->opts.fs == FSL_COLLECTOR_FS_EXT4) &&
 	    tp_exists(tracefs, "ext4", "ext4_da_write_pages") != 1 &&
 	    tp_exists(tracefs, "ext4", "ext4_da_write_folios_start") != 1)
 		add_missing(c, "ext4", "ext4_da_write_folios_start");
@@ -390,6 +429,7 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
 	skel->rodata->targ_jbd2_pid = jbd2_pid(o->dev);
+	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
@@ -724,8 +764,14 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 
 void fsl_collector__free(struct fsl_collector *c)
 {
+	long psz = sysconf(_SC_PAGESIZE);
+
 	if (!c)
 		return;
+	if (c->cons_pos)
+		munmap((void *)c->cons_pos, psz);
+	if (c->prod_pos)
+		munmap((void *)c->prod_pos, psz);
 	while (c->nlinks)
 		bpf_link__destroy(c->links[--c->nlinks]);
 	ring_buffer__free(c->rb);
@@ -755,6 +801,33 @@ int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX])
 			lost[k] += v[i];
 	}
 	free(v);
+	return 0;
+}
+
+int fsl_collector__fill(struct fsl_collector *c, uint64_t *used, uint64_t *size)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd = bpf_map__fd(c->skel->maps.events);
+	void *p;
+
+	if (!c->cons_pos) {
+		/* page 0 holds the consumer position, page 1 the producer's */
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			return -errno;
+		c->cons_pos = p;
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, psz);
+		if (p == MAP_FAILED) {
+			munmap((void *)c->cons_pos, psz);
+			c->cons_pos = NULL;
+			return -errno;
+		}
+		c->prod_pos = p;
+		c->rb_size = bpf_map__max_entries(c->skel->maps.events);
+	}
+	*used = __atomic_load_n(c->prod_pos, __ATOMIC_ACQUIRE) -
+		__atomic_load_n(c->cons_pos, __ATOMIC_ACQUIRE);
+	*size = c->rb_size;
 	return 0;
 }
 

@@ -30,6 +30,7 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 }
 void fsl_collector__free(struct fsl_collector *c) { }
 int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX]) { return -EOPNOTSUPP; }
+int fsl_collector__fill(struct fsl_collector *c, uint64_t *used, uint64_t *size) { return -EOPNOTSUPP; }
 int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int max)
 {
 	return -EOPNOTSUPP;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
+#include "fslens/loss.h"
 #include "fslens/meta.h"
 #include "fslens/record.h"
 #include "fslens/schema.h"
@@ -30,6 +31,12 @@
 #define FLUSH_NS 1000000000ll
 /* dirops and off-CPU records carry their start time: the window they sort in */
 #define RECORD_WINDOW_NS 2000000000ull
+/*
+ * What that window may hold. At a few M events/s, 2 s of them are hundreds
+ * of MB; past this the oldest are written before their window (counted as
+ * record.reorder_forced), keeping the recorder within its memory budget.
+ */
+#define RECORD_HOLD_BYTES (32u << 20)
 
 static volatile sig_atomic_t got_signal, nsignals;
 
@@ -52,8 +59,70 @@ struct rec {
 	const char *mount;
 	dev_t mount_dev;
 	int unmounted;
+	int fs;			/* enum fsl_collector_fs of the target */
 	uint64_t lost_written[FSL_FAM__MAX];	/* lost counts given to the writer so far */
+	/* why the ring lost: this interval's drain and fill, and the sum */
+	struct fsl_loss_interval iv;
+	int64_t iv_start;
+	uint64_t iv_lost0;
+	struct fsl_loss loss;
+	int64_t t0;
 };
+
+static uint64_t lost_sum(struct fsl_stream *st)
+{
+	struct fsl_stream_stats ss;
+
+	fsl_stream__stats(st, &ss);
+	return ss.lost_err ? 0 : ss.lost_total;
+}
+
+static int64_t mono_ns(void);
+
+static double cpu_self(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
+/* One poll's view of the ring: was the drain behind when it started? */
+static void fill_sample(struct rec *r, struct fsl_stream *st)
+{
+	uint64_t used, size;
+
+	if (fsl_stream__fill(st, &used, &size) || !size)
+		return;
+	r->iv.polls++;
+	if (2 * used >= size)
+		r->iv.polls_full++;
+}
+
+/* The interval ends (a flush, or the end): its loss gets a cause. */
+static void loss_interval(struct rec *r, struct fsl_stream *st, int64_t now)
+{
+	uint64_t lost = lost_sum(st);
+	char advice[512];
+
+	r->iv.secs = (now - r->iv_start) / 1e9;
+	r->iv.lost = lost > r->iv_lost0 ? lost - r->iv_lost0 : 0;
+	fsl_loss__add(&r->loss, &r->iv);
+	if (r->iv.lost && !r->werr) {
+		r->loss.cpu_secs = cpu_self();
+		r->loss.wall_secs = (now - r->t0) / 1e9;
+		fsl_writer__kv(r->w, FSL_KV_LOST_BEHIND, "%llu",
+			       (unsigned long long)r->loss.lost_behind);
+		fsl_writer__kv(r->w, FSL_KV_LOST_BURST, "%llu",
+			       (unsigned long long)r->loss.lost_burst);
+		fsl_writer__kv(r->w, FSL_KV_LOSS_ADVICE, "%s",
+			       fsl_loss__advice(&r->loss, advice, sizeof(advice)));
+	}
+	r->iv_lost0 = lost;
+	r->iv_start = now;
+	memset(&r->iv, 0, sizeof(r->iv));
+}
 
 /* The ring's lost counts so far into the trace: every flush writes them, not only the end. */
 static void lost_to_writer(struct rec *r, struct fsl_stream *st)
@@ -239,8 +308,6 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the ext4 superblock of %s: %s", t->bdev,
 		    strerror(-e));
-	if (fsl_meta_jbd2(&sink, t, "start") == 0)
-		fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
 	/* Reading mb_groups loads every group's buddy, so the model starts with all in memory. */
 	e = fsl_meta_mb_loaded(&sink, t);
 	if (e)
@@ -255,6 +322,20 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_START);
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the bitmaps of %s: %s", t->bdev, strerror(-e));
+}
+
+/*
+ * /proc/fs/jbd2/<dev>/info at the start: after the start sync and the
+ * attach, so every commit the kernel counts from here on is in the trace
+ * (read before the sync, the sync's own commit was in /proc's delta and in
+ * the kernel's running average but in no event).
+ */
+static void jbd2_start_kv(struct rec *r, const struct fsl_target *t)
+{
+	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
+
+	if (fsl_meta_jbd2(&sink, t, "start") == 0)
+		fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_START_NS, "%" PRId64, mono_ns());
 }
 
 /* Run COMMAND in a child that waits until it is tracked, so nothing is missed. */
@@ -346,8 +427,15 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 	int64_t now, last_flush = t0;
 	int e;
 
+	r->t0 = t0;
+	r->iv_start = t0;
 	for (;;) {
-		int n = fsl_stream__poll(st, 100, write_event, r);
+		int n;
+
+		fill_sample(r, st);
+		n = fsl_stream__poll(st, 100, write_event, r);
+		if (n > 0)
+			r->iv.drained += n;
 
 		/*
 		 * A write failed (a full disk): the trace keeps what it had,
@@ -413,6 +501,7 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 		}
 		if (now - last_flush >= FLUSH_NS && !r->werr) {
 			last_flush = now;
+			loss_interval(r, st, now);
 			e = fsl_stream__advance(st, (uint64_t)now, write_event, r);
 			if (!e && !r->werr) {
 				lost_to_writer(r, st);
@@ -439,6 +528,11 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 
 	if (have_target && is_ext4 && !r->werr) {
 		sync_fs(t->mount);
+		/*
+		 * jbd2 wakes the syncfs before it adds the commit to its
+		 * statistics: give its thread the moment it needs.
+		 */
+		usleep(5000);
 		fsl_stream__poll(st, 0, write_event, r);
 		if (fsl_meta_jbd2(&sink, t, "end") == 0)
 			fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
@@ -447,13 +541,19 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 		disk_stat_kv(r, t, "end");
 	/* the recording window ends where detaching begins */
 	fsl_writer__kv(r->w, FSL_KV_END_NS, "%" PRId64, mono_ns());
+	fill_sample(r, st);
 	e = fsl_stream__stop(st, write_event, r);
 	if (e < 0 && !r->werr)
 		say(r, FSL_RECORD_ERROR, "draining the ring buffer: %s", strerror(-e));
+	loss_interval(r, st, mono_ns());
+	r->loss.cpu_secs = cpu_self();
+	r->loss.wall_secs = (mono_ns() - r->t0) / 1e9;
+	fsl_loss__advice(&r->loss, r->res->loss_advice, sizeof(r->res->loss_advice));
 	if (!r->werr)
 		fsl_stream__flush(st, write_event, r);
 	fsl_stream__stats(st, &ss);
 	fsl_writer__kv(r->w, FSL_KV_LATE, "%llu", (unsigned long long)ss.late);
+	fsl_writer__kv(r->w, FSL_KV_REORDER_FORCED, "%llu", (unsigned long long)ss.forced);
 	/* tasks seen only after they exited: named from a later record, or never */
 	fsl_writer__kv(r->w, FSL_KV_PROC_NAMED_LATE, "%llu", (unsigned long long)ss.named_late);
 	fsl_writer__kv(r->w, FSL_KV_PROC_UNNAMED, "%llu", (unsigned long long)ss.unnamed);
@@ -506,13 +606,15 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		r->mount_dev = sb.st_dev;
 	}
 	*is_ext4 = !strcmp(t->fstype, "ext4");
-	if (!*is_ext4) {
-		uint32_t ext4_only = (1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC);
+	r->fs = *is_ext4 ? FSL_COLLECTOR_FS_EXT4 :
+		!strcmp(t->fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
+	if (r->fs == FSL_COLLECTOR_FS_OTHER) {
+		uint32_t fs_only = (1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC);
 
-		say(r, FSL_RECORD_NOTE, "%s is %s, not ext4: the journal and alloc families need "
-		    "ext4; still recording block, writeback, dirops, offcpu and proc",
+		say(r, FSL_RECORD_NOTE, "%s is %s, not ext4 or xfs: the journal and alloc families "
+		    "need one of those; still recording block, writeback, dirops, offcpu and proc",
 		    t->mount[0] ? t->mount : t->bdev, t->fstype[0] ? t->fstype : "not mounted");
-		r->res->families &= ~ext4_only;
+		r->res->families &= ~fs_only;
 	}
 	/*
 	 * No block device (tmpfs, fuse, NFS): no request and no writeback is
@@ -554,6 +656,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		have_target = 1;
 		co.dev = t.dev;
 		co.blkdev = t.blkdev;
+		co.fs = r.fs;
 	}
 	co.families = res->families;
 	co.pid = o->pid;
@@ -576,6 +679,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	setrlimit(RLIMIT_MEMLOCK, &rl);
 
 	wo.force = o->force;
+	wo.sorted = 1;		/* the stream orders: the writer holds nothing more */
 	r.w = fsl_writer__open(o->out, &wo, &e);
 	if (!r.w) {
 		if (e == -EEXIST)
@@ -600,6 +704,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		return e;
 	}
 	so.window_ns = RECORD_WINDOW_NS;
+	so.hold_bytes = RECORD_HOLD_BYTES;
 	so.name_tasks = !!(res->families & (1u << FSL_FAM_PROC));
 	st = fsl_stream__new_collector(c, &so, &e);
 	if (!st) {
@@ -644,8 +749,11 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		goto out;
 	}
 	t0 = mono_ns();
+	r.t0 = t0;
 	if (have_target)
 		disk_stat_kv(&r, &t, "start");
+	if (have_target && is_ext4)
+		jbd2_start_kv(&r, &t);
 	meta_recording(&r, c, &co, t0, child);
 	say(&r, FSL_RECORD_NOTE, "recording%s%s (probes: %s; fentry %s)%s",
 	    have_target ? " " : " every filesystem",

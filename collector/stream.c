@@ -21,6 +21,14 @@
 #include "fslens/trace.h"
 
 #define STACK_MAX 64
+/*
+ * Bounds of the task tables (16 and 40 bytes an entry). Past TIDS_MAX the
+ * tids named are forgotten, so a live task is named again (one more SEEN
+ * record); past GONE_MAX a task seen after its exit is not held for a
+ * later name and counts as unnamed.
+ */
+#define TIDS_MAX (1u << 20)
+#define GONE_MAX (1u << 16)
 
 /* Keys in the order first seen: what fsl_stream__symbols has still to give. */
 struct keys {
@@ -59,6 +67,8 @@ struct fsl_stream {
 	struct keys new_stacks;		/* seen in the ring, not yet given to a recorder */
 	struct keys new_ips;
 	uint64_t named_late;
+	uint64_t taken;			/* records into the ordering (ring's and SEEN ones) */
+	uint64_t gone_full;		/* gone tasks not held: the table was full */
 	struct fsl_ksyms *ksyms;
 	int ksyms_err;			/* 0: not tried or loaded; else why not */
 	int ksyms_tried;
@@ -86,7 +96,13 @@ static int coll_lost(void *ring, uint64_t lost[FSL_FAM__MAX])
 	return fsl_collector__lost(ring, lost);
 }
 
+static int coll_fill(void *ring, uint64_t *used, uint64_t *size)
+{
+	return fsl_collector__fill(ring, used, size);
+}
+
 static const struct fsl_ring_ops collector_ring = {
+	.fill = coll_fill,
 	.poll = coll_poll,
 	.stop = coll_stop,
 	.stack = coll_stack,
@@ -143,6 +159,7 @@ struct fsl_stream *fsl_stream__new(const struct fsl_ring_ops *ops, void *ring,
 		*err = -ENOMEM;
 		return NULL;
 	}
+	fsl_ordered__set_limit(s->ord, o->hold_bytes);
 	fsl_map__init(&s->tids, 0);
 	fsl_map__init(&s->gone, sizeof(struct fsl_hdr));
 	fsl_map__init(&s->stacks, sizeof(struct fsl_stack *));
@@ -190,7 +207,10 @@ void fsl_stream__free(struct fsl_stream *s)
 
 static int push(struct fsl_stream *s, const struct fsl_hdr *ev)
 {
-	return fsl_ordered__push(s->ord, ev, s->o.by_clock ? NULL : s->fn, s->fn_ctx);
+	s->taken++;
+	if (s->o.by_clock)	/* released by the caller's clock, or by the limit */
+		return fsl_ordered__push_held(s->ord, ev, s->fn, s->fn_ctx);
+	return fsl_ordered__push(s->ord, ev, s->fn, s->fn_ctx);
 }
 
 /*
@@ -269,12 +289,19 @@ static int name_task(struct fsl_stream *s, const struct fsl_hdr *ev)
 	}
 	if (!ev->tid || !s->o.name_tasks)
 		return 0;
+	if (fsl_map__count(&s->tids) >= TIDS_MAX) {
+		fsl_map__free(&s->tids);
+		fsl_map__init(&s->tids, 0);
+	}
 	if (!fsl_map__put(&s->tids, ev->tid, &fresh))
 		return -ENOMEM;
 	if (!fresh)
 		return 0;
 	e = task_seen(s, ev);
-	if (e == 1) {
+	if (e == 1 && fsl_map__count(&s->gone) >= GONE_MAX) {
+		s->gone_full++;
+		e = 0;
+	} else if (e == 1) {
 		struct fsl_hdr *first = fsl_map__put(&s->gone, ev->tid, &fresh);
 
 		if (!first)
@@ -294,8 +321,11 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 	e = name_task(s, ev);
 	if (e)
 		goto fail;
-	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu)) {
-		uint32_t id = (uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id;
+	if ((ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu)) ||
+	    (ev->type == FSL_EV_JBD2_KICK && ev->size >= sizeof(struct fsl_ev_jbd2_kick))) {
+		uint32_t id = ev->type == FSL_EV_OFFCPU ?
+			(uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id :
+			(uint32_t)((const struct fsl_ev_jbd2_kick *)ev)->stack_id;
 
 		if (!fsl_map__put(&s->stacks, id, &fresh) ||
 		    (fresh && keys_add(&s->new_stacks, id))) {
@@ -369,13 +399,20 @@ void fsl_stream__stats(const struct fsl_stream *s, struct fsl_stream_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	st->late = fsl_ordered__late(s->ord);
+	st->forced = fsl_ordered__forced(s->ord);
+	st->taken = s->taken;
 	st->named_late = s->named_late;
-	st->unnamed = fsl_map__count(&s->gone);
+	st->unnamed = fsl_map__count(&s->gone) + s->gone_full;
 	st->lost_err = s->ops->lost ? s->ops->lost(s->ring, st->lost) : -EOPNOTSUPP;
 	if (st->lost_err)
 		memset(st->lost, 0, sizeof(st->lost));
 	for (i = 0; i < FSL_FAM__MAX; i++)
 		st->lost_total += st->lost[i];
+}
+
+int fsl_stream__fill(const struct fsl_stream *s, uint64_t *used, uint64_t *size)
+{
+	return s->ops->fill ? s->ops->fill(s->ring, used, size) : -EOPNOTSUPP;
 }
 
 int fsl_stream__comm(struct fsl_stream *s, uint32_t pid, char *buf, size_t len)

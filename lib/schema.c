@@ -108,6 +108,44 @@
 	F(fsl_ev_ext4_file_op, parent, U64), F(fsl_ev_ext4_file_op, size, S64), \
 	F(fsl_ev_ext4_file_op, datasync, S32), F(fsl_ev_ext4_file_op, ret, S32) } }
 
+#define XLOG_ICLOG(id, nm) \
+	{ id, FSL_FAM_JOURNAL, 7, sizeof(struct fsl_ev_xlog_iclog), nm, "xfs", { \
+	F(fsl_ev_xlog_iclog, dev, DEV), F(fsl_ev_xlog_iclog, state, U32), \
+	F(fsl_ev_xlog_iclog, refcount, S32), F(fsl_ev_xlog_iclog, offset, U32), \
+	F(fsl_ev_xlog_iclog, flags, HEX), F(fsl_ev_xlog_iclog, lsn, HEX), \
+	F(fsl_ev_xlog_iclog, caller_ip, HEX) } }
+
+#define XFS_GRANT(id, nm) \
+	{ id, FSL_FAM_JOURNAL, 14, sizeof(struct fsl_ev_xfs_log_grant), nm, "xfs", { \
+	F(fsl_ev_xfs_log_grant, dev, DEV), F(fsl_ev_xfs_log_grant, curr_res, S32), \
+	F(fsl_ev_xfs_log_grant, unit_res, S32), F(fsl_ev_xfs_log_grant, flags, HEX), \
+	F(fsl_ev_xfs_log_grant, reserveq, S32), F(fsl_ev_xfs_log_grant, writeq, S32), \
+	F(fsl_ev_xfs_log_grant, grant_reserve_bytes, U64), \
+	F(fsl_ev_xfs_log_grant, grant_write_bytes, U64), \
+	F(fsl_ev_xfs_log_grant, tail_space, U64), F(fsl_ev_xfs_log_grant, curr_cycle, S32), \
+	F(fsl_ev_xfs_log_grant, curr_block, S32), F(fsl_ev_xfs_log_grant, tail_lsn, HEX), \
+	F(fsl_ev_xfs_log_grant, ocnt, U8X), F(fsl_ev_xfs_log_grant, cnt, U8X) } }
+
+#define XFS_AIL(id, nm) \
+	{ id, FSL_FAM_JOURNAL, 4, sizeof(struct fsl_ev_xfs_ail), nm, "xfs", { \
+	F(fsl_ev_xfs_ail, dev, DEV), F(fsl_ev_xfs_ail, type, U32), \
+	F(fsl_ev_xfs_ail, flags, HEX), F(fsl_ev_xfs_ail, lsn, HEX) } }
+
+#define XFS_BUF(id, nm) \
+	{ id, FSL_FAM_JOURNAL, 8, sizeof(struct fsl_ev_xfs_buf), nm, "xfs", { \
+	F(fsl_ev_xfs_buf, dev, DEV), F(fsl_ev_xfs_buf, bno, U64), \
+	F(fsl_ev_xfs_buf, length, U32), F(fsl_ev_xfs_buf, hold, S32), \
+	F(fsl_ev_xfs_buf, pincount, S32), F(fsl_ev_xfs_buf, lockval, U32), \
+	F(fsl_ev_xfs_buf, flags, HEX), F(fsl_ev_xfs_buf, caller_ip, HEX) } }
+
+#define XFS_IMAP(id, nm) \
+	{ id, FSL_FAM_ALLOC, 9, sizeof(struct fsl_ev_xfs_imap), nm, "xfs", { \
+	F(fsl_ev_xfs_imap, dev, DEV), F(fsl_ev_xfs_imap, ino, U64), \
+	F(fsl_ev_xfs_imap, size, S64), F(fsl_ev_xfs_imap, offset, S64), \
+	F(fsl_ev_xfs_imap, count, U64), F(fsl_ev_xfs_imap, whichfork, S32), \
+	F(fsl_ev_xfs_imap, startoff, U64), F(fsl_ev_xfs_imap, startblock, U64), \
+	F(fsl_ev_xfs_imap, blockcount, U64) } }
+
 static const struct fsl_event_desc table[] = {
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_INSERT, "block_rq_insert"),
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_ISSUE, "block_rq_issue"),
@@ -162,6 +200,9 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_jbd2_update_log_tail, freed, U64) } },
 	JSTART(FSL_EV_EXT4_JOURNAL_START_INODE, "ext4_journal_start_inode"),
 	JSTART(FSL_EV_EXT4_JOURNAL_START_SB, "ext4_journal_start_sb"),
+	{ FSL_EV_JBD2_KICK, FSL_FAM_JOURNAL, 2, sizeof(struct fsl_ev_jbd2_kick), "jbd2_kick",
+	  NULL, {
+	F(fsl_ev_jbd2_kick, dev, DEV), F(fsl_ev_jbd2_kick, stack_id, S32) } },
 
 	WB_WORK(FSL_EV_WRITEBACK_START, "writeback_start"),
 	WB_WORK(FSL_EV_WRITEBACK_WRITTEN, "writeback_written"),
@@ -268,6 +309,42 @@ static const struct fsl_event_desc table[] = {
 	{ FSL_EV_PROC, FSL_FAM_PROC, 5, sizeof(struct fsl_ev_proc), "proc", NULL, {
 	F(fsl_ev_proc, ppid, U32), F(fsl_ev_proc, kind, U32), F(fsl_ev_proc, flags, U32),
 	F(fsl_ev_proc, exit_code, S32), F(fsl_ev_proc, comm, COMM) } },
+
+	{ FSL_EV_XFS_LOG_FORCE, FSL_FAM_JOURNAL, 3, sizeof(struct fsl_ev_xfs_log_force),
+	  "xfs_log_force", "xfs", {
+	F(fsl_ev_xfs_log_force, dev, DEV), F(fsl_ev_xfs_log_force, lsn, HEX),
+	F(fsl_ev_xfs_log_force, caller_ip, HEX) } },
+	XLOG_ICLOG(FSL_EV_XLOG_ICLOG_WAIT_ON, "xlog_iclog_wait_on"),
+	XLOG_ICLOG(FSL_EV_XLOG_ICLOG_SYNC, "xlog_iclog_sync"),
+	XLOG_ICLOG(FSL_EV_XLOG_ICLOG_SYNC_DONE, "xlog_iclog_sync_done"),
+	XFS_GRANT(FSL_EV_XFS_LOG_GRANT_SLEEP, "xfs_log_grant_sleep"),
+	XFS_GRANT(FSL_EV_XFS_LOG_GRANT_WAKE, "xfs_log_grant_wake"),
+	XFS_AIL(FSL_EV_XFS_AIL_PUSH, "xfs_ail_push"),
+	XFS_AIL(FSL_EV_XFS_AIL_PINNED, "xfs_ail_pinned"),
+	XFS_AIL(FSL_EV_XFS_AIL_LOCKED, "xfs_ail_locked"),
+	XFS_AIL(FSL_EV_XFS_AIL_FLUSHING, "xfs_ail_flushing"),
+	XFS_BUF(FSL_EV_XFS_BUF_READ, "xfs_buf_read"),
+	XFS_BUF(FSL_EV_XFS_BUF_LOCK, "xfs_buf_lock"),
+	XFS_BUF(FSL_EV_XFS_BUF_LOCK_DONE, "xfs_buf_lock_done"),
+	{ FSL_EV_XFS_FILE_FSYNC, FSL_FAM_JOURNAL, 3, sizeof(struct fsl_ev_xfs_inode),
+	  "xfs_file_fsync", "xfs", {
+	F(fsl_ev_xfs_inode, dev, DEV), F(fsl_ev_xfs_inode, ino, U64),
+	F(fsl_ev_xfs_inode, iflags, HEX) } },
+	{ FSL_EV_XFS_ALLOC_VEXTENT_FINISH, FSL_FAM_ALLOC, 12, sizeof(struct fsl_ev_xfs_alloc),
+	  "xfs_alloc_vextent_finish", "xfs", {
+	F(fsl_ev_xfs_alloc, dev, DEV), F(fsl_ev_xfs_alloc, agno, U32),
+	F(fsl_ev_xfs_alloc, agbno, U32), F(fsl_ev_xfs_alloc, minlen, U32),
+	F(fsl_ev_xfs_alloc, maxlen, U32), F(fsl_ev_xfs_alloc, len, U32),
+	F(fsl_ev_xfs_alloc, total, U32), F(fsl_ev_xfs_alloc, alignment, U32),
+	F(fsl_ev_xfs_alloc, resv, S32), F(fsl_ev_xfs_alloc, datatype, HEX),
+	F(fsl_ev_xfs_alloc, wasdel, U8X), F(fsl_ev_xfs_alloc, wasfromfl, U8X) } },
+	{ FSL_EV_XFS_IALLOC_READ_AGI, FSL_FAM_ALLOC, 2, sizeof(struct fsl_ev_xfs_ag),
+	  "xfs_ialloc_read_agi", "xfs", {
+	F(fsl_ev_xfs_ag, dev, DEV), F(fsl_ev_xfs_ag, agno, U32) } },
+	XFS_IMAP(FSL_EV_XFS_IOMAP_ALLOC, "xfs_iomap_alloc"),
+	XFS_IMAP(FSL_EV_XFS_IOMAP_FOUND, "xfs_iomap_found"),
+	XFS_IMAP(FSL_EV_XFS_MAP_BLOCKS_ALLOC, "xfs_map_blocks_alloc"),
+	XFS_IMAP(FSL_EV_XFS_MAP_BLOCKS_FOUND, "xfs_map_blocks_found"),
 };
 
 _Static_assert(sizeof(struct fsl_hdr) == 24, "header is 24 bytes");

@@ -59,6 +59,7 @@ struct fsl_writer {
 	struct fsl_file_hdr fh;
 
 	/* reorder window */
+	unsigned char *one;	/* opts.sorted: a dirop whose paths are clamped */
 	struct pend *items, *tmp;
 	size_t n, head, cap, drain_at, sorted_end;
 	int new_sorted;
@@ -853,6 +854,18 @@ int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev)
 		return w->err;
 	if (!ev || ev->size < sizeof(struct fsl_hdr))
 		return -EINVAL;
+	if (w->opts.sorted) {
+		/* in order already (the recorder's stream): no reorder copy */
+		if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop)) {
+			if (!w->one && !(w->one = malloc(65536)))
+				return -ENOMEM;
+			memcpy(w->one, ev, ev->size);
+			dirop_clamp_paths((struct fsl_ev_dirop *)w->one,
+					  ev->size - offsetof(struct fsl_ev_dirop, paths));
+			return emit(w, w->one);
+		}
+		return emit(w, (const unsigned char *)ev);
+	}
 	if (w->n == w->cap) {
 		size_t nc = w->cap ? w->cap * 2 : 4096;
 		struct pend *ni = realloc(w->items, nc * sizeof(*ni));
@@ -956,6 +969,7 @@ static int write_footer(struct fsl_writer *w)
 
 static void free_writer(struct fsl_writer *w)
 {
+	free(w->one);
 	free(w->items);
 	free(w->tmp);
 	free(w->ring);

@@ -26,6 +26,7 @@ const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;
 const volatile __u32 targ_o_creat = 0100;	/* O_CREAT on this arch */
+const volatile bool targ_jbd2_kick = false;	/* journal family: who wakes targ_jbd2_pid */
 const volatile __u32 targ_self = 0;
 const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */	/* the collector's own tgid, never recorded */
 
@@ -202,6 +203,51 @@ struct {
 
 /* Filter on the filesystem's device (ext4/jbd2 events carry s_dev). */
 #define DEV_SKIP(d) (targ_dev && (d) != targ_dev)
+
+/*
+ * Threads working on another filesystem than the target: tid -> when one
+ * last started a journal handle there (or opened a file there). Its path
+ * call is that filesystem's, not the target's: dirops leaves it out. (Its
+ * waits are recorded with their marks (offcpu_in_data_op, offcpu_handle) and summed on the
+ * report's "other filesystems" line.) Cleared when the thread touches the
+ * target and at the exit of its followed system call; a mark older than
+ * ELSEWHERE_NS is ignored (a call not followed does not clear it).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u64);
+} elsewhere SEC(".maps");
+
+#define ELSEWHERE_NS	1000000000ull
+
+static __always_inline void fs_touch(__u32 dev)
+{
+	__u32 tid;
+	__u64 now;
+
+	if (!targ_dev || !dev)
+		return;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	if (dev == targ_dev) {
+		bpf_map_delete_elem(&elsewhere, &tid);
+		return;
+	}
+	now = bpf_ktime_get_ns();
+	bpf_map_update_elem(&elsewhere, &tid, &now, BPF_ANY);
+}
+
+/* Is thread tid working on another filesystem, marked at or after since? */
+static __always_inline bool fs_elsewhere(__u32 tid, __u64 since, __u64 now)
+{
+	__u64 *ts;
+
+	if (!targ_dev)
+		return false;
+	ts = bpf_map_lookup_elem(&elsewhere, &tid);
+	return ts && *ts >= since && now - *ts < ELSEWHERE_NS;
+}
 
 /*
  * A tracepoint handled as tp_btf and as raw_tp: both receive the raw

@@ -151,6 +151,45 @@ static __always_inline struct dirop_sc *dirop_followed(__u32 nr, __u64 id)
 	return sc;
 }
 
+/* Filesystem of the file fd of the current task, 0 if none. */
+static __always_inline __u32 fd_dev(__s32 fd)
+{
+	struct file *f = data_fd_file(fd);
+
+	return f ? BPF_CORE_READ(f, f_inode, i_sb, s_dev) : 0;
+}
+
+/*
+ * The filesystem a call acted on, where it is certain without the lookup:
+ * the file an open returned, the fd of an fd-only call (readdir, fsync),
+ * the directory a one-component relative name is looked up in (the dirfd
+ * or the cwd: only a mount point itself could be elsewhere). 0 = not known
+ * here (absolute paths, several components, two paths): user space decides
+ * by the path.
+ */
+static __always_inline __u32 dirop_dev(struct fsl_ev_dirop *e, __s64 ret)
+{
+	struct task_struct *t;
+	__u32 i, n = e->path_len;
+
+	if ((e->op == FSL_OP_OPEN || e->op == FSL_OP_CREATE) && ret >= 0)
+		return fd_dev((__s32)ret);
+	if (!n)
+		return e->fd >= 0 ? fd_dev(e->fd) : 0;
+	if (e->path2_len || e->paths[0] == '/' || (e->pflags & FSL_DIROP_TRUNC1))
+		return 0;
+	for (i = 0; i < FSL_DIROP_PATH_MAX; i++) {
+		if (i >= n)
+			break;
+		if (e->paths[i] == '/')
+			return 0;
+	}
+	if (e->dirfd >= 0)
+		return fd_dev(e->dirfd);
+	t = (struct task_struct *)bpf_get_current_task();
+	return BPF_CORE_READ(t, fs, pwd.dentry, d_sb, s_dev);
+}
+
 /* Build the record of sys_enter(regs, nr) in b (header type set last). */
 static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 				       struct pt_regs *regs, __u32 nr, const int btf)
@@ -197,6 +236,12 @@ static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 				&e->pflags, FSL_DIROP_TRUNC2);
 		e->path2_len = len;
 	}
+	/*
+	 * A call on another filesystem may wait before its first journal
+	 * handle (an inode bitmap read in mkdir): mark it from the start.
+	 */
+	if (targ_dev)
+		fs_touch(dirop_dev(e, -1));
 }
 
 /*
@@ -315,10 +360,25 @@ static __always_inline void dirents_walk(struct pt_regs *regs, __s32 fd, __s64 r
 static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs, __s64 ret)
 {
 	struct fsl_ev_dirop *e = (struct fsl_ev_dirop *)b->raw;
-	__u64 size;
+	__u64 size, now = bpf_ktime_get_ns();
+	__u32 dev;
 
+	/*
+	 * Scope (-m/-d): a call that started a journal handle on another
+	 * filesystem, or that certainly acted on another one, is not the
+	 * target's.
+	 */
+	if (targ_dev) {
+		if (fs_elsewhere(e->hdr.tid, e->hdr.ts, now)) {
+			bpf_map_delete_elem(&elsewhere, &e->hdr.tid);
+			return;
+		}
+		dev = dirop_dev(e, ret);
+		if (dev && dev != targ_dev)
+			return;
+	}
 	e->ret = ret;
-	e->lat_ns = bpf_ktime_get_ns() - e->hdr.ts;
+	e->lat_ns = now - e->hdr.ts;
 	size = (sizeof(struct fsl_ev_dirop) + (__u64)e->path_len + e->path2_len + 7) & ~7ULL;
 	if (size > DIROP_BUF)
 		size = DIROP_BUF;
@@ -327,6 +387,17 @@ static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs
 		lost_inc(FSL_FAM_DIROPS);
 	if (e->op == FSL_OP_READDIR && e->ret > 0)
 		dirents_walk(regs, e->fd, e->ret);
+}
+
+/* The end of a followed call: its work on another filesystem is over. */
+static __always_inline void elsewhere_done(struct dirop_sc *sc)
+{
+	__u32 tid;
+
+	if (!targ_dev || !sc)
+		return;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_delete_elem(&elsewhere, &tid);
 }
 
 /*
@@ -367,16 +438,15 @@ static __always_inline void task_exit(struct task_struct *task, struct pt_regs *
 	}
 	if (!sc || sc->data)
 		data_task_exit(task, ret);
-	if (sc && !sc->op)
-		return;
-	b = bpf_task_storage_get(&dirop_task, task, 0, 0);
-	if (!b)
-		return;
-	e = (struct fsl_ev_dirop *)b->raw;
-	if (e->hdr.type != FSL_EV_DIROP)
-		return;
-	dirop_emit(b, regs, ret);
-	e->hdr.type = 0;
+	if (!sc || sc->op) {
+		b = bpf_task_storage_get(&dirop_task, task, 0, 0);
+		e = b ? (struct fsl_ev_dirop *)b->raw : NULL;
+		if (e && e->hdr.type == FSL_EV_DIROP) {
+			dirop_emit(b, regs, ret);
+			e->hdr.type = 0;
+		}
+	}
+	elsewhere_done(sc);
 }
 
 SEC("tp_btf/sys_enter")
@@ -505,6 +575,8 @@ int raw_on_sys_exit(__u64 *ctx)
 		return 0;
 	dirop_emit(b, (struct pt_regs *)ctx[0], (__s64)ctx[1]);
 	bpf_map_delete_elem(&dirop_inflight, &tid);
+	if (targ_dev)
+		bpf_map_delete_elem(&elsewhere, &tid);
 	return 0;
 }
 

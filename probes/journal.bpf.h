@@ -190,6 +190,7 @@ int tp_ext4_journal_start_inode(struct trace_event_raw_ext4_journal_start_inode 
 {
 	struct fsl_ev_ext4_journal_start *e;
 
+	fs_touch(ctx->dev);
 	if (DEV_SKIP(ctx->dev))
 		return 0;
 	e = EV_NEW(fsl_ev_ext4_journal_start, FSL_EV_EXT4_JOURNAL_START_INODE, FSL_FAM_JOURNAL);
@@ -211,6 +212,7 @@ int tp_ext4_journal_start_sb(struct trace_event_raw_ext4_journal_start_sb *ctx)
 {
 	struct fsl_ev_ext4_journal_start *e;
 
+	fs_touch(ctx->dev);
 	if (DEV_SKIP(ctx->dev))
 		return 0;
 	e = EV_NEW(fsl_ev_ext4_journal_start, FSL_EV_EXT4_JOURNAL_START_SB, FSL_FAM_JOURNAL);
@@ -421,6 +423,7 @@ static __always_inline int jstart(__u32 dev, __u64 ino, __u64 *ctx, __u16 type)
 {
 	struct fsl_ev_ext4_journal_start *e;
 
+	fs_touch(dev);
 	if (DEV_SKIP(dev))
 		return 0;
 	e = EV_NEW(fsl_ev_ext4_journal_start, type, FSL_FAM_JOURNAL);

@@ -175,14 +175,37 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	return 0;
 }
 
+/*
+ * The target's jbd2 thread sleeps interruptibly only when it has nothing to
+ * commit (kjournald2); whoever wakes it from there asked for the next
+ * commit, and its stack says why. Its I/O waits are uninterruptible.
+ */
+static __always_inline void jbd2_kick(__u64 *ctx, struct task_struct *p, const int btf)
+{
+	struct fsl_ev_jbd2_kick *e;
+
+	if (!(task_state(p, btf) & TASK_INTERRUPTIBLE_BIT))
+		return;
+	e = EV_NEW(fsl_ev_jbd2_kick, FSL_EV_JBD2_KICK, FSL_FAM_JOURNAL);
+	if (!e)
+		return;
+	e->dev = targ_dev;
+	e->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+	EV_SUBMIT(e);
+}
+
 /* sched_waking(struct task_struct *p): current is the waker. */
 static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 {
 	struct task_struct *p = (struct task_struct *)ctx[0];
 	__u32 pid = FSL_RD(btf, p->pid, p, pid);
-	struct offcpu_start *s = bpf_map_lookup_elem(&offcpu_start, &pid);
+	struct offcpu_start *s;
 	struct wake_dev_mark *m;
 	__u32 zero = 0;
+
+	if (targ_jbd2_kick && targ_jbd2_pid && pid == targ_jbd2_pid)
+		jbd2_kick(ctx, p, btf);
+	s = bpf_map_lookup_elem(&offcpu_start, &pid);
 
 	if (s && !s->wake_ts) {
 		s->wake_ts = bpf_ktime_get_ns();

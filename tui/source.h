@@ -79,6 +79,7 @@ struct fsl_target;
 struct top_live_opts {
 	const struct fsl_target *target;	/* NULL: every filesystem */
 	uint32_t families;			/* 0: all */
+	int fs;					/* enum fsl_collector_fs of the target */
 	uint64_t min_wait_ns;			/* off-CPU threshold */
 };
 

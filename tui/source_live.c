@@ -205,6 +205,7 @@ struct top_source *top_source__live(const struct top_live_opts *o, int *err)
 		co.dev = o->target->dev;
 		co.blkdev = o->target->blkdev;
 		co.families = o->families;
+		co.fs = o->fs;
 	}
 	co.min_wait_ns = o->min_wait_ns;
 	co.ring_bytes = TOP_LIVE_RING_BYTES;

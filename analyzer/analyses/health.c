@@ -78,6 +78,9 @@ const struct fsl_health *an_health_result(struct an_health *s)
 	s->res.min_wait_us = fsl_meta__u64(m, FSL_KV_MIN_WAIT_US, 0);
 	s->res.probe_mode = fsl_meta_kv(m, FSL_KV_PROBE_MODE);
 	s->res.missing = fsl_meta_kv(m, FSL_KV_MISSING_TP);
+	s->res.loss_advice = fsl_meta_kv(m, FSL_KV_LOSS_ADVICE);
+	s->res.lost_behind = fsl_meta__u64(m, FSL_KV_LOST_BEHIND, 0);
+	s->res.lost_burst = fsl_meta__u64(m, FSL_KV_LOST_BURST, 0);
 	s->res.unknown_stacks = s->c->waits_without_stack;
 	return &s->res;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyses.h"
+#include "fslens/model.h"
 
 /* ext4 flags as the tracepoints report them (fs/ext4/ext4.h). */
 #define AN_MAP_NEW		0x20	/* 1 << BH_New */
@@ -60,7 +61,18 @@ struct an_mb {
 	uint32_t ogroup, ngroup, rgroup;
 	int32_t ostart, nstart, rstart;
 	uint32_t nlen, rlen;
+	uint32_t offer;		/* index in offers + 1 (0: none taken) */
+	uint16_t groups;
 	uint8_t cr;
+};
+
+/*
+ * A preallocation a task's request just made: ext4_mb_new_*_pa comes before
+ * that request's ext4_mballoc_alloc, so what the decision was offered is the
+ * state without it.
+ */
+struct an_pa_new {
+	uint64_t pstart, len;
 };
 
 struct an_layout_s;
@@ -71,6 +83,7 @@ struct an_layout {
 	struct fsl_map files;		/* ino -> an_file */
 	struct fsl_map modes;		/* ino -> mode (from inode events) */
 	struct fsl_map pa_hint;		/* tid -> how of the last prealloc use */
+	struct fsl_map pa_new;		/* tid -> an_pa_new: made by the request under way */
 	struct an_alloc *allocs;	/* every allocation seen, append order */
 	size_t nallocs, cap_allocs;
 	uint64_t max_alloc_len;		/* longest allocation: bounds the search back */
@@ -81,6 +94,17 @@ struct an_layout {
 	uint64_t max_pa_len;
 	struct an_mb *mbs;		/* allocator decisions, time order */
 	size_t nmbs, cap_mbs;
+	/*
+	 * The filesystem's free space in core as the events go (1 = in use):
+	 * the recorded start bitmap, then allocations and new preallocations
+	 * set, releases and frees clear. core_state 0 not read yet, 1 ready,
+	 * -1 no start bitmap (no offers then).
+	 */
+	uint64_t *core;
+	uint64_t core_first, core_bits;
+	int core_state;
+	struct fsl_goal_offer *offers;	/* for decisions that left their goal */
+	size_t noffers, cap_offers;
 	struct an_alloc *owners;	/* query: every file's extents at the end, by pblk */
 	size_t nowners, cap_owners;
 	struct fsl_break_pos pos;
@@ -350,6 +374,124 @@ static int on_prealloc(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
+/* ---- free space in core, for what a goal group offered ---- */
+
+/* Build the in-core bitmap from the recorded start bitmap (once). */
+static int core_ready(struct an_layout *s)
+{
+	const struct fsl_meta *m = s->c->meta;
+	const struct fsl_bitmap *b;
+	uint64_t pos, i, k;
+
+	if (s->core_state)
+		return s->core_state > 0;
+	s->core_state = -1;
+	b = m && m->bitmap ? m->bitmap(m, FSL_BITMAP_BLOCK, FSL_BITMAP_START) : NULL;
+	if (!b || !b->nbits)
+		return 0;
+	s->core = calloc((b->nbits + 63) / 64, sizeof(*s->core));
+	if (!s->core)
+		return 0;
+	s->core_first = b->first;
+	s->core_bits = b->nbits;
+	for (pos = 0, i = 0; i < b->nruns; pos += b->runs[i++]) {
+		if (!(i & 1))
+			continue;	/* runs alternate free, used, free... */
+		for (k = pos; k < pos + b->runs[i] && k < b->nbits; k++)
+			s->core[k / 64] |= 1ull << (k % 64);
+	}
+	s->core_state = 1;
+	return 1;
+}
+
+static void core_mark(struct an_layout *s, uint64_t blk, uint64_t len, int used)
+{
+	uint64_t k, e;
+
+	if (!core_ready(s) || blk < s->core_first)
+		return;
+	k = blk - s->core_first;
+	e = k + len < s->core_bits ? k + len : s->core_bits;
+	for (; k < e; k++) {
+		if (used)
+			s->core[k / 64] |= 1ull << (k % 64);
+		else
+			s->core[k / 64] &= ~(1ull << (k % 64));
+	}
+}
+
+static int core_used(const struct an_layout *s, uint64_t k)
+{
+	return (s->core[k / 64] >> (k % 64)) & 1;
+}
+
+/* From bit k (< end), the first bit equal to v, or end. */
+static uint64_t core_next(const struct an_layout *s, uint64_t k, uint64_t end, int v)
+{
+	while (k < end) {
+		uint64_t w = s->core[k / 64];
+
+		w = (v ? w : ~w) >> (k % 64);
+		if (w) {
+			k += (uint64_t)__builtin_ctzll(w);
+			return k < end ? k : end;
+		}
+		k = (k / 64 + 1) * 64;
+	}
+	return end;
+}
+
+/*
+ * What group grp offered a request with goal `goal` normalized to
+ * [nstart, nstart + nlen): its free extents as they are now, before the
+ * decision's own blocks are marked (ext4_mballoc_alloc comes first).
+ */
+static void core_offer(const struct an_layout *s, const struct fsl_ext4_geometry *g, uint32_t grp,
+		       uint64_t goal, uint64_t nstart, uint64_t nlen, struct fsl_goal_offer *o)
+{
+	uint64_t gs = (uint64_t)grp * g->blocks_per_group + g->first_data_block;
+	uint64_t ge = gs + g->blocks_per_group, k, e, d, dist[3];
+	unsigned int i, j;
+
+	memset(o, 0, sizeof(*o));
+	if (gs < s->core_first || ge - s->core_first > s->core_bits || goal < gs || goal >= ge)
+		return;
+	o->have = 1;
+	o->group = grp;
+	gs -= s->core_first;
+	ge -= s->core_first;
+	goal -= s->core_first;
+	o->goal_free = !core_used(s, goal);
+	for (k = core_next(s, gs, ge, 0); k < ge; k = core_next(s, e, ge, 0)) {
+		e = core_next(s, k, ge, 1);
+		o->free += e - k;
+		o->extents++;
+		if (e - k > o->largest_len) {
+			o->largest_start = k + s->core_first;
+			o->largest_len = e - k;
+		}
+		d = goal < k ? k - goal : goal >= e ? goal - (e - 1) : 0;
+		for (i = 0; i < o->nnear && dist[i] <= d; i++)
+			;
+		if (i >= 3)
+			continue;
+		for (j = o->nnear < 3 ? o->nnear++ : 2; j > i; j--) {
+			dist[j] = dist[j - 1];
+			o->near_start[j] = o->near_start[j - 1];
+			o->near_len[j] = o->near_len[j - 1];
+		}
+		dist[i] = d;
+		o->near_start[i] = k + s->core_first;
+		o->near_len[i] = e - k;
+	}
+	if (nstart >= gs + s->core_first && nstart < ge + s->core_first) {
+		k = nstart - s->core_first;
+		o->at_norm = core_used(s, k) ? 0 : core_next(s, k, ge, 1) - k;
+	}
+	o->fit_at_goal = nlen && o->at_norm >= nlen;
+	o->fit_in_group = nlen && o->largest_len >= nlen;
+}
+
 static int add_alloc(struct an_layout *s, uint64_t pblk, uint64_t len, uint64_t ino, uint64_t ts,
 		     uint8_t how, uint8_t nodata)
 {
@@ -423,6 +565,8 @@ static int on_allocate(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (add_alloc(s, ev->block, ev->len, ev->ino, h->ts, how,
 		      !(ev->flags & AN_MB_HINT_DATA)))
 		return -ENOMEM;
+	core_mark(s, ev->block, ev->len, 1);
+	fsl_map__del(&s->pa_new, h->tid);	/* the request is done */
 	if (pa)
 		fsl_map__del(&s->pa_hint, h->tid);
 	if (!(ev->flags & (AN_MB_HINT_DATA | AN_MB_HINT_METADATA))) {
@@ -458,6 +602,16 @@ static int on_new_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	pa->group = h->type == FSL_EV_EXT4_MB_NEW_GROUP_PA;
 	if (pa->len > s->max_pa_len)
 		s->max_pa_len = pa->len;
+	/* in core a preallocation is in use whole until released (mb_mark_used) */
+	core_mark(s, pa->pstart, pa->len, 1);
+	if (s->core_state > 0) {
+		struct an_pa_new *pn = fsl_map__put(&s->pa_new, h->tid, NULL);
+
+		if (!pn)
+			return -ENOMEM;
+		pn->pstart = pa->pstart;
+		pn->len = pa->len;
+	}
 	s->dirty = 1;
 	return 0;
 }
@@ -477,6 +631,8 @@ static int on_release_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	if (s->c->target_dev && ev->dev != s->c->target_dev)
 		return 0;
+	/* the range given back: a group PA's unused tail, an inode PA's free runs */
+	core_mark(s, ev->pa_pstart, ev->pa_len, 0);
 	for (i = s->npas; i-- > 0;) {
 		struct an_pa *pa = &s->pas[i];
 
@@ -487,6 +643,62 @@ static int on_release_pa(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			break;
 		}
 	}
+	return 0;
+}
+
+/*
+ * A decision that did not continue its file where the previous logical block
+ * lies (a break to be): what its goal group offered, kept for the query.
+ */
+static int mb_offer(struct an_layout *s, struct an_mb *m, uint16_t flags, uint32_t tid)
+{
+	struct fsl_ext4_geometry g;
+	const struct an_file *f;
+	const struct an_ext *x;
+	uint64_t expect, res, goal, nstart, k;
+	struct fsl_goal_offer *o;
+
+	const struct an_pa_new *pn;
+
+	if (!m->lblk || m->ostart < 0 || m->rstart < 0 || !core_ready(s))
+		return 0;
+	f = fsl_map__get(&s->files, m->ino);
+	if (!f || !f->n)
+		return 0;
+	x = &f->ext[ext_find(f, m->lblk - 1)];
+	if (x->lblk > m->lblk - 1 || x->lblk + x->len <= m->lblk - 1)
+		return 0;
+	fsl_meta__ext4_geometry(s->c->meta, &g);
+	if (!g.blocks_per_group)
+		return 0;
+	expect = x->pblk + (m->lblk - x->lblk);
+	res = (uint64_t)m->rgroup * g.blocks_per_group + g.first_data_block + (uint64_t)m->rstart;
+	if (res == expect)
+		return 0;
+	goal = (uint64_t)m->ogroup * g.blocks_per_group + g.first_data_block + (uint64_t)m->ostart;
+	/* a normalized start of -1: the trace does not say where (from the goal then) */
+	nstart = m->nstart < 0 ? goal : (uint64_t)m->ngroup * g.blocks_per_group +
+					 g.first_data_block + (uint64_t)m->nstart;
+	if (grow((void **)&s->offers, &s->cap_offers, s->noffers, sizeof(*s->offers)))
+		return -ENOMEM;
+	o = &s->offers[s->noffers];
+	pn = fsl_map__get(&s->pa_new, tid);
+	if (pn)
+		core_mark(s, pn->pstart, pn->len, 0);
+	core_offer(s, &g, m->ogroup, goal, nstart, m->nlen, o);
+	o->norm_known = m->nstart >= 0;
+	if (!o->have || res < s->core_first) {
+		if (pn)
+			core_mark(s, pn->pstart, pn->len, 1);
+		return 0;
+	}
+	o->goal_tried = !!(flags & FSL_MB_HINT_TRY_GOAL);
+	o->result_len = m->rlen;
+	for (k = res - s->core_first; k < res - s->core_first + m->rlen && k < s->core_bits; k++)
+		o->result_free += !core_used(s, k);
+	if (pn)
+		core_mark(s, pn->pstart, pn->len, 1);
+	m->offer = (uint32_t)++s->noffers;
 	return 0;
 }
 
@@ -516,7 +728,9 @@ static int on_mballoc(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	m->rstart = ev->result_start;
 	m->rlen = (uint32_t)ev->result_len;
 	m->cr = ev->cr;
-	return 0;
+	m->groups = ev->groups;
+	m->offer = 0;
+	return mb_offer(s, m, ev->flags, h->tid);
 }
 
 static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -531,6 +745,12 @@ static int on_free_blocks(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	if (s->c->target_dev && ev->dev != s->c->target_dev)
 		return 0;
+	/*
+	 * Free for the offers from now (the kernel's buddy takes them back only
+	 * when the freeing transaction commits: an offer after a free and before
+	 * that commit counts them free too early).
+	 */
+	core_mark(s, ev->block, ev->count, 0);
 	/* an extent-tree block freed: no longer that inode's (few records, newest last) */
 	for (i = s->nmetas; i-- > 0;) {
 		struct an_alloc *a = &s->metas[i];
@@ -904,6 +1124,7 @@ struct an_layout *an_layout_new(struct an_ctx *c)
 	fsl_map__init(&s->files, sizeof(struct an_file));
 	fsl_map__init(&s->modes, sizeof(uint64_t));
 	fsl_map__init(&s->pa_hint, sizeof(uint8_t));
+	fsl_map__init(&s->pa_new, sizeof(struct an_pa_new));
 	s->cons.name = "layout";
 	s->cons.priv = s;
 	s->cons.handlers[FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT] = on_map;
@@ -938,6 +1159,7 @@ void an_layout_free(struct an_layout *s)
 	fsl_map__free(&s->files);
 	fsl_map__free(&s->modes);
 	fsl_map__free(&s->pa_hint);
+	fsl_map__free(&s->pa_new);
 	it = 0;
 	while ((st = fsl_map__next(&s->rd_open, &it, NULL)))
 		free(st->ino);
@@ -950,6 +1172,8 @@ void an_layout_free(struct an_layout *s)
 	free(s->metas);
 	free(s->pas);
 	free(s->mbs);
+	free(s->core);
+	free(s->offers);
 	free(s->owners);
 	free(s->breaks);
 	free(s);
@@ -1136,6 +1360,7 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 	const struct an_alloc *a = NULL;
 	uint64_t jstart = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_START, 0);
 	const struct an_mb *m;
+	int path;
 
 	b->ts = x->ts;
 	if (o) {
@@ -1190,11 +1415,18 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 		b->have_decision = 1;
 		b->goal = (uint64_t)m->ogroup * g->blocks_per_group + g->first_data_block +
 			  (uint64_t)(m->ostart > 0 ? m->ostart : 0);
-		b->norm_start = (uint64_t)m->ngroup * g->blocks_per_group + g->first_data_block +
-				(uint64_t)(m->nstart > 0 ? m->nstart : 0);
+		b->norm_known = m->nstart >= 0;
+		b->norm_start = b->norm_known ? (uint64_t)m->ngroup * g->blocks_per_group +
+						g->first_data_block + (uint64_t)m->nstart : 0;
 		b->norm_len = m->nlen;
 		b->req_len = m->olen;
 		b->cr = m->cr;
+		b->groups_scanned = m->groups;
+		path = fsl_alloc_cr_path(m->cr, fsl_kernel_new_cr_names(
+						fsl_meta_kv(s->c->meta, FSL_KV_KERNEL)));
+		b->cr_name = path >= 0 ? fsl_alloc_path_kname((unsigned int)path) : NULL;
+		if (m->offer && (b->taker_later || b->taker_kind == FSL_TAKER_FREE))
+			b->offer = s->offers[m->offer - 1];
 	}
 }
 

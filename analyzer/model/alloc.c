@@ -104,6 +104,13 @@ struct fsl_alloc {
 	struct pend *pend;
 	uint32_t npend, cpend;
 	uint32_t last_group, last_start;	/* stream goal */
+	/*
+	 * From the kernels that trace a stream request's goal start as -1: one
+	 * goal group per slot, the inode's number modulo nslots picks the slot
+	 * (s_mb_last_groups). 0 slots: the one goal above, group and start.
+	 */
+	uint32_t nslots;
+	uint32_t slot_group[FSL_ALLOC_MAX_SLOTS];
 	uint64_t lru_clock;
 	struct ipage *hint;	/* page of the inode looked up last (a cache) */
 };
@@ -395,6 +402,26 @@ const char *fsl_alloc_path_kname(unsigned int path)
 		"best found", "ENOSPC",
 	};
 	return path < FSL_PATH__MAX ? n[path] : "?";
+}
+
+int fsl_alloc_cr_path(unsigned int cr, int new_names)
+{
+	static const int map6[] = { FSL_PATH_CR0, FSL_PATH_CR1, FSL_PATH_CR1_5, FSL_PATH_CR2,
+				    FSL_PATH_CR3 };
+	static const int map4[] = { FSL_PATH_CR0, FSL_PATH_CR1, FSL_PATH_CR2, FSL_PATH_CR3 };
+
+	if (new_names)
+		return cr < 5 ? map6[cr] : -1;
+	return cr < 4 ? map4[cr] : -1;
+}
+
+int fsl_kernel_new_cr_names(const char *release)
+{
+	int maj = 0, min = 0;
+
+	if (!release || sscanf(release, "%d.%d", &maj, &min) != 2)
+		return 1;
+	return maj > 6 || (maj == 6 && min >= 5);
 }
 
 /* ---- construction ---- */
@@ -725,12 +752,36 @@ void fsl_alloc__set_tunables(struct fsl_alloc *a, const struct fsl_tunables *t)
 	a->t = *t;
 }
 
-void fsl_alloc__set_stream_goal(struct fsl_alloc *a, uint32_t group, uint32_t start)
+void fsl_alloc__set_stream_goal(struct fsl_alloc *a, uint64_t ino, uint32_t group,
+				uint32_t start)
 {
-	if (group < a->g.ngroups) {
+	if (group >= a->g.ngroups)
+		return;
+	if (a->nslots) {
+		a->slot_group[ino % a->nslots] = group;
+	} else {
 		a->last_group = group;
 		a->last_start = start;
 	}
+}
+
+uint32_t fsl_alloc_stream_slots(uint32_t possible_cpus, uint32_t ngroups)
+{
+	uint32_t q = (ngroups + 3) / 4;
+
+	if (!possible_cpus)
+		possible_cpus = 1;
+	return possible_cpus < q ? possible_cpus : q ? q : 1;
+}
+
+void fsl_alloc__set_stream_slots(struct fsl_alloc *a, uint32_t n)
+{
+	if (n > FSL_ALLOC_MAX_SLOTS)
+		n = FSL_ALLOC_MAX_SLOTS;
+	if (n == a->nslots)
+		return;
+	a->nslots = n;
+	memset(a->slot_group, 0, sizeof(a->slot_group));
 }
 
 /* ---- extent map ---- */
@@ -1348,7 +1399,11 @@ static void regular_allocator(struct ac *ac)
 	if (i >= (int)a->t.mb_order2_req && i <= (int)a->max_order + 1 &&
 	    !(ac->g.len & ~(1u << (i - 1))))
 		ac->two_order = i - 1;
-	if (ac->flags & FSL_MB_STREAM_ALLOC) {
+	if ((ac->flags & FSL_MB_STREAM_ALLOC) && a->nslots) {
+		ac->g.group = a->slot_group[ac->r->ino % a->nslots];
+		ac->g.start = 0;	/* the kernel's -1: a group, no start */
+		ac->flags &= ~FSL_MB_HINT_TRY_GOAL;
+	} else if (ac->flags & FSL_MB_STREAM_ALLOC) {
 		ac->g.group = a->last_group;
 		ac->g.start = a->last_start;
 	}
@@ -1791,8 +1846,12 @@ void fsl_alloc__apply(struct fsl_alloc *a, const struct fsl_alloc_req *r,
 	if (res->flags & FSL_MB_STREAM_ALLOC && res->path > FSL_PATH_GROUP_PA) {
 		uint64_t s = res->pa_len ? res->pa_pstart : res->pblk;
 
-		a->last_group = blk_group(a, s);
-		a->last_start = blk_off(a, s);
+		if (a->nslots) {
+			a->slot_group[r->ino % a->nslots] = blk_group(a, s);
+		} else {
+			a->last_group = blk_group(a, s);
+			a->last_start = blk_off(a, s);
+		}
 	}
 	a->grp[blk_group(a, res->pblk)].loaded = 1;
 }

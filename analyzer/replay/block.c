@@ -29,13 +29,7 @@ static int kernel_path(struct fsl_replay *r, const struct thr *t,
 	}
 	if (!mb->groups && mb->found)
 		return FSL_PATH_GOAL;
-	if (r->new_cr_names) {
-		static const int map6[] = { FSL_PATH_CR0, FSL_PATH_CR1, FSL_PATH_CR1_5,
-					    FSL_PATH_CR2, FSL_PATH_CR3 };
-
-		return cr < 5 ? map6[cr] : -1;
-	}
-	return cr < 4 ? FSL_PATH_CR0 + (cr >= 2 ? cr + 1 : cr) : -1;
+	return fsl_alloc_cr_path((unsigned int)cr, r->new_cr_names);
 }
 
 static void blk_div(struct fsl_replay *r, uint64_t ts, const struct fsl_alloc_req *q,
@@ -165,6 +159,28 @@ static void apply_pa_events(struct fsl_replay *r, struct thr *t, int releases)
 	}
 }
 
+/*
+ * A stream request traced with goal start -1 is from a kernel with one
+ * stream goal group per slot (s_mb_last_groups, fs/ext4/mballoc.c), picked
+ * by the inode number: the kernel state and the free runs switch to it at
+ * the first one, before any stream goal was used.
+ */
+static void stream_slots(struct fsl_replay *r, const struct thr *t)
+{
+	uint32_t n;
+	int i;
+
+	if (r->stream_slots || !t->has_mb || t->mb_prealloc ||
+	    !(t->mb.flags & FSL_MB_STREAM_ALLOC) || t->mb.goal_start != -1)
+		return;
+	n = fsl_alloc_stream_slots(r->possible_cpus, r->g.ngroups);
+	r->stream_slots = n;
+	fsl_alloc__set_stream_slots(r->ks, n);
+	for (i = 0; i < r->nscen; i++)
+		if (r->sc[i].fr)
+			fsl_alloc__set_stream_slots(r->sc[i].fr, n);
+}
+
 static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct thr *t,
 			 uint64_t kp, uint32_t kl)
 {
@@ -234,6 +250,7 @@ static void on_allocated(struct fsl_replay *r, const struct fsl_hdr *ev, struct 
 		r->res.blk_unknown_pa++;
 		goto apply;
 	}
+	stream_slots(r, t);
 	q.goal = 0;
 	fsl_alloc__decide(r->ks, &q, &m);
 	exact = m.pblk == kp && m.len == kl;
@@ -258,7 +275,7 @@ apply:
 	fsl_alloc__apply(r->ks, &q, &k);
 	if (t->has_mb && (t->mb.flags & FSL_MB_STREAM_ALLOC) && !t->mb_prealloc &&
 	    t->mb.result_len > 0)
-		fsl_alloc__set_stream_goal(r->ks, t->mb.result_group,
+		fsl_alloc__set_stream_goal(r->ks, q.ino, t->mb.result_group,
 					   (uint32_t)t->mb.result_start);
 	apply_pa_events(r, t, 1);
 	for (i = 0; i < r->nscen; i++)

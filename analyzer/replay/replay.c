@@ -181,14 +181,9 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 		r->max_txn = ji.max_blocks;
 	r->hz = fsl_meta__u64(m, FSL_KV_HZ, 250);
 	v = fsl_meta_kv(m, FSL_KV_KERNEL);
-	if (v) {
-		int maj = 0, min = 0;
-
-		sscanf(v, "%d.%d", &maj, &min);
-		r->new_cr_names = maj > 6 || (maj == 6 && min >= 5);
-	} else {
-		r->new_cr_names = 1;
-	}
+	r->new_cr_names = fsl_kernel_new_cr_names(v);
+	r->possible_cpus = (uint32_t)fsl_meta__u64(m, FSL_KV_NCPUS_CONF,
+						   fsl_meta__u64(m, FSL_KV_NCPUS, 1));
 	r->have_geom = have && !fsl_geom_finish(g);
 	if (r->have_geom && !fsl_geom_check(g, r->error, sizeof(r->error))) {
 		uint64_t ic = fsl_meta__u64(m, FSL_KV_EXT4_INODES_COUNT, 0);

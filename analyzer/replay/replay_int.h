@@ -122,6 +122,8 @@ struct fsl_replay {
 	char *notes[NOTE_MAX];
 	size_t nnotes;
 	int have_geom, new_cr_names;
+	uint32_t possible_cpus;		/* sysconf's configured CPUs, for the stream slots */
+	uint32_t stream_slots;		/* 0 until a stream request shows the kernel has them */
 	uint64_t hz;
 	struct fsl_geom g;
 	struct fsl_tunables t;

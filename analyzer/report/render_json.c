@@ -71,6 +71,9 @@ static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct f
 	}
 	fsl_json__obj_end(j);
 	fsl_json__kv_u64(j, "lost_total", lost);
+	fsl_json__kv_u64(j, "lost_drain_behind", h->lost_behind);
+	fsl_json__kv_u64(j, "lost_burst", h->lost_burst);
+	fsl_json__kv_str(j, "loss_advice", h->loss_advice);
 	fsl_json__kv_u64(j, "min_wait_us", h->min_wait_us);
 	fsl_json__kv_str(j, "probe_mode", h->probe_mode);
 	fsl_json__kv_str(j, "missing", h->missing);
@@ -427,6 +430,8 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 	for (i = 0; i < FSL_TRIG__MAX; i++)
 		fsl_json__kv_u64(j, fsl_trigger_name(i), jr->trig[i]);
 	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "triggers_inferred", jr->trig_guessed);
+	fsl_json__kv_u64(j, "kicks", jr->kicks);
 	kv_us(j, "avg_locked_us", jr->phase_txns ? jr->sum_locked_phase_ns / jr->phase_txns : 0);
 	kv_us(j, "avg_flushing_us", jr->phase_txns ? jr->sum_flushing_phase_ns / jr->phase_txns : 0);
 	kv_us(j, "avg_logging_us", jr->phase_txns ? jr->sum_logging_phase_ns / jr->phase_txns : 0);
@@ -446,6 +451,7 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "tid", t->tid);
 		fsl_json__kv_str(j, "dev", rn_dev(b, sizeof(b), t->dev));
 		fsl_json__kv_str(j, "trigger", fsl_trigger_name(t->trigger));
+		fsl_json__kv_bool(j, "trigger_inferred", !t->kicked);
 		fsl_json__kv_bool(j, "sync_commit", t->sync_commit);
 		fsl_json__kv_u64(j, "start_ns", t->t_start);
 		fsl_json__kv_u64(j, "end_ns", t->t_end);
@@ -727,7 +733,14 @@ static void readdir_fields(struct fsl_json *j, const struct fsl_readdir_dir *d, 
 }
 
 /* layout.readdir: readdir (hash) order vs inode order, null without dirents. */
-static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
+/* How many of n entries a long list shows; its total and a truncated flag are said beside. */
+static unsigned int list_cap(const struct fsl_report_info *info, unsigned int n)
+{
+	return info->json_full || n <= FSL_JSON_LIST_MAX ? n : FSL_JSON_LIST_MAX;
+}
+
+static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l,
+			const struct fsl_report_info *info)
 {
 	const struct fsl_readdir_dir *d;
 	struct fsl_readdir_dir t;
@@ -742,11 +755,12 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
 	}
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "streams", n);
+	fsl_json__kv_bool(j, "dirs_truncated", list_cap(info, n) < n);
 	fsl_json__kv_bool(j, "geometry", geo);
 	readdir_fields(j, &t, geo);
 	fsl_json__key(j, "dirs");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		fsl_json__obj_begin(j);
 		fsl_json__kv_u64(j, "pid", d[i].pid);
 		fsl_json__kv_s64(j, "fd", d[i].fd);
@@ -763,7 +777,40 @@ static void readdir_obj(struct fsl_json *j, const struct fsl_layout *l)
 	fsl_json__obj_end(j);
 }
 
-static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
+/* What the goal group offered when a break's extent went elsewhere. */
+static void json_offer(struct fsl_json *j, const struct fsl_goal_offer *o)
+{
+	unsigned int k;
+
+	fsl_json__key(j, "goal_group_offer");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "group", o->group);
+	fsl_json__kv_bool(j, "goal_free", o->goal_free);
+	fsl_json__kv_bool(j, "goal_tried", o->goal_tried);
+	fsl_json__kv_bool(j, "normalized_start_known", o->norm_known);
+	fsl_json__kv_u64(j, "free_at_normalized_start", o->at_norm);
+	fsl_json__kv_bool(j, "fit_at_goal", o->fit_at_goal);
+	fsl_json__kv_bool(j, "fit_in_group", o->fit_in_group);
+	fsl_json__kv_u64(j, "free_blocks", o->free);
+	fsl_json__kv_u64(j, "free_extents", o->extents);
+	fsl_json__kv_u64(j, "largest_start", o->largest_start);
+	fsl_json__kv_u64(j, "largest_len", o->largest_len);
+	fsl_json__kv_u64(j, "result_len", o->result_len);
+	fsl_json__kv_u64(j, "result_free", o->result_free);
+	fsl_json__key(j, "nearest");
+	fsl_json__arr_begin(j);
+	for (k = 0; k < o->nnear; k++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "start", o->near_start[k]);
+		fsl_json__kv_u64(j, "len", o->near_len[k]);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+}
+
+static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
+		       const struct fsl_report_info *info)
 {
 	const struct fsl_layout *l = fsl_analysis__layout(a);
 	const struct fsl_frag_break *br;
@@ -811,11 +858,13 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__obj_end(j);
 		}
 	}
-	readdir_obj(j, l);
+	readdir_obj(j, l, info);
 	n = fsl_layout__breaks(l, &br);
+	fsl_json__kv_u64(j, "breaks_total", n);
+	fsl_json__kv_bool(j, "breaks_truncated", list_cap(info, n) < n);
 	fsl_json__key(j, "fragcheck");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		snprintf(b, sizeof(b), "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6"
 			 PRIu64 " log %" PRIu64 " len %" PRIu64, br[i].ino, br[i].kind, br[i].expect,
 			 br[i].phys, br[i].log, br[i].len);
@@ -824,7 +873,7 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 	fsl_json__arr_end(j);
 	fsl_json__key(j, "breaks");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < list_cap(info, n); i++) {
 		fsl_json__obj_begin(j);
 		fsl_json__kv_u64(j, "ino", br[i].ino);
 		fsl_json__kv_strn(j, "kind", &br[i].kind, 1);
@@ -859,11 +908,21 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__obj_begin(j);
 			fsl_json__kv_u64(j, "goal", br[i].goal);
 			fsl_json__kv_u64(j, "request_len", br[i].req_len);
-			fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			if (br[i].norm_known)
+				fsl_json__kv_u64(j, "normalized_start", br[i].norm_start);
+			else
+				fsl_json__kv_null(j, "normalized_start");
 			fsl_json__kv_u64(j, "normalized_len", br[i].norm_len);
 			fsl_json__kv_u64(j, "cr", br[i].cr);
+			if (br[i].cr_name)
+				fsl_json__kv_str(j, "cr_name", br[i].cr_name);
+			else
+				fsl_json__kv_null(j, "cr_name");
+			fsl_json__kv_u64(j, "groups_scanned", br[i].groups_scanned);
 			fsl_json__obj_end(j);
 		}
+		if (br[i].offer.have)
+			json_offer(j, &br[i].offer);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
@@ -959,7 +1018,7 @@ int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 	if (sec & FSL_SEC_BLOCKIO)
 		blockio_arr(&j, a);
 	if (sec & FSL_SEC_LAYOUT)
-		layout_obj(&j, a);
+		layout_obj(&j, a, info);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		procs_arr(&j, a);
 	fsl_json__obj_end(&j);

@@ -83,7 +83,7 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	uint64_t t0, t1, ev = 0, lost = 0;
 	char b1[32];
 	unsigned int i;
-	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND);
+	const char *cmd = fsl_meta_kv(fsl_analysis__meta(a), FSL_KV_COMMAND), *why;
 	uint64_t dev;
 
 	rn_span(a, &t0, &t1);
@@ -96,8 +96,13 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	if (!fsl_meta__get_u64(fsl_analysis__meta(a), FSL_KV_DEV, &dev))
 		fprintf(f, "target %s (%s, dev %s), ", rn_kv(a, FSL_KV_MOUNT), rn_kv(a, FSL_KV_FSTYPE),
 			rn_dev(b1, sizeof(b1), (uint32_t)dev));
-	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s\n", rn_sec(t1 - t0), ev,
-		lost ? "*** " : "", lost, lost ? " (see TRACE) ***" : "");
+	/* the cause record measured (older traces do not say) */
+	why = !h->lost_behind && !h->lost_burst ? "" :
+	      h->lost_behind >= h->lost_burst ? "the recorder's drain fell behind; " :
+						"bursts overflowed the ring; ";
+	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s%s%s\n", rn_sec(t1 - t0), ev,
+		lost ? "*** " : "", lost, lost ? " (" : "", lost ? why : "",
+		lost ? "see TRACE) ***" : "");
 	if (cmd) {
 		char ec[4096];
 
@@ -393,6 +398,14 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	for (i = 1; i <= FSL_TRIG__MAX; i++)
 		fprintf(f, " %s %" PRIu64 "%s", fsl_trigger_name(i % FSL_TRIG__MAX),
 			j->trig[i % FSL_TRIG__MAX], i < FSL_TRIG__MAX ? "," : "");
+	/*
+	 * A commit asked for while jbd2 was busy wakes nothing: its trigger is
+	 * inferred; a trace without wake-ups (no -m/-d, older) infers them all.
+	 */
+	if (j->trig_guessed && !j->kicks)
+		fprintf(f, " (inferred from waits)");
+	else if (j->trig_guessed)
+		fprintf(f, " (%" PRIu64 " inferred: jbd2 was busy)", j->trig_guessed);
 	fputc('\n', f);
 	if (s && e)
 		fprintf(f, "  /proc/fs/jbd2 info: %" PRIu64 " transactions (delta) vs %" PRIu64
@@ -678,6 +691,28 @@ static void sec_readdir(FILE *f, const struct fsl_layout *l)
 		fprintf(f, "    ... %u more streams (--json has all)\n", n - 5);
 }
 
+/* What the goal group offered when the extent went elsewhere (its free space then). */
+static void break_offer(FILE *f, const struct fsl_goal_offer *o, uint64_t nlen)
+{
+	unsigned int i;
+
+	fprintf(f, "          goal group %u then: goal block %s", o->group,
+		o->goal_free ? "free" : "in use");
+	if (!o->goal_tried)
+		fprintf(f, " (goal not tried: no EXT4_MB_HINT_TRY_GOAL)");
+	if (o->goal_free || o->norm_known)
+		fprintf(f, "; %" PRIu64 " free from the %s (%s)", o->at_norm,
+			o->norm_known ? "normalized start" : "goal",
+			o->fit_at_goal ? "the request fit there" : "too few");
+	fprintf(f, "; largest free extent %" PRIu64 "+%" PRIu64 " (%s); %" PRIu64 " free blocks in %"
+		PRIu64 " extents", o->largest_start, o->largest_len,
+		o->fit_in_group ? "fits" : nlen ? "too small" : "?", o->free, o->extents);
+	for (i = 0; i < o->nnear; i++)
+		fprintf(f, "%s%" PRIu64 "+%" PRIu64, i ? ", " : "; nearest the goal ",
+			o->near_start[i], o->near_len[i]);
+	fputc('\n', f);
+}
+
 /* The evidence for one break: who holds the block, how, and the allocator's decision. */
 static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 {
@@ -722,10 +757,20 @@ static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 		fprintf(f, "          block %" PRIu64 " is in use, by no inode seen in the trace\n",
 			b->expect);
 	}
-	if (b->have_decision)
+	if (b->have_decision) {
 		fprintf(f, "          this extent: asked goal %" PRIu64 " for %" PRIu64 " block%s, "
-			"normalized to %" PRIu64 ", found at cr %u\n", b->goal, b->req_len,
-			b->req_len == 1 ? "" : "s", b->norm_len, b->cr);
+			"normalized to %" PRIu64, b->goal, b->req_len, b->req_len == 1 ? "" : "s",
+			b->norm_len);
+		if (b->norm_known)
+			fprintf(f, " at %" PRIu64, b->norm_start);
+		fprintf(f, ", found at cr %u", b->cr);
+		if (b->cr_name)
+			fprintf(f, " (%s)", b->cr_name);
+		fprintf(f, " after %u group%s\n", b->groups_scanned,
+			b->groups_scanned == 1 ? "" : "s");
+	}
+	if (b->offer.have)
+		break_offer(f, &b->offer, b->norm_len);
 }
 
 static void break_positions(FILE *f, const struct fsl_layout *l)
@@ -839,6 +884,8 @@ static void sec_health(FILE *f, struct fsl_analysis *a)
 	for (i = 0; i < FSL_FAM__MAX; i++)
 		fprintf(f, "  %-10s %12" PRIu64 " %10" PRIu64 "\n", fsl_family_name(i), h->events[i],
 			h->lost[i]);
+	if (lost && h->loss_advice && *h->loss_advice)
+		wrap(f, "why: ", 4, h->loss_advice);
 	if (h->min_wait_us)
 		fprintf(f, "  off-CPU threshold: %" PRIu64 " us (shorter waits were not recorded)\n",
 			h->min_wait_us);

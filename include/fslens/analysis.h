@@ -298,7 +298,7 @@ struct fsl_txn {
 	uint8_t trigger;	/* enum fsl_commit_trigger */
 	uint8_t sync_commit;
 	uint8_t have_stats;	/* run_stats seen */
-	uint8_t _pad;
+	uint8_t kicked;		/* trigger read from the jbd2 thread's waker, not guessed */
 	/* Phase timestamps (0 = not seen). */
 	uint64_t t_start, t_locking, t_flushing, t_logging, t_end;
 	/* From jbd2_run_stats (jiffies converted to ns with host.hz). */
@@ -333,6 +333,8 @@ struct fsl_journal {
 	struct fsl_hist commit_ns;	/* start_commit -> end_commit */
 	uint64_t ewma_commit_ns;	/* as the kernel's j_average_commit_time */
 	uint64_t trig[FSL_TRIG__MAX];
+	uint64_t trig_guessed;		/* commits whose trigger no kick named (jbd2 was busy) */
+	uint64_t kicks, kicks_unread;	/* jbd2 thread wake-ups; those no rule could read */
 	/* Sums over transactions with run_stats, for /proc/fs/jbd2 info averages. */
 	uint64_t stats_txns;
 	uint64_t sum_running_ns, sum_locked_ns, sum_flushing_ns, sum_logging_ns;
@@ -535,8 +537,38 @@ struct fsl_frag_break {
 	/* the allocator's decision for this extent (the request that went elsewhere) */
 	uint64_t goal;		/* physical goal asked for */
 	uint64_t norm_start, norm_len;	/* the normalized request */
+	uint8_t norm_known;	/* norm_start is known (the trace can say -1) */
 	uint64_t req_len;	/* the original request */
 	uint8_t cr;		/* criteria pass that found the result */
+	const char *cr_name;	/* its name in this kernel ("CR_GOAL_LEN_FAST"), NULL unknown */
+	uint32_t groups_scanned;	/* groups the search looked at */
+	/*
+	 * What the goal group offered at that decision, for a break whose
+	 * expected block was free when the extent went elsewhere (taker_later,
+	 * or FSL_TAKER_FREE): its free space in core then, rebuilt from the
+	 * recorded start bitmap and every allocation, preallocation (held
+	 * whole until released) and free before the decision.
+	 */
+	struct fsl_goal_offer {
+		uint8_t have;
+		uint8_t goal_free;	/* the goal block itself was free */
+		uint8_t goal_tried;	/* EXT4_MB_HINT_TRY_GOAL: find_by_goal ran */
+		uint8_t fit_at_goal;	/* free from the normalized start for norm_len blocks */
+		uint8_t fit_in_group;	/* some free extent of the group held norm_len */
+		uint8_t nnear;
+		uint8_t norm_known;	/* the trace gave the normalized start (else: the goal) */
+		uint32_t group;		/* the goal's group */
+		uint64_t free;		/* free blocks in it */
+		uint64_t extents;	/* free extents in it */
+		uint64_t at_norm;	/* free blocks from the normalized start (or goal) on, in its group */
+		uint64_t largest_start, largest_len;
+		uint64_t near_start[3], near_len[3];	/* the free extents nearest the goal */
+		/*
+		 * Of the blocks the allocator found (result_len), how many this
+		 * rebuilt state has free: all of them when it is right.
+		 */
+		uint64_t result_len, result_free;
+	} offer;
 };
 
 enum fsl_taker_kind {
@@ -594,6 +626,8 @@ struct fsl_health {
 	uint64_t min_wait_us;		/* record.min_wait_us, 0 unknown */
 	const char *probe_mode;		/* record.probe_mode or NULL */
 	const char *missing;		/* record.missing or NULL */
+	const char *loss_advice;	/* record.loss_advice (why events were lost) or NULL */
+	uint64_t lost_behind, lost_burst;	/* record.lost_behind, record.lost_burst */
 	uint64_t unknown_events;	/* types this build does not know */
 	uint64_t unknown_stacks;	/* off-CPU events whose stack was absent */
 };

@@ -25,8 +25,20 @@
 
 struct fsl_collector;
 
+/*
+ * The target's filesystem type: the journal and alloc families are ext4's
+ * and jbd2's tracepoints on ext4, XFS's own on XFS (both with no target).
+ */
+enum fsl_collector_fs {
+	FSL_COLLECTOR_FS_ANY = 0,	/* no target: every family's programs */
+	FSL_COLLECTOR_FS_EXT4,
+	FSL_COLLECTOR_FS_XFS,
+	FSL_COLLECTOR_FS_OTHER,		/* neither: no journal or alloc programs */
+};
+
 struct fsl_collector_opts {
 	uint32_t families;	/* mask of 1 << FSL_FAM_*; 0 = all */
+	int fs;			/* enum fsl_collector_fs of the target */
 	uint32_t dev;		/* fs dev_t (kernel encoding, FSL_MKDEV); 0 = any fs */
 	uint32_t blkdev;	/* disk under the fs (block/writeback filter); 0 = any */
 	uint32_t pid;		/* tgid to record (-p); 0 = none */
@@ -73,6 +85,11 @@ void fsl_collector__free(struct fsl_collector *c);
 
 /* Lost events per family so far (ring full), summed over CPUs. */
 int fsl_collector__lost(struct fsl_collector *c, uint64_t lost[FSL_FAM__MAX]);
+/*
+ * Bytes in the ring not yet consumed, and its size: how far the drain is
+ * behind the probes right now. 0 or -errno.
+ */
+int fsl_collector__fill(struct fsl_collector *c, uint64_t *used, uint64_t *size);
 /*
  * Kernel stack of an off-CPU record: up to max addresses, innermost first.
  * Returns the number of frames or -errno (-ENOENT if the id is unknown).

@@ -61,6 +61,7 @@ enum fsl_event_type {
 	FSL_EV_JBD2_UPDATE_LOG_TAIL,	/* struct fsl_ev_jbd2_update_log_tail */
 	FSL_EV_EXT4_JOURNAL_START_INODE,/* struct fsl_ev_ext4_journal_start */
 	FSL_EV_EXT4_JOURNAL_START_SB,	/* struct fsl_ev_ext4_journal_start */
+	FSL_EV_JBD2_KICK = 30,		/* struct fsl_ev_jbd2_kick */
 
 	/* writeback */
 	FSL_EV_WRITEBACK_START = 40,		/* struct fsl_ev_writeback_work */
@@ -112,7 +113,33 @@ enum fsl_event_type {
 	/* proc: struct fsl_ev_proc */
 	FSL_EV_PROC = 120,
 
-	FSL_EV__MAX = 128,
+	/*
+	 * xfs (families journal and alloc on an XFS target, see probes/xfs.bpf.h).
+	 * The log, AIL and metadata buffers are the journal family; allocation
+	 * and extent mapping the alloc family.
+	 */
+	FSL_EV_XFS_LOG_FORCE = 128,		/* struct fsl_ev_xfs_log_force */
+	FSL_EV_XLOG_ICLOG_WAIT_ON,		/* struct fsl_ev_xlog_iclog */
+	FSL_EV_XLOG_ICLOG_SYNC,			/* struct fsl_ev_xlog_iclog */
+	FSL_EV_XLOG_ICLOG_SYNC_DONE,		/* struct fsl_ev_xlog_iclog */
+	FSL_EV_XFS_LOG_GRANT_SLEEP,		/* struct fsl_ev_xfs_log_grant */
+	FSL_EV_XFS_LOG_GRANT_WAKE,		/* struct fsl_ev_xfs_log_grant */
+	FSL_EV_XFS_AIL_PUSH,			/* struct fsl_ev_xfs_ail */
+	FSL_EV_XFS_AIL_PINNED,			/* struct fsl_ev_xfs_ail */
+	FSL_EV_XFS_AIL_LOCKED,			/* struct fsl_ev_xfs_ail */
+	FSL_EV_XFS_AIL_FLUSHING,		/* struct fsl_ev_xfs_ail */
+	FSL_EV_XFS_BUF_READ,			/* struct fsl_ev_xfs_buf */
+	FSL_EV_XFS_BUF_LOCK,			/* struct fsl_ev_xfs_buf */
+	FSL_EV_XFS_BUF_LOCK_DONE,		/* struct fsl_ev_xfs_buf */
+	FSL_EV_XFS_FILE_FSYNC,			/* struct fsl_ev_xfs_inode */
+	FSL_EV_XFS_ALLOC_VEXTENT_FINISH = 144,	/* struct fsl_ev_xfs_alloc */
+	FSL_EV_XFS_IALLOC_READ_AGI,		/* struct fsl_ev_xfs_ag */
+	FSL_EV_XFS_IOMAP_ALLOC,			/* struct fsl_ev_xfs_imap */
+	FSL_EV_XFS_IOMAP_FOUND,			/* struct fsl_ev_xfs_imap */
+	FSL_EV_XFS_MAP_BLOCKS_ALLOC,		/* struct fsl_ev_xfs_imap */
+	FSL_EV_XFS_MAP_BLOCKS_FOUND,		/* struct fsl_ev_xfs_imap */
+
+	FSL_EV__MAX = 160,
 };
 
 /*
@@ -230,6 +257,18 @@ struct fsl_ev_jbd2_lock_buffer_stall {
 	__u32 dev;
 	__u32 _pad;
 	__u64 stall_ms;
+};
+
+/*
+ * The target's jbd2 thread woken from its idle (interruptible) sleep: hdr
+ * pid/tid are the waker, stack_id its kernel stack (the offcpu stack table).
+ * The path that woke it is what asked for the next commit: fsync, sync(2),
+ * a full transaction, a checkpoint, the commit timer.
+ */
+struct fsl_ev_jbd2_kick {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 stack_id;
 };
 
 struct fsl_ev_jbd2_update_log_tail {
@@ -680,6 +719,139 @@ struct fsl_ev_proc {
 	__u32 flags;		/* FSL_PROC_* */
 	__s32 exit_code;
 	char comm[16];
+};
+
+/*
+ * XFS records. dev is the filesystem's s_dev (the data device for buffers),
+ * caller_ip the kernel function that asked (symbolized by the reader).
+ */
+
+/* xfs_log_force: a caller forcing the log to lsn (0 = everything). */
+struct fsl_ev_xfs_log_force {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 _pad;
+	__u64 lsn;
+	__u64 caller_ip;
+};
+
+/* xlog_iclog_wait_on (a task sleeps on an in-core log buffer), _sync, _sync_done. */
+struct fsl_ev_xlog_iclog {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 state;		/* XLOG_STATE_* */
+	__s32 refcount;
+	__u32 offset;		/* bytes used in the iclog */
+	__u32 flags;		/* XLOG_ICL_* */
+	__u32 _pad;
+	__u64 lsn;
+	__u64 caller_ip;
+};
+
+/*
+ * xfs_log_grant_sleep / _wake: a ticket waits for log space on the reserve
+ * or write grant head (xlog_grant_head_wait) and is woken.
+ */
+struct fsl_ev_xfs_log_grant {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 curr_res;		/* bytes the ticket still holds */
+	__s32 unit_res;		/* bytes one unit of it reserves */
+	__u32 flags;		/* XLOG_TIC_* */
+	__s32 reserveq;		/* 1 if tasks wait on the reserve head */
+	__s32 writeq;		/* 1 if tasks wait on the write head */
+	__u64 grant_reserve_bytes;
+	__u64 grant_write_bytes;
+	__u64 tail_space;	/* log bytes between tail and head (0 if the kernel has none) */
+	__s32 curr_cycle;
+	__s32 curr_block;
+	__u64 tail_lsn;
+	__u8 ocnt;
+	__u8 cnt;
+	__u8 _pad2[6];
+};
+
+/* xfs_ail_push / _pinned / _locked / _flushing: one log item the AIL pushed. */
+struct fsl_ev_xfs_ail {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 type;		/* XFS_LI_* */
+	__u64 flags;		/* XFS_LI_* state bits */
+	__u64 lsn;
+};
+
+/*
+ * xfs_buf_read (a metadata buffer looked up for reading; bno is a 512-byte
+ * daddr, length in 512-byte units), xfs_buf_lock (about to sleep on its
+ * lock) and xfs_buf_lock_done (got it).
+ */
+struct fsl_ev_xfs_buf {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 length;
+	__u64 bno;
+	__s32 hold;
+	__s32 pincount;		/* > 0: pinned in the log until a force */
+	__u32 lockval;
+	__u32 flags;		/* XBF_* */
+	__u64 caller_ip;
+};
+
+/* xfs_file_fsync: fsync/fdatasync entered on an XFS inode. */
+struct fsl_ev_xfs_inode {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 _pad;
+	__u64 ino;
+	__u64 iflags;
+};
+
+/*
+ * xfs_alloc_vextent_finish: the result of one extent allocation (agbno and
+ * len in filesystem blocks inside AG agno; len 0 = failed). datatype 0 is
+ * metadata (btree blocks, inode chunks), XFS_ALLOC_USERDATA etc. otherwise.
+ */
+struct fsl_ev_xfs_alloc {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 agno;
+	__u32 agbno;
+	__u32 minlen;
+	__u32 maxlen;
+	__u32 len;
+	__u32 total;
+	__u32 alignment;
+	__s32 resv;
+	__s32 datatype;
+	__u8 wasdel;
+	__u8 wasfromfl;
+	__u8 _pad[6];
+};
+
+/* xfs_ialloc_read_agi: the AGI of AG agno read (inode allocation or free there). */
+struct fsl_ev_xfs_ag {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 agno;
+};
+
+/*
+ * xfs_iomap_alloc / _found (read/write/direct I/O mapping) and
+ * xfs_map_blocks_alloc / _found (writeback): offset/count in bytes,
+ * startoff/blockcount in fs blocks, startblock an XFS fsblock (AG in the
+ * high bits, see docs/events.md); whichfork 0 data, 1 attr, 2 cow.
+ */
+struct fsl_ev_xfs_imap {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 whichfork;
+	__u64 ino;
+	__s64 size;
+	__s64 offset;
+	__u64 count;
+	__u64 startoff;
+	__u64 startblock;
+	__u64 blockcount;
 };
 
 #endif /* FSLENS_EVENT_H */

@@ -69,6 +69,11 @@ struct fsl_trace_stats;
 #define FSL_KV_FAMILIES		"record.families"
 #define FSL_KV_RING_BYTES	"record.ring_bytes"
 #define FSL_KV_LATE		"record.late"
+#define FSL_KV_REORDER_FORCED	"record.reorder_forced"
+/* lost events by cause (include/fslens/loss.h) and the advice record gave */
+#define FSL_KV_LOST_BEHIND	"record.lost_behind"
+#define FSL_KV_LOST_BURST	"record.lost_burst"
+#define FSL_KV_LOSS_ADVICE	"record.loss_advice"
 #define FSL_KV_PROC_NAMED_LATE	"record.proc_named_late"
 #define FSL_KV_PROC_UNNAMED	"record.proc_unnamed"
 

@@ -90,6 +90,13 @@ enum fsl_alloc_path {
 };
 const char *fsl_alloc_path_name(unsigned int path);	/* "inode_pa", "cr0"... */
 const char *fsl_alloc_path_kname(unsigned int path);	/* 6.x name: "CR_POWER2_ALIGNED"... */
+/*
+ * The path of ext4_mballoc_alloc's cr: kernels from 6.5 number five passes
+ * (CR_POWER2_ALIGNED .. CR_ANY_FREE), older ones four (0..3, no BEST_AVAIL).
+ * -1 if out of range. new_names from fsl_kernel_new_cr_names(uname -r).
+ */
+int fsl_alloc_cr_path(unsigned int cr, int new_names);
+int fsl_kernel_new_cr_names(const char *release);	/* 1 if NULL or unparsable */
 
 /* One block request, as ext4_request_blocks reports it. */
 struct fsl_alloc_req {
@@ -143,8 +150,20 @@ uint64_t fsl_alloc__disk_free(const struct fsl_alloc *a, uint32_t group);	/* on 
 void fsl_alloc__set_loaded(struct fsl_alloc *a, uint32_t group, int loaded);
 void fsl_alloc__set_block_uninit(struct fsl_alloc *a, uint32_t group, int uninit);
 void fsl_alloc__set_tunables(struct fsl_alloc *a, const struct fsl_tunables *t);
-/* The global stream-allocation goal (s_mb_last_group/start). */
-void fsl_alloc__set_stream_goal(struct fsl_alloc *a, uint32_t group, uint32_t start);
+/*
+ * The stream-allocation goal after a stream allocation of ino found group
+ * (and start): s_mb_last_group/start, or with slots s_mb_last_groups[ino % n].
+ */
+void fsl_alloc__set_stream_goal(struct fsl_alloc *a, uint64_t ino, uint32_t group,
+				uint32_t start);
+/*
+ * Newer kernels keep n stream goals, group only, n = min(possible CPUs,
+ * groups / 4 rounded up), and trace a stream request's goal start as -1;
+ * 0 (the default) is the one global goal with its start. Resets the goals.
+ */
+#define FSL_ALLOC_MAX_SLOTS 1024
+void fsl_alloc__set_stream_slots(struct fsl_alloc *a, uint32_t n);
+uint32_t fsl_alloc_stream_slots(uint32_t possible_cpus, uint32_t ngroups);
 
 /* The goal ext4_ext_find_goal/ext4_inode_to_goal_block would compute. */
 uint64_t fsl_alloc__goal(const struct fsl_alloc *a, const struct fsl_alloc_req *r);

@@ -38,6 +38,23 @@ struct fsl_ordered *fsl_ordered__new(uint64_t window_ns);
 int fsl_ordered__push(struct fsl_ordered *o, const struct fsl_hdr *ev, fsl_event_fn fn,
 		      void *ctx);
 /*
+ * Hold a copy of ev, releasing nothing but what the limit forces out (a
+ * source that releases by its own clock: live top).
+ */
+int fsl_ordered__push_held(struct fsl_ordered *o, const struct fsl_hdr *ev, fsl_event_fn fn,
+			   void *ctx);
+/*
+ * Bound the bytes held (copies and their slots; 0, the default: none). A
+ * push that would pass it first releases the oldest records to its fn,
+ * window or not, counted as forced; a record older than one released
+ * that way is then late. hold() (no fn) is not bounded.
+ */
+void fsl_ordered__set_limit(struct fsl_ordered *o, size_t bytes);
+/* Records released before their window by the limit. */
+uint64_t fsl_ordered__forced(const struct fsl_ordered *o);
+/* Bytes held now (what the limit bounds). */
+size_t fsl_ordered__held_bytes(const struct fsl_ordered *o);
+/*
  * Hold a copy of ev under key instead of its ts (the session holds a wait
  * until its end this way); released by advance()/flush() like the others.
  */

@@ -56,6 +56,7 @@ struct fsl_record_result {
 	int nstacks;			/* kernel stacks symbolized */
 	int exit_code;			/* the command's (128 + signal), else 0 */
 	int written;			/* the trace is complete: the summary holds */
+	char loss_advice[512];		/* why events were lost and what to do; "" if none */
 };
 
 /*

@@ -20,7 +20,15 @@ struct fsl_report_info {
 	uint32_t sections;		/* FSL_SEC_*; 0 = all */
 	unsigned int max_txns;		/* journal rows in text (0 = 20) */
 	unsigned int max_breaks;	/* fragcheck lines in text (0 = all) */
+	int json_full;			/* JSON: every entry of the long lists, no cap */
 };
+
+/*
+ * JSON lists that grow with the trace (readdir streams, fragcheck breaks)
+ * stop at this many entries unless json_full: a bounded document whatever
+ * the trace; the totals are always given.
+ */
+#define FSL_JSON_LIST_MAX	1000
 
 int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info);
 int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info);

@@ -46,6 +46,8 @@ struct fsl_ring_ops {
 	int (*stack)(void *ring, int32_t id, uint64_t *ips, int max);
 	/* Lost records per family so far; 0 or -errno. */
 	int (*lost)(void *ring, uint64_t lost[FSL_FAM__MAX]);
+	/* Bytes waiting in the ring and its size (NULL: not known). */
+	int (*fill)(void *ring, uint64_t *used, uint64_t *size);
 };
 
 struct fsl_stream_opts {
@@ -60,10 +62,18 @@ struct fsl_stream_opts {
 	int symbols_now;	/* load kallsyms at once, not at the first stack */
 	const char *kallsyms;	/* NULL: /proc/kallsyms */
 	const char *proc;	/* NULL: /proc */
+	/*
+	 * Bytes the ordering may hold (0: no bound). Past it the oldest
+	 * records go out before their window (stats.forced), so the memory
+	 * stays bounded at any event rate and nothing is dropped.
+	 */
+	size_t hold_bytes;
 };
 
 struct fsl_stream_stats {
 	uint64_t late;		/* released after a newer record (beyond the window) */
+	uint64_t forced;	/* released before their window by hold_bytes */
+	uint64_t taken;		/* records taken into the ordering */
 	uint64_t named_late;	/* tasks seen after their exit, named by a later record */
 	uint64_t unnamed;	/* tasks seen after their exit and never named */
 	uint64_t lost[FSL_FAM__MAX];	/* ring full, per family */
@@ -96,6 +106,8 @@ int fsl_stream__flush(struct fsl_stream *s, fsl_event_fn fn, void *ctx);
 /* Records held in the ordering. */
 size_t fsl_stream__pending(const struct fsl_stream *s);
 void fsl_stream__stats(const struct fsl_stream *s, struct fsl_stream_stats *st);
+/* The ring's fill now (bytes waiting, size): 0, or -errno when not known. */
+int fsl_stream__fill(const struct fsl_stream *s, uint64_t *used, uint64_t *size);
 
 /* The symbolized stack of id (cached; valid until free), or NULL. */
 const struct fsl_stack *fsl_stream__stack(struct fsl_stream *s, int32_t id);

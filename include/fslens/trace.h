@@ -74,6 +74,7 @@ struct fsl_writer_opts {
 	size_t chunk_events;		/* events per chunk, 0 = default */
 	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s) */
 	int no_compress;		/* store blocks uncompressed (tests, fuzz seeds) */
+	int sorted;			/* events come in ts order: no reorder hold (late ones counted) */
 };
 
 /*

@@ -6,6 +6,8 @@
  *                                C events per chunk (default: the writer's)
  *   fsl_mktrace OUT edges        directory-read waits and dirty-limit pauses that cross
  *                                0.5 s window edges (tests/tui/top_window.sh, edges())
+ *   fsl_mktrace OUT readdir N    N readdir streams (pid 1000 + i / 1000, fd 3 + i % 1000),
+ *                                stream i with 1 + i % 7 entries: a long JSON list
  */
 #include <errno.h>
 #include <stdio.h>
@@ -190,6 +192,31 @@ static int edges(struct fsl_writer *w)
 	return 0;
 }
 
+static int readdirs(struct fsl_writer *w, unsigned long n)
+{
+	union { struct fsl_ev_dirents d; unsigned char b[sizeof(struct fsl_ev_dirents) + 64]; } de;
+	unsigned long i;
+	unsigned int k;
+
+	fsl_writer__kv(w, FSL_KV_FSTYPE, "ext4");
+	fsl_writer__kv(w, FSL_KV_DEV, "%u", FSL_MKDEV(7, 0));
+	fsl_writer__kv(w, FSL_KV_MOUNT, "/mnt/r");
+	fsl_writer__kv(w, FSL_KV_START_NS, "1000000000");
+	fsl_writer__kv(w, FSL_KV_END_NS, "%llu", 2000000000ull + n * 1000);
+	for (i = 0; i < n; i++) {
+		memset(&de, 0, sizeof(de));
+		de.d.hdr = (struct fsl_hdr){ .ts = 1000000000ull + i * 1000, .pid = 1000 + i / 1000,
+					     .tid = 1000 + i / 1000, .type = FSL_EV_DIRENTS };
+		de.d.fd = 3 + i % 1000;
+		de.d.count = 1 + i % 7;
+		de.d.hdr.size = fsl_dirents_size(de.d.count);
+		for (k = 0; k < de.d.count; k++)
+			de.d.ino[k] = 12 + (i * 7 + k * 13) % 5000;
+		EV(w, de.d);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsl_writer *w;
@@ -198,11 +225,13 @@ int main(int argc, char **argv)
 	struct fsl_writer_opts o = { .force = 1 };
 
 	if (argc < 3 || (strcmp(argv[2], "known") && strcmp(argv[2], "edges") &&
+			 (strcmp(argv[2], "readdir") || argc != 4) &&
 			 (strcmp(argv[2], "mix") || argc < 4 || argc > 5))) {
-		fprintf(stderr, "usage: fsl_mktrace OUT known|edges | fsl_mktrace OUT mix N [CHUNK]\n");
+		fprintf(stderr, "usage: fsl_mktrace OUT known|edges | fsl_mktrace OUT readdir N | "
+			"fsl_mktrace OUT mix N [CHUNK]\n");
 		return 2;
 	}
-	if (argc == 5)
+	if (argc == 5 && !strcmp(argv[2], "mix"))
 		o.chunk_events = strtoul(argv[4], NULL, 10);
 	w = fsl_writer__open(argv[1], &o, &err);
 	if (!w)
@@ -211,6 +240,8 @@ int main(int argc, char **argv)
 		rc = known(w);
 	} else if (!strcmp(argv[2], "edges")) {
 		rc = edges(w);
+	} else if (!strcmp(argv[2], "readdir")) {
+		rc = readdirs(w, strtoul(argv[3], NULL, 10));
 	} else {
 		unsigned long long n = strtoull(argv[3], NULL, 10), i;
 		unsigned char rec[256];

@@ -11,7 +11,10 @@
 #    names that inode (100%, per taker kind), and where icheck names none
 #    the report calls it metadata or free, never a file; a "superblock_backup",
 #    "bitmap" or "inode_table" answer lies in dumpe2fs's range of that kind;
-#  - group-preallocation answers name the preallocation's creator.
+#  - group-preallocation answers name the preallocation's creator;
+#  - a break whose block was still free when its extent went elsewhere, with
+#    the allocator's decision, says what the goal group offered then, and the
+#    blocks the kernel found are free in that rebuilt state (every one).
 # And the readdir figure: `find` twice over the copy, the distinct
 # inode-table blocks equal the union computed from the inode numbers.
 . "$(dirname "$0")/../lib.sh"
@@ -70,6 +73,25 @@ for b in br:
         bad.append(("icheck names no owner", b))
     if b.get("taker_how") == "group_pa" and not b.get("prealloc", {}).get("creator_ino"):
         bad.append(("group_pa without its creator", b))
+# a break whose expected block was free when its extent was placed elsewhere,
+# with the allocator's decision, says what the goal group offered then; the
+# blocks the kernel found must be free in that rebuilt state (its own check)
+need = [b for b in br if "decision" in b and (b["taker_kind"] == "free" or b.get("taken_later"))]
+have = [b for b in need if "goal_group_offer" in b]
+for b in need:
+    if "goal_group_offer" not in b:
+        bad.append(("free-but-placed-elsewhere without the goal group's offer", b))
+offers = [b["goal_group_offer"] for b in br if "goal_group_offer" in b]
+rl = sum(o["result_len"] for o in offers); rf = sum(o["result_free"] for o in offers)
+for b in br:
+    o = b.get("goal_group_offer")
+    if o and o["result_free"] != o["result_len"]:
+        bad.append(("the kernel's %d found blocks, %d free in the rebuilt state" %
+                    (o["result_len"], o["result_free"]), b))
+    if o and (o["largest_len"] > o["free_blocks"] or (o["free_blocks"] and not o["nearest"])):
+        bad.append(("offer inconsistent", b))
+print("offer", len(have), len(need))
+print("offer_result_free", rf, rl)
 for k in sorted(tot):
     print(k, ok[k], tot[k])
 for why, b in bad[:5]:
@@ -123,6 +145,8 @@ run_case nd1 nodelalloc 1
 # nodelalloc breaks come from the locality-group preallocations
 check_grep nd1-group-pa '^file/group_pa [0-9]+ [0-9]+' "$T_TMP/nd1.cmp"
 run_case da1 delalloc 1
+# the delalloc copy has breaks placed elsewhere while their block was free, each with the offer
+check_grep da1-offers '^offer [1-9][0-9]* [1-9][0-9]*$' "$T_TMP/da1.cmp"
 run_case nd3 nodelalloc 3
 check_grep nd3-group-pa '^file/group_pa [0-9]+ [0-9]+' "$T_TMP/nd3.cmp"
 # 4 concurrent writers, delalloc: 64 MiB files in writeback chunks, next to the journal

@@ -6,7 +6,7 @@
 #    two instant queries) equal the /proc/fs/jbd2/<dev>/info delta, and
 #    increase() over it is that delta up to Prometheus's extrapolation;
 #  - mkdir and create counts equal the workload's own counts;
-#  - blocked seconds by class (the workload's) are within 5% of a
+#  - blocked seconds by class (the workload's) are within 3% of a
 #    `fslens record` + `report` of the same workload, run at the same time.
 # Workload: a 1 MiB journal, 1K blocks, N mkdir (the htree create storm),
 # then M files created by a C loop (open O_CREAT|O_EXCL + close).
@@ -65,11 +65,12 @@ sleep 3	# the monitor's read and a scrape after the last change
 T0=$(jcommits)
 t0=$(date +%s.%N)
 # --min-wait 0: the monitor counts every wait, so the recording must too
+# The sync is the command's: outside it, its waits are the monitor's alone
+# (seen: flush 0.023 s vs 0.001 s, txn_locked 0.353 vs 0.331 s).
 "$FSLENS" record -m "$SCRATCH_MNT" --min-wait 0 -o "$T_TMP/w.trace" -- sh -c \
-	"cd $SCRATCH_MNT/d && seq 1 $N | xargs mkdir && $T_TMP/createmany ../f $M" \
+	"cd $SCRATCH_MNT/d && seq 1 $N | xargs mkdir && $T_TMP/createmany ../f $M && sync" \
 	>"$T_TMP/rec.out" 2>"$T_TMP/rec.err"
 check_eq record "$?" 0
-sync
 sleep 4
 T1=$(jcommits)
 t1=$(date +%s.%N)
@@ -100,25 +101,30 @@ check_eq files-on-disk "$(find "$SCRATCH_MNT/f" -type f | wc -l)" "$M"
 
 "$FSLENS" report --json "$T_TMP/w.trace" >"$T_TMP/w.json" 2>"$T_TMP/rep.err"
 check_eq report "$?" 0
-# every class the report gives the workload at least 50 ms in
+# every class the report gives the workload at least 50 ms in, but
+#  - commit_wait: sync's waits for every filesystem's writeback, which the
+#    report gives the workload and the monitor gives fs="other" (seen: 0.101
+#    s vs 0.002 s on the target, 0.07 s on "other");
+#  - flush: fslens record's own syncs at its start and end are on the target
+#    for the monitor and outside the workload for the report (0.034 vs 0.009)
 python3 - "$T_TMP/w.json" >"$T_TMP/classes" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 for c, v in r["blocked"]["classes"].items():
-    if v.get("workload_ns", 0) >= 50e6:
+    if v.get("workload_ns", 0) >= 50e6 and c not in ("commit_wait", "flush"):
         print(c, v["workload_ns"] / 1e9)
 PY
 check_ge report-classes "$(wc -l <"$T_TMP/classes")" 1
-# 5%, or 10 ms where a class has under 0.2 s: the two tools start and stop
-# apart (record's own start sync, the monitor's per-interval reads), and one
-# checkpoint wait at an edge is a few ms (seen: 0.162 vs 0.154 s in make check)
+# 3%, or 10 ms where a class has under 0.33 s: measured with the sync inside
+# the command, journal_log_space 1.137 vs 1.117 s (+1.8%), 0.623 vs 0.614 s
+# (+1.5%), txn_locked 0.489 vs 0.488 s; one checkpoint wait is up to 18 ms
 while read -r cls rep; do
 	b0=$(q "sum(fslens_blocked_seconds_total{$FS,role=\"workload\",class=\"$cls\"})" "$t0")
 	b1=$(q "sum(fslens_blocked_seconds_total{$FS,role=\"workload\",class=\"$cls\"})" "$t1")
-	check_cmd "blocked-$cls-within-5pct-or-10ms" python3 -c "
+	check_cmd "blocked-$cls-within-3pct-or-10ms" python3 -c "
 import sys; m, r = float('$b1') - float('$b0'), $rep
 print('    %s: monitor %.3f s, report %.3f s' % ('$cls', m, r), file=sys.stderr)
-sys.exit(0 if abs(m - r) <= max(0.05 * r, 0.010) else 1)"
+sys.exit(0 if abs(m - r) <= max(0.03 * r, 0.010) else 1)"
 done <"$T_TMP/classes"
 
 kill -TERM $MON

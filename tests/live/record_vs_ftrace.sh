@@ -72,75 +72,8 @@ for e in $EVENTS; do
 	"$Q" "$T_TMP/t.trace" events "$n" 2>/dev/null | sed "s/^/$n /" >>"$T_TMP/ours"
 done
 hz=$("$Q" "$T_TMP/t.trace" kv host.hz)
-python3 - "$T_TMP/ftrace" "$T_TMP/ours" "$start" "$end" "$hz" >"$T_TMP/cmp" <<'PY'
-import re, sys
-ftr, ours, start, end = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-line_re = re.compile(r"^\s*\S.*?\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$")
-def fields(text):
-    out = {}
-    toks = text.replace(",", " , ").split()
-    # "orig 1/2/3@4" style (mballoc): group/start/len@logical
-    for m in re.finditer(r"(\w+) (\d+)/(-?\d+)/(\d+)@(\d+)", text):
-        k = m.group(1)
-        out[k + "_group"], out[k + "_start"], out[k + "_len"], out[k + "_logical"] = \
-            map(int, m.groups()[1:])
-    for i in range(len(toks) - 1):
-        k, v = toks[i], toks[i + 1]
-        if re.fullmatch(r"[a-z_]+", k) and re.fullmatch(r"-?(0|[1-9]\d*)", v):
-            out.setdefault(k, int(v))
-    return out
-kern = {}
-for line in open(ftr):
-    m = line_re.match(line)
-    if not m:
-        continue
-    ts = int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, "0"))
-    if ts < start or ts > end:
-        continue
-    kern.setdefault(m.group(3), []).append(fields(m.group(4)))
-mine = {}
-for line in open(ours):
-    name, rest = line.split(" ", 1)
-    d = {}
-    for kv in rest.split():
-        k, _, v = kv.partition("=")
-        if re.fullmatch(r"-?\d+", v):
-            d[k] = int(v)
-    # the same window on both sides (attach happens just before start_ns)
-    if d.get("ts", start) < start or d.get("ts", end) > end:
-        continue
-    mine.setdefault(name, []).append(d)
-# the kernel prints some fields under other names, and jbd2's times in ms
-alias = {"inode": "ino"}
-skip = {"dev", "pid", "ts", "cpu"}
-hz = int(sys.argv[5])
-ms_fields = {"jbd2_run_stats": {"wait", "request_delay", "running", "locked", "flushing",
-                                "logging"},
-             "jbd2_checkpoint_stats": {"chp_time"}}
-for name in sorted(set(kern) | set(mine)):
-    a, b = kern.get(name, []), mine.get(name, [])
-    if len(a) != len(b):
-        print("%s count %d ftrace %d" % (name, len(b), len(a)))
-        continue
-    if not a:
-        continue
-    keys = sorted(k for k in a[0] if k not in skip and alias.get(k, k) in b[0])
-    conv = ms_fields.get(name, set())
-    def kt(r):
-        return tuple(r[k] % 2**32 for k in keys)
-    def ot(r):
-        return tuple((r[alias.get(k, k)] * 1000 // hz if k in conv else r[alias.get(k, k)]) % 2**32
-                     for k in keys)
-    # multisets: records at the same microsecond on two CPUs may come in either order
-    ka, ob = sorted(kt(r) for r in a), sorted(ot(r) for r in b)
-    bad = sum(1 for x, y in zip(ka, ob) if x != y)
-    if bad:
-        for x, y in zip(ka, ob):
-            if x != y:
-                print("%s keys %s ours %s kernel %s" % (name, keys, y, x), file=sys.stderr)
-                break
-    print("%s %s %d" % (name, "ok" if not bad else "fields_differ", len(a)))
-PY
+python3 "$(dirname "$0")/../helpers/ftrace_cmp.py" "$T_TMP/ftrace" "$T_TMP/ours" "$start" "$end" \
+	"$hz" >"$T_TMP/cmp"
 sed "s/^/$tag: /" "$T_TMP/cmp" >&2
 while read -r name res n; do
 	check_eq "same_as_kernel${run}_$name" "$res" ok

@@ -354,3 +354,119 @@ TEST(layout_taker_journal_blocks)
 	CHECK_EQ(br[0].taker_how, FSL_HOW_UNKNOWN);
 	fsl_analysis__free(a);
 }
+
+/*
+ * The start state of the goal-offer test: group 0's metadata in use
+ * (0..2120), group 1's backup superblock and descriptors (32768..32999).
+ */
+static uint64_t start_runs[] = { 0, 2121, 30647, 232, 98072 };
+static const struct fsl_bitmap start_bm = { FSL_BITMAP_BLOCK, FSL_BITMAP_START, 0, 131072, 5,
+					    start_runs };
+
+static const struct fsl_bitmap *fx_bitmap(const struct fsl_meta *m, unsigned int kind,
+					  unsigned int when)
+{
+	(void)m;
+	return kind == FSL_BITMAP_BLOCK && when == FSL_BITMAP_START ? &start_bm : NULL;
+}
+
+static int fx_release(struct fsl_analysis *a, unsigned int type, uint64_t ts, uint64_t pstart,
+		      uint32_t len)
+{
+	return fx_pa(a, type, ts, 0, pstart, len);
+}
+
+/*
+ * A break whose expected block stayed free: 700 ends at 40009 and asks for
+ * goal 40010 normalized to 8 blocks, but 702's group preallocation at 40014
+ * leaves only 40010..40013, so the request goes to 41000 (cr 1). The goal
+ * group's free space at that step is rebuilt from the start bitmap, 700's
+ * blocks, the preallocation as created (512) less the tail it gave back
+ * before the decision (40100+426), and 704's blocks freed again.
+ */
+TEST(layout_goal_group_offer)
+{
+	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
+	struct fsl_ev_ext4_mballoc_alloc mb;
+	struct fsl_ev_ext4_pa pa;
+	const struct fsl_frag_break *br;
+	const struct fsl_goal_offer *of;
+	struct fsl_analysis *a;
+	struct fx_meta fx;
+
+	geometry(&fx);
+	fx_set(&fx, "host.kernel", "6.18.0");
+	fx.m.bitmap = fx_bitmap;
+	a = fsl_analysis__new(&o, NULL);
+	REQUIRE(a && !fsl_analysis__begin(a, &fx.m));
+	put(a, 50, 704, 0, 50000, 100);
+	fx_free(a, 60, 704, 50000, 100);
+	put(a, 80, 700, 0, 40000, 10);
+	fx_pa(a, FSL_EV_EXT4_MB_NEW_GROUP_PA, 100, 702, 40014, 512);
+	fx_release(a, FSL_EV_EXT4_MB_RELEASE_GROUP_PA, 150, 40100, 426);
+	/*
+	 * 700's request (task 2) makes its own inode preallocation 41000+8
+	 * first, as the kernel traces it: not in what the decision was offered
+	 */
+	memset(&pa, 0, sizeof(pa));
+	fx_hdr(&pa.hdr, FSL_EV_EXT4_MB_NEW_INODE_PA, sizeof(pa), 199, 2, 2);
+	pa.dev = 1;
+	pa.ino = 700;
+	pa.pa_pstart = 41000;
+	pa.pa_len = 8;
+	REQUIRE(!fsl_analysis__feed(a, &pa.hdr));
+	memset(&mb, 0, sizeof(mb));
+	fx_hdr(&mb.hdr, FSL_EV_EXT4_MBALLOC_ALLOC, sizeof(mb), 200, 2, 2);
+	mb.dev = 1;
+	mb.ino = 700;
+	mb.orig_logical = mb.goal_logical = mb.result_logical = 10;
+	mb.orig_group = mb.goal_group = mb.result_group = 1;
+	mb.orig_start = mb.goal_start = 40010 - 32768;
+	mb.orig_len = 1;
+	mb.goal_len = 8;
+	mb.result_start = 41000 - 32768;
+	mb.result_len = 8;
+	mb.groups = 1;
+	mb.flags = 0x0200 | 0x0020;	/* TRY_GOAL | DATA */
+	mb.cr = 1;
+	REQUIRE(!fsl_analysis__feed(a, &mb.hdr));
+	put(a, 201, 700, 10, 41000, 8);
+	/* blocks taken after the decision are not in what it was offered */
+	put(a, 300, 705, 0, 40010, 2);
+	fx_free(a, 400, 705, 40010, 2);
+
+	REQUIRE(fsl_layout__breaks(fsl_analysis__layout(a), &br) == 1);
+	CHECK_U64(br[0].ino, 700);
+	CHECK_U64(br[0].expect, 40010);
+	CHECK_EQ(br[0].taker_kind, FSL_TAKER_FREE);
+	REQUIRE(br[0].have_decision);
+	CHECK_U64(br[0].norm_len, 8);
+	CHECK_EQ(br[0].norm_known, 1);
+	CHECK_U64(br[0].norm_start, 40010);
+	CHECK_EQ(br[0].groups_scanned, 1);
+	REQUIRE(br[0].cr_name);
+	CHECK_STR(br[0].cr_name, "CR_GOAL_LEN_FAST");
+	of = &br[0].offer;
+	REQUIRE(of->have);
+	CHECK_EQ(of->group, 1);
+	CHECK_EQ(of->goal_free, 1);
+	CHECK_EQ(of->goal_tried, 1);
+	CHECK_U64(of->at_norm, 4);		/* 40010..40013, then the preallocation */
+	CHECK_EQ(of->fit_at_goal, 0);
+	CHECK_EQ(of->fit_in_group, 1);
+	/* 32768 - 232 (backup) - 10 (700) - 86 (what is left of the preallocation) */
+	CHECK_U64(of->free, 32440);
+	CHECK_U64(of->extents, 3);		/* 33000+7000, 40010+4, 40100+25436 */
+	CHECK_U64(of->largest_start, 40100);
+	CHECK_U64(of->largest_len, 25436);
+	REQUIRE(of->nnear == 3);
+	CHECK_U64(of->near_start[0], 40010);
+	CHECK_U64(of->near_len[0], 4);
+	CHECK_U64(of->near_start[1], 33000);	/* ends 11 blocks before the goal */
+	CHECK_U64(of->near_len[1], 7000);
+	CHECK_U64(of->near_start[2], 40100);	/* starts 90 after */
+	CHECK_U64(of->result_len, 8);
+	CHECK_U64(of->result_free, 8);		/* 41000+8 was free, as the kernel found */
+	CHECK_EQ(of->norm_known, 1);
+	fsl_analysis__free(a);
+}

@@ -310,3 +310,38 @@ TEST(model_alloc_inode_table)
 	CHECK_U64(sum, N / 3 * (1 + 2 + 3));
 	fsl_alloc__free(c);
 }
+
+/*
+ * Kernels with s_mb_last_groups (stream requests traced with goal start -1)
+ * keep one stream goal group per slot, inode number modulo the slot count;
+ * min(possible CPUs, groups / 4 rounded up) slots.
+ */
+TEST(model_alloc_stream_goal_slots)
+{
+	struct fsl_alloc *a = small_fs(1);
+	struct fsl_alloc_req r;
+	struct fsl_alloc_res res;
+
+	CHECK_EQ(fsl_alloc_stream_slots(2, 4), 1);
+	CHECK_EQ(fsl_alloc_stream_slots(2, 16), 2);
+	CHECK_EQ(fsl_alloc_stream_slots(8, 16), 4);
+	CHECK_EQ(fsl_alloc_stream_slots(0, 5), 1);
+	REQUIRE(a);
+	fsl_alloc__set_stream_slots(a, 2);
+	fsl_alloc__set_stream_goal(a, 998, 2, 0);	/* slot 0 */
+	fsl_alloc__set_stream_goal(a, 997, 1, 0);	/* slot 1 */
+	r = data_req(1000, 0, 512, 512);		/* slot 0: group 2 */
+	CHECK_EQ(fsl_alloc__allocate(a, &r, &res), 0);
+	CHECK(res.flags & FSL_MB_STREAM_ALLOC);
+	CHECK_U64(res.pblk, 2 * 32768);
+	r = data_req(1001, 0, 512, 512);		/* slot 1: group 1, not the last one used */
+	CHECK_EQ(fsl_alloc__allocate(a, &r, &res), 0);
+	CHECK_U64(res.pblk, 32768);
+	/* one global goal: the last stream allocation's group for every inode */
+	fsl_alloc__set_stream_slots(a, 0);
+	fsl_alloc__set_stream_goal(a, 1001, 1, 512);
+	r = data_req(1002, 0, 512, 512);
+	CHECK_EQ(fsl_alloc__allocate(a, &r, &res), 0);
+	CHECK_U64(res.pblk, 32768 + 512);	/* after 1001's 512 */
+	fsl_alloc__free(a);
+}

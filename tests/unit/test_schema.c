@@ -8,7 +8,7 @@ TEST(schema_rows_consistent)
 	const struct fsl_event_desc *all;
 	unsigned int n = fsl_schema_builtin_all(&all), i, k;
 
-	CHECK_EQ(n, 58);	/* update when event.h grows */
+	CHECK_EQ(n, 79);	/* update when event.h grows */
 	for (i = 0; i < n; i++) {
 		unsigned int named = 0;
 
@@ -28,6 +28,9 @@ TEST(schema_rows_consistent)
 	}
 	CHECK_STR(fsl_schema_builtin(FSL_EV_BLOCK_RQ_COMPLETE)->name, "block_rq_complete");
 	CHECK_STR(fsl_schema_builtin(FSL_EV_JBD2_RUN_STATS)->name, "jbd2_run_stats");
+	CHECK_STR(fsl_schema_builtin(FSL_EV_XFS_MAP_BLOCKS_FOUND)->name, "xfs_map_blocks_found");
+	CHECK_EQ(fsl_schema_builtin(FSL_EV_XFS_LOG_FORCE)->family, FSL_FAM_JOURNAL);
+	CHECK_EQ(fsl_schema_builtin(FSL_EV_XFS_IOMAP_FOUND)->family, FSL_FAM_ALLOC);
 	CHECK(fsl_schema_builtin(0) == NULL);
 	CHECK(fsl_schema_builtin(9999) == NULL);
 }
