@@ -88,6 +88,27 @@ static const struct wc_rule wc_rules[] = {
 	/* ext4: free space low against delalloc dirty data forces writeback */
 	{ "ext4_nonda_switch",			FSL_WC_FREE_SPACE_WRITEBACK, 4 },
 	{ "try_to_writeback_inodes_sb",		FSL_WC_FREE_SPACE_WRITEBACK, 4 },
+	/* XFS: fsync/sync waiting for the log (an iclog) to be on disk */
+	{ "xlog_wait_on_iclog",			FSL_WC_XFS_LOG_FORCE, 4 },
+	{ "xfs_log_force_seq",			FSL_WC_XFS_LOG_FORCE, 4 },
+	{ "xfs_log_force",			FSL_WC_XFS_LOG_FORCE, 4 },
+	{ "xlog_cil_force_seq",			FSL_WC_XFS_LOG_FORCE, 4 },
+	{ "xfs_file_fsync",			FSL_WC_XFS_LOG_FORCE, 2 },
+	/* XFS: a transaction reservation waiting for log space */
+	{ "xlog_grant_head_wait",		FSL_WC_XFS_LOG_SPACE, 4 },
+	{ "xlog_grant_head_check",		FSL_WC_XFS_LOG_SPACE, 4 },
+	/* XFS: waiting for the AIL to push everything (freeze, unmount, quotacheck) */
+	{ "xfs_ail_push_all_sync",		FSL_WC_XFS_AIL_PUSH, 4 },
+	/* XFS: metadata buffers read from disk, and their locks */
+	{ "xfs_buf_read_map",			FSL_WC_XFS_META_READ, 4 },
+	{ "xfs_buf_readahead_map",		FSL_WC_XFS_META_READ, 4 },
+	{ "xfs_buf_lock",			FSL_WC_XFS_BUF_LOCK, 4 },
+	/* XFS: inode locks (ilock, iolock = the VFS i_rwsem, mmaplock) */
+	{ "xfs_ilock",				FSL_WC_XFS_INODE_LOCK, 4 },
+	{ "xfs_ilock2_io_mmap",			FSL_WC_XFS_INODE_LOCK, 4 },
+	{ "xfs_lock_two_inodes",		FSL_WC_XFS_INODE_LOCK, 4 },
+	/* XFS: allocation forcing the log so freed (busy) extents can be reused */
+	{ "xfs_extent_busy_flush",		FSL_WC_XFS_ALLOC, 4 },
 	/* waiting for the completions of one's own asynchronous I/O */
 	{ "do_io_getevents",			FSL_WC_AIO_WAIT, 4 },
 	{ "read_events",			FSL_WC_AIO_WAIT, 4 },
@@ -128,6 +149,13 @@ static const struct {
 	[FSL_WC_FSYNC_WRITEBACK]	= { "fsync_writeback", "fsync writing back its own data" },
 	[FSL_WC_FREE_SPACE_WRITEBACK]	= { "free_space_writeback", "writeback forced by low free space" },
 	[FSL_WC_AIO_WAIT]		= { "aio_wait", "aio / io_uring completion wait" },
+	[FSL_WC_XFS_LOG_FORCE]		= { "xfs_log_force", "XFS log force (fsync/sync)" },
+	[FSL_WC_XFS_LOG_SPACE]		= { "xfs_log_space", "XFS log space (grant head)" },
+	[FSL_WC_XFS_AIL_PUSH]		= { "xfs_ail_push", "XFS AIL push (metadata writeback)" },
+	[FSL_WC_XFS_META_READ]		= { "xfs_metadata_read", "XFS metadata buffer read" },
+	[FSL_WC_XFS_BUF_LOCK]		= { "xfs_buffer_lock", "XFS metadata buffer lock" },
+	[FSL_WC_XFS_INODE_LOCK]		= { "xfs_inode_lock", "XFS inode lock" },
+	[FSL_WC_XFS_ALLOC]		= { "xfs_allocation", "XFS allocation (busy extents)" },
 	[FSL_WC_PAGE_WAIT]		= { "page_wait", "page/folio lock or writeback" },
 	[FSL_WC_QUEUE_WAIT]		= { "queue_wait", "request queue tag wait" },
 	[FSL_WC_FLUSH]			= { "flush", "cache flush" },

@@ -50,7 +50,8 @@ fpid=$(pgrep -P $rpid -x fslens)
 read -r ncreate nunlink < <("$W/storm" "$W/mnt/d" "$NPROC" "$SECS") || exit 1
 wait $rpid || { cat "$W/err"; exit 1; }
 wait
-read -r anon pss < <(sort -n "$W/mem" | tail -1 | cut -d' ' -f1; sort -n -k2 "$W/mem" | tail -1 | cut -d' ' -f2)
+anon=$(sort -n "$W/mem" | tail -1 | cut -d' ' -f1)
+pss=$(sort -n -k2 "$W/mem" | tail -1 | cut -d' ' -f2)
 bench_on_exit=:
 read -r ut st rss el <"$W/time"
 python3 - "$W/err" "$ut" "$st" "$rss" "$el" "$ncreate" "$nunlink" "$SECS" "$NPROC" \

@@ -302,6 +302,13 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	if (!have_target)
 		return;
 	fsl_meta_target(&sink, t);
+	if (r->fs == FSL_COLLECTOR_FS_XFS) {
+		e = fsl_meta_xfs(&sink, t);
+		if (e)
+			say(r, FSL_RECORD_WARNING, "cannot read the XFS geometry of %s: %s", t->mount,
+			    strerror(-e));
+		return;
+	}
 	if (!is_ext4)
 		return;
 	e = fsl_meta_ext4(&sink, t);

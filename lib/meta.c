@@ -108,6 +108,28 @@ static uint32_t get_u32(const struct fsl_meta *m, const char *key, int *found)
 	return (uint32_t)x;
 }
 
+int fsl_meta__xfs_geometry(const struct fsl_meta *m, struct fsl_xfs_geometry *g)
+{
+	int found = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->block_size = get_u32(m, FSL_KV_XFS_BLOCK_SIZE, &found);
+	g->ag_count = get_u32(m, FSL_KV_XFS_AG_COUNT, &found);
+	g->ag_blocks = get_u32(m, FSL_KV_XFS_AG_BLOCKS, &found);
+	g->ag_block_log = get_u32(m, FSL_KV_XFS_AG_BLOCK_LOG, &found);
+	g->inode_size = get_u32(m, FSL_KV_XFS_INODE_SIZE, &found);
+	g->data_blocks = fsl_meta__u64(m, FSL_KV_XFS_DATA_BLOCKS, 0);
+	g->inodes_per_block = get_u32(m, FSL_KV_XFS_INODES_PER_BLOCK, NULL);
+	g->inodes_per_chunk = get_u32(m, FSL_KV_XFS_INODES_PER_CHUNK, NULL);
+	g->log_blocks = get_u32(m, FSL_KV_XFS_LOG_BLOCKS, NULL);
+	g->log_start = fsl_meta__u64(m, FSL_KV_XFS_LOG_START, 0);
+	g->stripe_unit = get_u32(m, FSL_KV_XFS_STRIPE_UNIT, NULL);
+	g->stripe_width = get_u32(m, FSL_KV_XFS_STRIPE_WIDTH, NULL);
+	if (!g->inodes_per_block && g->inode_size)
+		g->inodes_per_block = g->block_size / g->inode_size;
+	return found == 5 && g->block_size && g->ag_blocks && g->inode_size ? 0 : -ENOENT;
+}
+
 int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *g)
 {
 	const char *v;

@@ -18,7 +18,7 @@
 #define TOP_HIST	60	/* sparkline points kept per wait class */
 #define TOP_SEEK_BUCKETS 8	/* seek distance histogram (see view_devices.c) */
 #define TOP_COMM_LEN	16
-#define TOP_NCLASSES	24	/* >= FSL_WC__MAX (checked in feed.c) */
+#define TOP_NCLASSES	32	/* >= FSL_WC__MAX (checked in feed.c) */
 
 /* The processes view splits blocked time into these groups of wait classes. */
 enum top_wait_group {

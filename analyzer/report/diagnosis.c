@@ -195,6 +195,20 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 		sb_add(&b, "; kernel threads blocked %.2f s in this class", cs->ns[FSL_ROLE_KTHREAD] / 1e9);
 }
 
+/* " (log N MiB, logbsize=X)" from the trace's XFS geometry and mount options. */
+static void xfs_log_now(const struct fsl_meta *m, struct sbuf *b)
+{
+	struct fsl_xfs_geometry g;
+	const char *v = fsl_meta__mount_opt(m, "logbsize");
+
+	if (fsl_meta__xfs_geometry(m, &g))
+		return;
+	sb_add(b, " (log %.1f MiB", (double)g.log_blocks * g.block_size / 1048576.0);
+	if (v && *v == '=')
+		sb_add(b, ", logbsize%.*s", (int)strcspn(v, ","), v);
+	sb_add(b, ")");
+}
+
 static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_cause *cause,
 		       int atime, int mtime)
 {
@@ -298,6 +312,49 @@ static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_caus
 	case FSL_WC_PAGE_WAIT:
 		sb_add(&b, "Tasks waited on locked pages or pages under writeback (stable pages): "
 			   "avoid rewriting data being written back; check readahead for reads.");
+		break;
+	case FSL_WC_XFS_LOG_FORCE:
+		sb_add(&b, "fsync/sync waited for the XFS log to reach disk (each force writes the "
+			   "in-core log buffers and flushes the cache)");
+		xfs_log_now(c->meta, &b);
+		sb_add(&b, ": batch fsyncs, use fdatasync where metadata need not be durable, "
+			   "larger and more log buffers (mount -o logbsize=256k,logbufs=8), or an "
+			   "external log on a faster device (mkfs.xfs -l logdev=).");
+		break;
+	case FSL_WC_XFS_LOG_SPACE:
+		sb_add(&b, "Transactions waited for XFS log space: the log stays full until the "
+			   "AIL writes the metadata it covers back");
+		xfs_log_now(c->meta, &b);
+		sb_add(&b, ": a larger log (mkfs.xfs -l size=, up to 2 GiB), a faster device for "
+			   "metadata writeback, or fewer metadata changes at once.");
+		break;
+	case FSL_WC_XFS_AIL_PUSH:
+		sb_add(&b, "Tasks waited for the AIL to write all logged metadata back (sync, "
+			   "freeze, unmount)");
+		xfs_log_now(c->meta, &b);
+		sb_add(&b, ": fewer such syncs; a larger log only moves the cost.");
+		break;
+	case FSL_WC_XFS_META_READ:
+		sb_add(&b, "XFS read metadata buffers from disk (directory and inode-cluster blocks, "
+			   "free-space btrees, AGF/AGFL/AGI): warm the cache before the run, keep the "
+			   "filesystem less full so allocation searches fewer AGs, and keep inode64 "
+			   "(the default) so inodes sit near their data.");
+		break;
+	case FSL_WC_XFS_BUF_LOCK:
+		sb_add(&b, "Tasks waited for an XFS metadata buffer another transaction holds (often "
+			   "an allocation group's AGF or AGI): spread the work over directories in "
+			   "different AGs, or more allocation groups (mkfs.xfs -d agcount=) for more "
+			   "concurrent allocators.");
+		break;
+	case FSL_WC_XFS_INODE_LOCK:
+		sb_add(&b, "Tasks waited for an XFS inode lock held by another task (several writers "
+			   "or a writer and readers on one file, or one directory): split the work "
+			   "over files, or use direct I/O, which takes the lock shared.");
+		break;
+	case FSL_WC_XFS_ALLOC:
+		sb_add(&b, "Allocation waited for busy extents (freed by a transaction not yet on "
+			   "disk) and forced the log: free and reallocate less at once; avoid online "
+			   "discard (mount -o discard), which keeps extents busy longer.");
 		break;
 	case FSL_WC_QUEUE_WAIT:
 		sb_add(&b, "The device queue ran out of request tags: raise "

@@ -110,6 +110,14 @@ enum fsl_wclass {
 	FSL_WC_FLUSH,
 	FSL_WC_OTHER_IO,
 	FSL_WC_OTHER,
+	/* XFS (appended: the numbers above are stable) */
+	FSL_WC_XFS_LOG_FORCE,		/* XFS: waiting for the log to reach disk (fsync, sync) */
+	FSL_WC_XFS_LOG_SPACE,		/* XFS: waiting for log space on a grant head */
+	FSL_WC_XFS_AIL_PUSH,		/* XFS: waiting for the AIL to write metadata back */
+	FSL_WC_XFS_META_READ,		/* XFS: a metadata buffer read */
+	FSL_WC_XFS_BUF_LOCK,		/* XFS: a metadata buffer's lock */
+	FSL_WC_XFS_INODE_LOCK,		/* XFS: an inode's ilock/iolock/mmaplock */
+	FSL_WC_XFS_ALLOC,		/* XFS: allocation waiting for busy extents */
 	FSL_WC__MAX,
 };
 

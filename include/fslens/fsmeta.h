@@ -51,6 +51,8 @@ int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t);
 /* /proc/fs/jbd2/<dev>-N/info as text "jbd2.info.<when>"; -ENOENT if no journal. */
 int fsl_meta_jbd2(const struct fsl_meta_sink *s, const struct fsl_target *t, const char *when);
 
+/* xfs.* geometry keys from XFS_IOC_FSGEOMETRY on the mount point. */
+int fsl_meta_xfs(const struct fsl_meta_sink *s, const struct fsl_target *t);
 /* ext4.* superblock keys read with libext2fs (-EOPNOTSUPP without it). */
 int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t);
 /*

@@ -85,6 +85,28 @@ struct fsl_trace_stats;
 #define FSL_KV_IMPORT_BYTE_ORDER "import.byte_order"
 #define FSL_KV_IMPORT_SKIPPED	"import.skipped_actions"
 
+/* ---- keys: XFS geometry, XFS_IOC_FSGEOMETRY on the mount (collector/xfsmeta.c) ---- */
+#define FSL_KV_XFS_BLOCK_SIZE		"xfs.block_size"	/* bytes */
+#define FSL_KV_XFS_AG_COUNT		"xfs.ag_count"
+#define FSL_KV_XFS_AG_BLOCKS		"xfs.ag_blocks"		/* AG size in blocks */
+#define FSL_KV_XFS_AG_BLOCK_LOG		"xfs.ag_block_log"	/* sb_agblklog: ceil(log2(ag_blocks)) */
+#define FSL_KV_XFS_DATA_BLOCKS		"xfs.data_blocks"
+#define FSL_KV_XFS_SECTOR_SIZE		"xfs.sector_size"
+#define FSL_KV_XFS_INODE_SIZE		"xfs.inode_size"
+#define FSL_KV_XFS_INODES_PER_BLOCK	"xfs.inodes_per_block"
+#define FSL_KV_XFS_INODES_PER_CHUNK	"xfs.inodes_per_chunk"	/* 64: one inode allocation */
+#define FSL_KV_XFS_IMAX_PCT		"xfs.imax_pct"
+#define FSL_KV_XFS_LOG_BLOCKS		"xfs.log_blocks"
+#define FSL_KV_XFS_LOG_START		"xfs.log_start"		/* fsblock; 0 = external log */
+#define FSL_KV_XFS_LOG_SUNIT		"xfs.log_sunit"		/* bytes */
+#define FSL_KV_XFS_STRIPE_UNIT		"xfs.stripe_unit"	/* blocks */
+#define FSL_KV_XFS_STRIPE_WIDTH		"xfs.stripe_width"	/* blocks */
+#define FSL_KV_XFS_DIR_BLOCK_SIZE	"xfs.dir_block_size"	/* bytes */
+#define FSL_KV_XFS_RT_BLOCKS		"xfs.rt_blocks"
+#define FSL_KV_XFS_VERSION		"xfs.geometry_version"
+#define FSL_KV_XFS_FLAGS		"xfs.flags"		/* XFS_FSOP_GEOM_FLAGS_*, 0x hex */
+#define FSL_KV_XFS_UUID			"xfs.uuid"
+
 /* ---- keys: ext4 superblock and group state (collector/ext4meta.c) ---- */
 #define FSL_KV_EXT4_BLOCK_SIZE		"ext4.block_size"
 #define FSL_KV_EXT4_CLUSTER_SIZE	"ext4.cluster_size"
@@ -203,6 +225,22 @@ struct fsl_ext4_geometry {
 	int has_hash_seed;
 };
 int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *g);
+
+/* The xfs.* geometry keys, typed. 0, or -ENOENT when the trace has none. */
+struct fsl_xfs_geometry {
+	uint32_t block_size;		/* bytes */
+	uint32_t ag_count;
+	uint32_t ag_blocks;
+	uint32_t ag_block_log;		/* AG number shift in fsblocks (and agino bits + inopblog in inodes) */
+	uint64_t data_blocks;
+	uint32_t inode_size;
+	uint32_t inodes_per_block;
+	uint32_t inodes_per_chunk;
+	uint32_t log_blocks;
+	uint64_t log_start;
+	uint32_t stripe_unit, stripe_width;	/* blocks */
+};
+int fsl_meta__xfs_geometry(const struct fsl_meta *m, struct fsl_xfs_geometry *g);
 
 /*
  * /proc/fs/jbd2/<dev>/info as recorded at the start or the end

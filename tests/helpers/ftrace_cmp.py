@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare an ftrace instance's text output with a trace's records.
 
-usage: ftrace_cmp.py FTRACE OURS START_NS END_NS HZ [--hex]
+usage: ftrace_cmp.py FTRACE OURS START_NS END_NS HZ [--hex] [--racy F1,F2,...]
 
 FTRACE is the instance's `trace` file (trace_clock mono); OURS holds lines
 "NAME k=v k=v ..." (trace_query events NAME, prefixed with the name). Only
@@ -10,7 +10,9 @@ prints "NAME ok N" when both sides have N records and every numeric field the
 kernel prints equals ours (as multisets), "NAME fields_differ N" when not, or
 "NAME count OURS ftrace KERNEL" when the counts differ; the first differing
 record goes to stderr. With --hex the kernel's 0x numbers are compared too
-(XFS prints most of its fields in hex).
+(XFS prints most of its fields in hex). --racy names fields left out: the
+kernel fills ftrace's record and the BPF program's separately, so a counter
+another CPU changes in between (a buffer's hold count) can differ.
 """
 import re
 import sys
@@ -18,6 +20,10 @@ import sys
 ftr, ours, start, end, hz = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), \
     int(sys.argv[5])
 want_hex = "--hex" in sys.argv[6:]
+racy = set()
+for i, a in enumerate(sys.argv[6:-1]):
+    if a == "--racy":
+        racy = set(sys.argv[7 + i].split(","))
 line_re = re.compile(r"^\s*\S.*?\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+):\s+(\w+):\s+(.*)$")
 num_re = re.compile(r"-?(0|[1-9]\d*)")
 hex_re = re.compile(r"0x[0-9a-fA-F]+")
@@ -69,7 +75,7 @@ alias = {"inode": "ino",
          "disize": "size", "pos": "offset", "bytecount": "count", "fsbcount": "blockcount",
          "daddr": "bno", "bbcount": "length", "lock": "lockval", "refcnt": "refcount",
          "t_ocnt": "ocnt", "t_cnt": "cnt", "t_curr_res": "curr_res", "t_unit_res": "unit_res"}
-skip = {"dev", "pid", "ts", "cpu"}
+skip = {"dev", "pid", "ts", "cpu"} | racy
 ms_fields = {"jbd2_run_stats": {"wait", "request_delay", "running", "locked", "flushing",
                                 "logging"},
              "jbd2_checkpoint_stats": {"chp_time"}}

@@ -7,7 +7,9 @@
 # stack from sched:sched_switch; this test's own classifier, written from
 # the rule in docs/wait-classes.md and reading its table, names each
 # stack; the class with the most time must be fslens's top cause, and the
-# two shares must agree within 10 points.
+# two shares must agree within 10 points. 3: an O_SYNC writer on a scratch
+# XFS (each write forces the log): the top cause is an XFS log class and the
+# report says nothing about ext4 or jbd2.
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -144,3 +146,22 @@ check_eq free_record_exit $? 0
 tally_stop
 compare free_space "$T_TMP/f.trace" "$T_TMP/f.bt"
 check_cmd free_space_named grep -q free_space_writeback "$T_TMP/f.bt.classes"
+
+# 3. XFS: 400 O_SYNC writes of 4 KiB, each forcing the log (xlog_wait_on_iclog)
+scratch_umount; losetup -d "$SCRATCH_LOOP"
+scratch_fs 320 xfs || { fail setup3 "cannot make scratch xfs"; exit 1; }
+M=$SCRATCH_MNT
+tally_start dd "$T_TMP/x.bt"
+"$FSLENS" record -m "$M" -o "$T_TMP/x.trace" -- \
+	dd if=/dev/zero of="$M/x" bs=4k count=400 oflag=sync status=none 2>"$T_TMP/x.err"
+check_eq xfs_record_exit $? 0
+tally_stop
+compare xfs_sync "$T_TMP/x.trace" "$T_TMP/x.bt"
+read -r got _ < <(top_cause "$T_TMP/x.trace")
+check_cmd xfs_top_is_log_class test "${got#xfs_log}" != "$got"
+"$FSLENS" report "$T_TMP/x.trace" >"$T_TMP/x.report" 2>&1
+if grep -nE "ext4|jbd2|tune2fs|e2fsck" "$T_TMP/x.report" >"$T_TMP/x.ext4"; then
+	fail xfs_report_no_ext4 "$(head -3 "$T_TMP/x.ext4")"
+else
+	pass xfs_report_no_ext4
+fi

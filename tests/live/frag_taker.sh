@@ -119,7 +119,7 @@ run_case() {
 	scratch_umount
 	e2fsck -fn -E fragcheck "$SCRATCH_IMG" 2>&1 | grep ': expecting ' >"$T_TMP/$name.e2f"
 	dumpe2fs "$SCRATCH_IMG" >"$T_TMP/$name.dfs" 2>/dev/null
-	"$FSLENS" report --json "$T_TMP/$name.trace" >"$T_TMP/$name.json" 2>"$T_TMP/$name.err" ||
+	"$FSLENS" report --json-full "$T_TMP/$name.trace" >"$T_TMP/$name.json" 2>"$T_TMP/$name.err" ||
 		{ fail "$name-report" "$(cat "$T_TMP/$name.err")"; return 1; }
 	python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["layout"]["fragcheck"]))' \
 		"$T_TMP/$name.json" >"$T_TMP/$name.ours"

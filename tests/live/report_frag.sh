@@ -29,7 +29,7 @@ sync
 check_eq record_exit $? 0
 scratch_umount
 e2fsck -fn -E fragcheck "$SCRATCH_IMG" 2>&1 | grep ': expecting ' >"$T_TMP/e2fsck.txt"
-"$FSLENS" report --json "$T_TMP/f.trace" >"$T_TMP/r.json" 2>"$T_TMP/rep.err"
+"$FSLENS" report --json-full "$T_TMP/f.trace" >"$T_TMP/r.json" 2>"$T_TMP/rep.err"
 check_eq report_exit $? 0
 python3 - "$T_TMP/r.json" >"$T_TMP/ours.txt" <<'PY'
 import json, sys

@@ -37,7 +37,7 @@ fi
 check_eq no_truncation "$(grep ' dirents ' "$T_TMP/dump.txt" | grep -c ' flags=')" 0
 isz=$(dumpe2fs -h "$SCRATCH_LOOP" 2>/dev/null | awk -F: '/^Inode size/ {print $2+0}')
 bsz=$(dumpe2fs -h "$SCRATCH_LOOP" 2>/dev/null | awk -F: '/^Block size/ {print $2+0}')
-"$FSLENS" report --json "$T_TMP/r.trace" >"$T_TMP/r.json" 2>"$T_TMP/rep.err"
+"$FSLENS" report --json-full "$T_TMP/r.trace" >"$T_TMP/r.json" 2>"$T_TMP/rep.err"
 check_eq report_exit $? 0
 python3 - "$T_TMP/truth.txt" "$T_TMP/r.json" "$isz" "$bsz" "$M/d" >"$T_TMP/cmp.txt" <<'PY'
 import json, sys

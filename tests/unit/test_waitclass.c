@@ -112,6 +112,8 @@ TEST(waitclass_ids_stable)
 		"handle_start", "dir_block_read", "inode_table_read", "bitmap_read",
 		"writeback_throttle", "block_throttle", "fsync_writeback",
 		"free_space_writeback", "aio_wait", "page_wait", "queue_wait", "flush", "other_io", "other",
+		"xfs_log_force", "xfs_log_space", "xfs_ail_push", "xfs_metadata_read",
+		"xfs_buffer_lock", "xfs_inode_lock", "xfs_allocation",
 	};
 	unsigned int i;
 
