@@ -27,6 +27,10 @@ void an_fold_sum(uint64_t *s, unsigned int folds);
 void an_fold_max(uint64_t *s, unsigned int folds);
 void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds);
 
+/* ---- ext4 geometry ---- */
+/* enum fsl_block_class of block blk (include/fslens/analysis.h). */
+int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk);
+
 /* ---- window ---- */
 struct an_window {
 	uint64_t t0, t1;	/* t1 = 0: open */

@@ -182,3 +182,72 @@ void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds)
 	}
 }
 
+
+static int group_has_super(const struct fsl_ext4_geometry *g, uint64_t grp)
+{
+	uint64_t p;
+	unsigned int b;
+
+	if (!(g->feature_ro_compat & 0x1))	/* RO_COMPAT_SPARSE_SUPER */
+		return 1;
+	if (grp <= 1)
+		return 1;
+	for (b = 3; b <= 7; b += 2) {
+		for (p = b; p < grp; p *= b)
+			;
+		if (p == grp)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Which static metadata holds blk: a superblock and group descriptors (and
+ * reserved GDT blocks), the internal journal, or with flex_bg the block and
+ * inode bitmaps and the inode tables packed at the start of each flex group
+ * as mke2fs lays them out on a fresh filesystem: n block bitmaps, n inode
+ * bitmaps, n tables for its n groups.
+ */
+int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
+{
+	uint64_t grp, off, sbgdt, flex, first, n, base, dsz;
+
+	if (!g->blocks_per_group || !g->block_size || blk < g->first_data_block)
+		return FSL_BC_OTHER;
+	if (g->journal_start && blk >= g->journal_start &&
+	    blk - g->journal_start < g->journal_blocks)
+		return FSL_BC_JOURNAL;
+	dsz = g->desc_size ? g->desc_size : 32;
+	sbgdt = 1 + (g->group_count * dsz + g->block_size - 1) / g->block_size +
+		g->reserved_gdt_blocks;
+	grp = (blk - g->first_data_block) / g->blocks_per_group;
+	off = (blk - g->first_data_block) % g->blocks_per_group;
+	if (group_has_super(g, grp) && off < sbgdt)
+		return FSL_BC_SUPER;
+	flex = g->flex_bg_size;
+	if (!(g->feature_incompat & 0x200) || !flex)	/* INCOMPAT_FLEX_BG */
+		return FSL_BC_OTHER;
+	first = grp - grp % flex;
+	if (grp != first)
+		return FSL_BC_OTHER;
+	n = g->group_count - first < flex ? g->group_count - first : flex;
+	base = group_has_super(g, first) ? sbgdt : 0;
+	if (off < base)
+		return FSL_BC_OTHER;
+	if (off < base + n)
+		return FSL_BC_BBITMAP;
+	if (off < base + 2 * n)
+		return FSL_BC_IBITMAP;
+	if (off < base + 2 * n + n * g->inode_blocks_per_group)
+		return FSL_BC_ITABLE;
+	return FSL_BC_OTHER;
+}
+
+const char *fsl_block_class_name(unsigned int cls)
+{
+	static const char *const n[FSL_BC__MAX] = {
+		"other", "super_gdt", "block_bitmap", "inode_bitmap", "inode_table", "journal",
+	};
+
+	return cls < FSL_BC__MAX ? n[cls] : "?";
+}

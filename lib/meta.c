@@ -163,6 +163,7 @@ int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *
 	g->feature_ro_compat = get_u32(m, FSL_KV_EXT4_FEATURE_RO_COMPAT, NULL);
 	g->features = fsl_meta__str(m, FSL_KV_EXT4_FEATURES);
 	g->journal_blocks = fsl_meta__u64(m, FSL_KV_EXT4_JOURNAL_BLOCKS, 0);
+	g->journal_start = fsl_meta__u64(m, FSL_KV_EXT4_JOURNAL_START, 0);
 	g->journal_bytes = fsl_meta__u64(m, FSL_KV_EXT4_JOURNAL_BYTES, 0);
 	v = fsl_meta__str(m, FSL_KV_EXT4_HASH_SEED);
 	if (v && !fsl_hash_seed_parse(v, g->hash_seed))

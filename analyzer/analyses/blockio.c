@@ -54,6 +54,8 @@ struct an_blockio {
 	struct fsl_map rqs;	/* rq -> an_rq (in flight) */
 	struct fsl_map done;	/* rq, (dev, sector) -> completed with data, not issued again */
 	int by_sector;		/* made-up request identities (blktrace import) */
+	int have_geom;		/* an ext4 target with its geometry: writes get classes */
+	struct fsl_ext4_geometry g;
 	struct an_dev_state st[FSL_MAX_DEVS];
 	struct fsl_blockio res;
 };
@@ -202,6 +204,16 @@ static int64_t btt_dist(struct an_dev_state *st, uint64_t start, uint64_t end)
 	return dist;
 }
 
+/* The target's blocks a write dispatch covers, by what they hold. */
+static void class_blocks(struct an_blockio *s, struct fsl_dev_io *d, const struct fsl_ev_block_rq *ev)
+{
+	uint64_t spb = s->g.block_size / 512;
+	uint64_t b0 = ev->sector / spb, b1 = (ev->sector + ev->nr_sector + spb - 1) / spb;
+
+	for (; b0 < b1; b0++)
+		d->wr_class[an_ext4_block_class(&s->g, b0)]++;
+}
+
 static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_blockio *s = cons->priv;
@@ -262,6 +274,8 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			d->seek_mode = adist;
 		}
 		add_point(d, h->ts, ev);
+		if (s->have_geom && !(ev->flags & FSL_RQ_READ) && ev->dev == s->c->target_dev)
+			class_blocks(s, d, ev);
 	}
 	return 0;
 }
@@ -385,6 +399,9 @@ static int blockio_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 	const char *src = m ? fsl_meta_kv(m, FSL_KV_IMPORT_SOURCE) : NULL;
 
 	s->by_sector = src && !strcmp(src, "blktrace");
+	if (m && !fsl_meta__ext4_geometry(m, &s->g) && s->g.block_size >= 512 &&
+	    s->g.blocks_per_group)
+		s->have_geom = 1;
 	if (s->c->target_dev && !s->res.ndevs)
 		dev_slot(s, s->c->target_dev);
 	return 0;

@@ -1272,58 +1272,19 @@ static const struct an_pa *pa_at(const struct an_pa *arr, size_t n, uint64_t max
 	return best;
 }
 
-static int group_has_super(const struct fsl_ext4_geometry *g, uint64_t grp)
+static int taker_of_class(unsigned int cls)
 {
-	uint64_t p;
-	unsigned int b;
-
-	if (!(g->feature_ro_compat & 0x1))	/* RO_COMPAT_SPARSE_SUPER */
-		return 1;
-	if (grp <= 1)
-		return 1;
-	for (b = 3; b <= 7; b += 2) {
-		for (p = b; p < grp; p *= b)
-			;
-		if (p == grp)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Which static metadata holds blk: a superblock and group descriptors (and
- * reserved GDT blocks), or with flex_bg the block and inode bitmaps and the
- * inode tables packed at the start of each flex group as mke2fs lays them out
- * on a fresh filesystem: n bitmaps, n bitmaps, n tables for its n groups.
- */
-static int static_meta(const struct fsl_ext4_geometry *g, uint64_t blk)
-{
-	uint64_t grp, off, sbgdt, flex, first, n, base, dsz;
-
-	if (!g->blocks_per_group || !g->block_size || blk < g->first_data_block)
-		return FSL_TAKER_UNKNOWN;
-	dsz = g->desc_size ? g->desc_size : 32;
-	sbgdt = 1 + (g->group_count * dsz + g->block_size - 1) / g->block_size +
-		g->reserved_gdt_blocks;
-	grp = (blk - g->first_data_block) / g->blocks_per_group;
-	off = (blk - g->first_data_block) % g->blocks_per_group;
-	if (group_has_super(g, grp) && off < sbgdt)
+	switch (cls) {
+	case FSL_BC_SUPER:
 		return FSL_TAKER_SUPER;
-	flex = g->flex_bg_size;
-	if (!(g->feature_incompat & 0x200) || !flex)	/* INCOMPAT_FLEX_BG */
-		return FSL_TAKER_UNKNOWN;
-	first = grp - grp % flex;
-	if (grp != first)
-		return FSL_TAKER_UNKNOWN;
-	n = g->group_count - first < flex ? g->group_count - first : flex;
-	base = group_has_super(g, first) ? sbgdt : 0;
-	if (off < base)
-		return FSL_TAKER_UNKNOWN;
-	if (off < base + 2 * n)
+	case FSL_BC_BBITMAP:
+	case FSL_BC_IBITMAP:
 		return FSL_TAKER_BITMAP;
-	if (off < base + 2 * n + n * g->inode_blocks_per_group)
+	case FSL_BC_ITABLE:
 		return FSL_TAKER_ITABLE;
-	return FSL_TAKER_UNKNOWN;
+	default:
+		return FSL_TAKER_UNKNOWN;
+	}
 }
 
 /* Every file's extents as of now, sorted by pblk: who holds a block at the end. */
@@ -1426,7 +1387,7 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 			b->taker_ino = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_INUM, 8);
 			b->taker_how = FSL_HOW_UNKNOWN;
 		} else {
-			b->taker_kind = static_meta(g, b->expect);
+			b->taker_kind = taker_of_class(an_ext4_block_class(g, b->expect));
 			if (b->taker_kind == FSL_TAKER_UNKNOWN &&
 			    end_bitmap_used(s->c->meta, b->expect) != 1)
 				b->taker_kind = FSL_TAKER_FREE;

@@ -692,8 +692,10 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 					snprintf(buf, sizeof(buf), "%8.3f s ops ?", cl->secs);
 				} else if (line == 0 && cl->whole) {
 					/* the whole trace: its ops, counted by the analyses */
-					snprintf(buf, sizeof(buf), "%8.3f s %6" PRIu64 " ops %.1f/s",
-						 cl->secs, cl->ops, cl->secs > 0 ? cl->ops / cl->secs : 0);
+					double rate = cl->secs > 0 ? cl->ops / cl->secs : 0;
+
+					snprintf(buf, sizeof(buf), "%8.3f s %6" PRIu64 " ops %.*f/s",
+						 cl->secs, cl->ops, rate < 10 ? 1 : 0, rate);
 				} else if (line == 0) {
 					snprintf(buf, sizeof(buf), "%8.3f s %10.0f ops/s", cl->secs,
 						 cl->secs > 0 ? cl->ops / cl->secs : 0);

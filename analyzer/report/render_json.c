@@ -696,6 +696,11 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "seek_median_sectors", fsl_hist_quantile(&d->seek_abs, 0.5));
 		fsl_json__kv_u64(j, "seek_mode_sectors", d->seek_mode);
 		fsl_json__kv_u64(j, "seek_mode_count", d->seek_mode_count);
+		fsl_json__key(j, "write_blocks_by_class");
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_BC__MAX; k++)
+			fsl_json__kv_u64(j, fsl_block_class_name(k), d->wr_class[k]);
+		fsl_json__obj_end(j);
 		for (k = 0; k < 2; k++) {
 			const struct fsl_seek_dir *dd = &d->dir[k];
 

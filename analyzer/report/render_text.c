@@ -594,7 +594,7 @@ static void lat_row(FILE *f, const char *name, const struct fsl_hist *h)
 static void sec_blockio(FILE *f, struct fsl_analysis *a)
 {
 	const struct fsl_blockio *io = fsl_analysis__blockio(a);
-	uint64_t t0, t1;
+	uint64_t t0, t1, n;
 	double secs;
 	unsigned int i, k;
 	char b[6][32];
@@ -642,6 +642,21 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    distance (sectors, all dispatches): mean %.1f, median %" PRIu64
 				", mode %" PRIu64 " (%" PRIu64 "x)\n", (double)d->seek_total / d->d2d,
 				fsl_hist_quantile(&d->seek_abs, 0.5), d->seek_mode, d->seek_mode_count);
+		for (n = 0, k = 0; k < FSL_BC__MAX; k++)
+			n += d->wr_class[k];
+		if (n) {
+			char line[512];
+			size_t used = 0;
+
+			for (k = 0; k < FSL_BC__MAX; k++)
+				if (d->wr_class[k])
+					used += snprintf(line + used, sizeof(line) - used,
+							 "%s%s %" PRIu64 " (%.1f%%)", used ? ", " : "",
+							 fsl_block_class_name(k), d->wr_class[k],
+							 rn_pct(d->wr_class[k], n));
+			fprintf(f, "    blocks written by class (geometry): %" PRIu64 "\n", n);
+			wrap(f, "", 6, line);
+		}
 		for (k = 0; k < 2; k++) {
 			const struct fsl_seek_dir *dd = &d->dir[k];
 

@@ -461,6 +461,24 @@ struct fsl_io_point {
 	uint32_t flags;
 };
 
+/*
+ * What an ext4 block holds, from the recorded geometry alone: superblock and
+ * group descriptors (with reserved GDT blocks), block and inode bitmaps and
+ * inode tables packed per flex group as mke2fs lays them out (dumpe2fs shows
+ * the same), the internal journal (ext4.journal_start, when contiguous);
+ * anything else is FSL_BC_OTHER (data, directories, extent-tree blocks).
+ */
+enum fsl_block_class {
+	FSL_BC_OTHER = 0,
+	FSL_BC_SUPER,		/* superblock, group descriptors, reserved GDT */
+	FSL_BC_BBITMAP,
+	FSL_BC_IBITMAP,
+	FSL_BC_ITABLE,
+	FSL_BC_JOURNAL,
+	FSL_BC__MAX,
+};
+const char *fsl_block_class_name(unsigned int cls);
+
 struct fsl_dev_io {
 	uint32_t dev;
 	uint64_t completed, reads, writes, read_bytes, write_bytes;
@@ -495,6 +513,12 @@ struct fsl_dev_io {
 	struct fsl_seek_dir {
 		uint64_t d2d, seeks, seek_total;
 	} dir[2];
+	/*
+	 * Blocks written on the target device (dispatches with data, the
+	 * filesystem's block size) by what the block holds: enum
+	 * fsl_block_class, from the recorded geometry (ext4 only; 0 elsewhere).
+	 */
+	uint64_t wr_class[FSL_BC__MAX];
 	unsigned int nissuers;
 	struct fsl_io_issuer issuers[FSL_MAX_ISSUERS];	/* most bytes first */
 	struct fsl_timebase tb;
@@ -513,6 +537,7 @@ struct fsl_blockio {
 };
 
 /* ---------------------------------------------------------------- layout */
+
 
 /* One e2fsck -E fragcheck line and who took the block the file expected. */
 struct fsl_frag_break {

@@ -219,6 +219,7 @@ struct fsl_ext4_geometry {
 	uint32_t feature_compat, feature_incompat, feature_ro_compat;
 	const char *features;		/* names (valid while m is), NULL if absent */
 	uint64_t journal_blocks;	/* 0: no internal journal recorded */
+	uint64_t journal_start;		/* its first block when in one piece, else 0 */
 	uint64_t journal_bytes;
 	uint32_t hash_seed[4];
 	int has_hash_seed;

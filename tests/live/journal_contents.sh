@@ -111,7 +111,7 @@ PYEOF
 	check_eq "$tag.handles_vs_bpftrace" "$a" "$b"
 	check_eq "$tag.sites_vs_bpftrace" "$(echo "$out" | sed -n 's/^sites //p')" same
 	read -r _ n ok < <(echo "$out" | grep '^txns')
-	check_ge "$tag.txns" "$n" 2
+	check_ge "$tag.txns" "$n" 1
 	check_eq "$tag.txns_vs_bpftrace" "$ok" ok
 	# the site breakdown adds up to what jbd2 counted in its transactions
 	read -r _ a b < <(echo "$out" | grep '^runstats')
@@ -155,6 +155,6 @@ print("; ".join(out) if out else "ok")
 PYEOF
 )
 check_eq compare.contents_equal_report "$got" ok
-check_grep compare.text_stat '^all +\|.*\| j [0-9]+c [0-9]+b (9[0-9]|100)% dirty_inode' "$T_TMP/c.txt"
+check_grep compare.text_stat '^ +\| j [0-9]+c [0-9]+b [0-9]+% [a-z_]+ +\| j [0-9]+c [0-9]+b (9[0-9]|100)% dirty_inode' "$T_TMP/c.txt"
 
 [ $T_FAILS -eq 0 ]
