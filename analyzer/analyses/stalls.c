@@ -226,6 +226,7 @@ static void top_stacks(struct an_stalls *s)
 		for (j = 0; j < FSL_TOP_STACKS; j++) {
 			s->res.cls[i].top_stack[j] = -1;
 			s->res.cls[i].top_stack_ns[j] = 0;
+			s->res.cls[i].top_stack_wns[j] = 0;
 			s->res.cls[i].top_comm[j][0] = 0;
 		}
 	while ((agg = fsl_map__next(&s->stacks, &it, &key))) {
@@ -251,9 +252,12 @@ static void top_stacks(struct an_stalls *s)
 					(FSL_TOP_STACKS - 1 - j) * sizeof(cs->top_comm[0]));
 				memmove(&score[cls][j + 1], &score[cls][j],
 					(FSL_TOP_STACKS - 1 - j) * sizeof(score[0][0]));
+				memmove(&cs->top_stack_wns[j + 1], &cs->top_stack_wns[j],
+					(FSL_TOP_STACKS - 1 - j) * sizeof(cs->top_stack_wns[0]));
 				cs->top_stack[j] = id;
 				cs->top_stack_ns[j] = all;
 				score[cls][j] = w;
+				cs->top_stack_wns[j] = w;
 				an_comm_copy(cs->top_comm[j], fsl_context__comm(s->c->cx, agg->pid));
 				break;
 			}

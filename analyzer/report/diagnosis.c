@@ -182,6 +182,13 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 		stack_summary(c, cs->top_stack[k], &sb1, atime, mtime);
 		if (!one[0])
 			continue;
+		/*
+		 * A cause is ranked by the workload's time: a second stack only of
+		 * kernel threads (a loop worker writing its backing file) is theirs,
+		 * summed on the kernel-thread line below, not the workload's.
+		 */
+		if (k && cs->top_stack_wns[0] && !cs->top_stack_wns[k])
+			continue;
 		/* Two stacks that differ below the deciding frame read the same here. */
 		if (k && strstr(b.p, one))
 			continue;

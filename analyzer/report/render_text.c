@@ -509,7 +509,7 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	}
 	if (j->ncontents) {
 		fprintf(f, "  contents: %" PRIu64 " blocks dirtied by %" PRIu64 " handles stopped"
-			" (jbd2_handle_stats); run stats: %" PRIu64 " blocks in %" PRIu64
+			" (jbd2_handle_stats);\n    run stats: %" PRIu64 " blocks in %" PRIu64
 			" transactions; by site:\n", j->dirtied, j->handles_stopped, j->sum_blocks,
 			j->stats_txns);
 		fprintf(f, "    %-12s %6s %9s %9s %6s  %s\n", "type", "line", "handles", "blocks", "share",
@@ -815,7 +815,8 @@ static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 			b->norm_len);
 		if (b->norm_known)
 			fprintf(f, " at %" PRIu64, b->norm_start);
-		fprintf(f, ", found at cr %u", b->cr);
+		/* the pass on a line of its own: the kernel's names are long */
+		fprintf(f, ",\n            found at cr %u", b->cr);
 		if (b->cr_name)
 			fprintf(f, " (%s)", b->cr_name);
 		fprintf(f, " after %u group%s\n", b->groups_scanned,

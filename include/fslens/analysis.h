@@ -162,6 +162,7 @@ struct fsl_class_stat {
 	/* Heaviest stacks of this class (workload role first, then any). */
 	int32_t top_stack[FSL_TOP_STACKS];	/* -1 = none; ranked by workload ns, then all */
 	uint64_t top_stack_ns[FSL_TOP_STACKS];	/* all roles */
+	uint64_t top_stack_wns[FSL_TOP_STACKS];	/* the workload's part */
 	char top_comm[FSL_TOP_STACKS][16];	/* a task seen with that stack */
 };
 

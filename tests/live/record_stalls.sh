@@ -131,5 +131,7 @@ check_grep tiny_reads_whole '^complete=1 .*read_error=0 bad_chunks=0' "$T_TMP/ts
 nev=$(awk '/events=/ { sub("events=", "", $2); s += $2 } END { print s + 0 }' "$T_TMP/tstats")
 nread=$(sed -n 's/^complete=1 read=\([0-9]*\).*/\1/p' "$T_TMP/tstats")
 check_eq tiny_read_all "$nread" "$nev"
-check_grep tiny_summary_says_lost 'ring full' "$T_TMP/tiny.err"
+# the summary says events were lost and why (a 4K ring is most often a burst,
+# but a poll that finds it half full each time reads as the drain behind)
+check_grep tiny_summary_says_lost "events were lost: (bursts overflowed the ring|the recorder's drain fell behind)" "$T_TMP/tiny.err"
 exit $((T_FAILS > 0))
