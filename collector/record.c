@@ -65,6 +65,7 @@ struct rec {
 	struct fsl_loss_interval iv;
 	int64_t iv_start;
 	uint64_t iv_lost0;
+	double iv_busy0;	/* busy_self() at the interval's start */
 	struct fsl_loss loss;
 	int64_t t0;
 };
@@ -88,6 +89,20 @@ static double cpu_self(void)
 	       ru.ru_stime.tv_usec / 1e6;
 }
 
+/* This thread's time on a CPU and waiting for one, in seconds (0 if unknown). */
+static double busy_self(void)
+{
+	unsigned long long run = 0, wait = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+		run = wait = 0;
+	fclose(f);
+	return (run + wait) / 1e9;
+}
+
 /* One poll's view of the ring: was the drain behind when it started? */
 static void fill_sample(struct rec *r, struct fsl_stream *st)
 {
@@ -106,8 +121,11 @@ static void loss_interval(struct rec *r, struct fsl_stream *st, int64_t now)
 	uint64_t lost = lost_sum(st);
 	char advice[512];
 
+	double busy = busy_self();
+
 	r->iv.secs = (now - r->iv_start) / 1e9;
 	r->iv.lost = lost > r->iv_lost0 ? lost - r->iv_lost0 : 0;
+	r->iv.busy_secs = busy > r->iv_busy0 ? busy - r->iv_busy0 : 0;
 	fsl_loss__add(&r->loss, &r->iv);
 	if (r->iv.lost && !r->werr) {
 		r->loss.cpu_secs = cpu_self();
@@ -120,6 +138,7 @@ static void loss_interval(struct rec *r, struct fsl_stream *st, int64_t now)
 			       fsl_loss__advice(&r->loss, advice, sizeof(advice)));
 	}
 	r->iv_lost0 = lost;
+	r->iv_busy0 = busy;
 	r->iv_start = now;
 	memset(&r->iv, 0, sizeof(r->iv));
 }
@@ -436,6 +455,7 @@ static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *
 
 	r->t0 = t0;
 	r->iv_start = t0;
+	r->iv_busy0 = busy_self();
 	for (;;) {
 		int n;
 

@@ -10,6 +10,13 @@ enum fsl_loss_cause fsl_loss__classify(const struct fsl_loss_interval *iv)
 	/* no sample: a loop that never got to poll was busy, not idle */
 	if (!iv->polls || 2 * iv->polls_full >= iv->polls)
 		return FSL_LOSS_BEHIND;
+	/*
+	 * A drain that ran, or waited for a CPU, most of the interval could not
+	 * keep up, however empty it left the ring before each poll (a recorder
+	 * starved of CPU drains the ring each time it runs, and runs rarely).
+	 */
+	if (iv->secs > 0 && iv->busy_secs >= 0.5 * iv->secs)
+		return FSL_LOSS_BEHIND;
 	return FSL_LOSS_BURST;
 }
 

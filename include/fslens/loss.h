@@ -19,6 +19,7 @@ struct fsl_loss_interval {
 	uint64_t lost;		/* the kernel's lost counters grew by this */
 	unsigned int polls;	/* ring fill samples, one per poll */
 	unsigned int polls_full; /* of them, with the ring at least half full */
+	double busy_secs;	/* the drain thread on a CPU or waiting for one (schedstat) */
 };
 
 enum fsl_loss_cause {

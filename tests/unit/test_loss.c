@@ -6,10 +6,10 @@
 
 TEST(loss_interval_classified_by_ring_fill)
 {
-	struct fsl_loss_interval none = { 1.0, 500000, 0, 40, 40 };
-	struct fsl_loss_interval full = { 1.0, 900000, 300000, 40, 20 };
-	struct fsl_loss_interval burst = { 1.0, 900000, 300000, 40, 19 };
-	struct fsl_loss_interval stuck = { 1.0, 0, 10, 0, 0 };
+	struct fsl_loss_interval none = { 1.0, 500000, 0, 40, 40, 0 };
+	struct fsl_loss_interval full = { 1.0, 900000, 300000, 40, 20, 0 };
+	struct fsl_loss_interval burst = { 1.0, 900000, 300000, 40, 19, 0 };
+	struct fsl_loss_interval stuck = { 1.0, 0, 10, 0, 0, 0 };
 
 	CHECK_EQ(fsl_loss__classify(&none), FSL_LOSS_NONE);	/* full, but nothing lost */
 	CHECK_EQ(fsl_loss__classify(&full), FSL_LOSS_BEHIND);	/* half the polls: behind */
@@ -17,12 +17,22 @@ TEST(loss_interval_classified_by_ring_fill)
 	CHECK_EQ(fsl_loss__classify(&stuck), FSL_LOSS_BEHIND);	/* never polled: busy */
 }
 
+TEST(loss_interval_starved_drain_is_behind)
+{
+	/* the ring left empty before each poll, but the drain ran or waited for a CPU */
+	struct fsl_loss_interval starved = { 1.0, 900000, 300000, 40, 0, 0.6 };
+	struct fsl_loss_interval idle = { 1.0, 900000, 300000, 40, 0, 0.4 };
+
+	CHECK_EQ(fsl_loss__classify(&starved), FSL_LOSS_BEHIND);
+	CHECK_EQ(fsl_loss__classify(&idle), FSL_LOSS_BURST);	/* idle most of it: a burst */
+}
+
 TEST(loss_advice_behind_gives_rates_and_no_ring_size_fix)
 {
 	struct fsl_loss l = { 0 };
-	struct fsl_loss_interval a = { 1.0, 1200000, 400000, 50, 48 };
-	struct fsl_loss_interval b = { 1.0, 1000000, 600000, 50, 50 };
-	struct fsl_loss_interval c = { 1.0, 300000, 1000, 80, 2 };	/* a small burst */
+	struct fsl_loss_interval a = { 1.0, 1200000, 400000, 50, 48, 0 };
+	struct fsl_loss_interval b = { 1.0, 1000000, 600000, 50, 50, 0 };
+	struct fsl_loss_interval c = { 1.0, 300000, 1000, 80, 2, 0 };	/* a small burst */
 	char buf[512];
 
 	fsl_loss__add(&l, &a);
@@ -46,8 +56,8 @@ TEST(loss_advice_behind_gives_rates_and_no_ring_size_fix)
 TEST(loss_advice_burst_says_ring_size)
 {
 	struct fsl_loss l = { 0 };
-	struct fsl_loss_interval a = { 1.0, 200000, 5000, 60, 3 };
-	struct fsl_loss_interval b = { 1.0, 900000, 1000, 10, 9 };
+	struct fsl_loss_interval a = { 1.0, 200000, 5000, 60, 3, 0 };
+	struct fsl_loss_interval b = { 1.0, 900000, 1000, 10, 9, 0 };
 	char buf[512];
 
 	fsl_loss__add(&l, &a);
@@ -63,7 +73,7 @@ TEST(loss_advice_burst_says_ring_size)
 TEST(loss_advice_empty_without_loss)
 {
 	struct fsl_loss l = { 0 };
-	struct fsl_loss_interval a = { 1.0, 200000, 0, 60, 60 };
+	struct fsl_loss_interval a = { 1.0, 200000, 0, 60, 60, 0 };
 	char buf[64] = "x";
 
 	fsl_loss__add(&l, &a);
