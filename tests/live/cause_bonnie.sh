@@ -152,7 +152,7 @@ scratch_umount; losetup -d "$SCRATCH_LOOP"
 scratch_fs 320 xfs || { fail setup3 "cannot make scratch xfs"; exit 1; }
 M=$SCRATCH_MNT
 tally_start dd "$T_TMP/x.bt"
-"$FSLENS" record -m "$M" -o "$T_TMP/x.trace" -- \
+"$FSLENS" record -m "$M" --min-wait 0 -o "$T_TMP/x.trace" -- \
 	dd if=/dev/zero of="$M/x" bs=4k count=400 oflag=sync status=none 2>"$T_TMP/x.err"
 check_eq xfs_record_exit $? 0
 tally_stop
