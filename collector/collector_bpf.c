@@ -438,8 +438,17 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	if (!err && !(want & (1u << FSL_FAM_OFFCPU))) {
 		err = bpf_map__set_max_entries(skel->maps.stacks, 1);
 		if (!err)
+			err = bpf_map__set_max_entries(skel->maps.stacks2, 1);
+		if (!err)
 			err = bpf_map__set_max_entries(skel->maps.offcpu_start, 1);
 	}
+	/*
+	 * Test hook: a stack map of a few buckets makes most stacks collide, so
+	 * a test can check that the second map keeps every wait's stack.
+	 */
+	if (!err && (want & (1u << FSL_FAM_OFFCPU)) && getenv("FSLENS_TEST_STACK_BUCKETS"))
+		err = bpf_map__set_max_entries(skel->maps.stacks,
+					       atoi(getenv("FSLENS_TEST_STACK_BUCKETS")) ?: 1);
 	/* dirops keeps its record in flight in task storage on tp_btf, in a hash on raw_tp */
 	if (!err && (use_btf || !(want & (1u << FSL_FAM_DIROPS))))
 		err = bpf_map__set_max_entries(skel->maps.dirop_inflight, 1);
@@ -890,8 +899,13 @@ int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int
 
 	if (id < 0)
 		return -ENOENT;
-	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks), &id, buf))
+	if (id >= FSL_STACK2_BASE) {
+		id -= FSL_STACK2_BASE;
+		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks2), &id, buf))
+			return -errno;
+	} else if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks), &id, buf)) {
 		return -errno;
+	}
 	for (i = 0; i < 64 && buf[i] && n < max; i++)
 		ips[n++] = buf[i];
 	return n;

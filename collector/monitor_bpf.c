@@ -162,10 +162,15 @@ static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
 	char *frames[STACK_DEPTH], name[256];
 	unsigned int slot = (uint32_t)id % 4096, cls, nf = 0;
 	int fd = bpf_map__fd(m->skel->maps.mon_stacks), j;
+	int32_t key = id;
 
 	if (id < 0)
 		return FSL_WC_OTHER;
-	if (bpf_map_lookup_elem(fd, &id, ips)) {
+	if (id >= FSL_STACK2_BASE) {
+		fd = bpf_map__fd(m->skel->maps.mon_stacks2);
+		key = id - FSL_STACK2_BASE;
+	}
+	if (bpf_map_lookup_elem(fd, &key, ips)) {
 		if (m->cache_id[slot] == id)
 			return m->cache_cls[slot];
 		m->mm->stacks_unnamed++;
@@ -190,7 +195,7 @@ static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
 	 * Deleting keeps the stack map from filling over a long run; a task
 	 * asleep on this stack now finds the class in the cache when it wakes.
 	 */
-	bpf_map_delete_elem(fd, &id);
+	bpf_map_delete_elem(fd, &key);
 	m->cache_id[slot] = id;
 	m->cache_cls[slot] = cls;
 	return cls;

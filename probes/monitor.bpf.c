@@ -63,6 +63,24 @@ struct {
 	__uint(value_size, STACK_DEPTH * sizeof(__u64));
 } mon_stacks SEC(".maps");
 
+/* A stack whose bucket holds another: one frame shorter, here (see offcpu.bpf.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 4096);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, STACK_DEPTH * sizeof(__u64));
+} mon_stacks2 SEC(".maps");
+
+static __always_inline __s32 mon_stack_id(void *ctx)
+{
+	long id = bpf_get_stackid(ctx, &mon_stacks, 0);
+
+	if (id != -17 /* EEXIST */)
+		return id;
+	id = bpf_get_stackid(ctx, &mon_stacks2, 1 & BPF_F_SKIP_FIELD_MASK);
+	return id < 0 ? id : id + FSL_STACK2_BASE;
+}
+
 struct mon_task {
 	__u64 op_ts;		/* entry of the followed syscall in progress */
 	__u32 op;		/* mon op + 1, 0 = none */
@@ -354,7 +372,7 @@ int BPF_PROG(mon_sched_switch, bool preempt, struct task_struct *prev, struct ta
 		if (s) {
 			s->off_ts = now;
 			s->off_dev = s->hint;
-			s->off_stack = bpf_get_stackid(ctx, &mon_stacks, 0);
+			s->off_stack = mon_stack_id(ctx);
 		}
 	}
 	s = bpf_task_storage_get(&mon_task, next, 0, 0);

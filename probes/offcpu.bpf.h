@@ -31,6 +31,33 @@ struct {
 	__uint(value_size, OFFCPU_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
+/*
+ * Where a stack goes when its bucket in `stacks` holds another one. The
+ * kernel hashes the frames with a fixed seed, so with one map two stacks
+ * that collide do so on every wait of the boot: the later one would be lost
+ * for the whole recording, and the wait with it (a mkdir storm's
+ * log-space stack read as "other"). Taken one frame shorter at the top (the
+ * program's own frame), its hash differs, so the colliding pair lands apart.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 4096);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_STACK_DEPTH * sizeof(__u64));
+} stacks2 SEC(".maps");
+
+#define FSL_EEXIST	17
+
+static __always_inline __s32 offcpu_stack_id(void *ctx)
+{
+	long id = bpf_get_stackid(ctx, &stacks, 0);
+
+	if (id != -FSL_EEXIST)
+		return id;
+	id = bpf_get_stackid(ctx, &stacks2, 1 & BPF_F_SKIP_FIELD_MASK);
+	return id < 0 ? id : id + FSL_STACK2_BASE;
+}
+
 struct offcpu_start {
 	__u64 ts;
 	__u64 wake_ts;
@@ -282,7 +309,7 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 			st.tgid = tgid;
 			st.state |= offcpu_in_data_op(prev, pid, btf);
 			st.state |= offcpu_handle(prev);
-			st.stack_id = bpf_get_stackid(ctx, &stacks, 0);
+			st.stack_id = offcpu_stack_id(ctx);
 			bpf_map_update_elem(&offcpu_start, &pid, &st, BPF_ANY);
 		}
 	}
@@ -331,7 +358,7 @@ static __always_inline void jbd2_kick(__u64 *ctx, struct task_struct *p, const i
 	if (!e)
 		return;
 	e->dev = targ_dev;
-	e->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+	e->stack_id = offcpu_stack_id(ctx);
 	EV_SUBMIT(e);
 }
 

@@ -685,13 +685,21 @@ struct fsl_ev_data {
 #define FSL_OFFCPU_IN_OTHER_OP		(1u << 24)
 
 /*
+ * Stack ids at or above this come from the second stack map: the kernel's
+ * stack map keeps one stack per hash bucket and refuses another whose hash
+ * lands there (-EEXIST); such a stack is stored again, one frame shorter at
+ * the top (a different hash), in a second map, and its id is offset by this.
+ */
+#define FSL_STACK2_BASE			(1 << 20)
+
+/*
  * An off-CPU wait, emitted when the task runs again. hdr.ts is the moment it
  * left the CPU, dur_ns the time until it was switched back in.
  */
 struct fsl_ev_offcpu {
 	struct fsl_hdr hdr;
 	__u64 dur_ns;
-	__s32 stack_id;		/* key into the trace's stack table, -1 if none */
+	__s32 stack_id;		/* key into the trace's stack table, < 0 if none */
 	__u32 waker_pid;	/* tid of the task that woke it (0 unknown) */
 	__u32 state;		/* prev_state when it left the CPU | FSL_OFFCPU_* */
 	/*

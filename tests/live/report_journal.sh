@@ -17,13 +17,13 @@ jinfo() {	# print "transactions avg_commit_us" of the scratch device's journal
 	     END { print t, a }' "$f"
 }
 
-storm() {	# journal MiB, image MiB, tag
+storm() {	# journal MiB, image MiB, tag [mkdirs]
 	scratch_fs "$2" ext4 -b 1024 -J size="$1" || { fail "$3-setup" "cannot make scratch fs"; return 1; }
 	mkdir "$SCRATCH_MNT/d"
 	sync
 	read -r T0 A0 < <(jinfo)
 	"$FSLENS" record -m "$SCRATCH_MNT" -o "$T_TMP/$3.trace" -- \
-		sh -c "cd $SCRATCH_MNT/d && seq 1 $N | xargs mkdir" 2>"$T_TMP/$3.rec"
+		sh -c "cd $SCRATCH_MNT/d && seq 1 ${4:-$N} | xargs mkdir" 2>"$T_TMP/$3.rec"
 	check_eq "$3-record" $? 0
 	read -r T1 A1 < <(jinfo)
 	umount "$SCRATCH_MNT" && losetup -d "$SCRATCH_LOOP"
@@ -53,6 +53,18 @@ text=$("$FSLENS" report --section diagnosis "$T_TMP/small.trace")
 echo "$text" | grep -q '^  1  journal_log_space ' && pass small-text-rank || fail small-text-rank "$(echo "$text" | head -8)"
 # the whole text report of a real trace fits 100 columns
 check_eq small-text-width "$("$FSLENS" report "$T_TMP/small.trace" | awk '{ if (length($0) > m) m = length($0) } END { print (m <= 100) }')" 1
+
+# The kernel's stack map keeps one stack per hash bucket, with a fixed hash
+# seed: two stacks that collide do so all boot long. With a map of one
+# bucket every stack but the first collides; the second map must keep them
+# all, so the storm still names its cause and no wait is without a stack.
+FSLENS_TEST_STACK_BUCKETS=1 storm 1 256 collide 8000 || exit 1
+read -r cls nostack < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(r["causes"][0]["class"] if r["causes"] else "none", r["trace"]["waits_without_stack"])' "$T_TMP/collide.json")
+check_eq collide-first-cause "$cls" journal_log_space
+check_eq collide-no-stackless-waits "$nostack" 0
+check_ge collide-second-map-ids "$("$FSLENS" dump "$T_TMP/collide.trace" -e offcpu | \
+	grep -c 'stack_id=10[0-9][0-9][0-9][0-9][0-9] ')" 1
 
 storm 256 1200 big || exit 1
 cls=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["causes"][0]["class"] if r["causes"] else "none")' "$T_TMP/big.json")
