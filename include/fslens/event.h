@@ -140,7 +140,12 @@ enum fsl_event_type {
 	FSL_EV_XFS_MAP_BLOCKS_ALLOC,		/* struct fsl_ev_xfs_imap */
 	FSL_EV_XFS_MAP_BLOCKS_FOUND,		/* struct fsl_ev_xfs_imap */
 
-	FSL_EV__MAX = 160,
+	/*
+	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
+	 * (layout and inode placement), 200-215 block (bio queue, get, merges,
+	 * requeue), 216-223 data (aio/io_uring submissions and completions).
+	 */
+	FSL_EV__MAX = 224,
 };
 
 /*
