@@ -60,16 +60,19 @@ static const struct fsl_collector_opts *log_opts;
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char *line;
 	size_t n;
 
 	if (!log_opts || !log_opts->log || level == LIBBPF_DEBUG)
 		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
+	/* a verifier log comes in one piece, its cause at the end: keep all of it */
+	if (vasprintf(&line, fmt, ap) < 0)
+		return 0;
 	n = strlen(line);
 	while (n && line[n - 1] == '\n')
 		line[--n] = 0;
 	log_opts->log(log_opts->log_ctx, line);
+	free(line);
 	return 0;
 }
 
@@ -105,6 +108,19 @@ static int tp_exists(const char *tracefs, const char *group, const char *name)
 	return access(p, F_OK) == 0;
 }
 
+/* XFS's namespace events: how dirops tells where a path call changed a directory. */
+static int is_scope_tp(const char *tp)
+{
+	return !strcmp(tp, "xfs_create") || !strcmp(tp, "xfs_remove") ||
+	       !strcmp(tp, "xfs_rename") || !strcmp(tp, "xfs_link") || !strcmp(tp, "xfs_symlink");
+}
+
+/* ext4's journal handles: journal family records, and dirops' directory changes (EXT4_HT_DIR). */
+static int is_jstart_tp(const char *tp)
+{
+	return !strcmp(tp, "ext4_journal_start_inode") || !strcmp(tp, "ext4_journal_start_sb");
+}
+
 /* Family and tracefs group of a tracepoint the probes use. */
 static int tp_family(const char *tp, const char **group)
 {
@@ -127,6 +143,10 @@ static int tp_family(const char *tp, const char **group)
 	if (!strncmp(tp, "sched_process_", 14)) {
 		*group = "sched";
 		return FSL_FAM_PROC;
+	}
+	if (is_scope_tp(tp)) {
+		*group = "xfs";
+		return FSL_FAM_DIROPS;
 	}
 	n = fsl_schema_builtin_all(&d);
 	for (i = 0; i < n; i++) {
@@ -321,13 +341,28 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (c->opts.dev && (want & (1u << FSL_FAM_JOURNAL)) &&
 		    !strcmp(tp, "sched_waking"))
 			on = 1;
-		if (!group || (c->sc_tp && fam == FSL_FAM_DIROPS))
+		if (!group || (c->sc_tp && !strcmp(group, "raw_syscalls")))
 			on = 0;
 		if (on && !fs_fits(c->opts.fs, fam, group))
 			on = 0;
+		/*
+		 * With a target, a path call is judged by the directory changes
+		 * the filesystems trace (probes/scope.bpf.h): ext4's journal
+		 * handles and XFS's namespace events, on whatever filesystem
+		 * (the call may have left the target); without one, nothing
+		 * reads them.
+		 */
+		if (is_scope_tp(tp))
+			on = on && c->opts.dev;
+		if (is_jstart_tp(tp) && c->opts.dev && (want & (1u << FSL_FAM_DIROPS)))
+			on = 1;
 		/* a kernel built without XFS, nothing targeted: not "missing" */
-		if (on && !strcmp(group, "xfs") && c->opts.fs == FSL_COLLECTOR_FS_ANY &&
+		if (on && !strcmp(group, "xfs") &&
+		    (c->opts.fs == FSL_COLLECTOR_FS_ANY || is_scope_tp(tp)) &&
 		    tp_exists(tracefs, "xfs", "") == 0)
+			on = 0;
+		if (on && is_jstart_tp(tp) && !(want & (1u << FSL_FAM_JOURNAL)) &&
+		    tp_exists(tracefs, "ext4", "") == 0)
 			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
 		snprintf(t, sizeof(t), "btf_trace_%s", tp);
@@ -355,7 +390,8 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (!on)
 			continue;
 		(kind == 'b' ? c->nbtf++ : kind == 'r' ? c->nraw++ : c->ntp++);
-		if ((fam != FSL_FAM_PROC && fam != FSL_FAM_OFFCPU) || (want & (1u << fam)))
+		if (((fam != FSL_FAM_PROC && fam != FSL_FAM_OFFCPU) || (want & (1u << fam))) &&
+		    !(is_jstart_tp(tp) && !(want & (1u << fam))))
 			c->families |= 1u << fam;
 		n++;
 	}
@@ -432,6 +468,7 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_self = getpid();
 	skel->rodata->targ_jbd2_pid = jbd2_pid(o->dev);
 	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
+	skel->rodata->targ_journal = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));

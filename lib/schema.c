@@ -428,6 +428,15 @@ const char *fsl_dirop_name(unsigned int op)
 	return op < FSL_OP__MAX ? dirop_names[op] : "unknown";
 }
 
+static const char *const scope_names[] = {
+	"none", "fd", "stat", "dir_event", "walk", "all",
+};
+
+const char *fsl_dirop_scope_name(unsigned int how)
+{
+	return how < sizeof(scope_names) / sizeof(scope_names[0]) ? scope_names[how] : "unknown";
+}
+
 static const char *const data_names[FSL_DATA__MAX] = {
 	"read", "write", "pread", "pwrite", "fsync", "fdatasync", "sync_file_range",
 	"fallocate", "ftruncate", "copy_file_range", "sendfile", "splice",

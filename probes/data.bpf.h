@@ -75,7 +75,6 @@ static __always_inline bool data_file_ok(struct file *f, struct fsl_ev_data *e)
 		return false;
 	dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	e->dev = dev;	/* also when it is not the target's: offcpu.bpf.h reads it */
-	fs_touch(dev);	/* which filesystem this thread works on (dirops) */
 	if (DEV_SKIP(dev))
 		return false;
 	e->ino = BPF_CORE_READ(inode, i_ino);

@@ -188,8 +188,13 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (op->fd >= 0)
 			printf(" fd=%d", op->fd);
 		printf(" flags=0x%x mode=0%o", op->flags, op->mode);
-		if (op->pflags)
-			printf(" pflags=0x%x", op->pflags);
+		if (op->pflags & ~(FSL_DIROP_SCOPE_MASK | FSL_DIROP_WALK_INEXACT))
+			printf(" pflags=0x%x",
+			       op->pflags & ~(FSL_DIROP_SCOPE_MASK | FSL_DIROP_WALK_INEXACT));
+		if (op->pflags & FSL_DIROP_SCOPE_MASK)
+			printf(" scope=%s%s", fsl_dirop_scope_name((op->pflags & FSL_DIROP_SCOPE_MASK) >>
+								   FSL_DIROP_SCOPE_SHIFT),
+			       op->pflags & FSL_DIROP_WALK_INEXACT ? "~" : "");
 		printf("\n");
 		return;
 	}

@@ -565,6 +565,24 @@ enum fsl_dirop_kind {
 #define FSL_DIROP_TRUNC1	(1u << 0)	/* path truncated */
 #define FSL_DIROP_TRUNC2	(1u << 1)	/* path2 truncated */
 #define FSL_DIROP_FAULT		(1u << 2)	/* path could not be read */
+/*
+ * With a target (record -m/-d) the kernel keeps only the calls that acted
+ * on it; pflags bits 4-6 say how that was decided (enum fsl_dirop_scope,
+ * docs/record.md has the rule per system call). 0: not judged (recorded
+ * without a target, or by an fslens before this).
+ */
+#define FSL_DIROP_SCOPE_SHIFT	4
+#define FSL_DIROP_SCOPE_MASK	(7u << FSL_DIROP_SCOPE_SHIFT)
+#define FSL_DIROP_WALK_INEXACT	(1u << 7)	/* the walk met a bound: judged on what it saw */
+
+enum fsl_dirop_scope {
+	FSL_SCOPE_NONE = 0,
+	FSL_SCOPE_FD,		/* the file of the fd the call returned or was given */
+	FSL_SCOPE_STAT,		/* the device the stat call returned */
+	FSL_SCOPE_DIR_EVENT,	/* the filesystem traced a change of its directory in the call */
+	FSL_SCOPE_WALK,		/* the lookup's start and the mounts its path crosses */
+	FSL_SCOPE_ALL,		/* sync(): every filesystem */
+};
 
 /*
  * One record per completed call; hdr.ts is the entry time and lat_ns the

@@ -59,6 +59,8 @@ int fsl_family_parse(const char *list, uint32_t *mask, const char **bad);
 
 const char *fsl_dirop_name(unsigned int op);	/* "create", "mkdir", ... */
 const char *fsl_data_name(unsigned int op);	/* "read", "pwrite", "fsync", ... */
+/* How a path call was judged to be the target's (enum fsl_dirop_scope): "fd", "walk", ... */
+const char *fsl_dirop_scope_name(unsigned int how);
 
 /* Read a field of a record as u64/s64 (sign-extended for signed kinds). */
 int64_t fsl_field_get(const struct fsl_field *f, const void *rec);
