@@ -148,6 +148,10 @@ static int tp_family(const char *tp, const char **group)
 		*group = "xfs";
 		return FSL_FAM_DIROPS;
 	}
+	if (!strncmp(tp, "io_uring_", 9)) {
+		*group = "io_uring";
+		return FSL_FAM_DIROPS;
+	}
 	n = fsl_schema_builtin_all(&d);
 	for (i = 0; i < n; i++) {
 		if (d[i].name && d[i].tp_group && !strcmp(d[i].name, tp)) {
@@ -363,6 +367,9 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 			on = 0;
 		if (on && is_jstart_tp(tp) && !(want & (1u << FSL_FAM_JOURNAL)) &&
 		    tp_exists(tracefs, "ext4", "") == 0)
+			on = 0;
+		/* a kernel built without io_uring has no requests to follow */
+		if (on && !strcmp(group, "io_uring") && tp_exists(tracefs, "io_uring", "") == 0)
 			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
 		snprintf(t, sizeof(t), "btf_trace_%s", tp);

@@ -17,7 +17,8 @@ struct fsl_dirop_sc {
 	uint8_t aio;		/* 1: io_getevents-like, 2: io_uring_enter */
 	int8_t statbuf;		/* stat family: the struct the call fills, -1 if none */
 	uint8_t statx;		/* statbuf is a struct statx */
-	uint8_t _pad[4];
+	uint8_t async;		/* 1: io_submit, 2: io_getevents-like (the events it reaps) */
+	uint8_t _pad[3];
 };
 
 struct fsl_dirop_sc_entry {

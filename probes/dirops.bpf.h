@@ -36,7 +36,8 @@ struct dirop_sc {
 	__u8 aio;		/* 1: io_getevents-like (min_nr is count); 2: io_uring_enter */
 	__s8 statbuf;		/* stat family: the struct the call fills, -1 if none */
 	__u8 statx;		/* statbuf is a struct statx */
-	__u8 _pad[4];
+	__u8 async;		/* 1: io_submit (probes/aio.bpf.h); 2: io_getevents-like */
+	__u8 _pad[3];
 };
 
 #define DIROP_NR_MAX	1024
@@ -95,6 +96,7 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, int i, const int btf)
 #undef SC_ARG
 
 #include "data.bpf.h"
+#include "aio.bpf.h"
 
 #define IORING_ENTER_GETEVENTS_BIT	1
 
@@ -140,7 +142,7 @@ static __always_inline struct dirop_sc *dirop_sc_of(__u32 nr)
 	if (nr >= DIROP_NR_MAX)
 		return NULL;
 	sc = bpf_map_lookup_elem(&dirop_sc, &nr);
-	return sc && (sc->op || sc->data || sc->aio) ? sc : NULL;
+	return sc && (sc->op || sc->data || sc->aio || sc->async) ? sc : NULL;
 }
 
 /* The table entry of a followed syscall by a wanted task, else NULL. */
@@ -366,6 +368,8 @@ static __always_inline void task_enter(struct task_struct *task, struct pt_regs 
 		aio_enter(sc, regs, (__u32)bpf_get_current_pid_tgid(), 1);
 	if (sc->data)
 		data_task_enter(task, regs, sc, nr);
+	if (sc->async)
+		aio_call_enter(sc, regs, nr, 1);
 	if (!sc->op)
 		return;
 	b = bpf_task_storage_get(&dirop_task, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -387,6 +391,8 @@ static __always_inline void task_exit(struct task_struct *task, struct pt_regs *
 	}
 	if (!sc || sc->data)
 		data_task_exit(task, ret);
+	if (!sc || sc->async)
+		aio_call_exit(ret);
 	if (!sc || sc->op) {
 		b = bpf_task_storage_get(&dirop_task, task, 0, 0);
 		e = b ? (struct fsl_ev_dirop *)b->raw : NULL;
@@ -497,6 +503,8 @@ int raw_on_sys_enter(__u64 *ctx)
 		aio_enter(sc, (struct pt_regs *)ctx[0], tid, 0);
 	if (sc->data)
 		data_raw_enter((struct pt_regs *)ctx[0], sc, nr, tid);
+	if (sc->async)
+		aio_call_enter(sc, (struct pt_regs *)ctx[0], nr, 0);
 	if (!sc->op)
 		return 0;
 	b = bpf_map_lookup_elem(&dirop_scratch, &zero);
@@ -518,6 +526,7 @@ int raw_on_sys_exit(__u64 *ctx)
 	if (targ_aio)
 		bpf_map_delete_elem(&aio_wait, &tid);
 	data_raw_exit(tid, (__s64)ctx[1]);
+	aio_call_exit((__s64)ctx[1]);
 	b = bpf_map_lookup_elem(&dirop_inflight, &tid);
 	if (!b)
 		return 0;

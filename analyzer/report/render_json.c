@@ -246,8 +246,9 @@ static void tb_obj(struct fsl_json *j, const struct fsl_timebase *tb)
 	fsl_json__kv_u64(j, "bin_ns", tb->width_ns);
 }
 
+/* paths: files[i]'s path ("" unknown), for the files; NULL for the processes */
 static void data_top_arr(struct fsl_json *j, const char *key, const struct fsl_data_top *t,
-			 unsigned int n, int files)
+			 unsigned int n, const char (*paths)[FSL_DATA_PATH_MAX])
 {
 	unsigned int i;
 
@@ -255,9 +256,11 @@ static void data_top_arr(struct fsl_json *j, const char *key, const struct fsl_d
 	fsl_json__arr_begin(j);
 	for (i = 0; i < n; i++) {
 		fsl_json__obj_begin(j);
-		if (files) {
+		if (paths) {
 			fsl_json__kv_u64(j, "ino", t[i].ino);
 			fsl_json__kv_strn(j, "name", t[i].name, strnlen(t[i].name, sizeof(t[i].name)));
+			if (paths[i][0])
+				fsl_json__kv_str(j, "path", paths[i]);
 		} else {
 			fsl_json__kv_u64(j, "pid", t[i].pid);
 			fsl_json__kv_strn(j, "comm", t[i].name, strnlen(t[i].name, sizeof(t[i].name)));
@@ -336,14 +339,16 @@ static void data_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_strn(j, "comm", s->comm, strnlen(s->comm, sizeof(s->comm)));
 		fsl_json__kv_u64(j, "ino", s->ino);
 		fsl_json__kv_strn(j, "name", s->name, strnlen(s->name, sizeof(s->name)));
+		if (s->path[0])
+			fsl_json__kv_str(j, "path", s->path);
 		fsl_json__kv_s64(j, "offset", s->offset);
 		fsl_json__kv_u64(j, "bytes", s->bytes);
 		fsl_json__kv_s64(j, "ret", s->ret);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
-	data_top_arr(j, "files", d->files, d->nfiles, 1);
-	data_top_arr(j, "procs", d->procs, d->nprocs, 0);
+	data_top_arr(j, "files", d->files, d->nfiles, d->file_path);
+	data_top_arr(j, "procs", d->procs, d->nprocs, NULL);
 	fsl_json__obj_end(j);
 }
 

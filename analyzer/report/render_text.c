@@ -393,7 +393,7 @@ static void sec_data(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    %10s %-15s %-15s %7u %12" PRId64 " %10" PRId64 "  %s\n",
 				fsl_fmt_ns(b[0], 32, s->lat_ns), fsl_data_name(s->op),
 				s->comm[0] ? s->comm : "?", s->pid, s->offset, s->ret,
-				data_name(nm, sizeof(nm), s->name, s->ino));
+				s->path[0] ? s->path : data_name(nm, sizeof(nm), s->name, s->ino));
 		}
 	}
 	if (d->nfiles) {
@@ -406,6 +406,7 @@ static void sec_data(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    %8" PRIu64 " %10s %8" PRIu64 " %10s %12s  %s (%" PRIu64 ")\n",
 				t->reads, fsl_fmt_bytes(b[0], 32, t->read_bytes), t->writes,
 				fsl_fmt_bytes(b[1], 32, t->write_bytes), fsl_fmt_ns(b[2], 32, t->lat_ns),
+				d->file_path[i][0] ? d->file_path[i] :
 				data_name(nm, sizeof(nm), t->name, t->ino), t->ino);
 		}
 	}

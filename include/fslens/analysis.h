@@ -282,6 +282,12 @@ struct fsl_data_op_stat {
 	struct fsl_hist lat;		/* ns */
 };
 
+/*
+ * A file's path as shown: the target's mount point and the path from its
+ * filesystem's root (file_path records); "" when the trace has none.
+ */
+#define FSL_DATA_PATH_MAX	(2 * FSL_FILE_PATH_MAX + 8)
+
 /* One of the slowest calls (ext4slower's line). */
 struct fsl_data_slow {
 	uint64_t ts, lat_ns, ino, bytes;
@@ -290,6 +296,7 @@ struct fsl_data_slow {
 	uint16_t op, flags;
 	char comm[16];
 	char name[FSL_DATA_NAME_MAX];
+	char path[FSL_DATA_PATH_MAX];
 };
 
 /* Bytes per file or per process (filetop's lines). */
@@ -302,12 +309,14 @@ struct fsl_data_top {
 
 struct fsl_data {
 	uint64_t total;
-	uint64_t read_bytes, write_bytes;	/* done, read and write families */
+	/* done: read and write families, async I/O, and copies (each side on the target) */
+	uint64_t read_bytes, write_bytes;
 	struct fsl_data_op_stat op[FSL_DATA__MAX];
 	unsigned int nslow;
 	struct fsl_data_slow slow[FSL_DATA_SLOWEST];	/* slowest first */
 	unsigned int nfiles, nprocs;
 	struct fsl_data_top files[FSL_DATA_TOP];	/* most bytes first */
+	char file_path[FSL_DATA_TOP][FSL_DATA_PATH_MAX];	/* files[i]'s path, or "" */
 	struct fsl_data_top procs[FSL_DATA_TOP];
 	uint64_t files_other;		/* distinct files beyond the tracked set */
 	uint64_t outside;		/* records of another filesystem: not counted */

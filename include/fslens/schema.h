@@ -26,6 +26,7 @@ enum fsl_field_kind {
 	FSL_F_S16,
 	FSL_F_U8X,	/* u8 printed as a number even if char-like */
 	FSL_F_INOS,	/* dirents tail: count u64 inode numbers (count field), size 0 */
+	FSL_F_PATH,	/* file_path: path_len bytes of a path at offset, size 0 */
 };
 
 struct fsl_field {
