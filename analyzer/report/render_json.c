@@ -29,6 +29,38 @@ static void kv_us(struct fsl_json *j, const char *k, uint64_t ns)
 	fsl_json__kv_double(j, k, r3(us(ns)));
 }
 
+/*
+ * "families": the recorded ones (record.families; null if the trace does not
+ * say) and, by name, why each that cannot apply to the target does not.
+ */
+static void families_obj(struct fsl_json *j, const struct fsl_health *h)
+{
+	unsigned int i;
+
+	fsl_json__key(j, "families");
+	fsl_json__obj_begin(j);
+	fsl_json__key(j, "recorded");
+	if (!h->fam_recorded) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__arr_begin(j);
+		for (i = 0; i < FSL_FAM__MAX; i++)
+			if (h->fam_recorded & (1u << i))
+				fsl_json__str(j, fsl_family_name(i));
+		fsl_json__arr_end(j);
+	}
+	fsl_json__key(j, "cannot_apply");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_FAM__MAX; i++) {
+		if (h->fam_no_disk & (1u << i))
+			fsl_json__kv_str(j, fsl_family_name(i), "no block device");
+		else if (h->fam_no_fs & (1u << i))
+			fsl_json__kv_str(j, fsl_family_name(i), "not ext4 or xfs");
+	}
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
 static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	const struct fsl_health *h = fsl_analysis__health(a);
@@ -71,6 +103,7 @@ static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct f
 	}
 	fsl_json__obj_end(j);
 	fsl_json__kv_u64(j, "lost_total", lost);
+	families_obj(j, h);
 	fsl_json__kv_u64(j, "lost_drain_behind", h->lost_behind);
 	fsl_json__kv_u64(j, "lost_burst", h->lost_burst);
 	fsl_json__kv_str(j, "loss_advice", h->loss_advice);

@@ -77,6 +77,20 @@ static void spark(FILE *f, const uint64_t *s, unsigned int nbins, unsigned int w
 		fputc(max ? lv[cols[i] ? 1 + (cols[i] * 8 + max - 1) / max : 0] : ' ', f);
 }
 
+/* "block, writeback cannot apply: the target (tmpfs) has no block device" */
+static void na_line(FILE *f, struct fsl_analysis *a, uint32_t fams, const char *why)
+{
+	unsigned int i, n = 0;
+
+	if (!fams)
+		return;
+	for (i = 0; i < FSL_FAM__MAX; i++)
+		if (fams & (1u << i))
+			fprintf(f, "%s%s", n++ ? ", " : "", fsl_family_name(i));
+	fprintf(f, " cannot apply: the target (%s) %s\n",
+		rn_kv(a, FSL_KV_FSTYPE), why);
+}
+
 static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	const struct fsl_health *h = fsl_analysis__health(a);
@@ -109,6 +123,8 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 		fsl_text_escape(ec, sizeof(ec), cmd, (size_t)-1);
 		wrap(f, "command: ", 0, ec);
 	}
+	na_line(f, a, h->fam_no_disk, "has no block device");
+	na_line(f, a, h->fam_no_fs, "is not ext4 or xfs");
 }
 
 /*

@@ -673,6 +673,13 @@ struct fsl_health {
 	uint64_t lost_behind, lost_burst;	/* record.lost_behind, record.lost_burst */
 	uint64_t unknown_events;	/* types this build does not know */
 	uint64_t unknown_stacks;	/* off-CPU events whose stack was absent */
+	/*
+	 * Families (bit i = enum fsl_family i): recorded (record.families; 0
+	 * when the trace does not say), and those not recorded because they
+	 * cannot apply to the target: no block device under it (block,
+	 * writeback: tmpfs, fuse, NFS), not ext4 or XFS (journal, alloc).
+	 */
+	uint32_t fam_recorded, fam_no_disk, fam_no_fs;
 };
 
 /* -------------------------------------------------------- the whole set */
