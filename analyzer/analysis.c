@@ -440,9 +440,12 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 	while ((p = fsl_map__next(&a->c.procs, &it, NULL))) {
 		/* the current name: exec and comm changes come after the first event */
 		const char *comm = fsl_context__comm(a->c.cx, p->pid);
+		const char *cg = fsl_context__cgroup(a->c.cx, p->pid);
 
 		if (comm)
 			an_comm_copy(p->comm, comm);
+		if (cg)
+			snprintf(p->cgroup, sizeof(p->cgroup), "%s", cg);
 		a->procs[n++] = *p;
 	}
 	if (n)

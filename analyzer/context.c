@@ -20,6 +20,7 @@ struct fsl_ctx_task {
 	uint8_t known;		/* a proc record was seen */
 	char comm[16];
 	uint64_t exit_ts;	/* the process exited then (0 = not seen) */
+	char cgroup[FSL_PROC_CGROUP_MAX];	/* its cgroup v2 path, "" unknown */
 };
 
 /*
@@ -94,6 +95,11 @@ static void task_event(struct fsl_context *cx, const struct fsl_ev_proc *ev)
 	k->known = 1;
 	k->role = -1;
 	comm_copy(k->comm, ev->comm);
+	/* a record without one (an older trace, a task gone) keeps what was known */
+	if (ev->cgroup[0]) {
+		memcpy(k->cgroup, ev->cgroup, sizeof(k->cgroup));
+		k->cgroup[sizeof(k->cgroup) - 1] = 0;
+	}
 }
 
 static int other_fs_kthread(const struct fsl_context *cx, const struct fsl_ctx_task *k);
@@ -139,6 +145,13 @@ const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
 
 	return k && k->known ? k->comm : NULL;
+}
+
+const char *fsl_context__cgroup(const struct fsl_context *cx, uint32_t pid)
+{
+	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+
+	return k && k->known && k->cgroup[0] ? k->cgroup : NULL;
 }
 
 static int has_prefix(const char *s, const char *const *pre)

@@ -317,9 +317,10 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_tasktime, sleep_ns, U64), F(fsl_ev_tasktime, switches, U32),
 	F(fsl_ev_tasktime, flags, HEX) } },
 
-	{ FSL_EV_PROC, FSL_FAM_PROC, 5, sizeof(struct fsl_ev_proc), "proc", NULL, {
+	{ FSL_EV_PROC, FSL_FAM_PROC, 7, sizeof(struct fsl_ev_proc), "proc", NULL, {
 	F(fsl_ev_proc, ppid, U32), F(fsl_ev_proc, kind, U32), F(fsl_ev_proc, flags, U32),
-	F(fsl_ev_proc, exit_code, S32), F(fsl_ev_proc, comm, COMM) } },
+	F(fsl_ev_proc, exit_code, S32), F(fsl_ev_proc, comm, COMM),
+	F(fsl_ev_proc, cgroup_id, U64), F(fsl_ev_proc, cgroup, COMM) } },
 
 	{ FSL_EV_XFS_LOG_FORCE, FSL_FAM_JOURNAL, 3, sizeof(struct fsl_ev_xfs_log_force),
 	  "xfs_log_force", "xfs", {

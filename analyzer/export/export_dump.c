@@ -160,7 +160,7 @@ static int field_ok(const struct fsl_field *f, const struct fsl_hdr *ev)
 {
 	return f->kind != FSL_F_PATHS && f->kind != FSL_F_INOS && f->kind != FSL_F_PATH &&
 	       (uint32_t)f->offset + f->size <= ev->size &&
-	       (f->size <= 16 || (f->kind == FSL_F_COMM && f->size <= FSL_DATA_NAME_MAX));
+	       (f->size <= 16 || (f->kind == FSL_F_COMM && f->size <= FSL_PROC_CGROUP_MAX));
 }
 
 static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struct fsl_event_desc *e,

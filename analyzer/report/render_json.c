@@ -1038,6 +1038,7 @@ static void procs_arr(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "pid", ps[i].pid);
 		fsl_json__kv_str(j, "comm", ps[i].comm);
 		fsl_json__kv_str(j, "role", roles[ps[i].role < 3 ? ps[i].role : 2]);
+		fsl_json__kv_str(j, "cgroup", ps[i].cgroup[0] ? ps[i].cgroup : NULL);
 		fsl_json__kv_u64(j, "blocked_ns", ps[i].blocked_ns);
 		fsl_json__key(j, "blocked_by_class_ns");
 		fsl_json__obj_begin(j);

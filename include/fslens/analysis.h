@@ -179,6 +179,7 @@ struct fsl_proc_stat {
 	struct fsl_hist op_lat;		/* ns of the dirops counted in ops */
 	/* data operations on the target's files (read/write family): bytes done */
 	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
+	char cgroup[FSL_PROC_CGROUP_MAX];	/* its cgroup v2 path, "" unknown */
 };
 
 #define FSL_OTHER_FS_DEVS	8

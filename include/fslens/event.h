@@ -811,6 +811,7 @@ enum fsl_proc_kind {
 };
 
 #define FSL_PROC_KTHREAD	(1u << 0)
+#define FSL_PROC_CGROUP_MAX	128
 
 struct fsl_ev_proc {
 	struct fsl_hdr hdr;	/* pid/tid: the task the record is about */
@@ -819,6 +820,15 @@ struct fsl_ev_proc {
 	__u32 flags;		/* FSL_PROC_* */
 	__s32 exit_code;
 	char comm[16];
+	/*
+	 * The task's cgroup on the cgroup v2 hierarchy: its id (the kernfs
+	 * node's, the cgroup directory's inode number; 0 unknown), read in
+	 * the kernel, and its path below the hierarchy's root ("/a/b"), filled
+	 * by the recorder from /proc (the tail, "..." first, if longer);
+	 * "" unknown. Traces before these read 0 and "".
+	 */
+	__u64 cgroup_id;
+	char cgroup[FSL_PROC_CGROUP_MAX];
 };
 
 /*

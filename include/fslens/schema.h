@@ -21,7 +21,7 @@ enum fsl_field_kind {
 	FSL_F_S64,
 	FSL_F_DEV,	/* u32 kernel dev_t, printed MAJ,MIN */
 	FSL_F_HEX,	/* u64 printed in hex (addresses, flags) */
-	FSL_F_COMM,	/* char[size] (16: comm, 32: data name), NUL padded */
+	FSL_F_COMM,	/* char[size] (16: comm, 32: data name, 128: cgroup), NUL padded */
 	FSL_F_PATHS,	/* dirop tail: path then path2, lengths in path_len/path2_len */
 	FSL_F_S16,
 	FSL_F_U8X,	/* u8 printed as a number even if char-like */
