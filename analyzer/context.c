@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/schema.h"
 #include "fslens/text.h"
 #include "context.h"
 
@@ -294,6 +295,14 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	jbd2_prefix(cx, m);
 	cx->disk = (uint32_t)fsl_meta__u64(m, FSL_KV_DISK, 0);
 	cx->scoped = cx->disk || fsl_meta__u64(m, FSL_KV_DEV, 0);
+	{
+		const char *fams = fsl_meta__str(m, FSL_KV_FAMILIES);
+		uint32_t mask = 0;
+		const char *bad;
+
+		cx->ops_known = cx->scoped && fams && !fsl_family_parse(fams, &mask, &bad) &&
+				(mask & (1u << FSL_FAM_DIROPS));
+	}
 	cx->fs = fstype_fs(fsl_meta__str(m, FSL_KV_FSTYPE));
 	fsl_map__clear(&cx->own_kthreads);
 	fsl_map__clear(&cx->scope_cache);
@@ -422,14 +431,22 @@ struct ctx_seen {
 
 /*
  * A wait with no evidence of its own goes where most of its process's
- * judged waits went: another filesystem for a job on another disk, else
- * the target (one misjudged wait does not move the rest).
+ * judged waits and operations on the target went: another filesystem for
+ * a job on another disk, else the target (one misjudged wait does not
+ * move the rest). A process with none yet goes by its parent's (a job's
+ * shell forks a child that waits only in fork or exec: it is the job's);
+ * with neither, when the trace would show its work on the target (dirops
+ * recorded, no command: every task is recorded), it has done none so far:
+ * another filesystem's, device unknown (a create storm's shell on a tmpfs
+ * waiting in fork). Kernel threads and a command's tasks go to the target.
  */
 static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
 {
 	int v = wait_other_fs(cx, ev, sc, kthread, dev);
 	struct ctx_seen *seen = fsl_map__put(&cx->proc_seen, ev->hdr.pid, NULL);
+	const struct ctx_seen *by = seen;
+	const struct fsl_ctx_task *k;
 
 	if (v >= 0) {
 		if (seen && v)
@@ -439,7 +456,13 @@ static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		return v;
 	}
 	*dev = 0;
-	return seen && seen->other > seen->target;
+	if (seen && !seen->other && !seen->target &&
+	    (k = fsl_map__get(&cx->tasks, ev->hdr.pid)) && k->known && k->ppid)
+		by = fsl_map__get(&cx->proc_seen, k->ppid);
+	if ((!by || (!by->other && !by->target)) && !kthread && cx->ops_known &&
+	    cx->root_pid <= 0)
+		return 1;
+	return by && by->other > by->target;
 }
 
 /* The verdict of a wait, the same for every piece of it a window cut gives. */
@@ -514,6 +537,13 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 		else
 			x->flags |= FSL_EVCTX_STALL;
 		return;
+	}
+	/* an operation on the target (the kernel judged it): the process works there */
+	if (cx->ops_known && (h->type == FSL_EV_DIROP || h->type == FSL_EV_DATA)) {
+		struct ctx_seen *seen = fsl_map__put(&cx->proc_seen, h->pid, NULL);
+
+		if (seen)
+			seen->target++;
 	}
 	x->role = -1;	/* computed on demand: most events never need it */
 }

@@ -49,6 +49,12 @@ struct fsl_context {
 	int scoped;
 	uint32_t disk;
 	uint8_t fs;
+	/*
+	 * The trace holds the target's path and data operations (dirops
+	 * recorded with a target): a process that made none, and had no wait
+	 * judged, has shown no work on the target.
+	 */
+	uint8_t ops_known;
 	struct fsl_map own_kthreads;	/* tid -> u8: the target's flusher or loop worker */
 	struct fsl_map scope_cache;	/* tid -> struct fsl_ctx_scope: its current wait's verdict */
 	struct fsl_map jbd2_dev;	/* jbd2 thread's tid -> the disk its own waits were woken by */

@@ -445,6 +445,33 @@ static uint32_t jbd2_pid(uint32_t dev)
 	return pid;
 }
 
+/*
+ * The names the target's kernel threads go by (probes/offcpu.bpf.h): its
+ * loop device's workqueue (the disk's name), its bdi (MAJ:MIN of the disk),
+ * its XFS workqueues ("xfs-buf/NAME", NAME the fs device's) and log pusher.
+ */
+static void kthread_names(struct fslens_bpf *skel, const struct fsl_collector_opts *o)
+{
+	char disk[64], fsdev[64];
+
+	if (!o->dev)
+		return;
+	if (o->blkdev && fsl_dev_kname(o->blkdev, disk, sizeof(disk))) {
+		if (!strncmp(disk, "loop", 4) && strlen(disk) < sizeof(skel->rodata->targ_loop_wq))
+			snprintf((char *)skel->rodata->targ_loop_wq, sizeof(skel->rodata->targ_loop_wq),
+				 "%.31s", disk);
+		snprintf((char *)skel->rodata->targ_bdi, sizeof(skel->rodata->targ_bdi), "%u:%u",
+			 FSL_MAJOR(o->blkdev), FSL_MINOR(o->blkdev));
+	}
+	if (o->fs == FSL_COLLECTOR_FS_XFS && fsl_dev_kname(o->dev, fsdev, sizeof(fsdev)) &&
+	    strlen(fsdev) < 20) {
+		snprintf((char *)skel->rodata->targ_xfs_sfx, sizeof(skel->rodata->targ_xfs_sfx),
+			 "/%s", fsdev);
+		snprintf((char *)skel->rodata->targ_xfsaild, sizeof(skel->rodata->targ_xfsaild),
+			 "xfsaild/%s", fsdev);
+	}
+}
+
 static int open_and_load(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
 			 int use_btf, int classic)
 {
@@ -474,6 +501,7 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
 	skel->rodata->targ_jbd2_pid = jbd2_pid(o->dev);
+	kthread_names(skel, o);
 	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_journal = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
