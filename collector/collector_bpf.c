@@ -466,9 +466,9 @@ static void kthread_names(struct fslens_bpf *skel, const struct fsl_collector_op
 	if (o->fs == FSL_COLLECTOR_FS_XFS && fsl_dev_kname(o->dev, fsdev, sizeof(fsdev)) &&
 	    strlen(fsdev) < 20) {
 		snprintf((char *)skel->rodata->targ_xfs_sfx, sizeof(skel->rodata->targ_xfs_sfx),
-			 "/%s", fsdev);
+			 "/%.20s", fsdev);
 		snprintf((char *)skel->rodata->targ_xfsaild, sizeof(skel->rodata->targ_xfsaild),
-			 "xfsaild/%s", fsdev);
+			 "xfsaild/%.20s", fsdev);
 	}
 }
 
