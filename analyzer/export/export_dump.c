@@ -163,6 +163,14 @@ static int field_ok(const struct fsl_field *f, const struct fsl_hdr *ev)
 	       (f->size <= 16 || (f->kind == FSL_F_COMM && f->size <= FSL_PROC_CGROUP_MAX));
 }
 
+/* A proc record's cgroup fields say something (text leaves them out otherwise). */
+static int cgroup_known(const struct fsl_hdr *ev)
+{
+	const struct fsl_ev_proc *p = (const void *)ev;
+
+	return ev->size >= sizeof(*p) && (p->cgroup_id || p->cgroup[0]);
+}
+
 static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struct fsl_event_desc *e,
 		       const char *comm)
 {
@@ -253,7 +261,8 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		const struct fsl_field *f = &e->fields[k];
 
 		if (field_ok(f, ev) && strcmp(f->name, "cpu") &&
-		    !(ev->type == FSL_EV_PROC && !strcmp(f->name, "comm") && comm))
+		    !(ev->type == FSL_EV_PROC && !strcmp(f->name, "comm") && comm) &&
+		    !(ev->type == FSL_EV_PROC && !strncmp(f->name, "cgroup", 6) && !cgroup_known(ev)))
 			text_field(d, f, ev);
 	}
 	if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE || ev->type == FSL_EV_EXT4_JOURNAL_START_SB) {
