@@ -141,56 +141,10 @@ const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 	return k && k->known ? k->comm : NULL;
 }
 
-static int has_prefix(const char *s, const char *const *pre)
-{
-	for (; *pre; pre++)
-		if (!strncmp(s, *pre, strlen(*pre)))
-			return 1;
-	return 0;
-}
-
-/* The filesystem whose code a function is (enum fsl_ctx_fs), by its name. */
-static unsigned int frame_fs(const char *f)
-{
-	static const char *const ext4[] = { "ext4_", "__ext4_", "jbd2_", "__jbd2_", "jbd2__", NULL };
-	static const char *const xfs[] = { "xfs_", "__xfs_", "xlog_", "xlog", NULL };
-	static const char *const btrfs[] = { "btrfs_", "__btrfs_", NULL };
-	static const char *const other[] = { "nfs_", "nfs4_", "fuse_", "f2fs_", NULL };
-
-	if (has_prefix(f, ext4))
-		return FSL_CTX_FS_EXT4;
-	if (has_prefix(f, xfs))
-		return FSL_CTX_FS_XFS;
-	if (has_prefix(f, btrfs))
-		return FSL_CTX_FS_BTRFS;
-	if (has_prefix(f, other))
-		return FSL_CTX_FS_OTHER;
-	return FSL_CTX_FS_NONE;
-}
-
-/* The target's type as frame_fs() names it; FS_TARGET_ELSE: none of those (tmpfs). */
-#define FS_TARGET_ELSE	0xff
-
-static unsigned int fstype_fs(const char *t)
-{
-	if (!t)
-		return FS_TARGET_ELSE;
-	if (!strcmp(t, "ext4") || !strcmp(t, "ext3") || !strcmp(t, "ext2"))
-		return FSL_CTX_FS_EXT4;
-	if (!strcmp(t, "xfs"))
-		return FSL_CTX_FS_XFS;
-	if (!strcmp(t, "btrfs"))
-		return FSL_CTX_FS_BTRFS;
-	if (!strncmp(t, "nfs", 3) || !strncmp(t, "fuse", 4) || !strcmp(t, "f2fs"))
-		return FSL_CTX_FS_OTHER;
-	return FS_TARGET_ELSE;
-}
-
 static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack *out)
 {
 	const struct fsl_stack *st = NULL;
 	struct fsl_ctx_stack *k;
-	unsigned int i;
 	int fresh;
 
 	memset(out, 0, sizeof(*out));
@@ -204,30 +158,11 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 	}
 	if (cx->meta && cx->meta->stack)
 		st = cx->meta->stack(cx->meta, id);
-	if (st)
+	if (st) {
 		out->cls = fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, NULL);
-	out->missing = !st;
-	for (i = 0; st && i < st->nframes; i++) {
-		char f[64];
-		unsigned int fs;
-
-		fsl_frame_func(st->frames[i], f, sizeof(f));
-		if (!strcmp(f, "kthread")) {
-			out->kthread = 1;
-			break;
-		}
-		/* innermost first: the last one found is the outermost */
-		fs = frame_fs(f);
-		if (fs)
-			out->fs = fs;
-		if (!strcmp(f, "loop_process_work") || !strcmp(f, "loop_workfn"))
-			out->loop = 1;
-		if (!strcmp(f, "wb_workfn") || !strcmp(f, "wb_writeback"))
-			out->flush = 1;
-		if (!strcmp(f, "jbd2_log_wait_commit") || !strcmp(f, "wait_transaction_locked") ||
-		    !strcmp(f, "wait_transaction_switching"))
-			out->jwait = 1;
+		fsl_scope_stack_of_frames((const char *const *)st->frames, st->nframes, &out->sc);
 	}
+	out->missing = !st;
 	if (k)
 		*k = *out;
 }
@@ -281,7 +216,7 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	jbd2_prefix(cx, m);
 	cx->disk = (uint32_t)fsl_meta__u64(m, FSL_KV_DISK, 0);
 	cx->scoped = cx->disk || fsl_meta__u64(m, FSL_KV_DEV, 0);
-	cx->fs = fstype_fs(fsl_meta__str(m, FSL_KV_FSTYPE));
+	cx->fs = fsl_scope_fs_of_type(fsl_meta__str(m, FSL_KV_FSTYPE));
 	fsl_map__clear(&cx->own_kthreads);
 	fsl_map__clear(&cx->scope_cache);
 	fsl_map__clear(&cx->jbd2_dev);
@@ -337,70 +272,61 @@ static int jbd2_other(const struct fsl_context *cx, const struct fsl_ctx_task *k
 
 /*
  * Does this wait wait on the target? 1 = another filesystem's, its device
- * in *dev (0 unknown). Evidence in order: inside a data operation on the
- * target or holding a jbd2 handle of its journal or of another (the kernel
- * says so, FSL_OFFCPU_*); a kernel thread is the target's when it is
- * its jbd2 thread, its flusher at work, its loop worker, or woken by a
- * completion of its disk (a thread of no known name is judged as a task
- * is); the disk whose completion woke it; the journal thread that woke it; a stack in
- * another filesystem's code. -1: no evidence either way.
+ * in *dev (0 unknown); -1: no evidence either way. The evidence comes from
+ * the record (FSL_OFFCPU_* marks, the disk whose completion woke it) and
+ * the tables kept here (journal threads by name, the target's flusher and
+ * loop workers); the rules are fsl_scope_decide()'s (analyzer/scope.c), the
+ * ones the monitor applies too. A kernel thread of no known name is judged
+ * as a task is.
  */
 static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 			 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
 {
-	const struct fsl_ctx_task *k;
+	struct fsl_scope_evidence e = { .kthread = (uint8_t)!!kthread };
+	const struct fsl_ctx_task *k, *w;
+	enum fsl_scope_rule rule;
+	const uint32_t *jdev;
 	const uint8_t *own;
-	uint32_t jb;
+	int v;
 
 	*dev = ev->wake_dev;
 	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
-		return 0;
-	if (ev->state & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP))
-		return 1;
-	if (kthread) {
+		e.op = FSL_SCOPE_TARGET;
+	else if (ev->state & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP))
+		e.op = FSL_SCOPE_OTHER;
+	if (kthread && !e.op) {
 		k = fsl_map__get(&cx->tasks, ev->hdr.pid);
 		if (jbd2_thread(k)) {
-			uint32_t *jdev = ev->wake_dev ?
+			uint32_t *jd = ev->wake_dev ?
 				fsl_map__put(&cx->jbd2_dev, ev->hdr.pid, NULL) : NULL;
 
-			if (jdev)
-				*jdev = ev->wake_dev;
-			return jbd2_other(cx, k);
+			if (jd)
+				*jd = ev->wake_dev;
+			e.jbd2 = jbd2_other(cx, k) ? FSL_SCOPE_OTHER : FSL_SCOPE_TARGET;
 		}
 		own = fsl_map__get(&cx->own_kthreads, ev->hdr.tid);
-		if (sc->flush)
-			return !(own && (*own & OWN_FLUSH));
-		if (sc->loop)
-			return !(own && (*own & OWN_LOOP));
-		/* another named thread: only a completion of the target's disk makes it ours */
-		if (k && k->known)
-			return !(cx->disk && ev->wake_dev == cx->disk);
+		e.flush = own && (*own & OWN_FLUSH) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+		e.loop = own && (*own & OWN_LOOP) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+		e.named = k && k->known;
 	}
-	/*
-	 * Woken by a completion while a journal thread ran: a wait for the
-	 * journal thread is its (the completion interrupted it a moment
-	 * before), any other the completion's.
-	 */
-	jb = ev->state & (FSL_OFFCPU_WOKEN_JBD2_TARGET | FSL_OFFCPU_WOKEN_JBD2_OTHER);
-	if (ev->wake_dev && !(jb && sc->jwait))
-		return ev->wake_dev != cx->disk;
-	k = ev->waker_pid ? fsl_map__get(&cx->tasks, ev->waker_pid) : NULL;
-	if (jb) {
-		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
-
+	if (ev->wake_dev)
+		e.wake = cx->disk && ev->wake_dev == cx->disk ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+	if (ev->state & FSL_OFFCPU_WOKEN_JBD2_TARGET)
+		e.woken_jbd2 = FSL_SCOPE_TARGET;
+	else if (ev->state & FSL_OFFCPU_WOKEN_JBD2_OTHER)
+		e.woken_jbd2 = FSL_SCOPE_OTHER;
+	w = ev->waker_pid ? fsl_map__get(&cx->tasks, ev->waker_pid) : NULL;
+	if (jbd2_thread(w))
+		e.waker_jbd2 = jbd2_other(cx, w) ? FSL_SCOPE_OTHER : FSL_SCOPE_TARGET;
+	v = fsl_scope_decide(&e, &sc->sc, cx->fs, &rule);
+	/* the journal's device, as its own I/O waits said */
+	jdev = rule == FSL_SCOPE_RULE_WOKEN_JBD2 || rule == FSL_SCOPE_RULE_WAKER_JBD2 ?
+	       fsl_map__get(&cx->jbd2_dev, ev->waker_pid) : NULL;
+	if (rule == FSL_SCOPE_RULE_WOKEN_JBD2)
 		*dev = jdev ? *jdev : 0;
-		return !(ev->state & FSL_OFFCPU_WOKEN_JBD2_TARGET);
-	}
-	if (jbd2_thread(k)) {
-		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
-
-		if (jdev)	/* the journal's device, as its own I/O waits said */
-			*dev = *jdev;
-		return jbd2_other(cx, k);
-	}
-	if (sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs)
-		return 1;
-	return -1;	/* no evidence either way */
+	else if (jdev)
+		*dev = *jdev;
+	return v;
 }
 
 struct ctx_seen {
@@ -493,10 +419,10 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 		else
 			stack_info(cx, id, &sc);
 		x->cls = sc.cls;
-		x->role = fsl_context__role(cx, h->pid, sc.kthread);
+		x->role = fsl_context__role(cx, h->pid, sc.sc.kthread);
 		x->flags |= sc.missing ? FSL_EVCTX_NOSTACK : 0;
 		if (cx->scoped && wait_scope(cx, (const struct fsl_ev_offcpu *)h, &sc,
-					     is_kthread(cx, h->pid, sc.kthread), &x->dev))
+					     is_kthread(cx, h->pid, sc.sc.kthread), &x->dev))
 			x->flags |= FSL_EVCTX_OTHERFS;
 		else
 			x->flags |= FSL_EVCTX_STALL;

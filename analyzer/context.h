@@ -12,20 +12,13 @@
 #include <stdint.h>
 #include "fslens/analysis.h"
 #include "fslens/hashmap.h"
+#include "fslens/scope.h"
 #include "fslens/session.h"
-
-/* Filesystems a stack can name by its frames (the code it waits in). */
-enum fsl_ctx_fs { FSL_CTX_FS_NONE = 0, FSL_CTX_FS_EXT4, FSL_CTX_FS_XFS, FSL_CTX_FS_BTRFS,
-		  FSL_CTX_FS_OTHER };
 
 struct fsl_ctx_stack {
 	uint8_t cls;
-	uint8_t kthread;	/* the stack runs from kthread() */
 	uint8_t missing;	/* the id is not in the trace's stack table */
-	uint8_t fs;		/* enum fsl_ctx_fs of its outermost filesystem frame */
-	uint8_t loop;		/* a loop device's worker (loop_process_work) */
-	uint8_t flush;		/* a flusher's work (wb_workfn) */
-	uint8_t jwait;		/* waits for the journal thread (jbd2_log_wait_commit, ...) */
+	struct fsl_scope_stack sc;	/* what its frames say about scope */
 };
 
 struct fsl_context {
