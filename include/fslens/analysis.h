@@ -326,6 +326,40 @@ enum fsl_commit_trigger {
 };
 const char *fsl_trigger_name(unsigned int trig);
 
+/*
+ * What woke the journal thread for a commit, by a function in the waker's
+ * stack (analyzer/analyses/journal.c): trig is an FSL_TRIG_* value or
+ * FSL_KICK_STOP (jbd2_journal_stop: the timer or a synchronous handle, told
+ * apart by the transaction's age); of several in one stack the highest
+ * rank wins. The monitor resolves the same table to addresses and decides
+ * in the kernel.
+ */
+#define FSL_KICK_STOP	(FSL_TRIG__MAX + 1)
+
+struct fsl_kick_rule {
+	const char *func;
+	uint8_t trig, rank;
+};
+
+/* The table; its length in *n. */
+const struct fsl_kick_rule *fsl_kick_rules(unsigned int *n);
+
+/* What was seen of a commit besides its kick (fsl_trigger_decide). */
+#define FSL_TRIGF_LOG_SPACE	(1u << 0)	/* a checkpoint or log-space wait since the last commit */
+#define FSL_TRIGF_FSYNC		(1u << 1)	/* an fsync waiting when it started */
+#define FSL_TRIGF_FULL		(1u << 2)	/* found full by a task, or 90% of the size limit */
+#define FSL_TRIGF_OLD		(1u << 3)	/* it ran its whole commit interval (run stats) */
+#define FSL_TRIGF_NOSTATS	(1u << 4)	/* no run stats for it */
+#define FSL_TRIGF_SYNC_COMMIT	(1u << 5)	/* jbd2 marked it a synchronous commit */
+
+/*
+ * Why a commit ran: the kick that woke the journal thread (0: none, else
+ * FSL_TRIG_* + 1 or FSL_KICK_STOP) first, else a guess from what was
+ * waiting (flags). The report's journal analysis and the monitor both
+ * decide with this.
+ */
+unsigned int fsl_trigger_decide(unsigned int kick, unsigned int flags);
+
 struct fsl_txn {
 	uint32_t dev;
 	uint32_t tid;
