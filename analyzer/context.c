@@ -290,9 +290,11 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 	int v;
 
 	*dev = ev->wake_dev;
-	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
+	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET |
+			 FSL_OFFCPU_FOLIO_TARGET))
 		e.op = FSL_SCOPE_TARGET;
-	else if (ev->state & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP))
+	else if (ev->state & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP |
+			      FSL_OFFCPU_FOLIO_OTHER))
 		e.op = FSL_SCOPE_OTHER;
 	if (kthread && !e.op) {
 		k = fsl_map__get(&cx->tasks, ev->hdr.pid);

@@ -39,7 +39,8 @@ unsigned int fsl_scope_fs_of_type(const char *fstype);
 enum { FSL_SCOPE_NONE = 0, FSL_SCOPE_TARGET, FSL_SCOPE_OTHER };
 
 struct fsl_scope_evidence {
-	uint8_t op;		/* inside a data/path operation or holding a jbd2 handle: of whom */
+	uint8_t op;		/* inside a data/path operation, holding a jbd2 handle, or
+				   waiting on a folio's writeback: of whom */
 	uint8_t kthread;	/* the waiter is judged as a kernel thread */
 	uint8_t jbd2;		/* it is a journal thread: the target's or another's */
 	uint8_t flush;		/* TARGET: it is the target's flusher at work now */
