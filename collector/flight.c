@@ -348,7 +348,8 @@ int fsl_flight__capture(struct fsl_flight *f, const char *reason, char *path, si
 	fsl_collector__poll(f->c, 0, on_event, f);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(path, pathsz, "%s/fslens-%s-%u.trace", f->o.dir, stamp, ++f->ncaptures);
+	snprintf(path, pathsz, "%s/fslens-%s-%u%s%s.trace", f->o.dir, stamp, ++f->ncaptures,
+		 f->o.tag ? "-" : "", f->o.tag ? f->o.tag : "");
 
 	for (off = f->tail; off != f->head;) {
 		uint32_t len = rec_len(f, off);
