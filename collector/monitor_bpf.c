@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The monitor's in-kernel side: loads probes/monitor.bpf.c, fills its
- * target and syscall maps, attaches, and each interval copies mon_agg into
- * the metrics state. Blocked-time entries are read and deleted one stack
- * id at a time and named with the wait-class table, so neither the
- * aggregate map nor the stack map grows with the run's length.
+ * target and syscall maps and the kick rules' addresses, attaches, and each
+ * interval hands mon_agg to the metrics state. Blocked-time entries are read
+ * and deleted one key at a time; each stack is named once with the
+ * wait-class table and judged with the scope rules (include/fslens/scope.h),
+ * so neither the aggregate map nor the stack map grows with the run's
+ * length. A stack's class is written back for the kernel's commit-trigger
+ * evidence (mon_stack_cls).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "fslens/monitor.h"
+#include "fslens/scope.h"
 #include "fslens/ksyms.h"
 #include "fslens/text.h"
 #include "collector_int.h"
@@ -25,6 +29,8 @@
 #define MON_KEYS_MAX	32768	/* mon_agg's max_entries */
 #define STACK_DEPTH	64
 
+#define STACK_CACHE	4096
+
 struct fsl_monitor {
 	struct monitor_bpf *skel;
 	struct fsl_mon_metrics *mm;
@@ -32,9 +38,10 @@ struct fsl_monitor {
 	struct mon_key *keys;
 	struct mon_val *vals;	/* one per possible CPU */
 	int ncpus;
-	/* stack id -> class, for ids already deleted from the stack map */
-	int32_t cache_id[4096];
-	uint8_t cache_cls[4096];
+	/* stack id -> what it is, for ids already deleted from the stack map */
+	int32_t cache_id[STACK_CACHE];
+	uint8_t cache_cls[STACK_CACHE];
+	struct fsl_scope_stack cache_sc[STACK_CACHE];
 };
 
 static const struct fsl_monitor_opts *mon_log;
@@ -91,6 +98,29 @@ static int fill_syscalls(struct monitor_bpf *skel)
 	return 0;
 }
 
+/* The report's kick rules at this kernel's addresses, into the rodata (before load). */
+static void fill_kicks(struct monitor_bpf *skel, const struct fsl_ksyms *k)
+{
+	const struct fsl_kick_rule *r;
+	unsigned int nr, i, n = 0;
+	uint64_t rg[4][2];
+	size_t j, nrg;
+
+	r = fsl_kick_rules(&nr);
+	for (i = 0; i < nr; i++) {
+		nrg = fsl_ksyms__ranges(k, r[i].func, rg, 4);
+		for (j = 0; j < nrg && n < MON_KICK_RULES; j++, n++) {
+			struct mon_kick_range *kr = (struct mon_kick_range *)&skel->rodata->targ_kick[n];
+
+			kr->lo = rg[j][0];
+			kr->hi = rg[j][1];
+			kr->kick = r[i].trig == FSL_KICK_STOP ? FSL_KICK_STOP : r[i].trig + 1u;
+			kr->rank = r[i].rank;
+		}
+	}
+	skel->rodata->targ_nkick = n;
+}
+
 struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fsl_monitor_opts *o,
 				     int *err)
 {
@@ -112,14 +142,26 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 		e = -ENOMEM;
 		goto fail;
 	}
-	for (i = 0; i < 4096; i++)
+	for (i = 0; i < STACK_CACHE; i++)
 		m->cache_id[i] = -1;
+	m->ksyms = fsl_ksyms__load(NULL, &e);
+	if (!m->ksyms)
+		goto fail;
 	m->skel = monitor_bpf__open();
 	if (!m->skel) {
 		e = -errno ? -errno : -EINVAL;
 		goto fail;
 	}
 	m->skel->rodata->targ_self = getpid();
+	m->skel->rodata->targ_cgroup = mm->cgroups != 0;
+	m->skel->rodata->targ_all_ext4 = 1;
+	for (i = 0; i < mm->ntargets; i++)
+		if (mm->fs[i].fs != FSL_CTX_FS_EXT4)
+			m->skel->rodata->targ_all_ext4 = 0;
+	m->skel->rodata->targ_wc_log_space = FSL_WC_JOURNAL_LOG_SPACE + 1;
+	m->skel->rodata->targ_wc_commit_wait = FSL_WC_COMMIT_WAIT + 1;
+	m->skel->rodata->targ_wc_txn_locked = FSL_WC_TXN_LOCKED + 1;
+	fill_kicks(m->skel, m->ksyms);
 	if (monitor_bpf__load(m->skel)) {
 		e = -errno ? -errno : -EINVAL;
 		goto fail;
@@ -128,7 +170,8 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	if (e)
 		goto fail;
 	for (i = 0; i < mm->ntargets; i++) {
-		struct mon_tgt fs = { .idx = i, .commit_jiffies = mm->fs[i].commit_jiffies };
+		struct mon_tgt fs = { .idx = i, .commit_jiffies = mm->fs[i].commit_jiffies,
+				      .max_txn_blocks = mm->fs[i].max_txn_blocks };
 		struct mon_tgt dk = { .idx = i, .fs_dev = mm->fs[i].dev };
 
 		if (bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_fs), &mm->fs[i].dev, &fs,
@@ -140,9 +183,6 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 			goto fail;
 		}
 	}
-	m->ksyms = fsl_ksyms__load(NULL, &e);
-	if (!m->ksyms)
-		goto fail;
 	return m;
 fail:
 	fsl_monitor__free(m);
@@ -155,15 +195,21 @@ int fsl_monitor__start(struct fsl_monitor *m)
 	return monitor_bpf__attach(m->skel) ? (-errno ? -errno : -EINVAL) : 0;
 }
 
-/* The wait class of a stack id: named from the stack map (then deleted), else the cache. */
-static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
+/*
+ * What a stack id is (class, scope): named from the stack map (then
+ * deleted), else the cache. The class goes back to the kernel too.
+ */
+static unsigned int stack_info(struct fsl_monitor *m, int32_t id, struct fsl_scope_stack *sc)
 {
 	uint64_t ips[STACK_DEPTH] = { 0 };
 	char *frames[STACK_DEPTH], name[256];
-	unsigned int slot = (uint32_t)id % 4096, cls, nf = 0;
+	unsigned int slot = (uint32_t)id % STACK_CACHE, cls, nf = 0;
 	int fd = bpf_map__fd(m->skel->maps.mon_stacks), j;
 	int32_t key = id;
+	uint32_t cslot;
+	uint8_t c1;
 
+	memset(sc, 0, sizeof(*sc));
 	if (id < 0)
 		return FSL_WC_OTHER;
 	if (id >= FSL_STACK2_BASE) {
@@ -171,8 +217,10 @@ static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
 		key = id - FSL_STACK2_BASE;
 	}
 	if (bpf_map_lookup_elem(fd, &key, ips)) {
-		if (m->cache_id[slot] == id)
+		if (m->cache_id[slot] == id) {
+			*sc = m->cache_sc[slot];
 			return m->cache_cls[slot];
+		}
 		m->mm->stacks_unnamed++;
 		return FSL_WC_OTHER;
 	}
@@ -189,15 +237,21 @@ static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
 			nf++;
 	}
 	cls = fsl_wclass_of_frames((const char *const *)frames, nf, NULL);
+	fsl_scope_stack_of_frames((const char *const *)frames, nf, sc);
 	while (nf)
 		free(frames[--nf]);
 	/*
 	 * Deleting keeps the stack map from filling over a long run; a task
-	 * asleep on this stack now finds the class in the cache when it wakes.
+	 * asleep on this stack now finds it in the cache when it wakes.
 	 */
 	bpf_map_delete_elem(fd, &key);
 	m->cache_id[slot] = id;
 	m->cache_cls[slot] = cls;
+	m->cache_sc[slot] = *sc;
+	cslot = id >= FSL_STACK2_BASE ? (uint32_t)key + MON_STACKS : (uint32_t)key;
+	c1 = (uint8_t)(cls + 1);
+	if (cslot < MON_STACKS + MON_STACKS2)
+		bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_stack_cls), &cslot, &c1, BPF_ANY);
 	return cls;
 }
 
@@ -215,9 +269,18 @@ int fsl_monitor__read(struct fsl_monitor *m)
 	for (i = 0; i < n; i++) {
 		struct mon_val sum = { 0 };
 		const struct mon_key *kp = &m->keys[i];
-		int e;
+		struct fsl_scope_stack sc;
+		unsigned int cls;
+		int e, del;
 
-		if (kp->kind == MON_BLOCKED)
+		/*
+		 * Blocked time is read and deleted (each entry is judged once);
+		 * so is a cgroup's past the table, whose keys would otherwise
+		 * pile up: their series is "other", a sum of what was read.
+		 */
+		del = kp->kind == MON_BLOCKED ||
+		      (kp->cg && fsl_mon_metrics__cg_slot(m->mm, kp->cg) == MON_CG_OTHER);
+		if (del)
 			e = bpf_map_lookup_and_delete_elem(fd, kp, m->vals);
 		else
 			e = bpf_map_lookup_elem(fd, kp, m->vals);
@@ -227,11 +290,13 @@ int fsl_monitor__read(struct fsl_monitor *m)
 			sum.count += m->vals[c].count;
 			sum.sum += m->vals[c].sum;
 		}
-		if (kp->kind == MON_BLOCKED)
-			fsl_mon_metrics__blocked(m->mm, kp->tgt, kp->a, stack_class(m, kp->x),
-						 sum.sum);
-		else
-			fsl_mon_metrics__apply(m->mm, kp, &sum);
+		if (kp->kind == MON_BLOCKED) {
+			cls = stack_info(m, kp->x, &sc);
+			fsl_mon_metrics__blocked(m->mm, fsl_mon_wait_target(m->mm, kp, &sc),
+						 MON_A_ROLE(kp->a), cls, kp->cg, sum.sum);
+		} else {
+			fsl_mon_metrics__apply(m->mm, kp, &sum, del);
+		}
 	}
 	return 0;
 }
