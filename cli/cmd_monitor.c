@@ -199,7 +199,7 @@ static uint32_t max_txn_blocks(const struct fsl_target *t)
 static int mon_target(struct fsl_mon_metrics *mm, const struct fsl_target *t, int hz)
 {
 	struct fsl_mon_target mt = {
-		.label = t->mount, .disk = t->diskname, .fstype = t->fstype,
+		.label = t->mount, .disk = t->diskname, .fstype = t->fstype, .devname = t->devname,
 		.dev = t->dev, .blkdev = t->blkdev, .commit_jiffies = commit_jiffies(t, hz),
 		.max_txn_blocks = max_txn_blocks(t),
 	};

@@ -9,6 +9,7 @@
  * length. A stack's class is written back for the kernel's commit-trigger
  * evidence (mon_stack_cls).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,6 +97,57 @@ static int fill_syscalls(struct monitor_bpf *skel)
 			return -errno;
 	}
 	return 0;
+}
+
+/*
+ * The targets' journal threads (jbd2/DEVNAME-N), marked in their task
+ * storage from the start: the kernel side learns a journal thread at its
+ * first commit, too late for the kick that asked for that commit.
+ */
+static void mark_jbd2_threads(struct fsl_monitor *m)
+{
+	int fd = bpf_map__fd(m->skel->maps.mon_task);
+	char path[64], comm[32], want[32];
+	struct dirent *d;
+	unsigned int i;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		struct mon_task v = { 0 };
+		int pid = atoi(d->d_name), pfd;
+		FILE *f;
+		size_t n;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		n = fread(comm, 1, sizeof(comm) - 1, f);
+		fclose(f);
+		comm[n] = 0;
+		comm[strcspn(comm, "\n")] = 0;
+		for (i = 0; i < m->mm->ntargets; i++) {
+			snprintf(want, sizeof(want), "jbd2/%s-", m->mm->fs[i].devname);
+			/* comm is cut at 15 characters */
+			if (m->mm->fs[i].devname[0] && !strncmp(comm, want, strlen(want) < 15 ?
+								   strlen(want) : 15))
+				break;
+		}
+		if (i == m->mm->ntargets)
+			continue;
+		pfd = syscall(SYS_pidfd_open, pid, 0);
+		if (pfd < 0)
+			continue;
+		v.kt_jbd2 = MON_EV_TGT(i);
+		bpf_map_update_elem(fd, &pfd, &v, BPF_NOEXIST);
+		close(pfd);
+	}
+	closedir(dir);
 }
 
 /* The report's kick rules at this kernel's addresses, into the rodata (before load). */
@@ -192,6 +244,7 @@ fail:
 
 int fsl_monitor__start(struct fsl_monitor *m)
 {
+	mark_jbd2_threads(m);
 	return monitor_bpf__attach(m->skel) ? (-errno ? -errno : -EINVAL) : 0;
 }
 

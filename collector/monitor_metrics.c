@@ -77,6 +77,7 @@ int fsl_mon_metrics__target(struct fsl_mon_metrics *mm, const struct fsl_mon_tar
 	f = &mm->fs[mm->ntargets];
 	snprintf(f->label, sizeof(f->label), "%s", t->label ? t->label : "");
 	snprintf(f->disk, sizeof(f->disk), "%s", t->disk ? t->disk : "");
+	snprintf(f->devname, sizeof(f->devname), "%s", t->devname ? t->devname : "");
 	f->dev = t->dev;
 	f->blkdev = t->blkdev;
 	f->commit_jiffies = t->commit_jiffies;

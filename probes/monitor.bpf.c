@@ -130,28 +130,6 @@ static __always_inline __s32 mon_stack_id(void *ctx)
 	return id < 0 ? id : id + FSL_STACK2_BASE;
 }
 
-struct mon_task {
-	__u64 op_ts;		/* entry of the followed syscall in progress */
-	__u32 op;		/* mon op + 1, 0 = none */
-	__u32 op_dev;		/* fs of its fd, resolved at entry */
-	__u8 op_ev;		/* MON_EV_* of that fs (a target or another) */
-	__u8 hint;		/* MON_EV_* target touched in this syscall (tasks only) */
-	__u8 kt_jbd2;		/* MON_EV_* of the journal this thread commits, 0 not one */
-	__u8 kt_flush;		/* MON_EV_* target whose bdi it is writing back now */
-	__u8 kt_loop;		/* MON_EV_* of the disk it last completed a request of */
-	__u8 kt_flushed;	/* MON_EV_* disk of the flusher work it ended last, ... */
-	__u8 folio_ev;		/* MON_EV_* fs of the folio it is about to wait on, ... */
-	/* the wait in progress: evidence gathered when it left the CPU and when woken */
-	__u8 off_tgt, off_a, off_b;
-	__u8 woken;
-	__u8 _pad;
-	__u64 flushed_ts;	/* ... at this time */
-	__u64 folio_ts;		/* ... marked at this time */
-	__s32 off_stack;
-	__u64 off_ts;
-	__u64 off_cg;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);

@@ -41,6 +41,7 @@ struct fsl_mon_target {
 	const char *label;	/* its mount point */
 	const char *disk;	/* "loop0" */
 	const char *fstype;	/* "ext4" */
+	const char *devname;	/* the fs device's kernel name: its journal thread is jbd2/NAME-N */
 	uint32_t dev, blkdev;
 	uint32_t commit_jiffies;	/* the journal's commit interval */
 	uint32_t max_txn_blocks;	/* jbd2's transaction size limit, 0 unknown */
@@ -49,6 +50,7 @@ struct fsl_mon_target {
 struct fsl_mon_fs {
 	char label[512];	/* the fs label: its mount point */
 	char disk[64];		/* the disk label: "loop0" */
+	char devname[64];	/* the fs device: "loop0", "sda1" */
 	uint32_t dev, blkdev;
 	uint32_t commit_jiffies, max_txn_blocks;
 	uint8_t fs;		/* enum fsl_ctx_fs of its type (include/fslens/scope.h) */

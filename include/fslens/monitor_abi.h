@@ -128,6 +128,34 @@ struct mon_tgt {
 	__u32 max_txn_blocks;	/* mon_fs: jbd2's transaction size limit (0 unknown) */
 };
 
+/*
+ * Per-task state (mon_task, task storage). User space writes one entry: the
+ * targets' journal threads are known from the start (pidfd keys), so the
+ * kick before a journal's first commit is seen as one.
+ */
+struct mon_task {
+	__u64 op_ts;		/* entry of the followed syscall in progress */
+	__u32 op;		/* mon op + 1, 0 = none */
+	__u32 op_dev;		/* fs of its fd, resolved at entry */
+	__u8 op_ev;		/* MON_EV_* of that fs (a target or another) */
+	__u8 hint;		/* MON_EV_* target touched in this syscall (tasks only) */
+	__u8 kt_jbd2;		/* MON_EV_* of the journal this thread commits, 0 not one */
+	__u8 kt_flush;		/* MON_EV_* target whose bdi it is writing back now */
+	__u8 kt_loop;		/* MON_EV_* of the disk it last completed a request of */
+	__u8 kt_flushed;	/* MON_EV_* disk of the flusher work it ended last, ... */
+	__u8 folio_ev;		/* MON_EV_* fs of the folio it is about to wait on, ... */
+	/* the wait in progress: evidence gathered when it left the CPU and when woken */
+	__u8 off_tgt, off_a, off_b;
+	__u8 woken;
+	__u8 _pad;
+	__u64 flushed_ts;	/* ... at this time */
+	__u64 folio_ts;		/* ... marked at this time */
+	__s32 off_stack;
+	__u32 _pad2;
+	__u64 off_ts;
+	__u64 off_cg;
+};
+
 /* A kick rule resolved to the kernel's addresses: [lo, hi) is the function. */
 struct mon_kick_range {
 	__u64 lo, hi;
