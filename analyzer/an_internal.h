@@ -51,10 +51,16 @@ struct an_ctx {
 	uint32_t target_dev;
 	uint64_t now;
 	struct fsl_map procs;	/* tgid -> struct fsl_proc_stat (window) */
+	unsigned int max_procs;	/* opts.max_procs */
+	int no_procs;		/* no section shows processes: an_proc() keeps none */
+	uint64_t procs_evicted;	/* summed into AN_PROC_EVICTED's row */
 	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
 	const char *mount;		/* target.mount, or NULL */
 	size_t mount_len;
 };
+
+/* The key of the row evicted processes are summed into (no pid is this). */
+#define AN_PROC_EVICTED	(1ull << 32)
 
 /* The window's totals of one process (created with its role and name). */
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);

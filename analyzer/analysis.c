@@ -97,10 +97,92 @@ int fsl_section_parse(const char *list, uint32_t *mask, const char **bad)
 	return 0;
 }
 
+static void proc_fold(struct fsl_proc_stat *d, const struct fsl_proc_stat *s)
+{
+	unsigned int i;
+
+	d->blocked_ns += s->blocked_ns;
+	for (i = 0; i < FSL_WC__MAX; i++)
+		d->ns[i] += s->ns[i];
+	d->ops += s->ops;
+	d->op_lat_ns += s->op_lat_ns;
+	d->read_bytes += s->read_bytes;
+	d->write_bytes += s->write_bytes;
+	d->throttle_ns += s->throttle_ns;
+	fsl_hist_merge(&d->op_lat, &s->op_lat);
+	d->data_reads += s->data_reads;
+	d->data_writes += s->data_writes;
+	d->data_read_bytes += s->data_read_bytes;
+	d->data_write_bytes += s->data_write_bytes;
+}
+
+struct proc_rank {
+	uint64_t key, w;
+};
+
+static int proc_rank_cmp(const void *a, const void *b)
+{
+	const struct proc_rank *x = a, *y = b;
+
+	return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/*
+ * The table is full: sum the half that matters least into the evicted row.
+ * Exited processes first (they will not come back), then by what they
+ * did. Halving keeps the cost O(1) a process.
+ */
+static void procs_evict(struct an_ctx *c)
+{
+	size_t n = fsl_map__count(&c->procs), it = 0, k = 0, i;
+	struct proc_rank *v = malloc(n * sizeof(*v));
+	struct fsl_proc_stat *p, *o, copy;
+	uint64_t key;
+
+	if (!v)
+		return;
+	while ((p = fsl_map__next(&c->procs, &it, &key))) {
+		if (key == AN_PROC_EVICTED)
+			continue;
+		v[k].key = key;
+		v[k].w = p->blocked_ns + p->op_lat_ns + p->throttle_ns +
+			 (p->read_bytes + p->write_bytes + p->data_read_bytes + p->data_write_bytes) / 4;
+		/* gone: below every live one */
+		v[k].w = fsl_context__exited(c->cx, p->pid) ? v[k].w >> 8 : v[k].w | 1ull << 62;
+		k++;
+	}
+	qsort(v, k, sizeof(*v), proc_rank_cmp);
+	for (i = 0; i < k / 2; i++) {
+		p = fsl_map__get(&c->procs, v[i].key);
+		if (!p)
+			continue;
+		copy = *p;
+		o = fsl_map__put(&c->procs, AN_PROC_EVICTED, NULL);
+		if (!o)
+			break;
+		if (!o->comm[0]) {
+			o->pid = 0;
+			o->role = FSL_ROLE_OTHER;
+			snprintf(o->comm, sizeof(o->comm), "(evicted)");
+		}
+		proc_fold(o, &copy);
+		fsl_map__del(&c->procs, v[i].key);
+		c->procs_evicted++;
+	}
+	free(v);
+}
+
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid)
 {
+	struct fsl_proc_stat *p;
 	int fresh;
-	struct fsl_proc_stat *p = fsl_map__put(&c->procs, pid, &fresh);
+
+	if (c->no_procs)
+		return NULL;
+	if (c->max_procs && fsl_map__count(&c->procs) >= c->max_procs &&
+	    !fsl_map__get(&c->procs, pid))
+		procs_evict(c);
+	p = fsl_map__put(&c->procs, pid, &fresh);
 
 	if (p && fresh) {
 		p->pid = pid;
@@ -170,6 +252,9 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	a->c.origin = a->opts.t0;
 	a->c.hz = 250;
 	a->c.target_dev = a->opts.dev;
+	a->c.max_procs = a->opts.max_procs;
+	/* the process table is the diagnosis's, the operations' and block I/O's */
+	a->c.no_procs = !(sec & (FSL_SEC_DIAGNOSIS | FSL_SEC_OPS | FSL_SEC_BLOCKIO));
 	a->c.cx = a->opts.context;
 	if (!a->c.cx && !(a->c.cx = a->own_cx = fsl_context__new(a->opts.root_pid, &e)))
 		goto fail;
@@ -288,6 +373,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	a->c.win.t1 = t1;
 	a->c.origin = t0;
 	fsl_map__clear(&a->c.procs);
+	a->c.procs_evicted = 0;
 	a->c.waits_without_stack = 0;
 	an_stalls_reset(a->stalls);
 	if (a->ops)
@@ -449,6 +535,11 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 		qsort(a->procs, n, sizeof(*a->procs), proc_cmp);
 	*out = a->procs;
 	return n;
+}
+
+uint64_t fsl_analysis__procs_evicted(const struct fsl_analysis *a)
+{
+	return a->c.procs_evicted;
 }
 
 const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a)

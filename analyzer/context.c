@@ -31,6 +31,8 @@ struct fsl_ctx_task {
 #define CTX_EXITED_NS		10000000000ull
 
 
+static void prune_scope(struct fsl_context *cx, uint64_t now);
+
 static void prune_tasks(struct fsl_context *cx, uint64_t now)
 {
 	struct fsl_ctx_task *k;
@@ -48,9 +50,12 @@ static void prune_tasks(struct fsl_context *cx, uint64_t now)
 	while ((k = fsl_map__next(&cx->tasks, &it, &key)))
 		if (k->exit_ts && k->exit_ts + CTX_EXITED_NS < now)
 			old[n++] = key;
-	for (i = 0; i < n; i++)	/* not while iterating: deletion moves slots */
+	for (i = 0; i < n; i++) {	/* not while iterating: deletion moves slots */
 		fsl_map__del(&cx->tasks, old[i]);
+		fsl_map__del(&cx->proc_seen, old[i]);
+	}
 	free(old);
+	prune_scope(cx, now);
 	cx->prune_at = 2 * fsl_map__count(&cx->tasks);
 	if (cx->prune_at < CTX_MAX_TASKS)
 		cx->prune_at = CTX_MAX_TASKS;
@@ -132,6 +137,13 @@ int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint)
 	if (k && k->known)
 		k->role = role;
 	return role;
+}
+
+uint64_t fsl_context__exited(const struct fsl_context *cx, uint32_t pid)
+{
+	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+
+	return k ? k->exit_ts : 0;
 }
 
 const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
@@ -334,6 +346,28 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 struct ctx_seen {
 	uint32_t target, other;	/* judged waits of the process */
 };
+
+/*
+ * A thread's verdict is kept for the pieces of its current wait; one
+ * judged long ago is of a wait over (or judged again, the same way).
+ * The kernel threads seen working for the target stay: there are few.
+ */
+static void prune_scope(struct fsl_context *cx, uint64_t now)
+{
+	struct fsl_ctx_scope *v;
+	uint64_t key, *old;
+	size_t it = 0, n = 0, i;
+
+	old = malloc((fsl_map__count(&cx->scope_cache) + 1) * sizeof(*old));
+	if (!old)
+		return;
+	while ((v = fsl_map__next(&cx->scope_cache, &it, &key)))
+		if (v->ts + CTX_EXITED_NS < now)
+			old[n++] = key;
+	for (i = 0; i < n; i++)
+		fsl_map__del(&cx->scope_cache, old[i]);
+	free(old);
+}
 
 /*
  * A wait with no evidence of its own goes where most of its process's

@@ -52,6 +52,8 @@ struct fsl_context {
 int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint);
 /* Name of tgid as the proc records gave it, NULL if unknown. */
 const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid);
+/* When tgid exited (its exit record's time), 0 if it has not (or is unknown). */
+uint64_t fsl_context__exited(const struct fsl_context *cx, uint32_t pid);
 /* Wait class of a stack id (cached; FSL_WC_OTHER for -1 or an unknown id). */
 unsigned int fsl_context__class(struct fsl_context *cx, int32_t stack_id);
 
