@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
@@ -79,11 +81,23 @@ static int fill_syscalls(struct monitor_bpf *skel)
 			/* openat2's flags are inside struct open_how: not read here */
 			.flags = t[i].sc.how ? -1 : t[i].sc.flags,
 			.creat = t[i].sc.creat,
+			.stbuf = -1,
 		};
 		__u32 nr = t[i].nr;
 
 		if (nr >= 1024)
 			continue;
+		/* the stat family: where the buffer is */
+		if (!strcmp(t[i].name, "stat") || !strcmp(t[i].name, "lstat")) {
+			sc.stbuf = 1;
+			sc.stkind = MON_ST_STAT;
+		} else if (!strcmp(t[i].name, "newfstatat") || !strcmp(t[i].name, "fstatat64")) {
+			sc.stbuf = 2;
+			sc.stkind = MON_ST_STAT;
+		} else if (!strcmp(t[i].name, "statx")) {
+			sc.stbuf = 4;
+			sc.stkind = MON_ST_STATX;
+		}
 		e = bpf_map_update_elem(fd, &nr, &sc, BPF_ANY);
 		if (e)
 			return -errno;
@@ -210,6 +224,8 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	for (i = 0; i < mm->ntargets; i++)
 		if (mm->fs[i].fs != FSL_CTX_FS_EXT4)
 			m->skel->rodata->targ_all_ext4 = 0;
+	m->skel->rodata->targ_st_dev_off = offsetof(struct stat, st_dev);
+	m->skel->rodata->targ_stx_dev_off = offsetof(struct statx, stx_dev_major);
 	m->skel->rodata->targ_wc_log_space = FSL_WC_JOURNAL_LOG_SPACE + 1;
 	m->skel->rodata->targ_wc_commit_wait = FSL_WC_COMMIT_WAIT + 1;
 	m->skel->rodata->targ_wc_txn_locked = FSL_WC_TXN_LOCKED + 1;

@@ -62,6 +62,8 @@ const volatile __u8 targ_wc_log_space = 0;
 const volatile __u8 targ_wc_commit_wait = 0;
 const volatile __u8 targ_wc_txn_locked = 0;
 const volatile __u32 targ_nkick = 0;
+const volatile __u32 targ_st_dev_off = 0;	/* offsetof(struct stat, st_dev) */
+const volatile __u32 targ_stx_dev_off = 136;	/* offsetof(struct statx, stx_dev_major) */
 const volatile struct mon_kick_range targ_kick[MON_KICK_RULES] = {};
 
 struct {
@@ -317,6 +319,7 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
 	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
 	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
 	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
+	case 4: return PT_REGS_PARM5_CORE_SYSCALL(regs);
 	default: return 0;
 	}
 }
@@ -367,6 +370,29 @@ follow:
 	s->op_dev = dev;
 	s->op_ev = ev;
 	s->hint = ev;
+	s->op_stk = sc->stbuf >= 0 ? sc->stkind : MON_ST_NONE;
+	if (s->op_stk)
+		s->op_buf = sc_arg(regs, sc->stbuf);
+	return 0;
+}
+
+/* The filesystem a stat call returned (its buffer, at exit); 0 unknown. */
+static __always_inline __u32 stat_dev(struct mon_task *s)
+{
+	__u64 d = 0;
+	__u32 mm[2] = {};
+
+	if (s->op_stk == MON_ST_STAT) {
+		if (bpf_probe_read_user(&d, sizeof(d), (void *)(s->op_buf + targ_st_dev_off)))
+			return 0;
+		/* new_encode_dev: minor's low byte, major, then minor's high bits */
+		return FSL_MKDEV((d >> 8) & 0xfff, (d & 0xff) | ((d >> 12) & 0xfff00));
+	}
+	if (s->op_stk == MON_ST_STATX) {
+		if (bpf_probe_read_user(mm, sizeof(mm), (void *)(s->op_buf + targ_stx_dev_off)))
+			return 0;
+		return FSL_MKDEV(mm[0], mm[1]);
+	}
 	return 0;
 }
 
@@ -387,6 +413,8 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 		dev = s->op_dev;
 		if (!dev && (op == FSL_OP_OPEN || op == FSL_OP_CREATE) && ret >= 0)
 			dev = fd_dev(t, ret);
+		if (!dev && s->op_stk && ret == 0)
+			dev = stat_dev(s);
 		idx = fs_idx(dev);
 		if (idx < 0 && !dev && s->hint >= MON_EV_TGT(0) && s->hint < MON_EV_OTHER)
 			idx = s->hint - 1;
@@ -398,6 +426,7 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 				agg_add(MON_DATA_BYTES, idx, op, 0, 0, cg, 1, ret);
 		}
 		s->op = 0;
+		s->op_stk = MON_ST_NONE;
 	}
 	s->op_ev = MON_EV_NONE;
 	s->hint = MON_EV_NONE;

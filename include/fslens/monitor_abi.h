@@ -118,7 +118,18 @@ struct mon_sc {
 	__s8 fd;		/* argument holding the fd, -1 if none */
 	__s8 flags;		/* open flags argument, -1 if none */
 	__u8 creat;		/* creat(): always creates */
+	__s8 stbuf;		/* the stat family: argument of the buffer, -1 if none */
+	__u8 stkind;		/* MON_ST_* of that buffer */
+	__u8 _pad[2];
 };
+
+/*
+ * A stat call's buffer says which filesystem it was on (a path call with
+ * no fd touches nothing the kernel side sees otherwise on a warm cache):
+ * struct stat's st_dev (the huge encoding of new_encode_dev), statx's
+ * stx_dev_major/minor. Offsets from user space (targ_st_dev_off, ...).
+ */
+enum { MON_ST_NONE = 0, MON_ST_STAT, MON_ST_STATX };
 
 /* A target filesystem (mon_fs[s_dev]) or disk (mon_disk[dev]). */
 struct mon_tgt {
@@ -138,6 +149,7 @@ struct mon_task {
 	__u32 op;		/* mon op + 1, 0 = none */
 	__u32 op_dev;		/* fs of its fd, resolved at entry */
 	__u8 op_ev;		/* MON_EV_* of that fs (a target or another) */
+	__u8 op_stk;		/* MON_ST_* of the call's stat buffer */
 	__u8 hint;		/* MON_EV_* target touched in this syscall (tasks only) */
 	__u8 kt_jbd2;		/* MON_EV_* of the journal this thread commits, 0 not one */
 	__u8 kt_flush;		/* MON_EV_* target whose bdi it is writing back now */
@@ -147,7 +159,7 @@ struct mon_task {
 	/* the wait in progress: evidence gathered when it left the CPU and when woken */
 	__u8 off_tgt, off_a, off_b;
 	__u8 woken;
-	__u8 _pad;
+	__u64 op_buf;		/* the stat buffer (user address) */
 	__u64 flushed_ts;	/* ... at this time */
 	__u64 folio_ts;		/* ... marked at this time */
 	__s32 off_stack;
