@@ -743,6 +743,13 @@ struct fsl_analysis_opts {
 	 * the set has its own context and session, fed with feed().
 	 */
 	struct fsl_context *context;
+	/*
+	 * At most this many processes kept (0: no bound): past it the half
+	 * with least blocked time and operations, exited ones first, are
+	 * summed into one row, pid 0 "(evicted)". A live top sees every short
+	 * process of the machine go by; a report keeps them all.
+	 */
+	unsigned int max_procs;
 };
 
 struct fsl_analysis;
@@ -790,6 +797,8 @@ const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
  * their current names. Returns the count; *out is an array owned by a
  * (valid until next feed). */
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out);
+/* Processes summed into the "(evicted)" row so far (opts.max_procs). */
+uint64_t fsl_analysis__procs_evicted(const struct fsl_analysis *a);
 
 /* Layout queries. */
 uint64_t fsl_layout__files(const struct fsl_layout *l);		/* inodes with mapped blocks */

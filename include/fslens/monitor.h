@@ -9,9 +9,11 @@
  *	every interval: fsl_monitor__read(m);		kernel maps -> mm
  *	fsl_mon_metrics__render(mm, &buf, &len);	Prometheus text (0.0.4)
  *
- * Counters other than blocked time are cumulative in the kernel and copied;
- * blocked time is read and deleted per stack id, named with the wait-class
- * table (analyzer/waitclass.c) and added here. Nothing prints.
+ * Counters other than blocked time are cumulative in the kernel; what each
+ * kernel key gained since it was last read is added here. Blocked time is
+ * read and deleted per key (stack id and scope evidence), named with the
+ * wait-class table (analyzer/waitclass.c), judged with the scope rules
+ * (analyzer/scope.c) and added. Nothing prints.
  */
 #ifndef FSLENS_MONITOR_H
 #define FSLENS_MONITOR_H
