@@ -125,7 +125,7 @@ static int tp_family(const char *tp, const char **group)
 		return FSL_FAM_OFFCPU;
 	}
 	/* the offcpu family's mark of what a writeback wait waits on */
-	if (!strcmp(tp, "folio_wait_writeback")) {
+	if (!strcmp(tp, "folio_wait_writeback") || !strcmp(tp, "writeback_queue")) {
 		*group = "writeback";
 		return FSL_FAM_OFFCPU;
 	}

@@ -251,14 +251,16 @@ static __always_inline __u32 offcpu_handle(struct task_struct *t)
  * The filesystem of the folio a thread is about to wait for: the
  * folio_wait_writeback tracepoint comes right before the sleep, so a mark
  * younger than FOLIO_MARK_NS at the thread's next uninterruptible
- * switch-out is that wait's.
+ * switch-out is that wait's. Short: the writeback may end before the
+ * sleep, and a stale mark would name the next wait (sync(2) goes from one
+ * filesystem's folios to another's journal).
  */
-#define FOLIO_MARK_NS	1000000
+#define FOLIO_MARK_NS	20000
 
 struct folio_mark {
 	__u64 ts;
 	__u32 dev;
-	__u32 _pad;
+	__u32 disk;		/* dev is a disk (a bdi's), not a filesystem's */
 };
 
 struct {
@@ -286,6 +288,30 @@ static __always_inline int on_folio_wait(__u64 *ctx, const int btf)
 	return 0;
 }
 
+/*
+ * writeback_queue(struct bdi_writeback *wb, struct wb_writeback_work *work):
+ * sync(2) and syncfs queue work for a bdi's flusher and wait for it right
+ * after; that wait is the bdi's disk's.
+ */
+static __always_inline int on_wb_queue(__u64 *ctx, const int btf)
+{
+	struct bdi_writeback *wb = (struct bdi_writeback *)ctx[0];
+	struct folio_mark fm = { .disk = 1 };
+	struct device *d;
+	__u32 tid;
+
+	if (!targ_dev || !wb)
+		return 0;
+	d = BPF_CORE_READ(wb, bdi, dev);
+	fm.dev = d ? BPF_CORE_READ(d, devt) : 0;
+	if (!fm.dev)
+		return 0;
+	fm.ts = bpf_ktime_get_ns();
+	tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_update_elem(&folio_wait, &tid, &fm, BPF_ANY);
+	return 0;
+}
+
 static __always_inline __u32 offcpu_folio(__u32 pid, __u64 now)
 {
 	struct folio_mark *fm;
@@ -297,7 +323,8 @@ static __always_inline __u32 offcpu_folio(__u32 pid, __u64 now)
 	if (!fm)
 		return 0;
 	if (now - fm->ts < FOLIO_MARK_NS)
-		v = fm->dev == targ_dev ? FSL_OFFCPU_FOLIO_TARGET : FSL_OFFCPU_FOLIO_OTHER;
+		v = fm->dev == (fm->disk ? targ_blkdev : targ_dev) ? FSL_OFFCPU_FOLIO_TARGET :
+		    FSL_OFFCPU_FOLIO_OTHER;
 	bpf_map_delete_elem(&folio_wait, &pid);
 	return v;
 }
@@ -484,5 +511,6 @@ FSL_RAW_TP_BTF(sched_switch, on_sched_switch)
 FSL_RAW_TP_BTF(sched_waking, on_sched_waking)
 FSL_RAW_TP_BTF(sched_wakeup_new, on_sched_wakeup_new)
 FSL_RAW_TP_BTF(folio_wait_writeback, on_folio_wait)
+FSL_RAW_TP_BTF(writeback_queue, on_wb_queue)
 
 #endif

@@ -690,8 +690,9 @@ struct fsl_ev_data {
 #define FSL_OFFCPU_IN_OTHER_OP		(1u << 24)
 /*
  * Waiting for the writeback of a folio of the target / of another
- * filesystem (folio_wait_writeback came right before the sleep): sync(2)
- * waits on every filesystem's folios in turn.
+ * filesystem (folio_wait_writeback came right before the sleep), or for
+ * the flusher's work just queued on the target's disk / another's
+ * (writeback_queue): sync(2) waits on every filesystem in turn.
  */
 #define FSL_OFFCPU_FOLIO_TARGET		(1u << 23)
 #define FSL_OFFCPU_FOLIO_OTHER		(1u << 22)
