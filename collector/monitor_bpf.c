@@ -224,6 +224,13 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	for (i = 0; i < mm->ntargets; i++)
 		if (mm->fs[i].fs != FSL_CTX_FS_EXT4)
 			m->skel->rodata->targ_all_ext4 = 0;
+	m->skel->rodata->targ_ntgt = mm->ntargets;
+	for (i = 0; i < mm->ntargets && i < MON_TARGETS_MAX; i++) {
+		m->skel->rodata->targ_fs_dev[i] = mm->fs[i].dev;
+		m->skel->rodata->targ_disk_dev[i] = mm->fs[i].blkdev;
+		m->skel->rodata->targ_commit_jiffies[i] = mm->fs[i].commit_jiffies;
+		m->skel->rodata->targ_max_txn[i] = mm->fs[i].max_txn_blocks;
+	}
 	m->skel->rodata->targ_st_dev_off = offsetof(struct stat, st_dev);
 	m->skel->rodata->targ_stx_dev_off = offsetof(struct statx, stx_dev_major);
 	m->skel->rodata->targ_wc_log_space = FSL_WC_JOURNAL_LOG_SPACE + 1;
@@ -237,20 +244,6 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	e = fill_syscalls(m->skel);
 	if (e)
 		goto fail;
-	for (i = 0; i < mm->ntargets; i++) {
-		struct mon_tgt fs = { .idx = i, .commit_jiffies = mm->fs[i].commit_jiffies,
-				      .max_txn_blocks = mm->fs[i].max_txn_blocks };
-		struct mon_tgt dk = { .idx = i, .fs_dev = mm->fs[i].dev };
-
-		if (bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_fs), &mm->fs[i].dev, &fs,
-					BPF_ANY) ||
-		    (mm->fs[i].blkdev &&
-		     bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_disk), &mm->fs[i].blkdev,
-					 &dk, BPF_ANY))) {
-			e = -errno;
-			goto fail;
-		}
-	}
 	return m;
 fail:
 	fsl_monitor__free(m);

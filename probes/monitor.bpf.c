@@ -42,8 +42,13 @@
 #define WAKE_DEV_WINDOW_NS		50000
 /* a flusher wakes the task waiting for its work right after writeback_written */
 #define FLUSHED_WINDOW_NS		2000000
-/* folio_wait_writeback's tracepoint comes right before the sleep */
-#define FOLIO_WINDOW_NS			1000000
+/*
+ * folio_wait_writeback's tracepoint comes right before the sleep, and only
+ * when the folio is under writeback; the bit may clear before the sleep,
+ * and a stale mark would name the next wait (sync(2) waits on one
+ * filesystem's folios, then on another's journal). A few microseconds.
+ */
+#define FOLIO_WINDOW_NS			20000
 /* FSL_TRIGF_* (include/fslens/analysis.h) */
 #define TRIGF_LOG_SPACE		(1u << 0)
 #define TRIGF_FSYNC		(1u << 1)
@@ -61,6 +66,17 @@ const volatile bool targ_all_ext4 = false;
 const volatile __u8 targ_wc_log_space = 0;
 const volatile __u8 targ_wc_commit_wait = 0;
 const volatile __u8 targ_wc_txn_locked = 0;
+/*
+ * The targets, set before load: the fs dev_t (s_dev) and the disk under it
+ * of each, its commit interval (jiffies) and jbd2's transaction limit. A
+ * scan of this read-only array (the verifier knows its length) costs a few
+ * compares where a hash lookup cost about 40 ns, on every path.
+ */
+const volatile __u32 targ_ntgt = 0;
+const volatile __u32 targ_fs_dev[MON_TARGETS_MAX] = {};
+const volatile __u32 targ_disk_dev[MON_TARGETS_MAX] = {};
+const volatile __u32 targ_commit_jiffies[MON_TARGETS_MAX] = {};
+const volatile __u32 targ_max_txn[MON_TARGETS_MAX] = {};
 const volatile __u32 targ_nkick = 0;
 const volatile __u32 targ_st_dev_off = 0;	/* offsetof(struct stat, st_dev) */
 const volatile __u32 targ_stx_dev_off = 136;	/* offsetof(struct statx, stx_dev_major) */
@@ -72,20 +88,6 @@ struct {
 	__type(key, struct mon_key);
 	__type(value, struct mon_val);
 } mon_agg SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MON_TARGETS_MAX);
-	__type(key, __u32);
-	__type(value, struct mon_tgt);
-} mon_fs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MON_TARGETS_MAX);
-	__type(key, __u32);
-	__type(value, struct mon_tgt);
-} mon_disk SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -192,16 +194,15 @@ struct {
  * The request completion running on this CPU (any disk): block_rq_complete
  * sets it, sched_switch on the CPU clears it; a wakeup inside is the
  * completion's (bio_endio wakes the waiters from the same call chain),
- * within WAKE_DEV_WINDOW_NS as the record path has it, or, when a kernel
- * thread completed the request (a loop worker), until it leaves the CPU:
- * ending the writeback of a large request's folios outlasts the window,
- * and the record path's answer for those waits (the waiter's other waits)
- * is not one the monitor can give.
+ * within WAKE_DEV_WINDOW_NS as the record path has it. (Longer, "until the
+ * completing kernel thread leaves the CPU", was tried: a softirq completion
+ * runs in whatever kernel thread it interrupted, a flusher, and named the
+ * flusher's later wake-ups for another disk.)
  */
 struct wake_mark {
 	__u64 ts;
 	__u32 dev;
-	__u32 kpid;		/* the kernel thread that completed it, 0 irq or a task */
+	__u32 _pad;
 };
 
 struct {
@@ -244,34 +245,43 @@ static __always_inline void agg_add(__u8 kind, __u8 tgt, __u8 a, __u8 b, __s32 x
 	v->sum += sum;
 }
 
-static __always_inline __u8 fs_ev(__u32 dev)
+/* The target whose device (an fs's s_dev, or a disk) dev is: its index, or -1. */
+static __always_inline int tgt_of(const volatile __u32 *devs, __u32 dev)
 {
-	struct mon_tgt *t;
+	int i;
 
 	if (!dev)
-		return MON_EV_NONE;
-	t = bpf_map_lookup_elem(&mon_fs, &dev);
-	return t ? MON_EV_TGT(t->idx & 7) : MON_EV_OTHER;
+		return -1;
+	for (i = 0; i < MON_TARGETS_MAX; i++) {
+		if (i >= targ_ntgt)
+			break;
+		if (devs[i] == dev)
+			return i;
+	}
+	return -1;
 }
 
 static __always_inline int fs_idx(__u32 dev)
 {
-	struct mon_tgt *t;
+	return tgt_of(targ_fs_dev, dev);
+}
+
+static __always_inline __u8 fs_ev(__u32 dev)
+{
+	int i = fs_idx(dev);
 
 	if (!dev)
-		return -1;
-	t = bpf_map_lookup_elem(&mon_fs, &dev);
-	return t ? (int)t->idx : -1;
+		return MON_EV_NONE;
+	return i >= 0 ? MON_EV_TGT(i & 7) : MON_EV_OTHER;
 }
 
 static __always_inline __u8 disk_ev(__u32 dev)
 {
-	struct mon_tgt *t;
+	int i = tgt_of(targ_disk_dev, dev);
 
 	if (!dev)
 		return MON_EV_NONE;
-	t = bpf_map_lookup_elem(&mon_disk, &dev);
-	return t ? MON_EV_TGT(t->idx & 7) : MON_EV_OTHER;
+	return i >= 0 ? MON_EV_TGT(i & 7) : MON_EV_OTHER;
 }
 
 static __always_inline __u64 task_cg(struct task_struct *t)
@@ -295,21 +305,30 @@ static __always_inline void hint_set(__u32 dev)
 		s->hint = MON_EV_TGT(idx & 7);
 }
 
+/* kernel 6.2+: a read-only typed view of a kernel pointer, for direct loads */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
+/*
+ * The filesystem of fd in task t. The task's own fields are typed (tp_btf);
+ * the file pointer comes out of the fd array by a probe read and is cast
+ * back to a typed one, so the three loads after it are plain loads, not a
+ * helper call each (about 25 ns apiece: this runs at every open's exit and
+ * every fd call's entry).
+ */
 static __always_inline __u32 fd_dev(struct task_struct *t, long fd)
 {
 	struct fdtable *fdt;
-	struct file *f = NULL;
-	struct file **fds;
+	struct file *f = NULL, *tf;
 
 	if (fd < 0)
 		return 0;
-	fdt = BPF_CORE_READ(t, files, fdt);
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+	fdt = t->files->fdt;
+	if (!fdt || fd >= fdt->max_fds)
 		return 0;
-	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]) || !f)
 		return 0;
-	return BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+	tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+	return tf->f_inode->i_sb->s_dev;
 }
 
 static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
@@ -405,7 +424,7 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 	__u64 ns;
 	int idx;
 
-	if (!s || (!s->op && !s->hint && !s->op_ev))
+	if (!s || (!s->op && !s->hint && !s->op_ev && !s->folio_ev))
 		return 0;	/* the common case: nothing to count, nothing to clear */
 	if (s->op) {
 		op = s->op - 1;
@@ -430,6 +449,7 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 	}
 	s->op_ev = MON_EV_NONE;
 	s->hint = MON_EV_NONE;
+	s->folio_ev = MON_EV_NONE;
 	return 0;
 }
 
@@ -673,8 +693,7 @@ int BPF_PROG(mon_sched_waking, struct task_struct *p)
 	s->woken = 1;
 	now = bpf_ktime_get_ns();
 	m = bpf_map_lookup_elem(&mon_wake_mark, &zero);
-	if (m && m->dev && (now - m->ts < WAKE_DEV_WINDOW_NS ||
-			    (m->kpid && m->kpid == (__u32)bpf_get_current_pid_tgid())))
+	if (m && m->dev && now - m->ts < WAKE_DEV_WINDOW_NS)
 		wake = disk_ev(m->dev);
 	cur = bpf_get_current_task_btf();
 	w = bpf_task_storage_get(&mon_task, cur, 0, 0);
@@ -767,19 +786,19 @@ SEC("tracepoint/jbd2/jbd2_run_stats")
 int mon_jbd2_run_stats(struct trace_event_raw_jbd2_run_stats *ctx)
 {
 	struct mon_journal *j;
-	struct mon_tgt *t;
-	__u32 dev = ctx->dev;
+	__u32 dev = ctx->dev, cj, mx;
 	int idx;
 
 	j = jnl(dev, &idx);
-	if (!j)
+	if (!j || idx < 0 || idx >= MON_TARGETS_MAX)
 		return 0;
-	t = bpf_map_lookup_elem(&mon_fs, &dev);
+	cj = targ_commit_jiffies[idx];
+	mx = targ_max_txn[idx];
 	j->stats_tid = ctx->tid;
 	j->stats_flags = 0;
-	if (t && t->commit_jiffies && ctx->running + 2 >= t->commit_jiffies)
+	if (cj && ctx->running + 2 >= cj)
 		j->stats_flags |= TRIGF_OLD;
-	if (t && t->max_txn_blocks && (__u64)ctx->blocks * 10 >= (__u64)t->max_txn_blocks * 9)
+	if (mx && (__u64)ctx->blocks * 10 >= (__u64)mx * 9)
 		j->stats_flags |= TRIGF_FULL;
 	return 0;
 }
@@ -917,12 +936,31 @@ int BPF_PROG(mon_folio_wait, struct folio *folio, struct address_space *mapping)
 	return 0;
 }
 
+/* sync(2)/syncfs queue work for a bdi's flusher and wait for it next: that wait is its disk's. */
+SEC("tp_btf/writeback_queue")
+int BPF_PROG(mon_wb_queue, struct bdi_writeback *wb, struct wb_writeback_work *work)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct device *d = BPF_CORE_READ(wb, bdi, dev);
+	__u8 ev = disk_ev(d ? BPF_CORE_READ(d, devt) : 0);
+	struct mon_task *s;
+
+	if (!ev)
+		return 0;
+	s = bpf_task_storage_get(&mon_task, t, 0, ev != MON_EV_OTHER ?
+				 BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!s)
+		return 0;
+	s->folio_ev = ev;
+	s->folio_ts = bpf_ktime_get_ns();
+	return 0;
+}
+
 /* balance_dirty_pages(wb, dtc, ..., long pause, ...): bdi is the disk. */
 SEC("tracepoint/writeback/balance_dirty_pages")
 int mon_bdp(struct trace_event_raw_balance_dirty_pages *ctx)
 {
 	__u32 maj = 0, mn = 0, *cur = &maj, dev;
-	struct mon_tgt *t;
 	bool colon = false;
 	char name[16];
 	int i;
@@ -944,11 +982,11 @@ int mon_bdp(struct trace_event_raw_balance_dirty_pages *ctx)
 	if (!colon)
 		return 0;
 	dev = FSL_MKDEV(maj, mn);
-	t = bpf_map_lookup_elem(&mon_disk, &dev);
-	if (!t)
+	i = tgt_of(targ_disk_dev, dev);
+	if (i < 0)
 		return 0;
 	/* pause is in jiffies; the user side converts with HZ */
-	agg_add(MON_THROTTLE, t->idx, 0, 0, 0, 0, 1, ctx->pause);
+	agg_add(MON_THROTTLE, i, 0, 0, 0, 0, 1, ctx->pause);
 	return 0;
 }
 
@@ -956,15 +994,13 @@ int mon_bdp(struct trace_event_raw_balance_dirty_pages *ctx)
 
 static __always_inline int disk_idx(struct gendisk *disk, __u32 *devp)
 {
-	struct mon_tgt *t;
 	__u32 dev;
 
 	if (!disk)
 		return -1;
 	dev = FSL_MKDEV(disk->major, disk->first_minor);
 	*devp = dev;
-	t = bpf_map_lookup_elem(&mon_disk, &dev);
-	return t ? (int)t->idx : -1;
+	return tgt_of(targ_disk_dev, dev);
 }
 
 static __always_inline __u32 io_op(__u64 opf)
@@ -1048,13 +1084,6 @@ int BPF_PROG(mon_rq_complete, struct request *rq, blk_status_t error, unsigned i
 	if (m) {
 		m->ts = now;
 		m->dev = dev;
-		/*
-		 * A kernel thread interrupted by another's completion would
-		 * pass for its completer too, until it switches: rare enough
-		 * (it must wake a blocked task meanwhile), and no helper says
-		 * interrupt context on every kernel this runs on.
-		 */
-		m->kpid = t->flags & PF_KTHREAD_BIT ? (__u32)bpf_get_current_pid_tgid() : 0;
 	}
 	/* a kernel thread completing a target's requests: its loop worker */
 	if (t->flags & PF_KTHREAD_BIT) {

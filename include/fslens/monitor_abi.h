@@ -131,14 +131,6 @@ struct mon_sc {
  */
 enum { MON_ST_NONE = 0, MON_ST_STAT, MON_ST_STATX };
 
-/* A target filesystem (mon_fs[s_dev]) or disk (mon_disk[dev]). */
-struct mon_tgt {
-	__u32 idx;
-	__u32 commit_jiffies;	/* mon_fs: the commit interval in kernel jiffies */
-	__u32 fs_dev;		/* mon_disk: s_dev of the fs on this disk */
-	__u32 max_txn_blocks;	/* mon_fs: jbd2's transaction size limit (0 unknown) */
-};
-
 /*
  * Per-task state (mon_task, task storage). User space writes one entry: the
  * targets' journal threads are known from the start (pidfd keys), so the
@@ -155,7 +147,7 @@ struct mon_task {
 	__u8 kt_flush;		/* MON_EV_* target whose bdi it is writing back now */
 	__u8 kt_loop;		/* MON_EV_* of the disk it last completed a request of */
 	__u8 kt_flushed;	/* MON_EV_* disk of the flusher work it ended last, ... */
-	__u8 folio_ev;		/* MON_EV_* fs of the folio it is about to wait on, ... */
+	__u8 folio_ev;		/* MON_EV_* of the folio or bdi work it is about to wait on, ... */
 	/* the wait in progress: evidence gathered when it left the CPU and when woken */
 	__u8 off_tgt, off_a, off_b;
 	__u8 woken;
