@@ -543,7 +543,8 @@ int cmd_monitor(int argc, char **argv)
 				goto stop;
 			}
 			if (t1[0] && !trig[0]) {
-				snprintf(trig, sizeof(trig), "%s on %s", t1, mm->fs[i].label);
+				/* a long mount point is cut: this is a log line and a trace key */
+				snprintf(trig, sizeof(trig), "%.60s on %.90s", t1, mm->fs[i].label);
 				ttgt = (int)i;
 			}
 		}
