@@ -39,7 +39,7 @@ int fsl_err_open(const char *path, int err)
 }
 
 int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, uint64_t origin,
-		     uint64_t from)
+		     const uint64_t *from, const uint64_t *to)
 {
 	const struct fsl_trace_stats *st = fsl_reader__stats(r);
 	const char *v = fsl_reader__kv(r, FSL_KV_END_NS);
@@ -49,11 +49,19 @@ int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, ui
 		end = e;
 	if (end < origin)
 		end = origin;
-	if (origin + from <= end)
-		return 0;
-	fprintf(stderr, "fslens %s: --from %.3f s is past the end of '%s', which is %.3f s long\n",
-		cmd, from / 1e9, path, (end - origin) / 1e9);
-	return 1;
+	/* [from, ...) starting at the end is as empty as one past it */
+	if (from && *from && origin + *from >= end) {
+		fprintf(stderr, "fslens %s: --from %.3f s is %s the end of '%s', which is %.3f s "
+			"long\n", cmd, *from / 1e9, origin + *from > end ? "past" : "at", path,
+			(end - origin) / 1e9);
+		return 1;
+	}
+	if (to && !*to) {
+		fprintf(stderr, "fslens %s: --to 0.000 s is at the start of '%s', which is %.3f s "
+			"long\n", cmd, path, (end - origin) / 1e9);
+		return 1;
+	}
+	return 0;
 }
 
 int fsl_usage_error(const char *cmd, const char *usage_text, const char *fmt, ...)
