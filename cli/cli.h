@@ -37,6 +37,9 @@ int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, ui
 /* Print "fslens <cmd>: <msg> (see 'fslens <cmd> --help')", one line; returns EXIT_USAGE. */
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same line, pointing to another place than --help: " (see 'SEE')". */
+int fsl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* fopen(path, "w") writing gzip; NULL with errno. For OUT.gz of the exporters. */
 FILE *fsl_gz_fopen(const char *path);

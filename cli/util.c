@@ -64,17 +64,38 @@ int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, ui
 	return 0;
 }
 
+static int usage_see(const char *cmd, const char *see, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "fslens %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	/* one line: what is wrong, and where to read more */
+	if (see)
+		fprintf(stderr, " (see '%s')\n", see);
+	else
+		fprintf(stderr, " (see 'fslens %s --help')\n", cmd);
+	return EXIT_USAGE;
+}
+
 int fsl_usage_error(const char *cmd, const char *usage_text, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
-	fprintf(stderr, "fslens %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rc = usage_see(cmd, NULL, fmt, ap);
 	va_end(ap);
-	/* one line: what is wrong, and where the full usage is */
-	fprintf(stderr, " (see 'fslens %s --help')\n", cmd);
-	return EXIT_USAGE;
+	return rc;
+}
+
+int fsl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = usage_see(cmd, see, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* capability numbers (include/uapi/linux/capability.h) */
