@@ -233,6 +233,13 @@ static void print_phase_table(FILE *f, const struct fsl_phase_rec *ph, unsigned 
 	}
 }
 
+/* A --set or --matrix value the scenario does not take: one line, exit 2. */
+static int bad_param(const struct fsl_scenario *sc, const char *kv, int err)
+{
+	return fsl_usage_error_see("demo", "fslens demo --list", "%s parameter '%s' for %s",
+				   err == -ENOENT ? "unknown" : "malformed", kv, sc->name);
+}
+
 static int run_workload(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -285,9 +292,7 @@ static int run_workload(int argc, char **argv)
 	fsl_params__init(&p, sc, scale);
 	for (i = 0; i < nsets; i++)
 		if ((err = fsl_params__set(&p, sets[i])))
-			return fsl_usage_error("demo", NULL, "%s parameter '%s' for %s",
-					       err == -ENOENT ? "unknown" : "malformed", sets[i],
-					       sc->name);
+			return bad_param(sc, sets[i], err);
 	if (phases) {
 		out.phases = fopen(phases, "we");
 		if (!out.phases)
@@ -555,9 +560,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		const char *kv = i < d->nsets ? d->sets[i] : extra[i - d->nsets];
 
 		if ((err = fsl_params__set(&p, kv)))
-			return fsl_usage_error("demo", NULL, "%s parameter '%s' for %s (see "
-					       "'fslens demo --list')", err == -ENOENT ? "unknown" :
-					       "malformed", kv, d->sc->name);
+			return bad_param(d->sc, kv, err);
 		snprintf(setbuf[ns++], sizeof(setbuf[0]), "%s", kv);
 	}
 	memset(&so, 0, sizeof(so));
@@ -710,6 +713,30 @@ out:
 			return fsl_err(0, "fslens report --json %s failed", trace);
 	}
 	printf("\nwritten: %s %s %s %s\n", trace, phases, html, json);
+	return 0;
+}
+
+/*
+ * Every --set and every --matrix value, checked before anything is made: a
+ * bad value in the last configuration must not cost the runs before it.
+ */
+static int check_params(const struct demo *d)
+{
+	struct fsl_params p;
+	char kv[256];
+	unsigned int i, k, v;
+	int err;
+
+	fsl_params__init(&p, d->sc, d->scale);
+	for (i = 0; i < d->nsets; i++)
+		if ((err = fsl_params__set(&p, d->sets[i])))
+			return bad_param(d->sc, d->sets[i], err);
+	for (k = 0; k < d->m.n; k++)
+		for (v = 0; v < d->m.nval[k]; v++) {
+			snprintf(kv, sizeof(kv), "%s=%s", d->m.key[k], d->m.val[k][v]);
+			if ((err = fsl_params__set(&p, kv)))
+				return bad_param(d->sc, kv, err);
+		}
 	return 0;
 }
 
@@ -886,6 +913,9 @@ int cmd_demo(int argc, char **argv)
 		rc = fsl_usage_error("demo", demo_usage, "unknown scenario '%s'", name);
 		goto out;
 	}
+	rc = check_params(d);
+	if (rc)
+		goto out;
 	if (d->device && !d->force) {
 		rc = fsl_usage_error("demo", demo_usage, "--dev %s would be wiped: add --force "
 				     "if that is what you want", d->device);

@@ -432,7 +432,7 @@ int cmd_export(int argc, char **argv)
 	struct fsl_reader *r;
 	struct fsl_meta m;
 	const char *fmt = NULL, *dev_arg = NULL;
-	int c, err, rc;
+	int c, err, rc, have_to = 0;
 
 	optind = 0;
 	while ((c = fsl_getopt("export", argc, argv, "F:o:qh", opts)) != -1) {
@@ -450,8 +450,9 @@ int cmd_export(int argc, char **argv)
 				return fsl_usage_error("export", usage, "bad --from '%s'", optarg);
 			break;
 		case OPT_TO:
-			if (fsl_parse_seconds(optarg, &a.to) || !a.to)
+			if (fsl_parse_seconds(optarg, &a.to))
 				return fsl_usage_error("export", usage, "bad --to '%s'", optarg);
+			have_to = 1;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -488,7 +489,7 @@ int cmd_export(int argc, char **argv)
 	if (a.per_class && a.format != FMT_FOLDED && a.format != FMT_FLAMEGRAPH)
 		return fsl_usage_error("export", usage, "--per-class is for --format folded or "
 				       "flamegraph");
-	if (a.to && a.to <= a.from)
+	if (have_to && a.from && a.to <= a.from)
 		return fsl_usage_error("export", usage, "--to must be after --from");
 
 	r = fsl_reader__open(a.trace, &ro, &err);
@@ -503,7 +504,8 @@ int cmd_export(int argc, char **argv)
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
-	if (a.from && fsl_window_check("export", a.trace, r, origin, a.from)) {
+	if (fsl_window_check("export", a.trace, r, origin, a.from ? &a.from : NULL,
+			     have_to ? &a.to : NULL)) {
 		fsl_reader__close(r);
 		return 1;
 	}

@@ -417,8 +417,7 @@ int fsl_flight__capture(struct fsl_flight *f, const char *reason, char *path, si
 				fsl_writer__lost(w, i, lost[i]);
 	free(evs);
 	if (e) {
-		fsl_writer__abort(w);
-		unlink(path);
+		fsl_writer__discard(w);
 		return e;
 	}
 	return fsl_writer__close(w);

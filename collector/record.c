@@ -670,7 +670,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	struct fsl_target t;
 	struct rec r = { .o = o, .cb = cb, .res = res };
-	int e, rc = 0, have_target = 0, is_ext4 = 0, status = 0, gate = -1, sigs = 0;
+	int e, rc = 0, have_target = 0, is_ext4 = 0, status = 0, gate = -1, sigs = 0, started = 0;
 	pid_t child = 0;
 	int64_t t0 = 0;
 
@@ -726,8 +726,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		else
 			say(&r, FSL_RECORD_ERROR, "cannot load the probes%s: %s",
 			    o->verbose ? "" : " (-v shows libbpf's messages)", strerror(-e));
-		fsl_writer__abort(r.w);
-		unlink(o->out);
+		fsl_writer__discard(r.w);
 		return e;
 	}
 	so.window_ns = RECORD_WINDOW_NS;
@@ -775,6 +774,14 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		    o->verbose ? "" : " (-v shows libbpf's messages)", strerror(-e));
 		goto out;
 	}
+	/* the first durable point: from here a killed recording is at o->out */
+	e = fsl_writer__publish(r.w);
+	if (e) {
+		rc = e;
+		say(&r, FSL_RECORD_ERROR, "cannot replace '%s': %s", o->out, strerror(-e));
+		goto out;
+	}
+	started = 1;
 	t0 = mono_ns();
 	r.t0 = t0;
 	if (have_target)
@@ -841,8 +848,11 @@ out:
 	}
 	fsl_stream__free(st);
 	fsl_collector__free(c);
-	if (r.w)
+	/* a trace that never started is removed; an old one it was to replace stays */
+	if (r.w && started)
 		fsl_writer__abort(r.w);
+	else if (r.w)
+		fsl_writer__discard(r.w);
 	if (sigs) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);

@@ -54,6 +54,9 @@ struct lane_state {
 struct fsl_writer {
 	int fd;
 	int err;		/* sticky: first write error */
+	char *path;		/* the name asked for */
+	char *beside;		/* replacing: the new file's name until it is published */
+	int created;		/* path is a file this writer created (not a replacement) */
 	struct fsl_writer_opts opts;
 	uint64_t off;		/* end of the last complete block */
 	struct fsl_file_hdr fh;
@@ -267,17 +270,19 @@ static int64_t clock_diff(clockid_t a)
 /*
  * The output file, created new: never through a symbolic link (a user could
  * point one at a file only root may write) and never into anything but a
- * regular file. Replacing (force) creates a file beside it and renames it over
- * the old name at once: the rename replaces a link or a hard-linked name
- * itself, never what it points to, and a killed recording is still at path.
+ * regular file. Replacing (force) writes a file beside it, *beside, which
+ * fsl_writer__publish renames over the old name: the rename replaces a link
+ * or a hard-linked name itself, never what it points to, and until then the
+ * old trace is untouched, so a recording that fails to start loses nothing.
  */
-static int create_output(const char *path, int force)
+static int create_output(const char *path, int force, char **beside)
 {
 	char tmp[4096];
 	const char *slash = strrchr(path, '/');
 	struct stat sb;
 	int fd;
 
+	*beside = NULL;
 	if (!lstat(path, &sb)) {
 		if (S_ISLNK(sb.st_mode))
 			return -ELOOP;
@@ -302,14 +307,25 @@ static int create_output(const char *path, int force)
 	fd = mkostemp(tmp, O_CLOEXEC);		/* mode 0600, O_EXCL */
 	if (fd < 0)
 		return -errno;
-	if (rename(tmp, path)) {
-		int e = -errno;
-
+	*beside = strdup(tmp);
+	if (!*beside) {
 		unlink(tmp);
 		close(fd);
-		return e;
+		return -ENOMEM;
 	}
 	return fd;
+}
+
+int fsl_writer__publish(struct fsl_writer *w)
+{
+	if (!w->beside)
+		return 0;
+	if (rename(w->beside, w->path))
+		return -errno;
+	free(w->beside);
+	w->beside = NULL;
+	w->created = 1;
+	return 0;
 }
 
 struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_opts *opts,
@@ -358,15 +374,18 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 		*err = -ENOMEM;
 		return NULL;
 	}
-	w->fd = create_output(path, w->opts.force);
+	w->path = strdup(path);
+	w->fd = w->path ? create_output(path, w->opts.force, &w->beside) : -ENOMEM;
 	if (w->fd < 0) {
 		*err = w->fd;
 		ZSTD_freeCCtx(w->zc);
 		free(w->ring);
 		free(w->arr);
+		free(w->path);
 		free(w);
 		return NULL;
 	}
+	w->created = !w->beside;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	w->fh.version = FSL_TRACE_VERSION;
 	w->fh.header_size = FSL_HDR_SIZE;
@@ -382,7 +401,7 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 		e = write_schema(w);
 	if (e) {
 		*err = e;
-		fsl_writer__abort(w);
+		fsl_writer__discard(w);
 		return NULL;
 	}
 	return w;
@@ -969,6 +988,8 @@ static int write_footer(struct fsl_writer *w)
 
 static void free_writer(struct fsl_writer *w)
 {
+	free(w->path);
+	free(w->beside);
 	free(w->one);
 	free(w->items);
 	free(w->tmp);
@@ -1005,6 +1026,13 @@ int fsl_writer__close(struct fsl_writer *w)
 	}
 	if (close(w->fd) && !err)
 		err = -errno;
+	/* a replacement takes the old trace's place only when it is whole */
+	if (w->beside) {
+		if (!err)
+			err = fsl_writer__publish(w);
+		if (w->beside)
+			unlink(w->beside);
+	}
 	free_writer(w);
 	return err;
 }
@@ -1014,6 +1042,18 @@ void fsl_writer__abort(struct fsl_writer *w)
 	if (!w)
 		return;
 	close(w->fd);
+	free_writer(w);
+}
+
+void fsl_writer__discard(struct fsl_writer *w)
+{
+	if (!w)
+		return;
+	close(w->fd);
+	if (w->beside)
+		unlink(w->beside);
+	else if (w->created)
+		unlink(w->path);
 	free_writer(w);
 }
 

@@ -160,24 +160,38 @@ void fsl_params__init(struct fsl_params *p, const struct fsl_scenario *sc, enum 
 	add_defs(p, fsl_common_params, scale);
 }
 
-static const struct fsl_param_def *def_in(const struct fsl_param_def *d, const char *key)
+/* The parameters that are switches: 1/0, yes/no, on/off, true/false. */
+static int is_switch(const char *key)
 {
-	for (; d && d->key; d++)
-		if (!strcmp(d->key, key))
-			return d;
-	return NULL;
+	static const char *const switches[] = { "large_dir", "delalloc", "dio", "drop_caches",
+						"sync", "lookups", "real", NULL };
+	const char *const *k;
+
+	for (k = switches; *k; k++)
+		if (!strcmp(*k, key))
+			return 1;
+	return 0;
 }
 
-/* The definition a key's default came from (any scenario's table will do). */
+/*
+ * The definition p's key came from: p->key[] points at the key of the table
+ * entry that gave the default (the scenario's own, else the common one), so
+ * the entry is found by that pointer, not by name (htree's inodes default is
+ * empty, createmany's a number).
+ */
 static const struct fsl_param_def *def_of(const char *key)
 {
 	const struct fsl_scenario *sc;
 	const struct fsl_param_def *d;
 
 	for (sc = fsl_scenarios; sc->name; sc++)
-		if ((d = def_in(sc->params, key)))
+		for (d = sc->params; d && d->key; d++)
+			if (d->key == key)
+				return d;
+	for (d = fsl_common_params; d->key; d++)
+		if (d->key == key)
 			return d;
-	return def_in(fsl_common_params, key);
+	return NULL;
 }
 
 int fsl_params__set(struct fsl_params *p, const char *kv)
@@ -199,22 +213,29 @@ int fsl_params__set(struct fsl_params *p, const char *kv)
 	if (strlen(eq + 1) >= sizeof(p->value[0]))
 		return -EINVAL;
 	{
-		/* a number stays a number (or a yes/no where the default is 0/1) */
 		const struct fsl_param_def *d = def_of(p->key[i]);
+		const char *val = eq + 1, *dflt = d ? def_at(d, FSL_SCALE_SMALL) : "";
 		uint64_t v;
 		int b;
 
-		/* sizes whose empty default means "leave it": checked here, before mkfs */
+		/* sizes where empty means "leave it" (the mkfs or sysctl default) */
 		static const char *const sizes[] = { "dirty_bytes", "dirty_background_bytes",
 						     "inodes", "journal", "fs_size", NULL };
 		const char *const *k;
+		int size = 0;
 
-		if (d && *def_at(d, FSL_SCALE_SMALL) && !fsl_parse_size(def_at(d, FSL_SCALE_SMALL), &v) &&
-		    fsl_parse_size(eq + 1, &v) && fsl_parse_bool(eq + 1, &b))
-			return -EINVAL;
 		for (k = sizes; *k; k++)
-			if (!strcmp(*k, key) && eq[1] && fsl_parse_size(eq + 1, &v))
+			size |= !strcmp(*k, key);
+		/* checked here, before mkfs: "n=yes" or "n=" would read as 0 */
+		if (is_switch(key)) {
+			if (!*val || fsl_parse_bool(val, &b))
 				return -EINVAL;
+		} else if (size) {
+			if (*val && fsl_parse_size(val, &v))
+				return -EINVAL;
+		} else if (*dflt && !fsl_parse_size(dflt, &v) && fsl_parse_size(val, &v)) {
+			return -EINVAL;
+		}
 	}
 	strcpy(p->value[i], eq + 1);
 	p->set[i] = 1;

@@ -349,6 +349,25 @@ static int h_sync_file(struct fsl_consumer *c, const struct fsl_hdr *ev)
 
 /* ---- end: journal models, free-run summaries ---- */
 
+/*
+ * A checkpointed block's cost at the device's recorded throughput: busy time
+ * times block size over bytes moved, in integers (a valid trace may hold one
+ * request of 9e18 ns: through a double the product overflowed uint64_t).
+ * Fewer bytes than a block were recorded: the block costs the whole busy
+ * time, as that is the least the device was seen to need for one request.
+ */
+uint64_t rp_checkpoint_block_ns(uint64_t busy_ns, uint32_t block_size, uint64_t bytes)
+{
+	unsigned __int128 ns;
+
+	if (!bytes)
+		return 100000;
+	if (bytes <= block_size)
+		return busy_ns;
+	ns = (unsigned __int128)busy_ns * block_size / bytes;
+	return (uint64_t)ns;	/* less than busy_ns: bytes > block_size */
+}
+
 static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p,
 			  struct fsl_journal_cfg *jc)
 {
@@ -367,8 +386,7 @@ static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p
 	 * a checkpoint writes its buffers in batches, many in flight: cost a
 	 * block at the device's recorded throughput, not at one request's latency
 	 */
-	jc->checkpoint_block_ns = r->rec_bytes ? (uint64_t)((double)r->busy_ns * jc->block_size /
-							    (double)r->rec_bytes) : 100000;
+	jc->checkpoint_block_ns = rp_checkpoint_block_ns(r->busy_ns, jc->block_size, r->rec_bytes);
 	if (p && p->transfer_mbs) {
 		double bs = jc->block_size, rot = p->rpm ? 60000.0 / p->rpm : 0;
 		double fsb = (double)r->g.blocks_count * bs;

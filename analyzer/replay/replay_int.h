@@ -233,6 +233,8 @@ void rp_journal__handlers(struct fsl_consumer *c);
 
 /* At the end, in this order (replay_end). */
 void rp_journal__run(struct fsl_replay *r, struct scen *s, int base);
+/* ns to write one checkpointed block, from the recorded device (busy ns, bytes). */
+uint64_t rp_checkpoint_block_ns(uint64_t busy_ns, uint32_t block_size, uint64_t bytes);
 void rp_journal__summary(struct fsl_replay *r);
 void rp_block__freerun_summary(struct fsl_replay *r);
 void rp_inode__dir_summary(struct fsl_replay *r);

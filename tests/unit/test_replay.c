@@ -12,6 +12,7 @@
 #include "fslens/event.h"
 #include "fslens/replay.h"
 #include "fslens/session.h"
+#include "../../analyzer/replay/replay_int.h"
 
 #define S 1000000000ull
 
@@ -347,4 +348,26 @@ TEST(replay_journal_events_of_other_devices)
 	CHECK_U64(jr->checkpoints_recorded, 2);
 	CHECK_U64(jr->commits_recorded, 0);
 	fsl_replay__free(r);
+}
+
+/*
+ * A checkpointed block costs busy time x block size / bytes, in integers: a
+ * valid trace with one 512-byte request of 9e18 ns made the double product
+ * overflow uint64_t (UBSan float-cast-overflow at journal.c).
+ */
+TEST(replay_checkpoint_block_cost)
+{
+	/* 2 s busy for 8 MiB: 4096 / 8388608 of 2 s */
+	CHECK_U64(rp_checkpoint_block_ns(2 * S, 4096, 8388608), 976562);
+	CHECK_U64(rp_checkpoint_block_ns(2 * S, 1024, 8388608), 244140);
+	/* no bytes recorded: the default */
+	CHECK_U64(rp_checkpoint_block_ns(0, 4096, 0), 100000);
+	CHECK_U64(rp_checkpoint_block_ns(5 * S, 4096, 0), 100000);
+	/* less than a block seen: the whole busy time, never more */
+	CHECK_U64(rp_checkpoint_block_ns(8999999999000000000ull, 4096, 512), 8999999999000000000ull);
+	CHECK_U64(rp_checkpoint_block_ns(UINT64_MAX, 65536, 4096), UINT64_MAX);
+	/* the product needs more than 64 bits; the result does not */
+	CHECK_U64(rp_checkpoint_block_ns(UINT64_MAX, 4096, 8192), UINT64_MAX / 2);
+	CHECK_U64(rp_checkpoint_block_ns(8999999999000000000ull, 4096, 1ull << 40),
+		  33527612682ull);
 }
