@@ -632,7 +632,7 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		r->mount = t->mount;
 		r->mount_dev = sb.st_dev;
 	}
-	*is_ext4 = !strcmp(t->fstype, "ext4");
+	*is_ext4 = fsl_target_is_ext4(t);
 	r->fs = *is_ext4 ? FSL_COLLECTOR_FS_EXT4 :
 		!strcmp(t->fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
 	if (r->fs == FSL_COLLECTOR_FS_OTHER) {

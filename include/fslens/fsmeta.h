@@ -41,6 +41,12 @@ struct fsl_target {
 /* Resolve a mount point or a block device. -ENOENT: not found/not mounted. */
 int fsl_target_resolve(const char *mount, const char *dev, struct fsl_target *t);
 
+/*
+ * Is the target served by the ext4 driver (ext4, or ext2/ext3 mounted by
+ * it)? Its ext4 and jbd2 tracepoints, geometry and journal then apply.
+ */
+int fsl_target_is_ext4(const struct fsl_target *t);
+
 /* Kernel HZ and where it came from ("config", "config.gz", "measured"). */
 int fsl_kernel_hz(const char **source);
 
