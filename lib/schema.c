@@ -159,6 +159,14 @@
 	F(fsl_ev_xfs_irec, agino, HEX), F(fsl_ev_xfs_irec, holemask, HEX), \
 	F(fsl_ev_xfs_irec, nagino, HEX), F(fsl_ev_xfs_irec, nholemask, HEX) } }
 
+#define XFS_IEXT(id, nm) \
+	{ id, FSL_FAM_ALLOC, 9, sizeof(struct fsl_ev_xfs_iext), nm, "xfs", { \
+	F(fsl_ev_xfs_iext, dev, DEV), F(fsl_ev_xfs_iext, ino, HEX), \
+	F(fsl_ev_xfs_iext, bmap_state, HEX), F(fsl_ev_xfs_iext, pos, S32), \
+	F(fsl_ev_xfs_iext, startoff, HEX), F(fsl_ev_xfs_iext, startblock, HEX), \
+	F(fsl_ev_xfs_iext, blockcount, HEX), F(fsl_ev_xfs_iext, state, U32), \
+	F(fsl_ev_xfs_iext, caller_ip, HEX) } }
+
 static const struct fsl_event_desc table[] = {
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_INSERT, "block_rq_insert"),
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_ISSUE, "block_rq_issue"),
@@ -380,6 +388,10 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_xfs_bunmap, size, S64), F(fsl_ev_xfs_bunmap, fileoff, U64),
 	F(fsl_ev_xfs_bunmap, len, U64), F(fsl_ev_xfs_bunmap, flags, HEX),
 	F(fsl_ev_xfs_bunmap, caller_ip, HEX) } },
+	XFS_IEXT(FSL_EV_XFS_IEXT_INSERT, "xfs_iext_insert"),
+	XFS_IEXT(FSL_EV_XFS_IEXT_REMOVE, "xfs_iext_remove"),
+	XFS_IEXT(FSL_EV_XFS_BMAP_PRE_UPDATE, "xfs_bmap_pre_update"),
+	XFS_IEXT(FSL_EV_XFS_BMAP_POST_UPDATE, "xfs_bmap_post_update"),
 	{ FSL_EV_EXT4_IND_MAP_BLOCKS_ENTER, FSL_FAM_ALLOC, 5, sizeof(struct fsl_ev_ext4_map_enter),
 	  "ext4_ind_map_blocks_enter", "ext4", {
 	F(fsl_ev_ext4_map_enter, dev, DEV), F(fsl_ev_ext4_map_enter, ino, U64),

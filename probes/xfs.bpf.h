@@ -470,4 +470,43 @@ int tp_xfs_bunmap(struct trace_event_raw_xfs_bunmap *ctx)
 	return 0;
 }
 
+static __always_inline int xfs_iext_ev(struct trace_event_raw_xfs_bmap_class *ctx, __u16 type)
+{
+	struct fsl_ev_xfs_iext *e;
+
+	if (DEV_SKIP(ctx->dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_iext, type, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = ctx->dev;
+	e->ino = ctx->ino;
+	e->pos = ctx->pos;
+	e->startoff = ctx->startoff;
+	e->startblock = ctx->startblock;
+	e->blockcount = ctx->blockcount;
+	e->state = ctx->state;
+	e->bmap_state = ctx->bmap_state;
+	e->caller_ip = ctx->caller_ip;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+/*
+ * The in-core extent list: every record inserted (also as the list is read
+ * from disk), removed or updated. The mappings traced at writeback show the
+ * delayed allocation before it is converted; these show the blocks it got.
+ */
+#define XFS_IEXT_TP(tp, evtype)							\
+SEC("tracepoint/xfs/" #tp)							\
+int tp_##tp(struct trace_event_raw_xfs_bmap_class *ctx)				\
+{										\
+	return xfs_iext_ev(ctx, evtype);					\
+}
+
+XFS_IEXT_TP(xfs_iext_insert, FSL_EV_XFS_IEXT_INSERT)
+XFS_IEXT_TP(xfs_iext_remove, FSL_EV_XFS_IEXT_REMOVE)
+XFS_IEXT_TP(xfs_bmap_pre_update, FSL_EV_XFS_BMAP_PRE_UPDATE)
+XFS_IEXT_TP(xfs_bmap_post_update, FSL_EV_XFS_BMAP_POST_UPDATE)
+
 #endif /* FSL_XFS_BPF_H */

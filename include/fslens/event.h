@@ -160,6 +160,15 @@ enum fsl_event_type {
 	 */
 	FSL_EV_EXT4_IND_MAP_BLOCKS_ENTER = 184,	/* struct fsl_ev_ext4_map_enter */
 	FSL_EV_EXT4_IND_MAP_BLOCKS_EXIT,	/* struct fsl_ev_ext4_map_blocks */
+	/*
+	 * An XFS inode's in-core extent list as it changes: a record inserted
+	 * (also each one read from disk), removed, and before/after an update.
+	 * Mirrored, they are the records xfs_bmap lists.
+	 */
+	FSL_EV_XFS_IEXT_INSERT = 186,		/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_IEXT_REMOVE,			/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_BMAP_PRE_UPDATE,		/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_BMAP_POST_UPDATE,		/* struct fsl_ev_xfs_iext */
 
 	/*
 	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
@@ -970,6 +979,26 @@ struct fsl_ev_xfs_bunmap {
 	__s64 size;		/* the inode's disk size then */
 	__u64 fileoff;
 	__u64 len;
+	__u64 caller_ip;
+};
+
+/*
+ * xfs_iext_insert, xfs_iext_remove, xfs_bmap_pre_update, xfs_bmap_post_update:
+ * one extent record of inode ino (startoff, blockcount in fs blocks;
+ * startblock an fsblock, a delayed allocation's >= 2^52), state 1 when
+ * unwritten; bmap_state BMAP_* (ATTRFORK 0x100 and COWFORK 0x200 are the
+ * other forks), pos its index in the in-core list.
+ */
+struct fsl_ev_xfs_iext {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 state;
+	__u64 ino;
+	__u64 startoff;
+	__u64 startblock;
+	__u64 blockcount;
+	__s32 bmap_state;
+	__s32 pos;
 	__u64 caller_ip;
 };
 
