@@ -25,9 +25,10 @@ struct fsl_analysis {
 	struct an_layout *layout;
 	struct an_health *health;
 	struct an_wholetime *wholetime;
+	struct an_xfslayout *xfslayout;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[11];
+	struct fsl_consumer *cons[12];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -208,6 +209,12 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 			goto fail;
 		a->cons[a->ncons++] = an_layout_consumer(a->layout);
 	}
+	/* XFS's layout and reads' own seeks: with either of the sections it reports into */
+	if (sec & (FSL_SEC_LAYOUT | FSL_SEC_BLOCKIO)) {
+		if (!(a->xfslayout = an_xfslayout_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_xfslayout_consumer(a->xfslayout);
+	}
 	if (!(a->health = an_health_new(&a->c)))
 		goto fail;
 	a->cons[a->ncons++] = an_health_consumer(a->health);
@@ -243,6 +250,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_writeback_free(a->writeback);
 	an_blockio_free(a->blockio);
 	an_layout_free(a->layout);
+	an_xfslayout_free(a->xfslayout);
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
 	fsl_context__free(a->own_cx);
@@ -302,6 +310,8 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 		an_blockio_reset(a->blockio);
 	if (a->layout)
 		an_layout_reset(a->layout);
+	if (a->xfslayout)
+		an_xfslayout_reset(a->xfslayout);
 	an_health_reset(a->health);
 	an_wholetime_reset(a->wholetime);
 }
@@ -375,6 +385,11 @@ const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a)
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a)
 {
 	return a->layout ? an_layout_result(a->layout) : NULL;
+}
+
+const struct fsl_xfslayout *fsl_analysis__xfslayout(struct fsl_analysis *a)
+{
+	return a->xfslayout ? an_xfslayout_result(a->xfslayout) : NULL;
 }
 
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a)

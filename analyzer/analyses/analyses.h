@@ -8,6 +8,7 @@
 #define FSL_ANALYSES_H
 
 #include "../an_internal.h"
+#include "fslens/xfslayout.h"
 
 #define AN_DECLARE(name, result)						\
 	struct an_##name;							\
@@ -26,6 +27,7 @@ AN_DECLARE(blockio, fsl_blockio)
 AN_DECLARE(layout, fsl_layout)
 AN_DECLARE(health, fsl_health)
 AN_DECLARE(wholetime, fsl_wholetime)
+AN_DECLARE(xfslayout, fsl_xfslayout)
 
 #undef AN_DECLARE
 

@@ -20,4 +20,10 @@ static inline double rn_pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * part / whole : 0;
 }
 
+/* An XFS target: its layout section replaces the ext4 layout and jbd2 journal ones (render_xfs.c). */
+struct fsl_json;
+int rn_is_xfs(struct fsl_analysis *a);
+void rn_xfs_text(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info);
+void rn_xfs_json(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_report_info *info);
+
 #endif

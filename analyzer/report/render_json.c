@@ -1043,13 +1043,15 @@ int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 		ops_obj(&j, a);
 		data_obj(&j, a);
 	}
-	if (sec & FSL_SEC_JOURNAL)
+	if ((sec & FSL_SEC_JOURNAL) && !rn_is_xfs(a))
 		journal_obj(&j, a);
 	if (sec & FSL_SEC_WRITEBACK)
 		writeback_obj(&j, a);
 	if (sec & FSL_SEC_BLOCKIO)
 		blockio_arr(&j, a);
-	if (sec & FSL_SEC_LAYOUT)
+	if ((sec & FSL_SEC_LAYOUT) && rn_is_xfs(a))
+		rn_xfs_json(&j, a, info);
+	else if (sec & FSL_SEC_LAYOUT)
 		layout_obj(&j, a, info);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		procs_arr(&j, a);

@@ -966,13 +966,16 @@ int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 		sec_ops(f, a);
 		sec_data(f, a);
 	}
-	if (sec & FSL_SEC_JOURNAL)
+	/* XFS has no jbd2 journal; its log shows in the causes and their evidence */
+	if ((sec & FSL_SEC_JOURNAL) && !rn_is_xfs(a))
 		sec_journal(f, a, info);
 	if (sec & FSL_SEC_WRITEBACK)
 		sec_writeback(f, a);
 	if (sec & FSL_SEC_BLOCKIO)
 		sec_blockio(f, a);
-	if (sec & FSL_SEC_LAYOUT)
+	if ((sec & FSL_SEC_LAYOUT) && rn_is_xfs(a))
+		rn_xfs_text(f, a, info);
+	else if (sec & FSL_SEC_LAYOUT)
 		sec_layout(f, a, info);
 	if (sec & FSL_SEC_HEALTH)
 		sec_health(f, a);
