@@ -298,7 +298,7 @@ static int on_create(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	const struct fsl_ev_xfs_create *ev = (const void *)h;
 	struct xl_create *cr;
 
-	if (h->size < sizeof(*ev) || !target(s, ev->dev))
+	if (h->size < sizeof(*ev) || !in_window_end(s, h->ts) || !target(s, ev->dev))
 		return 0;
 	cr = fsl_map__put(&s->creating, h->tid, NULL);
 	if (!cr)
@@ -396,7 +396,8 @@ static int on_addname(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct xl_create *cr;
 	int e;
 
-	if (h->size < sizeof(*ev) || !target(s, ev->dev) || !geometry(s))
+	if (h->size < sizeof(*ev) || !in_window_end(s, h->ts) || !target(s, ev->dev) ||
+	    !geometry(s))
 		return 0;
 	cr = fsl_map__get(&s->creating, h->tid);
 	/* rename and link add entries too: only the entry of this thread's create names a new inode */
