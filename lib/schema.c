@@ -392,6 +392,10 @@ static const struct fsl_event_desc table[] = {
 	XFS_IEXT(FSL_EV_XFS_IEXT_REMOVE, "xfs_iext_remove"),
 	XFS_IEXT(FSL_EV_XFS_BMAP_PRE_UPDATE, "xfs_bmap_pre_update"),
 	XFS_IEXT(FSL_EV_XFS_BMAP_POST_UPDATE, "xfs_bmap_post_update"),
+	{ FSL_EV_XFS_IUNLINK_REMOVE, FSL_FAM_ALLOC, 3, sizeof(struct fsl_ev_xfs_agino),
+	  "xfs_iunlink_remove", "xfs", {
+	F(fsl_ev_xfs_agino, dev, DEV), F(fsl_ev_xfs_agino, agno, HEX),
+	F(fsl_ev_xfs_agino, agino, HEX) } },
 	{ FSL_EV_EXT4_IND_MAP_BLOCKS_ENTER, FSL_FAM_ALLOC, 5, sizeof(struct fsl_ev_ext4_map_enter),
 	  "ext4_ind_map_blocks_enter", "ext4", {
 	F(fsl_ev_ext4_map_enter, dev, DEV), F(fsl_ev_ext4_map_enter, ino, U64),

@@ -509,4 +509,22 @@ XFS_IEXT_TP(xfs_iext_remove, FSL_EV_XFS_IEXT_REMOVE)
 XFS_IEXT_TP(xfs_bmap_pre_update, FSL_EV_XFS_BMAP_PRE_UPDATE)
 XFS_IEXT_TP(xfs_bmap_post_update, FSL_EV_XFS_BMAP_POST_UPDATE)
 
+/* An inode freed: what the inode placement model gives back to its chunk. */
+SEC("tracepoint/xfs/xfs_iunlink_remove")
+int tp_xfs_iunlink_remove(struct trace_event_raw_xfs_ag_inode_class *ctx)
+{
+	struct fsl_ev_xfs_agino *e;
+
+	if (DEV_SKIP(ctx->dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_agino, FSL_EV_XFS_IUNLINK_REMOVE, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = ctx->dev;
+	e->agno = ctx->agno;
+	e->agino = ctx->agino;
+	EV_SUBMIT(e);
+	return 0;
+}
+
 #endif /* FSL_XFS_BPF_H */

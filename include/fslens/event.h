@@ -169,6 +169,8 @@ enum fsl_event_type {
 	FSL_EV_XFS_IEXT_REMOVE,			/* struct fsl_ev_xfs_iext */
 	FSL_EV_XFS_BMAP_PRE_UPDATE,		/* struct fsl_ev_xfs_iext */
 	FSL_EV_XFS_BMAP_POST_UPDATE,		/* struct fsl_ev_xfs_iext */
+	/* an unlinked inode taken off its AGI bucket as it is freed */
+	FSL_EV_XFS_IUNLINK_REMOVE = 190,	/* struct fsl_ev_xfs_agino */
 
 	/*
 	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
@@ -1000,6 +1002,19 @@ struct fsl_ev_xfs_iext {
 	__s32 bmap_state;
 	__s32 pos;
 	__u64 caller_ip;
+};
+
+/*
+ * xfs_iunlink_remove: inode agino of AG agno leaves the unlinked list,
+ * which an unlinked inode does when it is freed (xfs_ifree): the inode
+ * number is agno << (agblklog + inopblog) | agino.
+ */
+struct fsl_ev_xfs_agino {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 agno;
+	__u32 agino;
+	__u32 _pad;
 };
 
 /* ext4_ind_map_blocks_enter: a mapping of [lblk, lblk + len) asked of an indirect-mapped inode. */
