@@ -107,6 +107,16 @@ int fsl_xfsplace__has_chunk(const struct fsl_xfsplace *p, uint32_t agno, uint32_
 	return agno < p->agcount && find(&p->ag[agno], start & ~(FSL_XFSPLACE_CHUNK - 1u)) != NULL;
 }
 
+int fsl_xfsplace__used(const struct fsl_xfsplace *p, uint32_t agno, uint32_t agino)
+{
+	const struct xp_chunk *c;
+
+	if (agno >= p->agcount)
+		return 0;
+	c = find(&p->ag[agno], agino & ~(FSL_XFSPLACE_CHUNK - 1u));
+	return c && (c->used >> (agino & (FSL_XFSPLACE_CHUNK - 1u)) & 1);
+}
+
 uint32_t fsl_xfsplace__chunks(const struct fsl_xfsplace *p, uint32_t agno)
 {
 	return agno < p->agcount ? p->ag[agno].n : 0;

@@ -53,6 +53,8 @@ int fsl_xfsplace__use(struct fsl_xfsplace *p, uint32_t agno, uint32_t agino);
 /* Give inode agino back; its chunk goes with its last inode unless keep_empty. */
 void fsl_xfsplace__release(struct fsl_xfsplace *p, uint32_t agno, uint32_t agino);
 
+/* Is inode agino of AG agno in use? */
+int fsl_xfsplace__used(const struct fsl_xfsplace *p, uint32_t agno, uint32_t agino);
 /* Chunks now in AG agno (tests, summaries). */
 uint32_t fsl_xfsplace__chunks(const struct fsl_xfsplace *p, uint32_t agno);
 

@@ -58,6 +58,27 @@ PY
 )
 	check_eq "run${run}_${ph}_distance_equals_report" "$res" ok
 done <"$T_TMP/windows"
+# replay runs the XFS inode placement model on it, not the ext4 ones
+"$FSLENS" replay --json "$D/bonnie.trace" >"$T_TMP/rp.json" 2>"$T_TMP/rp.err"
+check_eq replay_exit $? 0
+if grep -q "no ext4 geometry" "$T_TMP/rp.err" "$T_TMP/rp.json"; then
+	fail replay_no_ext4_note "$(cat "$T_TMP/rp.err")"
+else
+	pass replay_no_ext4_note
+fi
+creates=$("$FSLENS" dump "$D/bonnie.trace" | awk '$5 == "xfs_create"' | wc -l)
+res=$(python3 - "$T_TMP/rp.json" "$creates" <<'PY'
+import json, sys
+x = json.load(open(sys.argv[1]))["xfs_placement"]
+ok = (x["creates"] == int(sys.argv[2]) and x["frees"] >= 4000 and x["files"] >= 3900 and
+      0 <= x["most_recent_chunk"]["exact_pct"] <= 100 and x["front_to_back"]["mean_sectors"] > 0)
+print("ok" if ok else json.dumps(x))
+PY
+)
+check_eq replay_xfs_placement "$res" ok
+"$FSLENS" replay "$D/bonnie.trace" >"$T_TMP/rp.txt" 2>&1
+check_grep replay_text 'inode-to-data distance, mean over [0-9]+ files \(sectors\): recorded [0-9]+; most recent chunk [0-9]+; front of the AG to the back [0-9]+' "$T_TMP/rp.txt"
+sed 's/^/xfs_aging: /' "$T_TMP/rp.txt" >&2
 # for the record: the two runs side by side
 python3 - "$T_TMP/c.json" >&2 <<'PY'
 import json, sys

@@ -35,7 +35,9 @@ TEST(model_xfsplace_newest_vs_front)
 	REQUIRE(fsl_xfsplace__decide(p[0], 0, &ino) == 0);
 	CHECK_EQ(ino, 1025);
 	/* a freed inode at the front is where front-to-back goes next */
+	CHECK(fsl_xfsplace__used(p[1], 0, 1024));
 	fsl_xfsplace__release(p[1], 0, 1024);
+	CHECK(!fsl_xfsplace__used(p[1], 0, 1024));
 	REQUIRE(fsl_xfsplace__decide(p[1], 0, &ino) == 0);
 	CHECK_EQ(ino, 1024);
 	fsl_xfsplace__free(p[0]);
