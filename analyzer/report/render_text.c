@@ -12,6 +12,7 @@
 #include <string.h>
 #include "fslens/text.h"
 #include "fslens/devname.h"
+#include "fslens/indmap.h"
 #include "render_internal.h"
 
 #define W 100
@@ -892,6 +893,22 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 		if (n > max)
 			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
 		break_positions(f, l);
+	}
+	{
+		const struct fsl_ind_break *ib;
+		uint64_t nf;
+		char line[160];
+
+		n = fsl_analysis__ind_breaks(a, &ib, &nf);
+		if (nf)
+			fprintf(f, "  files without extents (indirect blocks): %" PRIu64 ", %u "
+				"fragcheck lines%s\n", nf, n, n ? " (what e2fsck -fn -E fragcheck prints):" : "");
+		for (i = 0; i < n && i < max; i++) {
+			rn_ind_line(line, sizeof(line), &ib[i]);
+			fprintf(f, "%s\n", line);
+		}
+		if (n > max)
+			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
 	}
 	n = fsl_layout__worst(l, worst, 8);
 	if (n) {

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "fslens/indmap.h"
 #include "fslens/json.h"
 #include "fslens/xfslayout.h"
 #include "render_internal.h"
@@ -293,4 +294,10 @@ void rn_xfs_json(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_re
 	}
 	fsl_json__arr_end(j);
 	fsl_json__obj_end(j);
+}
+
+void rn_ind_line(char *buf, size_t len, const struct fsl_ind_break *b)
+{
+	snprintf(buf, len, "%6" PRIu64 "(%c): expecting %6" PRIu64 " got phys %6" PRIu64
+		 " (blkcnt %" PRId64 ")", b->ino, b->kind, b->expect, b->phys, b->blkcnt);
 }
