@@ -2,6 +2,7 @@
 /* XFS inode placement model: the newest chunk first against front to back (seed case 001). */
 #include <errno.h>
 #include "t.h"
+#include "fslens/xfslayout.h"
 #include "fslens/xfsplace.h"
 
 /*
@@ -69,4 +70,36 @@ TEST(model_xfsplace_new_chunks)
 	CHECK(fsl_xfsplace__new(1, 1u << 16, 7, 0, &err) == NULL);
 	fsl_xfsplace__free(p);
 	fsl_xfsplace__free(NULL);
+}
+
+/* The address arithmetic of xfs_bmap and xfs_db, and a damaged geometry refused. */
+TEST(xfs_addr_from_geometry)
+{
+	struct fsl_meta_store st;
+	struct fsl_xfs_addr x;
+	struct fsl_meta m = { 0 };
+
+	fsl_meta_store__init(&st);
+	fsl_meta_store__view(&st, &m);
+	fsl_meta_store__kv(&st, FSL_KV_XFS_BLOCK_SIZE, "4096");
+	fsl_meta_store__kv(&st, FSL_KV_XFS_AG_COUNT, "4");
+	fsl_meta_store__kv(&st, FSL_KV_XFS_AG_BLOCKS, "20480");
+	fsl_meta_store__kv(&st, FSL_KV_XFS_AG_BLOCK_LOG, "15");
+	fsl_meta_store__kv(&st, FSL_KV_XFS_INODE_SIZE, "512");
+	fsl_meta_store__kv(&st, FSL_KV_XFS_INODES_PER_BLOCK, "8");
+	REQUIRE(fsl_xfs_addr_init(&x, &m) == 0);
+	/* inode 393344 = 1 << 18 | 131200: AG 1, agino 131200, AG block 16400 (xfs_db convert) */
+	CHECK_EQ(fsl_xfs_ino_agno(&x, 393344), 1);
+	CHECK_EQ(fsl_xfs_ino_agbno(&x, (1ull << 18) | 131200), 16400);
+	CHECK_EQ(fsl_xfs_ino_agino(&x, (1ull << 18) | 131200), 131200);
+	CHECK_EQ(fsl_xfs_agb_daddr(&x, 1, 16400), (20480 + 16400) * 8);
+	CHECK(fsl_xfs_fsb_valid(&x, (2ull << 15) | 100));
+	CHECK(!fsl_xfs_fsb_valid(&x, (2ull << 15) | 20480));	/* past the AG's end */
+	CHECK(!fsl_xfs_fsb_valid(&x, 0xffffffffe0005ull));	/* a delayed allocation */
+	fsl_meta_store__kv(&st, FSL_KV_XFS_AG_BLOCK_LOG, "60");
+	CHECK(fsl_xfs_addr_init(&x, &m) < 0);
+	fsl_meta_store__kv(&st, FSL_KV_XFS_AG_BLOCK_LOG, "15");
+	fsl_meta_store__kv(&st, FSL_KV_XFS_INODES_PER_BLOCK, "4294967295");
+	CHECK(fsl_xfs_addr_init(&x, &m) < 0);
+	fsl_meta_store__fini(&st);
 }
