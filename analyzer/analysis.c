@@ -12,6 +12,7 @@
 #include <string.h>
 #include "an_set.h"
 #include "analyses/analyses.h"
+#include "fslens/indmap.h"
 
 struct fsl_analysis {
 	struct an_ctx c;
@@ -25,9 +26,11 @@ struct fsl_analysis {
 	struct an_layout *layout;
 	struct an_health *health;
 	struct an_wholetime *wholetime;
+	struct an_xfslayout *xfslayout;
+	struct an_indmap *indmap;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[11];
+	struct fsl_consumer *cons[13];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -207,6 +210,15 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 		if (!(a->layout = an_layout_new(&a->c)))
 			goto fail;
 		a->cons[a->ncons++] = an_layout_consumer(a->layout);
+		if (!(a->indmap = an_indmap_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_indmap_consumer(a->indmap);
+	}
+	/* XFS's layout and reads' own seeks: with either of the sections it reports into */
+	if (sec & (FSL_SEC_LAYOUT | FSL_SEC_BLOCKIO)) {
+		if (!(a->xfslayout = an_xfslayout_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_xfslayout_consumer(a->xfslayout);
 	}
 	if (!(a->health = an_health_new(&a->c)))
 		goto fail;
@@ -243,6 +255,8 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_writeback_free(a->writeback);
 	an_blockio_free(a->blockio);
 	an_layout_free(a->layout);
+	an_xfslayout_free(a->xfslayout);
+	an_indmap_free(a->indmap);
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
 	fsl_context__free(a->own_cx);
@@ -302,6 +316,10 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 		an_blockio_reset(a->blockio);
 	if (a->layout)
 		an_layout_reset(a->layout);
+	if (a->xfslayout)
+		an_xfslayout_reset(a->xfslayout);
+	if (a->indmap)
+		an_indmap_reset(a->indmap);
 	an_health_reset(a->health);
 	an_wholetime_reset(a->wholetime);
 }
@@ -375,6 +393,20 @@ const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a)
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a)
 {
 	return a->layout ? an_layout_result(a->layout) : NULL;
+}
+
+unsigned int fsl_analysis__ind_breaks(struct fsl_analysis *a, const struct fsl_ind_break **out,
+				      uint64_t *files)
+{
+	*out = NULL;
+	if (files)
+		*files = 0;
+	return a->indmap ? an_indmap_breaks(a->indmap, out, files) : 0;
+}
+
+const struct fsl_xfslayout *fsl_analysis__xfslayout(struct fsl_analysis *a)
+{
+	return a->xfslayout ? an_xfslayout_result(a->xfslayout) : NULL;
 }
 
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fslens demo: make a scratch ext4, run a scenario on it under `fslens
+ * fslens demo: make a scratch ext4 (ext3, XFS), run a scenario on it under `fslens
  * record`, print `fslens report`, and leave the trace, the phase file and
  * the HTML report in the output directory. The recorder, the workload and
  * the report run as child processes of this same binary, so demo depends
@@ -38,11 +38,14 @@
 static const char demo_usage[] =
 "usage: fslens demo [SCENARIO] [options]\n"
 "\n"
-"Runs SCENARIO (default htree) on a scratch ext4 (sparse image, loop device) under\n"
-"'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases, .html, .json.\n"
+"Runs SCENARIO (default htree) on a scratch ext4, ext3 or XFS (sparse image, loop\n"
+"device) under 'fslens record', prints 'fslens report', writes DIR/NAME.trace, .phases,\n"
+".html, .json.\n"
 "Scenarios: htree createmany bonnie dbench copytree (docs/demo.md).\n"
 "\n"
 "  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
+"  --fs TYPE          ext4 (default), ext3 or xfs: --set fs=TYPE\n"
+"  --runs N           repeat the scenario N times on the same filesystem: --set runs=N\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
 "  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
 "  -o DIR             output directory (default fslens-demo)\n"
@@ -492,6 +495,7 @@ struct demo {
 	int force, keep, record, report;
 	const char *sets[FSL_PARAMS_MAX];
 	unsigned int nsets;
+	char shorthand[FSL_PARAMS_MAX][80];	/* --fs, --runs as KEY=VALUE */
 	struct matrix m;
 	char self[PATH_MAX];
 	char traces[64][PATH_MAX];
@@ -566,8 +570,10 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	memset(&so, 0, sizeof(so));
 	err = fsl_scratch_opts__from_params(&so, &p, notes, sizeof(notes));
 	if (err)
-		return fsl_usage_error("demo", NULL, "bad filesystem parameters (fs_size >= 16M, "
-				       "blocksize 1024/2048/4096, atime relatime/strictatime/noatime)");
+		return fsl_usage_error("demo", NULL, "bad filesystem parameters (fs ext4/ext3/xfs, "
+				       "fs_size >= 16M, blocksize 1024/2048/4096, atime "
+				       "relatime/strictatime/noatime; xfs: no inodes, large_dir, "
+				       "delalloc=0)");
 	if (*notes && so.journal_mib && ns < sizeof(setbuf) / sizeof(setbuf[0]))
 		/* the phase file (and compare's labels) say what mkfs made */
 		snprintf(setbuf[ns++], sizeof(setbuf[0]), "journal=%lluM",
@@ -588,7 +594,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	printf("\n");
 	if (*notes)
 		printf("note: %s\n", notes);
-	printf("mkfs.ext4");
+	printf("mkfs.%s", so.fstype[0] ? so.fstype : "ext4");
 	for (i = 0; i < so.nmkfs; i++)
 		printf(" %s", so.mkfs_args[i]);
 	printf("; mount -o %s\n", so.mount_opts[0] ? so.mount_opts : "defaults");
@@ -599,6 +605,8 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		fsl_err(0, "scratch filesystem: %s", s ? s->errmsg : strerror(-err));
 		goto out;
 	}
+	if (s->notes[0])
+		printf("note: %s\n", s->notes);
 	printf("scratch: %s on %s%s\n", s->dev, s->mnt, d->keep ? " (image kept)" : "");
 	fflush(stdout);
 
@@ -811,6 +819,8 @@ int cmd_demo(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "scale", required_argument, NULL, 'S' },
 		{ "set", required_argument, NULL, 's' },
+		{ "fs", required_argument, NULL, 'F' },
+		{ "runs", required_argument, NULL, 'U' },
 		{ "matrix", required_argument, NULL, 'M' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "dev", required_argument, NULL, 'd' },
@@ -853,6 +863,18 @@ int cmd_demo(int argc, char **argv)
 				goto out;
 			}
 			d->sets[d->nsets++] = optarg;
+			break;
+		case 'F':
+		case 'U':
+			/* shorthands of --set fs=TYPE and --set runs=N */
+			if (d->nsets >= FSL_PARAMS_MAX) {
+				rc = fsl_usage_error("demo", demo_usage, "too many --set");
+				goto out;
+			}
+			snprintf(d->shorthand[d->nsets], sizeof(d->shorthand[0]), "%s=%s",
+				 c == 'F' ? "fs" : "runs", optarg);
+			d->sets[d->nsets] = d->shorthand[d->nsets];
+			d->nsets++;
 			break;
 		case 'M':
 			if (matrix_add(&d->m, optarg)) {

@@ -95,7 +95,7 @@ static struct top_source *open_live(const char *mount, const char *dev, int *err
 			return NULL;
 		}
 		lo.target = &t;
-		lo.fs = !strcmp(t.fstype, "ext4") ? FSL_COLLECTOR_FS_EXT4 :
+		lo.fs = fsl_target_is_ext4(&t) ? FSL_COLLECTOR_FS_EXT4 :
 			!strcmp(t.fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
 		if (lo.fs == FSL_COLLECTOR_FS_OTHER) {
 			fprintf(stderr, "fslens top: %s is %s, not ext4 or xfs: no journal or "

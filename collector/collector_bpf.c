@@ -334,9 +334,15 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (on && exists < 0)	/* no tracefs: ask BTF */
 			exists = vmlinux && btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) >= 0;
 		if (on && exists != 1) {
-			/* the older/newer twin of a renamed event is not "missing" */
+			/*
+			 * The older/newer twin of a renamed event is not
+			 * "missing"; nor are sparse inode chunk merges on a
+			 * kernel before sparse inodes (4.2): no filesystem
+			 * it mounts can have them.
+			 */
 			if (strcmp(tp, "ext4_da_write_pages") &&
-			    strncmp(tp, "ext4_da_write_folios", 20))
+			    strncmp(tp, "ext4_da_write_folios", 20) &&
+			    strncmp(tp, "xfs_irec_merge_", 15))
 				add_missing(c, group, tp);
 			on = 0;
 		}

@@ -311,6 +311,27 @@ static void sync_fs(const char *mount)
 	}
 }
 
+/*
+ * An XFS target's free space and inode chunks in use, after a sync so that
+ * delayed allocations have their blocks: the layout analysis and the inode
+ * placement model start (and end) from the kernel's own state.
+ */
+static void xfs_space(struct rec *r, const struct fsl_target *t, const char *when)
+{
+	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
+	int e;
+
+	sync_fs(t->mount);
+	e = fsl_meta_fsmap(&sink, t, when);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read the space map (GETFSMAP) of %s: %s",
+		    t->mount, strerror(-e));
+	e = fsl_meta_xfs_inumbers(&sink, t, when);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read the inode chunks (XFS_IOC_FSINUMBERS) of "
+		    "%s: %s", t->mount, strerror(-e));
+}
+
 /* The target's state at the start: geometry, journal, buddies, bitmaps. */
 static void meta_start(struct rec *r, const struct fsl_target *t, int have_target, int is_ext4)
 {
@@ -326,6 +347,7 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 		if (e)
 			say(r, FSL_RECORD_WARNING, "cannot read the XFS geometry of %s: %s", t->mount,
 			    strerror(-e));
+		xfs_space(r, t, "start");
 		return;
 	}
 	if (!is_ext4)
@@ -591,6 +613,8 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 		if (e && e != -EOPNOTSUPP)
 			say(r, FSL_RECORD_WARNING, "cannot read the end bitmaps: %s", strerror(-e));
 	}
+	if (have_target && r->fs == FSL_COLLECTOR_FS_XFS && !r->unmounted)
+		xfs_space(r, t, "end");
 	lost_to_writer(r, st);
 	e = write_symbols(r, st);
 	if (e && !r->werr)
@@ -632,7 +656,7 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		r->mount = t->mount;
 		r->mount_dev = sb.st_dev;
 	}
-	*is_ext4 = !strcmp(t->fstype, "ext4");
+	*is_ext4 = fsl_target_is_ext4(t);
 	r->fs = *is_ext4 ? FSL_COLLECTOR_FS_EXT4 :
 		!strcmp(t->fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
 	if (r->fs == FSL_COLLECTOR_FS_OTHER) {

@@ -14,9 +14,10 @@
 
 /* def[] = { small, medium, full }; NULL repeats the previous scale's value. */
 const struct fsl_param_def fsl_common_params[] = {
+	{ "fs",          { "ext4" },      "filesystem type: ext4, ext3 (mkfs.ext3, mounted by the ext4 driver) or xfs" },
 	{ "fs_size",     { "1G" },        "size of the scratch image (sparse)" },
-	{ "blocksize",   { "4096" },      "mkfs.ext4 -b: 1024, 2048 or 4096" },
-	{ "journal",     { "" },          "journal size (mkfs.ext4 -J size=), e.g. 1M, 64M; empty = mkfs default" },
+	{ "blocksize",   { "4096" },      "mkfs.ext4 -b (mkfs.xfs -b size=): 1024, 2048 or 4096" },
+	{ "journal",     { "" },          "journal size (mkfs.ext4 -J size=; XFS log, mkfs.xfs -l size=), e.g. 1M, 64M; empty = mkfs default (XFS: 8192 blocks, or the least mkfs.xfs allows)" },
 	{ "inodes",      { "" },          "number of inodes (mkfs.ext4 -N); empty = mkfs default" },
 	{ "large_dir",   { "0" },         "mkfs.ext4 -O large_dir (3-level htree, >2 GiB directories)" },
 	{ "mkfs_opts",   { "" },          "extra mkfs.ext4 options, space separated" },
@@ -55,6 +56,8 @@ static const struct fsl_param_def bonnie_params[] = {
 	{ "min",   { "0" }, "smallest file size, bytes" },
 	{ "max",   { "4096" }, "largest file size, bytes" },
 	{ "runs",  { "1" }, "runs on the same filesystem (aging)" },
+	/* the read phases read the disk, as the seed's mem=256M made bonnie++'s do */
+	{ "drop_caches", { "1" }, NULL },
 	{ NULL },
 };
 

@@ -153,6 +153,13 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	for (i = 0; i < r->nnotes; i++)
 		fsl_json__str(&j, r->notes[i]);
 	fsl_json__arr_end(&j);
+	/* an XFS trace: its inode placement, and nothing of the ext4 models */
+	if (r->xfs) {
+		rp_xfs__write_json(r, &j);
+		fsl_json__obj_end(&j);
+		fsl_json__newline(&j);
+		return fsl_json__error(&j) ? fsl_json__error(&j) : (ferror(f) ? -EIO : 0);
+	}
 	fsl_json__key(&j, "geometry");
 	fsl_json__obj_begin(&j);
 	fsl_json__kv_bool(&j, "known", r->have_geom);
@@ -388,6 +395,8 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 	unsigned int i;
 	int k;
 
+	if (r->xfs)
+		return rp_xfs__write_text(r, f);
 	fprintf(f, "Block placement, one step at a time: %llu of %llu exact (%.1f%%), "
 		"goal computed as the kernel did: %.1f%%\n",
 		(unsigned long long)s->blk_exact, (unsigned long long)s->blk_requests,

@@ -11,6 +11,7 @@
 #define FSL_REPLAY_INT_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/event.h"
@@ -171,6 +172,7 @@ struct fsl_replay {
 	/* geometry that does not fit the events: the replay stops and says why */
 	char error[320];
 	fsl_handler_fn checked[FSL_EV__MAX];	/* the handlers behind h_checked */
+	struct rp_xfs *xfs;		/* an XFS trace: its inode placement replay (xfs.c) */
 };
 
 /* What the replay knows of an inode, packed in one map value. */
@@ -239,5 +241,17 @@ void rp_journal__summary(struct fsl_replay *r);
 void rp_block__freerun_summary(struct fsl_replay *r);
 void rp_inode__dir_summary(struct fsl_replay *r);
 void rp_inode__note_write(struct fsl_replay *r, uint32_t tid);
+
+/*
+ * xfs.c: an XFS trace (no ext4 geometry, XFS's) replays its inode
+ * placement instead of the ext4 models; r->xfs is set by begin.
+ */
+struct fsl_json;
+int rp_xfs__begin(struct fsl_replay *r, const struct fsl_meta *m);
+void rp_xfs__handlers(struct fsl_consumer *c);
+void rp_xfs__end(struct fsl_replay *r);
+void rp_xfs__free(struct fsl_replay *r);
+int rp_xfs__write_text(const struct fsl_replay *r, FILE *f);
+void rp_xfs__write_json(const struct fsl_replay *r, struct fsl_json *j);
 
 #endif /* FSL_REPLAY_INT_H */

@@ -29,6 +29,7 @@
 #include "fslens/report.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
+#include "fslens/xfslayout.h"
 #include "../../scenarios/phases.h"
 
 #define NMAX	FSL_COMPARE_MAX
@@ -54,6 +55,14 @@ struct cell {
 	/* seeks on the target device, reads [0] and the rest [1] (report's read_seeks/write_seeks) */
 	int have_seeks;
 	struct fsl_seek_dir seek[2];
+	/*
+	 * XFS: the inode-to-data distance of the files the phase mapped, read
+	 * or wrote, and the seeks of its reads each from the previous read
+	 */
+	int have_xfs;
+	uint64_t xd_files, xd_mean_sectors, xd_median_sectors;
+	double xd_mean_ags;
+	uint64_t xr_reads, xr_seeks, xr_seek_total;
 	/* journal contents by handle site (the window's journal analysis) */
 	int have_contents;
 	uint64_t dirtied;
@@ -257,6 +266,7 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 	const struct fsl_data *data = fsl_analysis__data(a);
 	const struct fsl_journal *jr = fsl_analysis__journal(a);
 	const struct fsl_meta *m = fsl_analysis__meta(a);
+	const struct fsl_xfslayout *xl = fsl_analysis__xfslayout(a);
 	unsigned int k;
 
 	if (!d)
@@ -279,6 +289,16 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 			cl->site[cl->nsites].blocks = x->blocks;
 			cl->nsites++;
 		}
+	}
+	if (xl && xl->geometry) {
+		cl->have_xfs = 1;
+		cl->xd_files = xl->dist_win.files;
+		cl->xd_mean_sectors = fsl_hist_avg(&xl->dist_win.sectors);
+		cl->xd_median_sectors = fsl_hist_quantile(&xl->dist_win.sectors, 0.5);
+		cl->xd_mean_ags = xl->dist_win.mean_ags;
+		cl->xr_reads = xl->reads;
+		cl->xr_seeks = xl->read_seeks;
+		cl->xr_seek_total = xl->read_seek_total;
 	}
 	for (k = 0; io && k < io->ndevs; k++)
 		if (!dev || io->devs[k].dev == dev) {
@@ -652,7 +672,7 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 {
 	unsigned int r, i, line, lines;
 	char lab[CW + 1];
-	int any, whole = 0;
+	int any, whole = 0, xfs = 0;
 
 	/* the header: as many lines as the longest label needs */
 	for (lines = 0;; lines++) {
@@ -673,8 +693,11 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 	for (i = 0; i < c->ncols; i++)
 		fprintf(f, "-+-%.*s", CW, "------------------------------------------");
 	fprintf(f, "\n");
+	for (r = 0; r < c->nrows; r++)
+		for (i = 0; i < c->ncols; i++)
+			xfs |= c->cells[r][i].have_xfs;
 	for (r = 0; r < c->nrows; r++) {
-		for (line = 0; line < 5; line++) {
+		for (line = 0; line < 5 + xfs; line++) {
 			fprintf(f, "%-12s", line ? "" : c->rows[r]);
 			for (i = 0; i < c->ncols; i++) {
 				const struct cell *cl = &c->cells[r][i];
@@ -725,6 +748,20 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 							 100.0 * cl->site[0].blocks / cl->dirtied,
 							 CW - n - 6 > 0 ? CW - n - 6 : 0, who);
 					}
+				} else if (line == 5) {
+					/* XFS: inode-to-data distance, and the reads' own seeks */
+					fmt_count(a, sizeof(a), cl->xd_mean_sectors);
+					fmt_count(b, sizeof(b), cl->xr_seeks / (cl->secs > 0 ? cl->secs : 1));
+					fmt_count(x, sizeof(x), cl->xr_seeks ?
+						  (double)cl->xr_seek_total / cl->xr_seeks : 0);
+					/* AGs apart, when any: last, what a narrow cell cuts */
+					if (cl->have_xfs && cl->xd_files && cl->xd_mean_ags >= 0.05)
+						snprintf(buf, sizeof(buf), "ino ~%s rs %s/s ~%s %.1fAG",
+							 a, b, x, cl->xd_mean_ags);
+					else if (cl->have_xfs && cl->xd_files)
+						snprintf(buf, sizeof(buf), "ino ~%s rs %s/s ~%s", a, b, x);
+					else if (cl->have_xfs)
+						snprintf(buf, sizeof(buf), "ino - rs %s/s ~%s", b, x);
 				} else if (line == 4) {
 					const struct fsl_seek_dir *sr = &cl->seek[0], *sw = &cl->seek[1];
 					double sec = cl->secs > 0 ? cl->secs : 1;
@@ -751,6 +788,11 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 		"share of the blocks dirtied that the top handle site dirtied (its caller, "
 		"without ext4_); bytes read/written on the device; seeks per second and mean distance in sectors of "
 		"the reads (r) and the writes (w) dispatched to the device\n");
+	if (xfs)
+		fprintf(f, "XFS: ino: mean distance in sectors (and AGs) from each inode to its "
+			"first data block, over the files the phase mapped, read or wrote; rs: the "
+			"reads' own seeks per second and mean distance in sectors, each read from the "
+			"previous read\n");
 	if (whole)
 		fprintf(f, "all: a trace without a phase file is one phase, the whole trace; "
 			"its ops are the path and data operations on the target\n");
@@ -882,6 +924,31 @@ int fsl_compare__json(const struct fsl_compare *c, FILE *f)
 				fsl_json__key(&j, "seek_mean_sectors");
 				fsl_json__double(&j, r3(sd->d2d ? (double)sd->seek_total / sd->d2d : 0));
 				fsl_json__obj_end(&j);
+			}
+			fsl_json__key(&j, "xfs_inode_distance");
+			if (cl->have_xfs) {
+				fsl_json__obj_begin(&j);
+				fsl_json__kv_u64(&j, "files", cl->xd_files);
+				fsl_json__kv_u64(&j, "mean_sectors", cl->xd_mean_sectors);
+				fsl_json__kv_u64(&j, "median_sectors", cl->xd_median_sectors);
+				fsl_json__kv_double(&j, "mean_ags", r3(cl->xd_mean_ags));
+				fsl_json__obj_end(&j);
+			} else {
+				fsl_json__null(&j);
+			}
+			fsl_json__key(&j, "read_only_seeks");
+			if (cl->have_xfs) {
+				fsl_json__obj_begin(&j);
+				fsl_json__kv_u64(&j, "reads", cl->xr_reads);
+				fsl_json__kv_u64(&j, "seeks", cl->xr_seeks);
+				fsl_json__kv_double(&j, "seeks_per_s",
+						    r3(cl->secs > 0 ? cl->xr_seeks / cl->secs : 0));
+				fsl_json__kv_double(&j, "seek_mean_sectors",
+						    r3(cl->xr_seeks ? (double)cl->xr_seek_total /
+							       cl->xr_seeks : 0));
+				fsl_json__obj_end(&j);
+			} else {
+				fsl_json__null(&j);
 			}
 			fsl_json__key(&j, "throttle_pauses");
 			fsl_json__u64(&j, cl->throttled);

@@ -216,6 +216,13 @@ static void xfs_log_now(const struct fsl_meta *m, struct sbuf *b)
 	sb_add(b, ")");
 }
 
+static int is_xfs(const struct fsl_meta *m)
+{
+	const char *t = fsl_meta_kv(m, FSL_KV_FSTYPE);
+
+	return t && !strcmp(t, "xfs");
+}
+
 static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_cause *cause,
 		       int atime, int mtime)
 {
@@ -299,9 +306,10 @@ static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_caus
 			   "(/sys/block/DEV/queue/wbt_lat_usec, 0 = off); else dirty less per fsync.");
 		break;
 	case FSL_WC_FSYNC_WRITEBACK:
-		sb_add(&b, "fsync waited for its own dirty data to be written, not for the journal "
-			   "commit: write it back earlier (sync_file_range, lower "
-			   "vm.dirty_background_bytes) so less is left per fsync; fdatasync does not "
+		sb_add(&b, "fsync waited for its own dirty data to be written, not for the %s: "
+			   "write it back earlier (sync_file_range, lower ",
+		       is_xfs(c->meta) ? "log force" : "journal commit");
+		sb_add(&b, "vm.dirty_background_bytes) so less is left per fsync; fdatasync does not "
 			   "help here; a faster data device does.");
 		break;
 	case FSL_WC_FREE_SPACE_WRITEBACK:

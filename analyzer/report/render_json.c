@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "fslens/json.h"
 #include "fslens/devname.h"
+#include "fslens/indmap.h"
 #include "render_internal.h"
 
 static double us(uint64_t ns)
@@ -896,11 +897,23 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 	fsl_json__kv_bool(j, "breaks_truncated", list_cap(info, n) < n);
 	fsl_json__key(j, "fragcheck");
 	fsl_json__arr_begin(j);
-	for (i = 0; i < list_cap(info, n); i++) {
-		snprintf(b, sizeof(b), "%6" PRIu64 "(%c): expecting %6" PRIu64 " actual extent phys %6"
-			 PRIu64 " log %" PRIu64 " len %" PRIu64, br[i].ino, br[i].kind, br[i].expect,
-			 br[i].phys, br[i].log, br[i].len);
-		fsl_json__str(j, b);
+	{
+		/* with the lines of the files without extents, by inode as e2fsck prints */
+		const struct fsl_ind_break *ib;
+		unsigned int ni = fsl_analysis__ind_breaks(a, &ib, NULL), k = 0, shown;
+
+		for (i = 0, shown = 0; shown < list_cap(info, n + ni) && (i < n || k < ni); shown++) {
+			if (k < ni && (i >= n || ib[k].ino < br[i].ino)) {
+				rn_ind_line(b, sizeof(b), &ib[k++]);
+			} else {
+				snprintf(b, sizeof(b), "%6" PRIu64 "(%c): expecting %6" PRIu64
+					 " actual extent phys %6" PRIu64 " log %" PRIu64 " len %" PRIu64,
+					 br[i].ino, br[i].kind, br[i].expect, br[i].phys, br[i].log,
+					 br[i].len);
+				i++;
+			}
+			fsl_json__str(j, b);
+		}
 	}
 	fsl_json__arr_end(j);
 	fsl_json__key(j, "breaks");
@@ -1043,13 +1056,15 @@ int fsl_report__json(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 		ops_obj(&j, a);
 		data_obj(&j, a);
 	}
-	if (sec & FSL_SEC_JOURNAL)
+	if ((sec & FSL_SEC_JOURNAL) && !rn_is_xfs(a))
 		journal_obj(&j, a);
 	if (sec & FSL_SEC_WRITEBACK)
 		writeback_obj(&j, a);
 	if (sec & FSL_SEC_BLOCKIO)
 		blockio_arr(&j, a);
-	if (sec & FSL_SEC_LAYOUT)
+	if ((sec & FSL_SEC_LAYOUT) && rn_is_xfs(a))
+		rn_xfs_json(&j, a, info);
+	else if (sec & FSL_SEC_LAYOUT)
 		layout_obj(&j, a, info);
 	if (sec & FSL_SEC_DIAGNOSIS)
 		procs_arr(&j, a);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "fslens/text.h"
 #include "fslens/devname.h"
+#include "fslens/indmap.h"
 #include "render_internal.h"
 
 #define W 100
@@ -893,6 +894,22 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
 		break_positions(f, l);
 	}
+	{
+		const struct fsl_ind_break *ib;
+		uint64_t nf;
+		char line[160];
+
+		n = fsl_analysis__ind_breaks(a, &ib, &nf);
+		if (nf)
+			fprintf(f, "  files without extents (indirect blocks): %" PRIu64 ", %u "
+				"fragcheck lines%s\n", nf, n, n ? " (what e2fsck -fn -E fragcheck prints):" : "");
+		for (i = 0; i < n && i < max; i++) {
+			rn_ind_line(line, sizeof(line), &ib[i]);
+			fprintf(f, "%s\n", line);
+		}
+		if (n > max)
+			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
+	}
 	n = fsl_layout__worst(l, worst, 8);
 	if (n) {
 		fprintf(f, "  most fragmented:");
@@ -966,13 +983,16 @@ int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 		sec_ops(f, a);
 		sec_data(f, a);
 	}
-	if (sec & FSL_SEC_JOURNAL)
+	/* XFS has no jbd2 journal; its log shows in the causes and their evidence */
+	if ((sec & FSL_SEC_JOURNAL) && !rn_is_xfs(a))
 		sec_journal(f, a, info);
 	if (sec & FSL_SEC_WRITEBACK)
 		sec_writeback(f, a);
 	if (sec & FSL_SEC_BLOCKIO)
 		sec_blockio(f, a);
-	if (sec & FSL_SEC_LAYOUT)
+	if ((sec & FSL_SEC_LAYOUT) && rn_is_xfs(a))
+		rn_xfs_text(f, a, info);
+	else if (sec & FSL_SEC_LAYOUT)
 		sec_layout(f, a, info);
 	if (sec & FSL_SEC_HEALTH)
 		sec_health(f, a);

@@ -141,6 +141,38 @@ enum fsl_event_type {
 	FSL_EV_XFS_MAP_BLOCKS_FOUND,		/* struct fsl_ev_xfs_imap */
 
 	/*
+	 * xfs layout and inode placement (alloc family): which inode a
+	 * directory entry names as it is added (a create's new inode: its AG
+	 * and chunk follow from the number), the create itself, sparse inode
+	 * chunk merges, and extents unmapped (truncate, delete, EOF trim).
+	 */
+	FSL_EV_XFS_DIR2_SF_ADDNAME = 176,	/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_DIR2_BLOCK_ADDNAME,		/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_DIR2_LEAF_ADDNAME,		/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_DIR2_NODE_ADDNAME,		/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_CREATE,			/* struct fsl_ev_xfs_create */
+	FSL_EV_XFS_IREC_MERGE_PRE,		/* struct fsl_ev_xfs_irec */
+	FSL_EV_XFS_IREC_MERGE_POST,		/* struct fsl_ev_xfs_irec */
+	FSL_EV_XFS_BUNMAP,			/* struct fsl_ev_xfs_bunmap */
+	/*
+	 * The ext4 driver's indirect-block mapping (ext2/ext3-format files,
+	 * no extents): kept in this range, which the layout work owns.
+	 */
+	FSL_EV_EXT4_IND_MAP_BLOCKS_ENTER = 184,	/* struct fsl_ev_ext4_map_enter */
+	FSL_EV_EXT4_IND_MAP_BLOCKS_EXIT,	/* struct fsl_ev_ext4_map_blocks */
+	/*
+	 * An XFS inode's in-core extent list as it changes: a record inserted
+	 * (also each one read from disk), removed, and before/after an update.
+	 * Mirrored, they are the records xfs_bmap lists.
+	 */
+	FSL_EV_XFS_IEXT_INSERT = 186,		/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_IEXT_REMOVE,			/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_BMAP_PRE_UPDATE,		/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_BMAP_POST_UPDATE,		/* struct fsl_ev_xfs_iext */
+	/* an unlinked inode taken off its AGI bucket as it is freed */
+	FSL_EV_XFS_IUNLINK_REMOVE = 190,	/* struct fsl_ev_xfs_agino */
+
+	/*
 	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
 	 * (layout and inode placement), 200-215 block (bio queue, get, merges,
 	 * requeue), 216-223 data (aio/io_uring submissions and completions).
@@ -890,6 +922,109 @@ struct fsl_ev_xfs_imap {
 	__u64 startoff;
 	__u64 startblock;
 	__u64 blockcount;
+};
+
+/*
+ * xfs_dir2_{sf,block,leaf,node}_addname: entry name (its first
+ * FSL_XFS_NAME_MAX bytes, NUL padded; namelen is the whole length) added to
+ * directory dir for inode inumber. Inside a create (xfs_create of the same
+ * thread just before), inumber is the inode just allocated.
+ */
+#define FSL_XFS_NAME_MAX	32
+
+struct fsl_ev_xfs_dirname {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 hashval;
+	__u64 dir;
+	__u64 inumber;
+	__u32 op_flags;		/* XFS_DA_OP_* */
+	__s32 namelen;
+	char name[FSL_XFS_NAME_MAX];
+};
+
+/* xfs_create: a create (file, directory, node) in directory dir, before the inode is allocated. */
+struct fsl_ev_xfs_create {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 namelen;
+	__u64 dir;
+	char name[FSL_XFS_NAME_MAX];
+};
+
+/*
+ * xfs_irec_merge_pre (agino/holemask: the record in the inode btree,
+ * nagino/nholemask: the sparse chunk being merged into it) and
+ * xfs_irec_merge_post (agino/holemask: the merged record; nagino 0).
+ */
+struct fsl_ev_xfs_irec {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 agno;
+	__u32 agino;
+	__u32 nagino;
+	__u16 holemask;
+	__u16 nholemask;
+	__u32 _pad;
+};
+
+/*
+ * xfs_bunmap: file blocks [fileoff, fileoff + len) unmapped from inode ino
+ * (truncate, delete, trimming blocks past EOF, punching holes); flags are
+ * XFS_BMAPI_* (ATTRFORK 0x4 and COWFORK 0x100 name the other forks).
+ */
+struct fsl_ev_xfs_bunmap {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 flags;
+	__u64 ino;
+	__s64 size;		/* the inode's disk size then */
+	__u64 fileoff;
+	__u64 len;
+	__u64 caller_ip;
+};
+
+/*
+ * xfs_iext_insert, xfs_iext_remove, xfs_bmap_pre_update, xfs_bmap_post_update:
+ * one extent record of inode ino (startoff, blockcount in fs blocks;
+ * startblock an fsblock, a delayed allocation's >= 2^52), state 1 when
+ * unwritten; bmap_state BMAP_* (ATTRFORK 0x100 and COWFORK 0x200 are the
+ * other forks), pos its index in the in-core list.
+ */
+struct fsl_ev_xfs_iext {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 state;
+	__u64 ino;
+	__u64 startoff;
+	__u64 startblock;
+	__u64 blockcount;
+	__s32 bmap_state;
+	__s32 pos;
+	__u64 caller_ip;
+};
+
+/*
+ * xfs_iunlink_remove: inode agino of AG agno leaves the unlinked list,
+ * which an unlinked inode does when it is freed (xfs_ifree): the inode
+ * number is agno << (agblklog + inopblog) | agino.
+ */
+struct fsl_ev_xfs_agino {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 agno;
+	__u32 agino;
+	__u32 _pad;
+};
+
+/* ext4_ind_map_blocks_enter: a mapping of [lblk, lblk + len) asked of an indirect-mapped inode. */
+struct fsl_ev_ext4_map_enter {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 flags;		/* EXT4_GET_BLOCKS_* */
+	__u64 ino;
+	__u32 lblk;
+	__u32 len;
 };
 
 #endif /* FSLENS_EVENT_H */

@@ -163,6 +163,19 @@ struct fsl_trace_stats;
 #define FSL_TEXT_JBD2_INFO_PREFIX	"jbd2.info."		/* + "start" | "end" */
 #define FSL_TEXT_JBD2_INFO_START	"jbd2.info.start"	/* /proc/fs/jbd2/<dev>/info */
 #define FSL_TEXT_JBD2_INFO_END		"jbd2.info.end"
+/*
+ * GETFSMAP at the start and the end (collector/xfsmeta.c): "# ..." comment
+ * lines, then "DEVICE PHYSICAL LENGTH OWNER FLAGS" (bytes; OWNER 0x-hex for
+ * a special owner, FMR_OF_* flags) for every special owner's record, then
+ * "files COUNT BYTES" (file data summed), maybe "truncated N".
+ */
+#define FSL_TEXT_FSMAP_PREFIX		"fsmap."
+#define FSL_TEXT_FSMAP_START		"fsmap.start"
+#define FSL_TEXT_FSMAP_END		"fsmap.end"
+/* XFS inode chunks in use: "STARTINO 0xALLOCMASK" lines (XFS_IOC_FSINUMBERS). */
+#define FSL_TEXT_XFS_INUMBERS_PREFIX	"xfs.inumbers."
+#define FSL_TEXT_XFS_INUMBERS_START	"xfs.inumbers.start"
+#define FSL_TEXT_XFS_INUMBERS_END	"xfs.inumbers.end"
 
 /* Metadata as consumers see it: file-backed, live, or a test's table. */
 struct fsl_meta {

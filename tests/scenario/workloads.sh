@@ -82,6 +82,10 @@ check_eq bonnie-ops "$(awk '$1 == "phase" && $6 != 1200' "$T_TMP/b.phases" | wc 
 bytes=$(phase_field "$T_TMP/b.phases" 1 seq_create bytes)
 check_ge bonnie-bytes-min "$bytes" $((1200 * 100))
 check_le bonnie-bytes-max "$bytes" $((1200 * 3000))
+# the read phases read every file's data through (bonnie++'s read)
+check_eq bonnie-seq-read-bytes "$(phase_field "$T_TMP/b.phases" 1 seq_stat bytes)" "$bytes"
+check_eq bonnie-rand-read-bytes "$(phase_field "$T_TMP/b.phases" 1 rand_stat bytes)" \
+	"$(phase_field "$T_TMP/b.phases" 1 rand_create bytes)"
 check_eq bonnie-dirs "$(find "$SCRATCH_MNT/bonnie" -mindepth 1 -type d | wc -l)" 7
 check_eq bonnie-empty "$(find "$SCRATCH_MNT/bonnie" -type f | wc -l)" 0
 check_grep bonnie-side-by-side "run 1 .*run 2" "$T_TMP/b.log"
