@@ -25,9 +25,10 @@ struct fsl_analysis {
 	struct an_layout *layout;
 	struct an_health *health;
 	struct an_wholetime *wholetime;
+	struct an_cpu *cpu;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[11];
+	struct fsl_consumer *cons[16];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -214,6 +215,9 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	if (!(a->wholetime = an_wholetime_new(&a->c)))
 		goto fail;
 	a->cons[a->ncons++] = an_wholetime_consumer(a->wholetime);
+	if (!(a->cpu = an_cpu_new(&a->c)))
+		goto fail;
+	a->cons[a->ncons++] = an_cpu_consumer(a->cpu);
 
 	/* Fed event by event (tests, benches): a session of its own. */
 	if (!a->opts.context) {
@@ -245,6 +249,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_layout_free(a->layout);
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
+	an_cpu_free(a->cpu);
 	fsl_context__free(a->own_cx);
 	fsl_map__free(&a->c.procs);
 	free(a->procs);
@@ -304,6 +309,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 		an_layout_reset(a->layout);
 	an_health_reset(a->health);
 	an_wholetime_reset(a->wholetime);
+	an_cpu_reset(a->cpu);
 }
 
 void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
@@ -342,6 +348,12 @@ const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a)
 {
 	release(a);
 	return an_wholetime_result(a->wholetime);
+}
+
+const struct fsl_cpu *fsl_analysis__cpu(struct fsl_analysis *a)
+{
+	release(a);
+	return an_cpu_result(a->cpu);
 }
 
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a)
