@@ -73,6 +73,9 @@ static const struct cc_rule cc_rules[] = {
 	{ "call_filldir",			FSL_CC_DIRENT_SCAN, 0 },
 	{ "filldir*",				FSL_CC_DIRENT_SCAN, 0 },
 	{ "add_dirent_to_buf",			FSL_CC_DIRENT_SCAN, 0 },
+	{ "ext4_add_entry",			FSL_CC_DIRENT_SCAN, 0 },
+	{ "__ext4_find_entry",			FSL_CC_DIRENT_SCAN, 0 },
+	{ "ext4_bread_batch",			FSL_CC_DIRENT_SCAN, 0 },
 	{ "xfs_dir2_*",				FSL_CC_DIRENT_SCAN, 0 },
 	{ "xfs_dir3_*",				FSL_CC_DIRENT_SCAN, 0 },
 	{ "xfs_da_*",				FSL_CC_HTREE, 0 },
@@ -118,6 +121,9 @@ static const struct cc_rule cc_rules[] = {
 	{ "ext4_map_blocks",			FSL_CC_EXTENT, 0 },
 	{ "ext4_ind_map_blocks",		FSL_CC_EXTENT, 0 },
 	{ "ext4_get_branch",			FSL_CC_EXTENT, 0 },
+	{ "ext4_da_get_block_prep",		FSL_CC_EXTENT, 0 },
+	{ "ext4_da_map_blocks*",		FSL_CC_EXTENT, 0 },
+	{ "ext4_convert_unwritten_*",		FSL_CC_EXTENT, 0 },
 	{ "xfs_bmap*",				FSL_CC_EXTENT, 0 },
 	{ "xfs_iext_*",				FSL_CC_EXTENT, 0 },
 	{ "xfs_bmapi_*",			FSL_CC_EXTENT, 0 },
@@ -136,6 +142,9 @@ static const struct cc_rule cc_rules[] = {
 	{ "xfs_cil_*",				FSL_CC_JOURNAL, 0 },
 	/* inodes: updates into the inode table, the inode cache */
 	{ "ext4_mark_iloc_dirty",		FSL_CC_INODE, 0 },
+	{ "__ext4_mark_inode_dirty",		FSL_CC_INODE, 0 },
+	{ "file_modified",			FSL_CC_INODE, 0 },
+	{ "file_remove_privs*",			FSL_CC_INODE, 0 },
 	{ "ext4_do_update_inode*",		FSL_CC_INODE, 0 },
 	{ "ext4_fill_raw_inode",		FSL_CC_INODE, 0 },
 	{ "ext4_reserve_inode_write",		FSL_CC_INODE, 0 },
@@ -170,7 +179,6 @@ static const struct cc_rule cc_rules[] = {
 	{ "_copy_from_iter*",			FSL_CC_PAGE_COPY, 0 },
 	{ "copy_user_*",			FSL_CC_PAGE_COPY, 0 },
 	{ "rep_movs_alternative",		FSL_CC_PAGE_COPY, 0 },
-	{ "copy_mc_*",				FSL_CC_PAGE_COPY, 0 },
 	{ "_copy_to_user",			FSL_CC_PAGE_COPY, 0 },
 	{ "_copy_from_user",			FSL_CC_PAGE_COPY, 0 },
 	{ "iov_iter_zero",			FSL_CC_PAGE_COPY, 0 },
@@ -186,10 +194,22 @@ static const struct cc_rule cc_rules[] = {
 	{ "__writeback_single_inode",		FSL_CC_WRITEBACK, 0 },
 	{ "wb_writeback",			FSL_CC_WRITEBACK, 0 },
 	{ "xfs_vm_writepages",			FSL_CC_WRITEBACK, 0 },
+	{ "ext4_end_io*",			FSL_CC_WRITEBACK, 0 },
+	{ "ext4_finish_bio",			FSL_CC_WRITEBACK, 0 },
+	{ "ext4_release_io_end",		FSL_CC_WRITEBACK, 0 },
 	{ "iomap_writepages",			FSL_CC_WRITEBACK, 0 },
 	{ "iomap_writepage*",			FSL_CC_WRITEBACK, 0 },
+	/* LRU lists: anonymous memory as much as the page cache */
+	{ "folio_batch_*",			FSL_CC_MEMORY, 0 },
+	{ "__folio_batch_*",			FSL_CC_MEMORY, 0 },
+	{ "lru_*",				FSL_CC_MEMORY, 0 },
 	/* the page and buffer cache */
 	{ "filemap_*",				FSL_CC_PAGE_CACHE, 0 },
+	{ "drop_pagecache_sb",			FSL_CC_PAGE_CACHE, 0 },
+	{ "mapping_try_invalidate",		FSL_CC_PAGE_CACHE, 0 },
+	{ "invalidate_mapping_pages",		FSL_CC_PAGE_CACHE, 0 },
+	{ "__remove_mapping",			FSL_CC_PAGE_CACHE, 0 },
+	{ "remove_mapping",			FSL_CC_PAGE_CACHE, 0 },
 	{ "__filemap_*",			FSL_CC_PAGE_CACHE, 0 },
 	{ "find_get_*",				FSL_CC_PAGE_CACHE, 0 },
 	{ "find_lock_*",			FSL_CC_PAGE_CACHE, 0 },
@@ -214,7 +234,6 @@ static const struct cc_rule cc_rules[] = {
 	{ "ext4_write_end",			FSL_CC_PAGE_CACHE, 0 },
 	{ "iomap_*",				FSL_CC_PAGE_CACHE, 0 },
 	{ "page_cache_*",			FSL_CC_PAGE_CACHE, 0 },
-	{ "lru_*",				FSL_CC_PAGE_CACHE, 0 },
 	{ "release_pages",			FSL_CC_PAGE_CACHE, 0 },
 	/* the block layer and the device driver */
 	{ "submit_bio*",			FSL_CC_BLOCK, 0 },
@@ -248,7 +267,9 @@ static const struct cc_rule cc_rules[] = {
 	{ "__d_lookup*",			FSL_CC_PATH_LOOKUP, 0 },
 	{ "d_alloc*",				FSL_CC_PATH_LOOKUP, 0 },
 	{ "__d_alloc",				FSL_CC_PATH_LOOKUP, 0 },
-	{ "d_splice_alias",			FSL_CC_PATH_LOOKUP, 0 },
+	{ "d_splice_alias*",			FSL_CC_PATH_LOOKUP, 0 },
+	{ "__d_rehash",				FSL_CC_PATH_LOOKUP, 0 },
+	{ "putname",				FSL_CC_PATH_LOOKUP, 0 },
 	{ "d_instantiate*",			FSL_CC_PATH_LOOKUP, 0 },
 	{ "dput",				FSL_CC_PATH_LOOKUP, 0 },
 	{ "__dentry_kill",			FSL_CC_PATH_LOOKUP, 0 },
@@ -274,6 +295,11 @@ static const struct cc_rule cc_rules[] = {
 	{ "get_page_from_freelist",		FSL_CC_MEMORY, 0 },
 	{ "free_unref_*",			FSL_CC_MEMORY, 0 },
 	{ "__free_pages*",			FSL_CC_MEMORY, 0 },
+	{ "__free_frozen_pages*",		FSL_CC_MEMORY, 0 },
+	{ "free_frozen_page*",			FSL_CC_MEMORY, 0 },
+	{ "mas_*",				FSL_CC_MEMORY, 0 },
+	{ "__mmap_region",			FSL_CC_MEMORY, 0 },
+	{ "do_mmap",				FSL_CC_MEMORY, 0 },
 	{ "free_pages*",			FSL_CC_MEMORY, 0 },
 	{ "__memcg_*",				FSL_CC_MEMORY, 0 },
 	{ "memcg_*",				FSL_CC_MEMORY, 0 },
@@ -448,11 +474,18 @@ unsigned int fsl_cclass_of_frames(const char *const *frames, unsigned int nframe
 	return cls;
 }
 
-int fsl_cclass_rule(unsigned int idx, const char **func, unsigned int *cls)
+int fsl_cclass_rule(unsigned int idx, const char **func, unsigned int *cls, int *weak)
 {
 	if (idx >= sizeof(cc_rules) / sizeof(cc_rules[0]))
 		return 0;
 	*func = cc_rules[idx].func;
 	*cls = cc_rules[idx].cls;
+	*weak = cc_rules[idx].weak;
 	return 1;
+}
+
+const char *fsl_cclass_recorder_frame(unsigned int idx)
+{
+	return idx < sizeof(recorder_frames) / sizeof(recorder_frames[0]) ? recorder_frames[idx] :
+									   NULL;
 }

@@ -185,7 +185,9 @@ int fsl_cclass_parse(const char *id);
 unsigned int fsl_cclass_of_frames(const char *const *frames, unsigned int nframes,
 				  int *rule_frame);
 /* Rule idx of the table (docs, tests): 0 past the end. */
-int fsl_cclass_rule(unsigned int idx, const char **func, unsigned int *cls);
+int fsl_cclass_rule(unsigned int idx, const char **func, unsigned int *cls, int *weak);
+/* Pattern idx of the recorder's own frames (any frame: cpu_recorder); NULL past the end. */
+const char *fsl_cclass_recorder_frame(unsigned int idx);
 
 /* ----------------------------------------------------------------- tasks */
 
