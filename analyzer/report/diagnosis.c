@@ -118,7 +118,9 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 	struct sbuf b = { cause->evidence, sizeof(cause->evidence), 0 };
 	unsigned int k;
 
-	sb_add(&b, "%" PRIu64 " waits, longest %.1f ms", cs->count[FSL_ROLE_WORKLOAD], ms(cs->max_ns));
+	/* the cause's own scope: the workload's waits, its longest one */
+	sb_add(&b, "%" PRIu64 " waits, longest %.1f ms", cs->count[FSL_ROLE_WORKLOAD],
+	       ms(cs->workload_max_ns));
 	switch (cls) {
 	case FSL_WC_JOURNAL_LOG_SPACE:
 	case FSL_WC_TXN_LOCKED:
@@ -456,8 +458,30 @@ static void cpu_evidence(struct fsl_analysis *a, const struct fsl_cpu *cpu, unsi
 		       cpu->ns[FSL_ROLE_KTHREAD][cls] / 1e9);
 }
 
-static void cpu_suggestion(unsigned int cls, struct fsl_cause *cause)
+static void cpu_suggestion(const struct fsl_meta *m, unsigned int cls, struct fsl_cause *cause)
 {
+	/* on an XFS target the same classes are XFS's code: its words, its knobs */
+	static const char *const xfs_advice[FSL_CC__MAX] = {
+		[FSL_CC_DIRENT_SCAN] = "XFS directory lookups and inserts walking directory "
+			"blocks: fewer entries per directory, or larger directory blocks "
+			"(mkfs.xfs -n size=).",
+		[FSL_CC_HTREE] = "XFS directory and attribute btrees (hashing, lookups, "
+			"splits): fewer entries per directory (mkfs.xfs -n size=).",
+		[FSL_CC_CHECKSUM] = "Metadata CRCs (the v5 format's crc=1) on every metadata "
+			"write and read: fewer metadata updates (noatime, lazytime).",
+		[FSL_CC_MBALLOC] = "XFS free-space btree searches: fragmented free space makes "
+			"allocations search longer (more free space, fallocate or an extent size "
+			"hint up front, xfs_io -c extsize).",
+		[FSL_CC_IALLOC] = "XFS inode allocation: finding or creating inode chunks in "
+			"an AG; more AGs or sparse inodes spread it.",
+		[FSL_CC_EXTENT] = "XFS extent maps (bmap btree, in-core extent lists): files "
+			"with many extents; an extent size hint (xfs_io -c extsize) or fallocate.",
+		[FSL_CC_JOURNAL] = "XFS log and transaction bookkeeping (transactions, CIL, "
+			"log items): fewer metadata changes per operation (noatime, lazytime).",
+		[FSL_CC_XFS] = "Other XFS code: see the stack.",
+	};
+	int xfs = m && fsl_meta__str(m, FSL_KV_FSTYPE) &&
+		  !strcmp(fsl_meta__str(m, FSL_KV_FSTYPE), "xfs");
 	static const char *const advice[FSL_CC__MAX] = {
 		[FSL_CC_DIRENT_SCAN] = "Lookups, creates and deletes compare names entry by entry "
 			"through directory blocks: a large directory without an htree index "
@@ -516,7 +540,10 @@ static void cpu_suggestion(unsigned int cls, struct fsl_cause *cause)
 	};
 	struct sbuf b = { cause->suggestion, sizeof(cause->suggestion), 0 };
 
-	sb_add(&b, "%s", cls < FSL_CC__MAX && advice[cls] ? advice[cls] : "");
+	if (xfs && cls < FSL_CC__MAX && xfs_advice[cls])
+		sb_add(&b, "%s", xfs_advice[cls]);
+	else
+		sb_add(&b, "%s", cls < FSL_CC__MAX && advice[cls] ? advice[cls] : "");
 }
 
 const char *fsl_cause_id(const struct fsl_cause *c)
@@ -594,7 +621,7 @@ void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d)
 		cur.share = d->oncpu_ns ? (double)cur.ns / d->oncpu_ns : 0;
 		cur.busy_share = busy ? (double)cur.ns / busy : 0;
 		cpu_evidence(a, &d->cpu, i, &cur);
-		cpu_suggestion(i, &cur);
+		cpu_suggestion(c->meta, i, &cur);
 		insert_cause(d, &cur);
 	}
 }

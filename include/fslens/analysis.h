@@ -207,6 +207,7 @@ struct fsl_class_stat {
 	uint64_t ns[3];			/* blocked ns by enum fsl_task_role */
 	uint64_t count[3];
 	uint64_t max_ns;		/* longest single wait (any role) */
+	uint64_t workload_max_ns;	/* longest single wait of the workload */
 	/* Heaviest stacks of this class (workload role first, then any). */
 	int32_t top_stack[FSL_TOP_STACKS];	/* -1 = none; ranked by workload ns, then all */
 	uint64_t top_stack_ns[FSL_TOP_STACKS];	/* all roles */
