@@ -496,13 +496,19 @@ static int is_kthread(struct fsl_context *cx, uint32_t pid, int hint)
  * wait, less what only waits have (the waker): the marks the kernel set
  * (a data call, a jbd2 handle), a kernel thread's identity (the target's
  * jbd2 thread, flusher, loop worker; any other named kernel thread is not
- * the target's), then the filesystem code the stack runs in. No evidence:
- * the target's, as the workload's time in user space or the kernel at large.
+ * the target's), then the filesystem code the stack runs in. With none of
+ * that (user space, the kernel at large, the same type of filesystem's
+ * code), the process decides as for its waits: where most of its judged
+ * waits went. A process that never waited on either is the target's only
+ * when it is the recorded command's: without a command every process on
+ * the machine is sampled, and a compiler in another terminal is not the
+ * target's time.
  */
 static int sample_other_fs(struct fsl_context *cx, const struct fsl_ev_cpu *ev,
 			   const struct fsl_ctx_stack *sc, int kthread)
 {
 	const struct fsl_ctx_task *k;
+	const struct ctx_seen *seen;
 	const uint8_t *own;
 
 	if (ev->flags & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
@@ -520,7 +526,12 @@ static int sample_other_fs(struct fsl_context *cx, const struct fsl_ev_cpu *ev,
 			return 0;
 		return k && k->known;
 	}
-	return sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs;
+	if (sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs)
+		return 1;
+	seen = fsl_map__get(&cx->proc_seen, ev->hdr.pid);
+	if (seen && (seen->other || seen->target))
+		return seen->other > seen->target;
+	return cx->root_pid <= 0;
 }
 
 static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct fsl_evctx *x)
