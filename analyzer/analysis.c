@@ -28,9 +28,10 @@ struct fsl_analysis {
 	struct an_wholetime *wholetime;
 	struct an_xfslayout *xfslayout;
 	struct an_indmap *indmap;
+	struct an_cpu *cpu;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[13];
+	struct fsl_consumer *cons[16];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -226,6 +227,9 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	if (!(a->wholetime = an_wholetime_new(&a->c)))
 		goto fail;
 	a->cons[a->ncons++] = an_wholetime_consumer(a->wholetime);
+	if (!(a->cpu = an_cpu_new(&a->c)))
+		goto fail;
+	a->cons[a->ncons++] = an_cpu_consumer(a->cpu);
 
 	/* Fed event by event (tests, benches): a session of its own. */
 	if (!a->opts.context) {
@@ -259,6 +263,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_indmap_free(a->indmap);
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
+	an_cpu_free(a->cpu);
 	fsl_context__free(a->own_cx);
 	fsl_map__free(&a->c.procs);
 	free(a->procs);
@@ -322,6 +327,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 		an_indmap_reset(a->indmap);
 	an_health_reset(a->health);
 	an_wholetime_reset(a->wholetime);
+	an_cpu_reset(a->cpu);
 }
 
 void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
@@ -360,6 +366,12 @@ const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a)
 {
 	release(a);
 	return an_wholetime_result(a->wholetime);
+}
+
+const struct fsl_cpu *fsl_analysis__cpu(struct fsl_analysis *a)
+{
+	release(a);
+	return an_cpu_result(a->cpu);
 }
 
 const struct fsl_ops *fsl_analysis__ops(struct fsl_analysis *a)

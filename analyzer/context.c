@@ -195,6 +195,7 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 
 	memset(out, 0, sizeof(*out));
 	out->cls = FSL_WC_OTHER;
+	out->ccls = FSL_CC_KERNEL_OTHER;
 	if (id < 0)
 		return;
 	k = fsl_map__put(&cx->classes, (uint64_t)(uint32_t)id, &fresh);
@@ -204,8 +205,11 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 	}
 	if (cx->meta && cx->meta->stack)
 		st = cx->meta->stack(cx->meta, id);
-	if (st)
+	if (st) {
 		out->cls = fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, NULL);
+		out->ccls = fsl_cclass_of_frames((const char *const *)st->frames, st->nframes,
+						 NULL);
+	}
 	out->missing = !st;
 	for (i = 0; st && i < st->nframes; i++) {
 		char f[64];
@@ -238,6 +242,14 @@ unsigned int fsl_context__class(struct fsl_context *cx, int32_t stack_id)
 
 	stack_info(cx, stack_id, &sc);
 	return sc.cls;
+}
+
+unsigned int fsl_context__cpu_class(struct fsl_context *cx, int32_t stack_id)
+{
+	struct fsl_ctx_stack sc;
+
+	stack_info(cx, stack_id, &sc);
+	return sc.ccls;
 }
 
 static int is_stall(const struct fsl_hdr *h)
@@ -479,10 +491,68 @@ static int is_kthread(struct fsl_context *cx, uint32_t pid, int hint)
 	return pid == 0 || (k && (k->flags & FSL_PROC_KTHREAD)) || (!k && hint);
 }
 
+/*
+ * Is an on-CPU sample another filesystem's work? By the same evidence as a
+ * wait, less what only waits have (the waker): the marks the kernel set
+ * (a data call, a jbd2 handle), a kernel thread's identity (the target's
+ * jbd2 thread, flusher, loop worker; any other named kernel thread is not
+ * the target's), then the filesystem code the stack runs in. With none of
+ * that (user space, the kernel at large, the same type of filesystem's
+ * code), the process decides as for its waits: where most of its judged
+ * waits went. A process that never waited on either is the target's only
+ * when it is the recorded command's: without a command every process on
+ * the machine is sampled, and a compiler in another terminal is not the
+ * target's time.
+ */
+static int sample_other_fs(struct fsl_context *cx, const struct fsl_ev_cpu *ev,
+			   const struct fsl_ctx_stack *sc, int kthread)
+{
+	const struct fsl_ctx_task *k;
+	const struct ctx_seen *seen;
+	const uint8_t *own;
+
+	if (ev->flags & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
+		return 0;
+	if (ev->flags & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP))
+		return 1;
+	if (kthread) {
+		k = fsl_map__get(&cx->tasks, ev->hdr.pid);
+		if (jbd2_thread(k))
+			return jbd2_other(cx, k);
+		own = fsl_map__get(&cx->own_kthreads, ev->hdr.tid);
+		if (sc->flush || sc->loop)
+			return !(own && (*own & (sc->flush ? OWN_FLUSH : OWN_LOOP)));
+		if (own)
+			return 0;
+		return k && k->known;
+	}
+	if (sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs)
+		return 1;
+	seen = fsl_map__get(&cx->proc_seen, ev->hdr.pid);
+	if (seen && (seen->other || seen->target))
+		return seen->other > seen->target;
+	return cx->root_pid <= 0;
+}
+
 static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct fsl_evctx *x)
 {
 	struct fsl_context *cx = st->priv;
 	struct fsl_ctx_stack sc;
+
+	if (h->type == FSL_EV_CPU && h->size >= sizeof(struct fsl_ev_cpu)) {
+		const struct fsl_ev_cpu *ev = (const void *)h;
+
+		stack_info(cx, ev->stack_id, &sc);
+		x->cls = (ev->flags & FSL_CPU_USER) ? FSL_CC_USER : sc.ccls;
+		x->role = fsl_context__role(cx, h->pid, sc.kthread);
+		if (ev->stack_id >= 0 && sc.missing)
+			x->flags |= FSL_EVCTX_NOSTACK;
+		if (cx->scoped && sample_other_fs(cx, ev, &sc, is_kthread(cx, h->pid, sc.kthread)))
+			x->flags |= FSL_EVCTX_OTHERFS;
+		else
+			x->flags |= FSL_EVCTX_ONCPU;
+		return;
+	}
 
 	if (is_stall(h)) {
 		int32_t id = ((const struct fsl_ev_offcpu *)h)->stack_id;

@@ -20,6 +20,7 @@ enum fsl_ctx_fs { FSL_CTX_FS_NONE = 0, FSL_CTX_FS_EXT4, FSL_CTX_FS_XFS, FSL_CTX_
 
 struct fsl_ctx_stack {
 	uint8_t cls;
+	uint8_t ccls;		/* enum fsl_cclass, for an on-CPU sample's stack */
 	uint8_t kthread;	/* the stack runs from kthread() */
 	uint8_t missing;	/* the id is not in the trace's stack table */
 	uint8_t fs;		/* enum fsl_ctx_fs of its outermost filesystem frame */
@@ -59,6 +60,8 @@ struct fsl_context {
 int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint);
 /* Name of tgid as the proc records gave it, NULL if unknown. */
 const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid);
+/* CPU class of a sample's stack id (cached; FSL_CC_KERNEL_OTHER for an unknown id). */
+unsigned int fsl_context__cpu_class(struct fsl_context *cx, int32_t stack_id);
 /* Wait class of a stack id (cached; FSL_WC_OTHER for -1 or an unknown id). */
 unsigned int fsl_context__class(struct fsl_context *cx, int32_t stack_id);
 

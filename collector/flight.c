@@ -18,6 +18,7 @@
 #include "fslens/ksyms.h"
 #include "fslens/meta.h"
 #include "fslens/schema.h"
+#include "fslens/session.h"
 #include "fslens/trace.h"
 
 #define STACK_DEPTH	64
@@ -284,8 +285,8 @@ static int write_stacks(struct fsl_flight *f, struct fsl_writer *w, const struct
 	if (!ids)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		if (evs[i]->type == FSL_EV_OFFCPU) {
-			int32_t id = ((const struct fsl_ev_offcpu *)evs[i])->stack_id;
+		if (fsl_ev_stack_id(evs[i]) >= 0) {
+			int32_t id = fsl_ev_stack_id(evs[i]);
 
 			for (j = 0; j < nids && ids[j] != id; j++)
 				;

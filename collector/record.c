@@ -435,6 +435,9 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 		       fsl_collector__fentry(c) ? "available (no fentry extras yet)" :
 						  "refused by this kernel");
 	fsl_writer__kv(r->w, FSL_KV_MIN_WAIT_US, "%llu", (unsigned long long)o->min_wait_us);
+	if (fsl_collector__families(c) & (1u << FSL_FAM_CPU))
+		fsl_writer__kv(r->w, FSL_KV_CPU_FREQ, "%u",
+			       o->cpu_freq ? o->cpu_freq : FSL_COLLECTOR_CPU_FREQ_DEFAULT);
 	fsl_writer__kv(r->w, FSL_KV_OFFCPU_STATES, "%s",
 		       co->offcpu_all ? "all" : "uninterruptible");
 	for (i = 0; i < FSL_FAM__MAX; i++)
@@ -724,6 +727,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	co.force_classic = o->force_classic;
 	co.syscall_tp = o->syscall_tp;
 	co.floor = o->floor;
+	co.cpu_freq = o->cpu_freq;
 	co.log = log_libbpf;
 	co.log_ctx = &r;
 	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */

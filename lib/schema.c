@@ -333,6 +333,11 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_tasktime, sleep_ns, U64), F(fsl_ev_tasktime, switches, U32),
 	F(fsl_ev_tasktime, flags, HEX) } },
 
+	{ FSL_EV_CPU, FSL_FAM_CPU, 5, sizeof(struct fsl_ev_cpu), "cpu", NULL, {
+	F(fsl_ev_cpu, slot_ns, U64), F(fsl_ev_cpu, period_ns, U64),
+	F(fsl_ev_cpu, stack_id, S32), F(fsl_ev_cpu, count, U32),
+	F(fsl_ev_cpu, flags, HEX) } },
+
 	{ FSL_EV_PROC, FSL_FAM_PROC, 5, sizeof(struct fsl_ev_proc), "proc", NULL, {
 	F(fsl_ev_proc, ppid, U32), F(fsl_ev_proc, kind, U32), F(fsl_ev_proc, flags, U32),
 	F(fsl_ev_proc, exit_code, S32), F(fsl_ev_proc, comm, COMM) } },
@@ -432,7 +437,7 @@ unsigned int fsl_schema_builtin_all(const struct fsl_event_desc **out)
 }
 
 static const char *const family_names[FSL_FAM__MAX] = {
-	"block", "journal", "writeback", "alloc", "dirops", "offcpu", "proc",
+	"block", "journal", "writeback", "alloc", "dirops", "offcpu", "proc", "cpu",
 };
 
 const char *fsl_family_name(unsigned int family)

@@ -28,6 +28,7 @@ AN_DECLARE(layout, fsl_layout)
 AN_DECLARE(health, fsl_health)
 AN_DECLARE(wholetime, fsl_wholetime)
 AN_DECLARE(xfslayout, fsl_xfslayout)
+AN_DECLARE(cpu, fsl_cpu)
 
 #undef AN_DECLARE
 

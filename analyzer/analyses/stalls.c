@@ -122,6 +122,8 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 		cs->count[role]++;
 		if (ev->dur_ns > cs->max_ns)
 			cs->max_ns = ev->dur_ns;
+		if (role == FSL_ROLE_WORKLOAD && ev->dur_ns > cs->workload_max_ns)
+			cs->workload_max_ns = ev->dur_ns;
 	}
 
 	agg = fsl_map__put(&s->stacks, (uint64_t)(uint32_t)ev->stack_id, NULL);

@@ -21,16 +21,6 @@ static const char *comm_of(const struct fsl_comms *c, uint32_t tid, uint32_t pid
 	return s ? s : fsl_comms__get(c, pid);
 }
 
-/* The stack an off-CPU wait or a jbd2 kick carries (-1 for any other event). */
-static int32_t ev_stack_id(const struct fsl_hdr *ev)
-{
-	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu))
-		return ((const struct fsl_ev_offcpu *)ev)->stack_id;
-	if (ev->type == FSL_EV_JBD2_KICK && ev->size >= sizeof(struct fsl_ev_jbd2_kick))
-		return ((const struct fsl_ev_jbd2_kick *)ev)->stack_id;
-	return -1;
-}
-
 static const char *proc_kind(uint32_t k)
 {
 	static const char *const names[] = { "seen", "fork", "exec", "exit", "comm" };
@@ -244,8 +234,8 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (sym)
 			printf(" caller=%s", sym);
 	}
-	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK) {
-		const struct fsl_stack *st = fsl_reader__stack(d->r, ev_stack_id(ev));
+	if (fsl_ev_stack_id(ev) >= 0) {
+		const struct fsl_stack *st = fsl_reader__stack(d->r, fsl_ev_stack_id(ev));
 		uint32_t i;
 
 		if (st && st->nframes) {
@@ -316,8 +306,8 @@ static void print_json(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (sym)
 			fsl_json__kv_str(j, "caller", sym);
 	}
-	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK) {
-		const struct fsl_stack *st = fsl_reader__stack(d->r, ev_stack_id(ev));
+	if (fsl_ev_stack_id(ev) >= 0) {
+		const struct fsl_stack *st = fsl_reader__stack(d->r, fsl_ev_stack_id(ev));
 		uint32_t i;
 
 		if (st) {

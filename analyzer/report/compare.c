@@ -316,11 +316,11 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 		snprintf(cl->cause, sizeof(cl->cause), "none");
 		cl->share = NAN;
 	} else {
-		snprintf(cl->cause, sizeof(cl->cause), "%s", fsl_wclass_id(d->causes[0].cls));
+		snprintf(cl->cause, sizeof(cl->cause), "%s", fsl_cause_id(&d->causes[0]));
 		cl->share = r3(d->causes[0].share);
 		for (k = 1; k < d->ncauses && cl->nmore < 3; k++, cl->nmore++) {
 			snprintf(cl->more[cl->nmore], sizeof(cl->more[0]), "%s",
-				 fsl_wclass_id(d->causes[k].cls));
+				 fsl_cause_id(&d->causes[k]));
 			cl->more_share[cl->nmore] = r3(d->causes[k].share);
 		}
 	}

@@ -124,6 +124,48 @@ static void whole_obj(struct fsl_json *j, const struct fsl_wholetime *w)
 	fsl_json__obj_end(j);
 }
 
+/* "cpu": on-CPU time by CPU class from the cpu family's samples; null without them. */
+static void cpu_obj(struct fsl_json *j, const struct fsl_cpu *c)
+{
+	static const char *const roles[] = { "workload", "kthread", "other" };
+	unsigned int i, r;
+
+	fsl_json__key(j, "cpu");
+	if (!c->period_ns) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "period_ns", c->period_ns);
+	fsl_json__kv_double(j, "hz", r3(1e9 / c->period_ns));
+	fsl_json__key(j, "samples");
+	fsl_json__obj_begin(j);
+	for (r = 0; r < 3; r++)
+		fsl_json__kv_u64(j, roles[r], c->samples[r]);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "oncpu_ns");
+	fsl_json__obj_begin(j);
+	for (r = 0; r < 3; r++)
+		fsl_json__kv_u64(j, roles[r], c->total_ns[r]);
+	fsl_json__obj_end(j);
+	fsl_json__kv_u64(j, "other_fs_ns", c->other_fs_ns);
+	fsl_json__kv_u64(j, "samples_without_stack", c->no_stack);
+	fsl_json__key(j, "classes");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_CC__MAX; i++) {
+		if (!c->ns[0][i] && !c->ns[1][i] && !c->ns[2][i])
+			continue;
+		fsl_json__key(j, fsl_cclass_id(i));
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "workload_ns", c->ns[FSL_ROLE_WORKLOAD][i]);
+		fsl_json__kv_u64(j, "kthread_ns", c->ns[FSL_ROLE_KTHREAD][i]);
+		fsl_json__kv_u64(j, "other_ns", c->ns[FSL_ROLE_OTHER][i]);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
 /* Waits on other filesystems than the target: summed, never in classes or causes. */
 static void other_fs(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_other_fs *o)
 {
@@ -193,6 +235,7 @@ static void causes(struct fsl_json *j, struct fsl_analysis *a)
 	if (d) {
 		fsl_analysis__diagnose(a, d);
 		whole_obj(j, &d->whole);
+		cpu_obj(j, &d->cpu);
 	}
 	fsl_json__key(j, "causes");
 	fsl_json__arr_begin(j);
@@ -200,20 +243,34 @@ static void causes(struct fsl_json *j, struct fsl_analysis *a)
 		for (i = 0; i < d->ncauses; i++) {
 			const struct fsl_cause *c = &d->causes[i];
 			const struct fsl_class_stat *cs = &st->cls[c->cls];
+			int cpu = c->kind == FSL_CAUSE_CPU;
 
 			fsl_json__obj_begin(j);
-			fsl_json__kv_str(j, "class", fsl_wclass_id(c->cls));
-			fsl_json__kv_str(j, "label", fsl_wclass_label(c->cls));
+			fsl_json__kv_str(j, "kind", cpu ? "cpu" : "wait");
+			fsl_json__kv_str(j, "class", fsl_cause_id(c));
+			fsl_json__kv_str(j, "label", fsl_cause_label(c));
 			fsl_json__kv_double(j, "seconds", r3(rn_sec(c->ns)));
 			fsl_json__kv_u64(j, "ns", c->ns);
 			fsl_json__kv_double(j, "share", r3(c->share));
-			fsl_json__kv_u64(j, "waits", c->count);
+			if (d->has_cpu)
+				fsl_json__kv_double(j, "busy_share", r3(c->busy_share));
+			fsl_json__kv_u64(j, cpu ? "samples" : "waits", c->count);
 			fsl_json__kv_double(j, "kthread_seconds", r3(rn_sec(c->kthread_ns)));
 			fsl_json__kv_str(j, "evidence", c->evidence);
 			fsl_json__kv_str(j, "suggestion", c->suggestion);
 			fsl_json__key(j, "stacks");
 			fsl_json__arr_begin(j);
-			for (k = 0; k < FSL_TOP_STACKS && cs->top_stack[k] >= 0; k++) {
+			for (k = 0; cpu && k < FSL_CPU_TOP_STACKS && d->cpu.top_stack[c->cls][k] >= 0;
+			     k++) {
+				fsl_json__obj_begin(j);
+				fsl_json__kv_s64(j, "id", d->cpu.top_stack[c->cls][k]);
+				fsl_json__kv_u64(j, "ns", d->cpu.top_stack_ns[c->cls][k]);
+				fsl_json__kv_str(j, "comm", d->cpu.top_comm[c->cls][k]);
+				fsl_json__key(j, "frames");
+				stack_arr(j, a, d->cpu.top_stack[c->cls][k]);
+				fsl_json__obj_end(j);
+			}
+			for (k = 0; !cpu && k < FSL_TOP_STACKS && cs->top_stack[k] >= 0; k++) {
 				fsl_json__obj_begin(j);
 				fsl_json__kv_s64(j, "id", cs->top_stack[k]);
 				fsl_json__kv_u64(j, "ns", cs->top_stack_ns[k]);

@@ -116,7 +116,7 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
  * The workload's whole time first: what the causes below are a part of.
  * Classes under 0.1% of the wall are left out of the parenthesis.
  */
-static void whole_line(FILE *f, const struct fsl_wholetime *w)
+static void whole_line(FILE *f, const struct fsl_wholetime *w, const struct fsl_cpu *cpu)
 {
 	char line[1024], b1[32];
 	size_t used = 0;
@@ -149,14 +149,47 @@ static void whole_line(FILE *f, const struct fsl_wholetime *w)
 		snprintf(line + used, sizeof(line) - used, ", other sleep %.1f%%",
 			 PCT(w->sleep_ns));
 	wrap(f, "whole time: ", 2, line);
+	/* where the on-CPU part went, by the samples' classes (largest first) */
+	if (cpu && cpu->period_ns && cpu->total_ns[FSL_ROLE_WORKLOAD]) {
+		const uint64_t *ns = cpu->ns[FSL_ROLE_WORKLOAD];
+		double all = cpu->total_ns[FSL_ROLE_WORKLOAD];
+		unsigned int order[FSL_CC__MAX], n = 0, j, k;
+
+		for (i = 0; i < FSL_CC__MAX; i++) {
+			if (!ns[i])
+				continue;
+			for (j = n; j > 0 && ns[order[j - 1]] < ns[i]; j--)
+				order[j] = order[j - 1];
+			order[j] = i;
+			n++;
+		}
+		used = 0;
+		for (k = 0; k < n && k < 6 && used < sizeof(line); k++) {
+			if (100.0 * ns[order[k]] / all < 1.0)
+				break;
+			used += snprintf(line + used, sizeof(line) - used, "%s%s %.0f%%",
+					 k ? ", " : "", fsl_cclass_id(order[k]),
+					 100.0 * ns[order[k]] / all);
+		}
+		if (used < sizeof(line))
+			snprintf(line + used, sizeof(line) - used, " (%" PRIu64 " samples at %.0f Hz)",
+				 cpu->samples[FSL_ROLE_WORKLOAD], 1e9 / cpu->period_ns);
+		wrap(f, "on-CPU by class: ", 2, line);
+	}
 	if (w->blocked_ns * 2 < w->wall_ns) {
 		const char *most = w->oncpu_ns >= w->sleep_ns && w->oncpu_ns >= w->runq_ns ?
 				   "on the CPU" : w->sleep_ns >= w->runq_ns ?
 				   "in other sleep (not a counted wait)" : "waiting for a CPU";
 
-		snprintf(line, sizeof(line), "the workload was mostly not blocked: most of its time "
-			 "was %s; the wait causes below explain %.1f%% of it.", most,
-			 PCT(w->blocked_ns));
+		if (cpu && cpu->period_ns)
+			snprintf(line, sizeof(line), "the workload was mostly not blocked: most of its "
+				 "time was %s; the causes below explain the blocked %.1f%% and the "
+				 "on-CPU %.1f%% of it.", most, PCT(w->blocked_ns), PCT(w->oncpu_ns));
+		else
+			snprintf(line, sizeof(line), "the workload was mostly not blocked: most of "
+				 "its time was %s; the wait causes below explain %.1f%% of it (record "
+				 "the cpu family to see where the CPU time went).", most,
+				 PCT(w->blocked_ns));
 		wrap(f, "", 2, line);
 	}
 #undef PCT
@@ -204,9 +237,15 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 			n++;
 	for (i = 0, waits = 0; i < FSL_WC__MAX; i++)
 		waits += st->cls[i].count[FSL_ROLE_WORKLOAD];
-	title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, over %.2f s",
-	      rn_sec(d->blocked_ns), waits, n, n == 1 ? "" : "s", rn_sec(t1 - t0));
-	whole_line(f, &d->whole);
+	if (d->has_cpu)
+		title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, "
+		      "on-CPU %.2f s (sampled), over %.2f s", rn_sec(d->blocked_ns), waits, n,
+		      n == 1 ? "" : "s", rn_sec(d->oncpu_ns), rn_sec(t1 - t0));
+	else
+		title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, "
+		      "over %.2f s", rn_sec(d->blocked_ns), waits, n, n == 1 ? "" : "s",
+		      rn_sec(t1 - t0));
+	whole_line(f, &d->whole, &d->cpu);
 	{
 		const struct fsl_health *h = fsl_analysis__health(a);
 
@@ -217,17 +256,25 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 				h->unknown_stacks);
 	}
 	if (!d->ncauses) {
-		fprintf(f, "  no blocked time of the workload was recorded%s\n",
+		fprintf(f, "  no %s of the workload was recorded%s\n",
+			d->has_cpu ? "blocked or on-CPU time" : "blocked time",
 			st->ns[FSL_ROLE_KTHREAD] ? " (kernel threads' waits below)" : "");
+	} else if (d->has_cpu) {
+		/* waits and CPU ranked together: shares of the time both make up */
+		fprintf(f, "  causes ranked by the workload's time blocked and on-CPU (%s):\n",
+			fsl_fmt_ns(b1, sizeof(b1), d->blocked_ns + d->oncpu_ns));
+		fprintf(f, "  %-2s %-22s %10s %7s %8s\n", "#", "cause", "time", "share", "count");
 	} else {
 		fprintf(f, "  %-2s %-22s %10s %7s %8s\n", "#", "cause", "blocked", "share", "waits");
 	}
 	for (i = 0; i < d->ncauses; i++) {
 		const struct fsl_cause *c = &d->causes[i];
 
-		fprintf(f, "  %-2u %-22s %10s %6.1f%% %8" PRIu64 "   %s\n", i + 1, fsl_wclass_id(c->cls),
-			fsl_fmt_ns(b1, sizeof(b1), c->ns), 100 * c->share, c->count,
-			fsl_wclass_label(c->cls));
+		fprintf(f, "  %-2u %-22s %10s %6.1f%% %8" PRIu64 "   %s\n", i + 1,
+			fsl_cause_id(c),
+			fsl_fmt_ns(b1, sizeof(b1), c->ns),
+			100 * (d->has_cpu ? c->busy_share : c->share), c->count,
+			fsl_cause_label(c));
 		wrap(f, "evidence: ", 5, c->evidence);
 		wrap(f, "change:   ", 5, c->suggestion);
 	}

@@ -141,6 +141,54 @@ int fsl_wclass_frame_rank(const char *frame);
 /* The rule table: rule idx (from 0); returns 0 past the end. */
 int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank);
 
+/*
+ * CPU classes: where on-CPU time of a sampled stack went (the cpu family).
+ * The rule table (analyzer/cpuclass.c, docs/wait-classes.md) is data; the
+ * innermost frame a rule names decides, because on-CPU the innermost code
+ * is what burns the time (a checksum under an inode update is checksum
+ * time). Ids are "cpu_..." so they never meet a wait class's.
+ */
+enum fsl_cclass {
+	FSL_CC_DIRENT_SCAN = 0,	/* linear directory entry scan (lookup, insert, readdir) */
+	FSL_CC_HTREE,		/* htree index: hashing, probing, splitting */
+	FSL_CC_CHECKSUM,	/* metadata checksums (crc32c) */
+	FSL_CC_MBALLOC,		/* block allocator: group scans, buddy */
+	FSL_CC_IALLOC,		/* inode allocator: group choice, bitmap scan */
+	FSL_CC_EXTENT,		/* extent tree and extent status lookups */
+	FSL_CC_JOURNAL,		/* jbd2 bookkeeping: handles, buffers, commit */
+	FSL_CC_INODE,		/* inode update, inode cache (iget, evict) */
+	FSL_CC_PAGE_COPY,	/* copying data between user space and the page cache */
+	FSL_CC_PAGE_CACHE,	/* page/buffer cache lookup and bookkeeping */
+	FSL_CC_WRITEBACK,	/* preparing dirty pages for writeback */
+	FSL_CC_BLOCK,		/* block layer and driver submission/completion */
+	FSL_CC_PATH_LOOKUP,	/* path walk, dcache */
+	FSL_CC_XFS,		/* XFS code */
+	FSL_CC_EXT4_OTHER,	/* other ext4 code */
+	FSL_CC_LOCK_SPIN,	/* spinning on a contended lock */
+	FSL_CC_MEMORY,		/* allocation, freeing, page faults */
+	FSL_CC_PROCESS,		/* fork, exec, exit */
+	FSL_CC_SCHED,		/* scheduler, context switches */
+	FSL_CC_IRQ,		/* interrupts and softirqs */
+	FSL_CC_KERNEL_OTHER,	/* kernel code no rule names */
+	FSL_CC_USER,		/* user space */
+	FSL_CC_RECORDER,	/* the recorder's own probes running in the task */
+	FSL_CC__MAX,
+};
+
+const char *fsl_cclass_id(unsigned int cls);
+const char *fsl_cclass_label(unsigned int cls);
+int fsl_cclass_parse(const char *id);
+/*
+ * Classify an on-CPU stack (frames innermost first). rule_frame, if not
+ * NULL, gets the frame that decided (-1: none, FSL_CC_KERNEL_OTHER).
+ */
+unsigned int fsl_cclass_of_frames(const char *const *frames, unsigned int nframes,
+				  int *rule_frame);
+/* Rule idx of the table (docs, tests): 0 past the end. */
+int fsl_cclass_rule(unsigned int idx, const char **func, unsigned int *cls, int *weak);
+/* Pattern idx of the recorder's own frames (any frame: cpu_recorder); NULL past the end. */
+const char *fsl_cclass_recorder_frame(unsigned int idx);
+
 /* ----------------------------------------------------------------- tasks */
 
 /*
@@ -159,6 +207,7 @@ struct fsl_class_stat {
 	uint64_t ns[3];			/* blocked ns by enum fsl_task_role */
 	uint64_t count[3];
 	uint64_t max_ns;		/* longest single wait (any role) */
+	uint64_t workload_max_ns;	/* longest single wait of the workload */
 	/* Heaviest stacks of this class (workload role first, then any). */
 	int32_t top_stack[FSL_TOP_STACKS];	/* -1 = none; ranked by workload ns, then all */
 	uint64_t top_stack_ns[FSL_TOP_STACKS];	/* all roles */
@@ -179,6 +228,7 @@ struct fsl_proc_stat {
 	struct fsl_hist op_lat;		/* ns of the dirops counted in ops */
 	/* data operations on the target's files (read/write family): bytes done */
 	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
+	uint64_t oncpu_ns;		/* sampled on-CPU time (cpu family), target's work */
 };
 
 #define FSL_OTHER_FS_DEVS	8
@@ -233,6 +283,29 @@ struct fsl_wholetime {
 	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
 	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
 	uint64_t short_ns;		/* blocked_ns - classified_ns */
+};
+
+/* ----------------------------------------------------------------- cpu */
+
+/*
+ * On-CPU time by CPU class (the cpu family's samples): count x period,
+ * the window's share of each slot by overlap. Estimates: a class's error
+ * is about sqrt(samples) samples. Samples of another filesystem's work
+ * (context stage, OTHERFS) are summed apart and never in the classes.
+ */
+#define FSL_CPU_TOP_STACKS	2
+
+struct fsl_cpu {
+	uint64_t period_ns;			/* 0: the trace has no cpu records */
+	uint64_t samples[3];			/* by role, in the window */
+	uint64_t ns[3][FSL_CC__MAX];		/* by role and class */
+	uint64_t total_ns[3];			/* by role */
+	uint64_t other_fs_ns;			/* the workload's, on other filesystems */
+	uint64_t no_stack;			/* kernel samples whose stack is not known */
+	/* the workload's costliest stacks per class; -1 none */
+	int32_t top_stack[FSL_CC__MAX][FSL_CPU_TOP_STACKS];
+	uint64_t top_stack_ns[FSL_CC__MAX][FSL_CPU_TOP_STACKS];
+	char top_comm[FSL_CC__MAX][FSL_CPU_TOP_STACKS][16];
 };
 
 /* ----------------------------------------------------------------- ops */
@@ -749,6 +822,8 @@ const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
 const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a);
+/* On-CPU time by class; period_ns 0 when the trace has no cpu records. */
+const struct fsl_cpu *fsl_analysis__cpu(struct fsl_analysis *a);
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a);
 const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
 
@@ -822,27 +897,39 @@ const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a)
 
 /* ------------------------------------------------------------- diagnosis */
 
-#define FSL_MAX_CAUSES		FSL_WC__MAX
+#define FSL_MAX_CAUSES		(FSL_WC__MAX + FSL_CC__MAX)
 #define FSL_EVIDENCE_LEN	512
 #define FSL_SUGGESTION_LEN	640
 
 struct fsl_cause {
-	unsigned int cls;		/* enum fsl_wclass */
-	uint64_t ns;			/* workload blocked ns */
-	double share;			/* of all workload blocked time, 0..1 */
-	uint64_t count;
-	uint64_t kthread_ns;		/* kernel threads' waits in the same class */
+	unsigned int kind;		/* FSL_CAUSE_WAIT or FSL_CAUSE_CPU */
+	unsigned int cls;		/* enum fsl_wclass, or enum fsl_cclass for CPU */
+	uint64_t ns;			/* workload blocked (or sampled on-CPU) ns */
+	double share;			/* waits: of all workload blocked time; CPU: of on-CPU */
+	double busy_share;		/* of the workload's blocked + sampled on-CPU time */
+	uint64_t count;			/* waits, or samples */
+	uint64_t kthread_ns;		/* kernel threads' time in the same class */
 	char evidence[FSL_EVIDENCE_LEN];
 	char suggestion[FSL_SUGGESTION_LEN];
 };
 
+#define FSL_CAUSE_WAIT	0
+#define FSL_CAUSE_CPU	1
+
 struct fsl_diagnosis {
 	uint64_t blocked_ns;		/* workload */
+	uint64_t oncpu_ns;		/* workload, sampled (cpu family); 0 without it */
+	int has_cpu;			/* the trace has cpu samples: CPU causes are ranked too */
+	struct fsl_cpu cpu;		/* the on-CPU split by class */
 	struct fsl_wholetime whole;	/* the workload's whole time (threads 0: unknown) */
 	uint64_t window_ns;		/* span of the window */
 	unsigned int ncauses;
-	struct fsl_cause causes[FSL_MAX_CAUSES];	/* most blocked first */
+	struct fsl_cause causes[FSL_MAX_CAUSES];	/* most time first, waits and CPU together */
 };
+
+/* A cause's class id and label, from the wait or the CPU table as its kind says. */
+const char *fsl_cause_id(const struct fsl_cause *c);
+const char *fsl_cause_label(const struct fsl_cause *c);
 
 /* Rank the causes of the current window, with evidence and suggestions. */
 void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d);

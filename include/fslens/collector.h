@@ -55,6 +55,7 @@ struct fsl_collector_opts {
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
 	int syscall_tp;		/* dirops on per-syscall tracepoints, not raw_syscalls */
 	int floor;		/* benchmarks: the syscall programs attach and return at once */
+	unsigned int cpu_freq;	/* cpu family: samples per second per CPU; 0 = default */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
@@ -62,6 +63,8 @@ struct fsl_collector_opts {
 
 #define FSL_COLLECTOR_RING_DEFAULT	(64ull << 20)
 #define FSL_COLLECTOR_MIN_WAIT_DEFAULT	(100 * 1000ull)	/* ns */
+/* Odd, so the samples do not run in step with the kernel's own periodic work. */
+#define FSL_COLLECTOR_CPU_FREQ_DEFAULT	499
 
 /* One event; the record is valid only during the call. Non-zero stops poll. */
 typedef int (*fsl_collector_event_fn)(void *ctx, const struct fsl_hdr *ev);

@@ -30,6 +30,7 @@ enum fsl_family {
 	FSL_FAM_DIROPS,
 	FSL_FAM_OFFCPU,
 	FSL_FAM_PROC,
+	FSL_FAM_CPU,
 	FSL_FAM__MAX,
 };
 
@@ -139,6 +140,9 @@ enum fsl_event_type {
 	FSL_EV_XFS_IOMAP_FOUND,			/* struct fsl_ev_xfs_imap */
 	FSL_EV_XFS_MAP_BLOCKS_ALLOC,		/* struct fsl_ev_xfs_imap */
 	FSL_EV_XFS_MAP_BLOCKS_FOUND,		/* struct fsl_ev_xfs_imap */
+
+	/* cpu: struct fsl_ev_cpu */
+	FSL_EV_CPU = 160,
 
 	/*
 	 * xfs layout and inode placement (alloc family): which inode a
@@ -728,6 +732,11 @@ struct fsl_ev_data {
  * the top (a different hash), in a second map, and its id is offset by this.
  */
 #define FSL_STACK2_BASE			(1 << 20)
+/*
+ * Ids from here are on-CPU stacks (the cpu family), given by the collector
+ * to each distinct stack it drains; they are not in the kernel's stack map.
+ */
+#define FSL_STACK_CPU_BASE		(1 << 24)
 
 /*
  * An off-CPU wait, emitted when the task runs again. hdr.ts is the moment it
@@ -771,6 +780,24 @@ struct fsl_ev_tasktime {
 	__u32 switches;		/* times switched in */
 	__u32 flags;		/* FSL_TASKTIME_* */
 };
+
+/*
+ * On-CPU samples of one thread with one kernel stack, counted in the kernel
+ * over one slot of time (a timer-driven perf event on every CPU, sampling
+ * at period_ns). count * period_ns estimates the thread's on-CPU time with
+ * that stack in [hdr.ts, hdr.ts + slot_ns). hdr.cpu is 0: a count sums CPUs.
+ */
+struct fsl_ev_cpu {
+	struct fsl_hdr hdr;	/* ts: start of the slot; pid/tid: the thread sampled */
+	__u64 slot_ns;
+	__u64 period_ns;
+	__s32 stack_id;		/* kernel stack (the stack table); < 0: none */
+	__u32 count;
+	__u32 flags;		/* FSL_CPU_USER | FSL_OFFCPU_IN_* | FSL_OFFCPU_HANDLE_* */
+	__u32 _pad;
+};
+
+#define FSL_CPU_USER		(1u << 0)	/* interrupted in user mode: no kernel stack */
 
 enum fsl_proc_kind {
 	FSL_PROC_SEEN = 0,	/* first sight of a task (records pre-existing tasks) */

@@ -54,6 +54,7 @@ struct fsl_trace_stats;
 
 /* ---- keys: the recording (collector/record.c) ---- */
 #define FSL_KV_MIN_WAIT_US	"record.min_wait_us"
+#define FSL_KV_CPU_FREQ		"record.cpu_freq"	/* cpu family: samples/s per CPU */
 #define FSL_KV_PROBE_MODE	"record.probe_mode"	/* "tracepoint" | "tracepoint+fentry" */
 #define FSL_KV_MISSING_TP	"record.missing"	/* comma list of tracepoints absent */
 #define FSL_KV_COMMAND		"record.command"
