@@ -80,35 +80,6 @@ struct an_xfslayout {
 
 /* ---- geometry ---- */
 
-int fsl_xfs_addr_init(struct fsl_xfs_addr *x, const struct fsl_meta *m)
-{
-	struct fsl_xfs_geometry g;
-	uint32_t l = 0;
-
-	memset(x, 0, sizeof(*x));
-	if (fsl_meta__xfs_geometry(m, &g) || !g.ag_blocks || !g.block_size || !g.inodes_per_block)
-		return -ENOENT;
-	while (l < 16 && (1u << l) < g.inodes_per_block)
-		l++;
-	/*
-	 * A geometry XFS can have (AGs of at most 2^31 blocks, 2^agblklog the
-	 * AG size rounded up to a power of two): numbers from a damaged trace
-	 * must not make the address arithmetic shift past 64 bits.
-	 */
-	if (g.ag_block_log < 1 || g.ag_block_log > 31 || l > 8 || !g.ag_count ||
-	    g.ag_count > (1u << 24) || g.ag_blocks > (1ull << g.ag_block_log) ||
-	    g.ag_blocks <= (1ull << (g.ag_block_log - 1)) || g.block_size < 512) {
-		memset(x, 0, sizeof(*x));
-		return -EINVAL;
-	}
-	x->inopblog = l;
-	x->agblklog = g.ag_block_log;
-	x->agblocks = g.ag_blocks;
-	x->agcount = g.ag_count;
-	x->sect_per_block = g.block_size / 512;
-	return 0;
-}
-
 static int geometry(struct an_xfslayout *s)
 {
 	if (!s->x_state)
