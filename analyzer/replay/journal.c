@@ -416,8 +416,21 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 	if (r->max_txn && r->g.journal_blocks)
 		jc.max_txn_blocks = (uint32_t)(jc.journal_blocks * r->max_txn / r->g.journal_blocks);
 	journal_costs(r, base ? NULL : s->prof, &jc);
-	if (jc.journal_blocks < 1024)
+	if (!r->g.journal_blocks) {
+		snprintf(s->jskip, sizeof(s->jskip), "no ext4.journal_blocks in the trace");
 		return;
+	}
+	if (r->no_journal_events) {
+		snprintf(s->jskip, sizeof(s->jskip), "the trace has no journal events "
+			 "(recorded without -e journal)");
+		return;
+	}
+	if (jc.journal_blocks < 1024) {
+		/* jbd2 refuses such a journal (JBD2_MIN_JOURNAL_BLOCKS) */
+		snprintf(s->jskip, sizeof(s->jskip), "a journal of %llu blocks is below jbd2's "
+			 "1024-block minimum", (unsigned long long)jc.journal_blocks);
+		return;
+	}
 	it = malloc(sizeof(*it));
 	if (!it) {
 		fsl_map__free(&shift);

@@ -58,6 +58,34 @@ static const char *refuse_layout(const struct fsl_replay *r, char *buf, size_t s
 	return NULL;
 }
 
+/*
+ * Models that did not run, so their figures are not printed (the reason
+ * is): NULL when the model behind the figures ran.
+ */
+static const char *skip_layout(const struct fsl_replay *r)
+{
+	if (!r->have_geom)
+		return "no ext4 geometry in the trace (ext4.block_size, blocks_count, "
+		       "blocks_per_group, inodes_per_group)";
+	if (r->no_alloc_events)
+		return "the trace has no allocation events (recorded without -e alloc)";
+	return NULL;
+}
+
+static const char *skip_dirs(const struct fsl_replay *r)
+{
+	if (!r->g.block_size && !r->w_block_size)
+		return "no ext4.block_size in the trace";
+	if (r->no_dirops)
+		return "the trace has no directory operations (recorded without -e dirops)";
+	return NULL;
+}
+
+static const char *skip_journal(const struct scen *s)
+{
+	return s->j ? NULL : s->jskip[0] ? s->jskip : "the journal model could not run";
+}
+
 static const char *refuse_journal(const struct fsl_replay *r)
 {
 	if (r->whatif && r->sc[1].delalloc != r->g.delalloc)
@@ -97,8 +125,10 @@ static void json_scen(const struct fsl_replay *r, const struct scen *s, struct f
 		fsl_json__kv_double(j, "inode_to_data_groups",
 				    s->idist_n ? (double)s->idist_sum / s->idist_n : 0);
 	}
-	fsl_json__kv_u64(j, "dir_blocks", s->dir_blocks);
-	fsl_json__kv_u64(j, "dir_block_size", s->dir_bs);
+	if (!skip_dirs(r)) {
+		fsl_json__kv_u64(j, "dir_blocks", s->dir_blocks);
+		fsl_json__kv_u64(j, "dir_block_size", s->dir_bs);
+	}
 	if (s->disk) {
 		const struct fsl_disk_stats *ds = fsl_disk__stats(s->disk);
 
@@ -279,52 +309,60 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	fsl_json__obj_begin(&j);
 	fsl_json__kv_u64(&j, "handles", jr->handles);
 	fsl_json__kv_u64(&j, "commits_recorded", jr->commits_recorded);
-	fsl_json__kv_u64(&j, "commits_predicted", jr->commits_predicted);
-	fsl_json__kv_double(&j, "commit_count_error_pct",
-			    jr->commits_recorded ?
-			    100.0 * ((double)jr->commits_predicted - (double)jr->commits_recorded) /
-			    (double)jr->commits_recorded : 0);
 	fsl_json__key(&j, "commits_by_reason_recorded");
 	fsl_json__obj_begin(&j);
 	for (k = 0; k < FSL_COMMIT__MAX; k++)
 		fsl_json__kv_u64(&j, fsl_commit_reason_name(k), jr->rec_by_reason[k]);
 	fsl_json__obj_end(&j);
-	fsl_json__key(&j, "commits_by_reason_predicted");
-	fsl_json__obj_begin(&j);
-	for (k = 0; k < FSL_COMMIT__MAX; k++)
-		fsl_json__kv_u64(&j, fsl_commit_reason_name(k), jr->pred_by_reason[k]);
-	fsl_json__obj_end(&j);
-	fsl_json__kv_double(&j, "same_transaction_pct", pct(jr->same_txn, jr->same_txn_n));
-	fsl_json__key(&j, "waits_over_10ms");
-	fsl_json__obj_begin(&j);
-	fsl_json__kv_u64(&j, "recorded", jr->waits_rec);
-	fsl_json__kv_u64(&j, "predicted", jr->waits_pred);
-	fsl_json__kv_u64(&j, "both", jr->waits_tp);
-	fsl_json__kv_double(&j, "precision_pct", pct(jr->waits_tp, jr->waits_pred));
-	fsl_json__kv_double(&j, "recall_pct", pct(jr->waits_tp, jr->waits_rec));
-	fsl_json__obj_end(&j);
-	fsl_json__key(&j, "phase_ms");
-	fsl_json__obj_begin(&j);
-	{
-		static const char *const ph[3] = { "locked", "flushing", "logging" };
-
-		for (k = 0; k < 3; k++) {
-			fsl_json__key(&j, ph[k]);
-			fsl_json__obj_begin(&j);
-			fsl_json__kv_double(&j, "recorded", jr->rec_phase_ms[k]);
-			fsl_json__kv_double(&j, "predicted", jr->pred_phase_ms[k]);
-			fsl_json__obj_end(&j);
-		}
-	}
-	fsl_json__obj_end(&j);
 	fsl_json__kv_u64(&j, "checkpoints_recorded", jr->checkpoints_recorded);
-	fsl_json__kv_u64(&j, "checkpoints_predicted", jr->checkpoints_predicted);
-	fsl_json__key(&j, "stall_ms_predicted");
-	fsl_json__obj_begin(&j);
-	for (k = 0; k < FSL_JWAIT__MAX; k++)
-		fsl_json__kv_double(&j, fsl_jwait_name(k), jr->stall_ns[k] / 1e6);
-	fsl_json__obj_end(&j);
 	fsl_json__kv_double(&j, "handle_wait_ms_recorded", jr->rec_wait_ms_total);
+	if (skip_journal(&r->sc[0])) {
+		/* no model ran: no predicted figure, the reason instead */
+		fsl_json__kv_str(&j, "skipped", skip_journal(&r->sc[0]));
+		fsl_json__kv_null(&j, "commits_predicted");
+		fsl_json__kv_null(&j, "checkpoints_predicted");
+	} else {
+		fsl_json__kv_u64(&j, "commits_predicted", jr->commits_predicted);
+		fsl_json__kv_double(&j, "commit_count_error_pct",
+				    jr->commits_recorded ?
+				    100.0 * ((double)jr->commits_predicted -
+					     (double)jr->commits_recorded) /
+				    (double)jr->commits_recorded : 0);
+		fsl_json__key(&j, "commits_by_reason_predicted");
+		fsl_json__obj_begin(&j);
+		for (k = 0; k < FSL_COMMIT__MAX; k++)
+			fsl_json__kv_u64(&j, fsl_commit_reason_name(k), jr->pred_by_reason[k]);
+		fsl_json__obj_end(&j);
+		fsl_json__kv_double(&j, "same_transaction_pct", pct(jr->same_txn, jr->same_txn_n));
+		fsl_json__key(&j, "waits_over_10ms");
+		fsl_json__obj_begin(&j);
+		fsl_json__kv_u64(&j, "recorded", jr->waits_rec);
+		fsl_json__kv_u64(&j, "predicted", jr->waits_pred);
+		fsl_json__kv_u64(&j, "both", jr->waits_tp);
+		fsl_json__kv_double(&j, "precision_pct", pct(jr->waits_tp, jr->waits_pred));
+		fsl_json__kv_double(&j, "recall_pct", pct(jr->waits_tp, jr->waits_rec));
+		fsl_json__obj_end(&j);
+		fsl_json__key(&j, "phase_ms");
+		fsl_json__obj_begin(&j);
+		{
+			static const char *const ph[3] = { "locked", "flushing", "logging" };
+
+			for (k = 0; k < 3; k++) {
+				fsl_json__key(&j, ph[k]);
+				fsl_json__obj_begin(&j);
+				fsl_json__kv_double(&j, "recorded", jr->rec_phase_ms[k]);
+				fsl_json__kv_double(&j, "predicted", jr->pred_phase_ms[k]);
+				fsl_json__obj_end(&j);
+			}
+		}
+		fsl_json__obj_end(&j);
+		fsl_json__kv_u64(&j, "checkpoints_predicted", jr->checkpoints_predicted);
+		fsl_json__key(&j, "stall_ms_predicted");
+		fsl_json__obj_begin(&j);
+		for (k = 0; k < FSL_JWAIT__MAX; k++)
+			fsl_json__kv_double(&j, fsl_jwait_name(k), jr->stall_ns[k] / 1e6);
+		fsl_json__obj_end(&j);
+	}
 	fsl_json__obj_end(&j);
 
 	fsl_json__key(&j, "device");
@@ -349,11 +387,25 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__obj_begin(&j);
 		fsl_json__kv_u64(&j, "commits", jr->commits_recorded);
 		fsl_json__kv_u64(&j, "checkpoints", jr->checkpoints_recorded);
-		fsl_json__kv_double(&j, "extents_per_file", s->fr_extents_kernel);
-		fsl_json__kv_u64(&j, "fragmented_files", s->fr_frag_kernel);
+		if (!skip_layout(r)) {
+			fsl_json__kv_double(&j, "extents_per_file", s->fr_extents_kernel);
+			fsl_json__kv_u64(&j, "fragmented_files", s->fr_frag_kernel);
+		}
 		fsl_json__kv_double(&j, "handle_wait_ms", jr->rec_wait_ms_total);
 		fsl_json__kv_u64(&j, "requests", r->rec_rqs);
 		fsl_json__kv_double(&j, "device_busy_ms", r->busy_ns / 1e6);
+		fsl_json__obj_end(&j);
+		/* the models that did not run: no figures of theirs above */
+		fsl_json__key(&j, "skipped");
+		fsl_json__obj_begin(&j);
+		if (skip_layout(r))
+			fsl_json__kv_str(&j, "layout", skip_layout(r));
+		if (skip_journal(&r->sc[0]))
+			fsl_json__kv_str(&j, "journal", skip_journal(&r->sc[0]));
+		else if (skip_journal(&r->sc[1]))
+			fsl_json__kv_str(&j, "journal", skip_journal(&r->sc[1]));
+		if (skip_dirs(r))
+			fsl_json__kv_str(&j, "dir_blocks", skip_dirs(r));
 		fsl_json__obj_end(&j);
 		fsl_json__key(&j, "baseline");
 		json_scen(r, &r->sc[0], &j);
@@ -388,6 +440,10 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 	unsigned int i;
 	int k;
 
+	if (skip_layout(r)) {
+		fprintf(f, "Block and inode placement skipped: %s\n", skip_layout(r));
+		goto journal;
+	}
 	fprintf(f, "Block placement, one step at a time: %llu of %llu exact (%.1f%%), "
 		"goal computed as the kernel did: %.1f%%\n",
 		(unsigned long long)s->blk_exact, (unsigned long long)s->blk_requests,
@@ -449,6 +505,14 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 				(unsigned long long)s->fr_frag_model,
 				(unsigned long long)s->fr_frag_kernel);
 	}
+journal:
+	if (skip_journal(&r->sc[0])) {
+		fprintf(f, "Journal: %llu handles; commits recorded %llu, checkpoints recorded %llu; "
+			"model skipped: %s\n", (unsigned long long)jr->handles,
+			(unsigned long long)jr->commits_recorded,
+			(unsigned long long)jr->checkpoints_recorded, skip_journal(&r->sc[0]));
+		goto whatif;
+	}
 	fprintf(f, "Journal: %llu handles; commits recorded %llu, predicted %llu; same transaction "
 		"boundaries %.1f%%; waits > 10 ms recorded %llu, predicted %llu (precision %.0f%%, "
 		"recall %.0f%%); checkpoints recorded %llu, predicted %llu\n",
@@ -461,6 +525,7 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 	fprintf(f, "  phases (ms, mean): locked %.2f/%.2f, flushing %.2f/%.2f, logging %.2f/%.2f "
 		"(recorded/predicted)\n", jr->rec_phase_ms[0], jr->pred_phase_ms[0],
 		jr->rec_phase_ms[1], jr->pred_phase_ms[1], jr->rec_phase_ms[2], jr->pred_phase_ms[2]);
+whatif:
 	if (r->whatif) {
 		const struct scen *b = &r->sc[0], *w = &r->sc[1];
 		const struct fsl_journal_stats *bs = b->j ? fsl_journal__stats(b->j) : NULL;
@@ -476,13 +541,22 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 		fprintf(f, " (recorded | model as recorded | model with the change):\n");
 		char buf[256];
 		const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
+		const char *why;
 
-		if (bs && ws && jn) {
+		if (!bs) {
+			fprintf(f, "  journal (commits, checkpoints, stalls) skipped: %s\n",
+				skip_journal(b));
+		} else if (!ws) {
+			fprintf(f, "  commits          %8llu | %8llu | skipped\n",
+				(unsigned long long)jr->commits_recorded,
+				(unsigned long long)bs->commits);
+			fprintf(f, "  journal with the change skipped: %s\n", skip_journal(w));
+		} else if (jn) {
 			fprintf(f, "  commits          %8llu | %8llu | not modelled\n",
 				(unsigned long long)jr->commits_recorded,
 				(unsigned long long)bs->commits);
 			fprintf(f, "  journal (commits, checkpoints, stalls) not modelled: %s\n", jn);
-		} else if (bs && ws) {
+		} else {
 			fprintf(f, "  commits          %8llu | %8llu | %8llu\n",
 				(unsigned long long)jr->commits_recorded,
 				(unsigned long long)bs->commits, (unsigned long long)ws->commits);
@@ -494,7 +568,10 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 				fprintf(f, "  %-20s stall   - | %8.1f ms | %8.1f ms\n",
 					fsl_jwait_name(k), bs->stall_ns[k] / 1e6, ws->stall_ns[k] / 1e6);
 		}
-		if (lay) {
+		if ((why = skip_layout(r))) {
+			fprintf(f, "  layout (extents, fragmented files, inode-to-data distance) "
+				"skipped: %s\n", why);
+		} else if (lay) {
 			uint64_t fb = 0;
 			double eb = scen_extents(b, NULL, &fb);
 
@@ -513,12 +590,16 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 				(unsigned long long)s->fr_frag_kernel, (unsigned long long)fb,
 				(unsigned long long)fw);
 		}
-		fprintf(f, "  directory blocks        - | %8llu | %8llu (%u-byte blocks)\n",
-			(unsigned long long)b->dir_blocks, (unsigned long long)w->dir_blocks,
-			w->dir_bs);
-		fprintf(f, "  inode-to-data distance  - | %8.2f | %8.2f block groups\n",
-			b->idist_n ? (double)b->idist_sum / b->idist_n : 0,
-			w->idist_n ? (double)w->idist_sum / w->idist_n : 0);
+		if ((why = skip_dirs(r)))
+			fprintf(f, "  directory blocks skipped: %s\n", why);
+		else
+			fprintf(f, "  directory blocks        - | %8llu | %8llu (%u-byte blocks)\n",
+				(unsigned long long)b->dir_blocks, (unsigned long long)w->dir_blocks,
+				w->dir_bs);
+		if (!skip_layout(r))
+			fprintf(f, "  inode-to-data distance  - | %8.2f | %8.2f block groups\n",
+				b->idist_n ? (double)b->idist_sum / b->idist_n : 0,
+				w->idist_n ? (double)w->idist_sum / w->idist_n : 0);
 		if (w->disk) {
 			const struct fsl_disk_stats *ds = fsl_disk__stats(w->disk);
 

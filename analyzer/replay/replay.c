@@ -132,6 +132,20 @@ int fsl_replay_opts_add_set(struct fsl_replay_opts *o, const char *kv, const cha
 
 /* ---- metadata ---- */
 
+/* Was family recorded? A trace without record.families (older) is taken as yes. */
+static int family_recorded(const struct fsl_meta *m, const char *family)
+{
+	const char *v = fsl_meta_kv(m, FSL_KV_FAMILIES), *p;
+	size_t n = strlen(family);
+
+	if (!v)
+		return 1;
+	for (p = v; (p = strstr(p, family)); p += n)
+		if ((p == v || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 {
 	struct fsl_geom *g = &r->g;
@@ -144,6 +158,9 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	fsl_geom_defaults(g);
 	fsl_tunables_defaults(t);
 	r->target_dev = (uint32_t)fsl_meta__u64(m, FSL_KV_DEV, 0);
+	r->no_journal_events = !family_recorded(m, "journal");
+	r->no_dirops = !family_recorded(m, "dirops");
+	r->no_alloc_events = !family_recorded(m, "alloc");
 	have = !fsl_meta__ext4_geometry(m, &eg);
 	g->block_size = eg.block_size;
 	g->blocks_count = eg.blocks_count;

@@ -107,6 +107,11 @@ struct scen {
 	uint64_t alloc_fail;
 	uint64_t idist_sum, idist_n;	/* inode-to-data distance, in groups */
 	uint64_t dir_blocks;
+	/*
+	 * Why a model behind this scenario's figures did not run (empty when
+	 * it did): its figures are then not printed, the reason is.
+	 */
+	char jskip[160];
 };
 
 struct dirent_acc {
@@ -168,6 +173,8 @@ struct fsl_replay {
 	uint32_t wr_last_tid;
 	uint64_t max_txn;
 	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */
+	/* record.families lacks them (old traces say nothing: taken as recorded) */
+	int no_journal_events, no_dirops, no_alloc_events;
 	/* geometry that does not fit the events: the replay stops and says why */
 	char error[320];
 	fsl_handler_fn checked[FSL_EV__MAX];	/* the handlers behind h_checked */
