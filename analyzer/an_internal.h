@@ -30,6 +30,19 @@ void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds);
 /* ---- ext4 geometry ---- */
 /* enum fsl_block_class of block blk (include/fslens/analysis.h). */
 int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk);
+/* Which static metadata holds blk, finer than the block class. */
+enum an_meta_kind {
+	AN_META_OTHER = 0,	/* data, directories, extent-tree blocks, free */
+	AN_META_SUPER,		/* the primary superblock (group 0) */
+	AN_META_SUPER_BACKUP,	/* a backup superblock (sparse_super groups) */
+	AN_META_GDT,		/* group descriptors (or their backup) */
+	AN_META_RESERVED_GDT,	/* reserved GDT blocks (the resize inode's, 7) */
+	AN_META_BBITMAP,
+	AN_META_IBITMAP,
+	AN_META_ITABLE,
+	AN_META_JOURNAL,
+};
+int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk);
 
 /* ---- window ---- */
 struct an_window {

@@ -202,45 +202,80 @@ static int group_has_super(const struct fsl_ext4_geometry *g, uint64_t grp)
 }
 
 /*
- * Which static metadata holds blk: a superblock and group descriptors (and
- * reserved GDT blocks), the internal journal, or with flex_bg the block and
- * inode bitmaps and the inode tables packed at the start of each flex group
- * as mke2fs lays them out on a fresh filesystem: n block bitmaps, n inode
- * bitmaps, n tables for its n groups.
+ * Which static metadata holds blk, as mke2fs lays it out on a fresh
+ * filesystem (dumpe2fs shows the same): a superblock (the primary in group
+ * 0, a backup in the sparse_super groups), the group descriptors and the
+ * reserved GDT blocks after it; the internal journal; the block bitmaps,
+ * inode bitmaps and inode tables, with flex_bg packed at the start of each
+ * flex group (n block bitmaps, n inode bitmaps, n tables for its n groups),
+ * without it at the start of each group after its superblock copy.
  */
-int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
+int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk)
 {
-	uint64_t grp, off, sbgdt, flex, first, n, base, dsz;
+	uint64_t grp, off, gdt, flex, first, n, base, dsz;
+	int super;
 
 	if (!g->blocks_per_group || !g->block_size || blk < g->first_data_block)
-		return FSL_BC_OTHER;
+		return AN_META_OTHER;
 	if (g->journal_start && blk >= g->journal_start &&
 	    blk - g->journal_start < g->journal_blocks)
-		return FSL_BC_JOURNAL;
+		return AN_META_JOURNAL;
+	/* 64-byte descriptors with the 64bit feature, else 32 */
 	dsz = g->desc_size ? g->desc_size : 32;
-	sbgdt = 1 + (g->group_count * dsz + g->block_size - 1) / g->block_size +
-		g->reserved_gdt_blocks;
+	gdt = (g->group_count * dsz + g->block_size - 1) / g->block_size;
 	grp = (blk - g->first_data_block) / g->blocks_per_group;
 	off = (blk - g->first_data_block) % g->blocks_per_group;
-	if (group_has_super(g, grp) && off < sbgdt)
-		return FSL_BC_SUPER;
+	super = group_has_super(g, grp);
+	if (super && off == 0)
+		return grp ? AN_META_SUPER_BACKUP : AN_META_SUPER;
+	if (super && off < 1 + gdt)
+		return AN_META_GDT;
+	if (super && off < 1 + gdt + g->reserved_gdt_blocks)
+		return AN_META_RESERVED_GDT;
+	base = super ? 1 + gdt + g->reserved_gdt_blocks : 0;
 	flex = g->flex_bg_size;
-	if (!(g->feature_incompat & 0x200) || !flex)	/* INCOMPAT_FLEX_BG */
-		return FSL_BC_OTHER;
+	if (!(g->feature_incompat & 0x200) || flex <= 1) {	/* INCOMPAT_FLEX_BG */
+		/* each group its own: block bitmap, inode bitmap, inode table */
+		if (off == base)
+			return AN_META_BBITMAP;
+		if (off == base + 1)
+			return AN_META_IBITMAP;
+		if (off >= base + 2 && off < base + 2 + g->inode_blocks_per_group)
+			return AN_META_ITABLE;
+		return AN_META_OTHER;
+	}
 	first = grp - grp % flex;
-	if (grp != first)
-		return FSL_BC_OTHER;
+	if (grp != first || off < base)
+		return AN_META_OTHER;
 	n = g->group_count - first < flex ? g->group_count - first : flex;
-	base = group_has_super(g, first) ? sbgdt : 0;
-	if (off < base)
-		return FSL_BC_OTHER;
 	if (off < base + n)
-		return FSL_BC_BBITMAP;
+		return AN_META_BBITMAP;
 	if (off < base + 2 * n)
-		return FSL_BC_IBITMAP;
+		return AN_META_IBITMAP;
 	if (off < base + 2 * n + n * g->inode_blocks_per_group)
+		return AN_META_ITABLE;
+	return AN_META_OTHER;
+}
+
+int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
+{
+	switch (an_ext4_meta_kind(g, blk)) {
+	case AN_META_SUPER:
+	case AN_META_SUPER_BACKUP:
+	case AN_META_GDT:
+	case AN_META_RESERVED_GDT:
+		return FSL_BC_SUPER;
+	case AN_META_BBITMAP:
+		return FSL_BC_BBITMAP;
+	case AN_META_IBITMAP:
+		return FSL_BC_IBITMAP;
+	case AN_META_ITABLE:
 		return FSL_BC_ITABLE;
-	return FSL_BC_OTHER;
+	case AN_META_JOURNAL:
+		return FSL_BC_JOURNAL;
+	default:
+		return FSL_BC_OTHER;
+	}
 }
 
 const char *fsl_block_class_name(unsigned int cls)
