@@ -1505,6 +1505,34 @@ static void pos_top(struct fsl_break_pos *p, const struct fsl_map *other)
 	}
 }
 
+/*
+ * The journal inode in more than one piece (ext4.journal_extents, from the
+ * recorder's read of its block map): its whole map, as e2fsck sees it. jbd2
+ * only looks its blocks up one at a time, which cannot show the breaks.
+ */
+static void journal_extents(struct an_layout *s)
+{
+	const char *v = fsl_meta_kv(s->c->meta, FSL_KV_EXT4_JOURNAL_EXTENTS);
+	unsigned long long l, p, n;
+	struct an_file *f;
+	int used;
+
+	if (!v)
+		return;
+	f = file_get(s, fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_INUM, 8));
+	if (!f)
+		return;
+	f->n = 0;
+	while (sscanf(v, "%llu:%llu+%llu%n", &l, &p, &n, &used) == 3) {
+		if (ext_add(f, l, p, n, 0, 0))
+			return;
+		v += used;
+		if (*v != ',')
+			break;
+		v++;
+	}
+}
+
 static void layout_compute(struct an_layout *s)
 {
 	struct fsl_ext4_geometry g;
@@ -1530,6 +1558,7 @@ static void layout_compute(struct an_layout *s)
 		memcpy(pas, s->pas, s->npas * sizeof(*pas));
 		qsort(pas, s->npas, sizeof(*pas), pa_cmp);
 	}
+	journal_extents(s);
 	omax = build_owners(s);
 	memset(&s->pos, 0, sizeof(s->pos));
 	pos_lengths(s, &s->pos);

@@ -27,7 +27,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
-H=$(cd "$(dirname "$0")/../helpers" && pwd)
+. "$(dirname "$0")/../helpers/frag_check.sh"
 
 SRC=
 for d in /usr/lib/python3.11 /usr/lib/python3 /usr/include; do
@@ -39,7 +39,6 @@ done
 # one case: NAME MOUNTOPTS COPIES
 run_case() {
 	local name=$1 opts=$2 k=$3 cmd="" i
-	freerun=
 	scratch_fs 512 ext4 -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 ||
 		{ fail "$name-setup" "cannot make scratch fs"; return 1; }
 	umount "$SCRATCH_MNT" && mount -o "$opts" "$SCRATCH_LOOP" "$SCRATCH_MNT" ||
@@ -56,42 +55,7 @@ run_case() {
 		return 1
 	fi
 	scratch_umount
-	e2fsck -fn -E fragcheck "$SCRATCH_IMG" 2>&1 | grep ': expecting ' >"$T_TMP/$name.e2f"
-	dumpe2fs "$SCRATCH_IMG" >"$T_TMP/$name.dfs" 2>/dev/null
-	"$FSLENS" report --json-full "$T_TMP/$name.trace" >"$T_TMP/$name.json" 2>"$T_TMP/$name.err" ||
-		{ fail "$name-report" "$(cat "$T_TMP/$name.err")"; return 1; }
-	python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["layout"]["fragcheck"]))' \
-		"$T_TMP/$name.json" >"$T_TMP/$name.ours"
-	check_ge "$name-breaks" "$(wc -l <"$T_TMP/$name.e2f")" 2
-	if diff "$T_TMP/$name.e2f" "$T_TMP/$name.ours" >"$T_TMP/$name.diff"; then
-		pass "$name-fragcheck-equal"
-	else
-		fail "$name-fragcheck-equal" "$(head -c 400 "$T_TMP/$name.diff")"
-	fi
-	python3 "$H/frag_cmp.py" "$SCRATCH_IMG" "$T_TMP/$name.json" "$T_TMP/$name.dfs" \
-		>"$T_TMP/$name.cmp" 2>&1
-	# the figures, for VERBOSE=1 runs and the closing note
-	sed "s/^/$name: /" "$T_TMP/$name.cmp" >&2
-	if grep -q '^BAD\|Traceback' "$T_TMP/$name.cmp"; then
-		fail "$name-taker-vs-icheck" "$(grep -m3 '^BAD\|Error' "$T_TMP/$name.cmp")"
-	else
-		pass "$name-taker-vs-icheck"
-	fi
-	"$FSLENS" replay --json --free-run "$T_TMP/$name.trace" >"$T_TMP/$name.fr.json" \
-		2>"$T_TMP/$name.fr.err"
-	freerun=$(python3 -c 'import json,sys
-print(json.load(open(sys.argv[1]))["fidelity"]["free_run"]["end_map_agree_pct"])' \
-		"$T_TMP/$name.fr.json" 2>/dev/null)
-	echo "$name: free-run end bitmap agreement ${freerun:-?}%" >&2
-	return 0
-}
-# freerun_ge NAME MIN: the last case's free-run agreement is at least MIN%
-freerun_ge() {
-	if python3 -c "import sys; sys.exit(0 if float('$freerun') >= $2 else 1)" 2>/dev/null; then
-		pass "$1"
-	else
-		fail "$1" "free-run end bitmap agreement '$freerun'%, want >= $2%"
-	fi
+	frag_check "$name" "$SCRATCH_IMG" "$T_TMP/$name.trace"
 }
 
 run_case nd1 nodelalloc 1

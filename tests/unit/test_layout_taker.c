@@ -437,6 +437,40 @@ static int fx_release(struct fsl_analysis *a, unsigned int type, uint64_t ts, ui
  * blocks, the preallocation as created (512) less the tail it gave back
  * before the decision (40100+426), and 704's blocks freed again.
  */
+/*
+ * A journal in three pieces (mke2fs without flex_bg splits it around the
+ * groups' metadata; ext4.journal_extents as the recorder reads its map): its
+ * breaks are fragcheck lines, as e2fsck prints them, though the trace only
+ * looked some of its blocks up; the block it expected is a block bitmap.
+ */
+TEST(layout_journal_in_pieces)
+{
+	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
+	const struct fsl_frag_break *br;
+	struct fsl_analysis *a;
+	struct fx_meta fx;
+
+	geometry(&fx);
+	fx_set(&fx, "ext4.flex_bg_size", "0");
+	fx_set(&fx, "ext4.feature_incompat", "0xc2");
+	fx_set(&fx, "ext4.journal_inum", "8");
+	fx_set(&fx, "ext4.journal_blocks", "8192");
+	fx_set(&fx, "ext4.journal_extents", "0:62000+3536,3536:66050+4000,7536:98883+656");
+	a = fsl_analysis__new(&o, NULL);
+	REQUIRE(a && !fsl_analysis__begin(a, &fx.m));
+	/* jbd2 maps one block at a time: a lookup, not a new mapping */
+	fx_map(a, 100, 1, 8, 10, 62010, 1);
+	REQUIRE(fsl_layout__breaks(fsl_analysis__layout(a), &br) == 2);
+	CHECK_U64(br[0].ino, 8);
+	CHECK_U64(br[0].expect, 65536);
+	CHECK_U64(br[0].phys, 66050);
+	CHECK_U64(br[0].log, 3536);
+	CHECK_EQ(br[0].taker_kind, FSL_TAKER_BBITMAP);
+	CHECK_U64(br[1].expect, 70050);
+	CHECK_EQ(br[1].taker_kind, FSL_TAKER_FREE);
+	fsl_analysis__free(a);
+}
+
 TEST(layout_goal_group_offer)
 {
 	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
