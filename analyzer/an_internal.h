@@ -44,6 +44,15 @@ enum an_meta_kind {
 };
 int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk);
 
+/* ---- journal ---- */
+/*
+ * Who asked for a commit, from the stack of a jbd2_kick (the task that woke
+ * the jbd2 thread): FSL_TRIG_* + 1, AN_KICK_STOP (a handle stopping past its
+ * transaction's expiry or synchronous), or AN_KICK_NONE (no rule matched).
+ */
+enum { AN_KICK_NONE = 0, AN_KICK_STOP = FSL_TRIG__MAX + 1 };
+uint8_t an_kick_of_stack(const struct fsl_stack *st);
+
 /* ---- window ---- */
 struct an_window {
 	uint64_t t0, t1;	/* t1 = 0: open */

@@ -286,3 +286,56 @@ const char *fsl_block_class_name(unsigned int cls)
 
 	return cls < FSL_BC__MAX ? n[cls] : "?";
 }
+
+/*
+ * What asked for a commit, from the stack of the task that woke the jbd2
+ * thread (jbd2 starts a commit only when asked, fs/jbd2/journal.c
+ * kjournald2): __jbd2_log_start_commit from a checkpoint that found a
+ * buffer of the running transaction (log space), from start_this_handle
+ * finding the transaction full (add_transaction_credits), from fsync
+ * (ext4_sync_file), from sync(2)/syncfs/unmount (ext4_sync_fs,
+ * jbd2_journal_flush), or the commit timer (commit_timeout, the only
+ * timer jbd2 arms: j_commit_interval). A handle
+ * stopping past its transaction's expiry or with h_sync also asks
+ * (jbd2_journal_stop): the timer or a synchronous handle, told apart by
+ * the transaction's age. The cause nearest the request wins: a sync whose
+ * writeback found the transaction full is "full".
+ */
+static const struct {
+	const char *func;
+	uint8_t trig, rank;
+} kick_rules[] = {
+	{ "jbd2_log_do_checkpoint",	FSL_TRIG_LOG_SPACE,	5 },
+	{ "__jbd2_log_wait_for_space",	FSL_TRIG_LOG_SPACE,	5 },
+	{ "add_transaction_credits",	FSL_TRIG_FULL,		4 },
+	{ "wait_transaction_locked",	FSL_TRIG_FULL,		4 },
+	{ "jbd2__journal_restart",	FSL_TRIG_FULL,		4 },
+	{ "ext4_sync_file",		FSL_TRIG_FSYNC,		3 },
+	{ "ext4_fsync_journal",		FSL_TRIG_FSYNC,		3 },
+	{ "ext4_sync_fs",		FSL_TRIG_SYNC,		2 },
+	{ "sync_filesystem",		FSL_TRIG_SYNC,		2 },
+	{ "jbd2_journal_flush",		FSL_TRIG_SYNC,		2 },
+	{ "commit_timeout",		FSL_TRIG_TIMER,		1 },
+	/* commit_timeout ends in a tail call: only the timer frame is left */
+	{ "call_timer_fn",		FSL_TRIG_TIMER,		1 },
+	{ "jbd2_journal_stop",		AN_KICK_STOP,		0 },
+};
+
+uint8_t an_kick_of_stack(const struct fsl_stack *st)
+{
+	unsigned int i, k;
+	int best = -1;
+	uint8_t kick = AN_KICK_NONE;
+	char f[96];
+
+	for (i = 0; st && i < st->nframes; i++) {
+		fsl_frame_func(st->frames[i], f, sizeof(f));
+		for (k = 0; k < sizeof(kick_rules) / sizeof(kick_rules[0]); k++) {
+			if (strcmp(f, kick_rules[k].func) || kick_rules[k].rank <= best)
+				continue;
+			best = kick_rules[k].rank;
+			kick = kick_rules[k].trig == AN_KICK_STOP ? AN_KICK_STOP : kick_rules[k].trig + 1;
+		}
+	}
+	return kick;
+}

@@ -94,6 +94,12 @@ static const char *refuse_journal(const struct fsl_replay *r)
 	return NULL;
 }
 
+/* A model's commits of the workload (those other tasks' syncs forced apart). */
+static uint64_t wl_commits(const struct fsl_journal_stats *st)
+{
+	return st->commits - st->commits_by_reason[FSL_COMMIT_OTHER];
+}
+
 static void json_scen(const struct fsl_replay *r, const struct scen *s, struct fsl_json *j)
 {
 	const struct fsl_journal_stats *st = s->j ? fsl_journal__stats(s->j) : NULL;
@@ -104,7 +110,8 @@ static void json_scen(const struct fsl_replay *r, const struct scen *s, struct f
 	if (st) {
 		fsl_json__kv_u64(j, "journal_blocks", s->jc.journal_blocks);
 		fsl_json__kv_double(j, "commit_s", s->jc.commit_ns / 1e9);
-		fsl_json__kv_u64(j, "commits", st->commits);
+		fsl_json__kv_u64(j, "commits", wl_commits(st));
+		fsl_json__kv_u64(j, "commits_by_others", st->commits_by_reason[FSL_COMMIT_OTHER]);
 		fsl_json__key(j, "commits_by_reason");
 		fsl_json__obj_begin(j);
 		for (k = 0; k < FSL_COMMIT__MAX; k++)
@@ -174,6 +181,9 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	struct fsl_json j;
 	unsigned int i;
 	int k;
+
+	/* the workload's commits: what the models, fed its requests, predict */
+	uint64_t rec_wl = jr->commits_recorded - jr->commits_by_others;
 
 	fsl_json__init(&j, f, 1);
 	fsl_json__obj_begin(&j);
@@ -309,6 +319,7 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	fsl_json__obj_begin(&j);
 	fsl_json__kv_u64(&j, "handles", jr->handles);
 	fsl_json__kv_u64(&j, "commits_recorded", jr->commits_recorded);
+	fsl_json__kv_u64(&j, "commits_by_others", jr->commits_by_others);
 	fsl_json__key(&j, "commits_by_reason_recorded");
 	fsl_json__obj_begin(&j);
 	for (k = 0; k < FSL_COMMIT__MAX; k++)
@@ -323,11 +334,9 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__kv_null(&j, "checkpoints_predicted");
 	} else {
 		fsl_json__kv_u64(&j, "commits_predicted", jr->commits_predicted);
-		fsl_json__kv_double(&j, "commit_count_error_pct",
-				    jr->commits_recorded ?
-				    100.0 * ((double)jr->commits_predicted -
-					     (double)jr->commits_recorded) /
-				    (double)jr->commits_recorded : 0);
+		fsl_json__kv_double(&j, "commit_count_error_pct", rec_wl ?
+				    100.0 * ((double)jr->commits_predicted - (double)rec_wl) /
+				    (double)rec_wl : 0);
 		fsl_json__key(&j, "commits_by_reason_predicted");
 		fsl_json__obj_begin(&j);
 		for (k = 0; k < FSL_COMMIT__MAX; k++)
@@ -385,7 +394,8 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__obj_end(&j);
 		fsl_json__key(&j, "recorded");
 		fsl_json__obj_begin(&j);
-		fsl_json__kv_u64(&j, "commits", jr->commits_recorded);
+		fsl_json__kv_u64(&j, "commits", rec_wl);
+		fsl_json__kv_u64(&j, "commits_by_others", jr->commits_by_others);
 		fsl_json__kv_u64(&j, "checkpoints", jr->checkpoints_recorded);
 		if (!skip_layout(r)) {
 			fsl_json__kv_double(&j, "extents_per_file", s->fr_extents_kernel);
@@ -437,6 +447,7 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 {
 	const struct fsl_replay_result *s = &r->res;
 	const struct fsl_replay_journal *jr = &r->jr;
+	uint64_t rec_wl = jr->commits_recorded - jr->commits_by_others;
 	unsigned int i;
 	int k;
 
@@ -513,10 +524,14 @@ journal:
 			(unsigned long long)jr->checkpoints_recorded, skip_journal(&r->sc[0]));
 		goto whatif;
 	}
+	if (jr->commits_by_others)
+		fprintf(f, "Journal: %llu more commits recorded were asked for by other tasks' sync "
+			"or fsync (not the workload's: left out)\n",
+			(unsigned long long)jr->commits_by_others);
 	fprintf(f, "Journal: %llu handles; commits recorded %llu, predicted %llu; same transaction "
 		"boundaries %.1f%%; waits > 10 ms recorded %llu, predicted %llu (precision %.0f%%, "
 		"recall %.0f%%); checkpoints recorded %llu, predicted %llu\n",
-		(unsigned long long)jr->handles, (unsigned long long)jr->commits_recorded,
+		(unsigned long long)jr->handles, (unsigned long long)rec_wl,
 		(unsigned long long)jr->commits_predicted, pct(jr->same_txn, jr->same_txn_n),
 		(unsigned long long)jr->waits_rec, (unsigned long long)jr->waits_pred,
 		pct(jr->waits_tp, jr->waits_pred), pct(jr->waits_tp, jr->waits_rec),
@@ -548,18 +563,18 @@ whatif:
 				skip_journal(b));
 		} else if (!ws) {
 			fprintf(f, "  commits          %8llu | %8llu | skipped\n",
-				(unsigned long long)jr->commits_recorded,
-				(unsigned long long)bs->commits);
+				(unsigned long long)rec_wl,
+				(unsigned long long)wl_commits(bs));
 			fprintf(f, "  journal with the change skipped: %s\n", skip_journal(w));
 		} else if (jn) {
 			fprintf(f, "  commits          %8llu | %8llu | not modelled\n",
-				(unsigned long long)jr->commits_recorded,
-				(unsigned long long)bs->commits);
+				(unsigned long long)rec_wl,
+				(unsigned long long)wl_commits(bs));
 			fprintf(f, "  journal (commits, checkpoints, stalls) not modelled: %s\n", jn);
 		} else {
 			fprintf(f, "  commits          %8llu | %8llu | %8llu\n",
-				(unsigned long long)jr->commits_recorded,
-				(unsigned long long)bs->commits, (unsigned long long)ws->commits);
+				(unsigned long long)rec_wl,
+				(unsigned long long)wl_commits(bs), (unsigned long long)wl_commits(ws));
 			fprintf(f, "  checkpoints      %8llu | %8llu | %8llu\n",
 				(unsigned long long)jr->checkpoints_recorded,
 				(unsigned long long)bs->checkpoints,

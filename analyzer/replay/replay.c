@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/analysis.h"
 #include "fslens/text.h"
 #include "replay_int.h"
 
@@ -383,6 +384,7 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 	struct fsl_replay *r = c->priv;
 	int err = 0, i;
 
+	r->meta = m;
 	read_geometry(r, m);
 	if (r->error[0])
 		return -EINVAL;
@@ -480,6 +482,7 @@ static int replay_end(struct fsl_consumer *c, const struct fsl_meta *m)
 	struct fsl_replay *r = c->priv;
 	int i;
 
+	r->meta = NULL;
 	end_state_check(r, m);
 	if (r->o.free_run)
 		freerun_map_check(r, m);
@@ -693,6 +696,38 @@ void fsl_replay__free(struct fsl_replay *r)
 struct fsl_consumer *fsl_replay__consumer(struct fsl_replay *r)
 {
 	return &r->cons;
+}
+
+int fsl_replay__run(struct fsl_replay *r, struct fsl_reader *rd, int *from_reader)
+{
+	struct fsl_session *sess = NULL;
+	struct fsl_context *cx;
+	struct fsl_meta m;
+	int err = 0, e;
+
+	*from_reader = 0;
+	/* root pid -1: the recorded command's, from the metadata */
+	cx = fsl_context__new(-1, &err);
+	if (cx) {
+		struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+
+		sess = fsl_session__new(&so, &err);
+	}
+	if (!sess)
+		goto out;
+	fsl_meta_from_reader(&m, rd);
+	err = fsl_session__add(sess, &r->cons);
+	if (!err)
+		err = fsl_session__begin(sess, &m);
+	if (!err)
+		err = fsl_session__read(sess, rd, from_reader);
+	e = fsl_session__end(sess);
+	if (e < 0 && !err)
+		err = e;
+out:
+	fsl_session__free(sess);
+	fsl_context__free(cx);
+	return err < 0 ? err : 0;
 }
 
 const struct fsl_replay_result *fsl_replay__result(const struct fsl_replay *r)

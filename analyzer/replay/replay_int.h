@@ -45,6 +45,7 @@ struct thr {
 	int has_js;
 	uint64_t js_ts, js_ino;
 	int js_type;
+	uint32_t js_rsv;
 	uint32_t last_htid;
 	int64_t last_hidx;
 	char path[FSL_DIROP_PATH_MAX];
@@ -62,7 +63,9 @@ struct jin {
 	uint32_t ktid;
 	uint32_t credits;
 	uint32_t dirtied;
-	uint8_t kind;		/* 0 handle, 1 fsync, 2 sync */
+	uint32_t rsv;		/* credits it reserved for a later handle (rsv_blocks) */
+	uint8_t kind;		/* 0 handle, 1 fsync, 2 sync, 3 another task's sync */
+	uint8_t reserved;	/* the start of a handle reserved earlier (no credit wait) */
 	uint8_t type;
 	uint8_t reader;		/* an inode-dirtying handle from a reading task (atime) */
 	uint8_t has_wait;
@@ -72,6 +75,7 @@ struct jin {
 struct rcommit {
 	uint32_t tid;
 	uint8_t sync;
+	uint8_t by_other;	/* another task's sync asked for it */
 	uint8_t have_stats;
 	uint64_t start, locking, flushing, logging, end;
 	uint32_t blocks, blocks_logged;
@@ -86,6 +90,7 @@ struct rcommit {
 struct rc_sum {
 	uint64_t lg, lb, lk, nk;	/* logging ns, blocks logged; locked ns, commits */
 	uint64_t recorded, by_reason[FSL_COMMIT__MAX];
+	uint64_t by_others;		/* of recorded: asked for by another task's sync */
 	double ph[3];			/* phases in ms: flush, log, end */
 	uint64_t nph;
 	size_t folded;			/* commits summed, in order */
@@ -150,6 +155,12 @@ struct fsl_replay {
 	size_t nrc;
 	struct rc_sum rcs;
 	uint64_t rec_checkpoints;
+	/* the last jbd2_kick before the next commit was another task's sync or fsync */
+	int kick_by_other;
+	/* where jbd2's commit timer fires, ns mod 1 s (a recorded timer kick) */
+	uint64_t timer_phase_ns;
+	int timer_phase_known;
+	const struct fsl_meta *meta;	/* during the run: stacks of kicks */
 	struct scen sc[NSCEN];
 	int nscen;
 	/* recorded device */

@@ -218,7 +218,14 @@ TEST(replay_one_step_fidelity_synthetic)
 	CHECK_EQ(commit(5, 6 * S), 0);
 	CHECK_EQ(handle(100, 6, 7 * S, 20000000), 0);
 	CHECK_EQ(commit(6, 12 * S), 0);
-	now = 20 * S;
+	/* the trace goes on to 20 s: the model's timer for tid 6 fires before */
+	{
+		struct fsl_ev_block_rq rq = { 0 };
+
+		now = 20 * S;
+		hdr(&rq.hdr, FSL_EV_BLOCK_RQ_COMPLETE, sizeof(rq), 99);
+		CHECK_EQ(fsl_session_dispatch(cons, 1, &rq.hdr), 0);
+	}
 	REQUIRE(cons[0]->end(cons[0], &meta) == 0);
 
 	res = fsl_replay__result(r);
@@ -372,8 +379,8 @@ TEST(replay_whatif_journal_below_minimum)
 	now = 1 * S;
 	REQUIRE(cons[0]->begin(cons[0], &meta) == 0);
 	CHECK_EQ(handle(100, 5, 1 * S, 1000), 0);
-	CHECK_EQ(commit(5, 6 * S), 0);
-	now = 8 * S;
+	/* the timer rounded up to a whole second of jiffies: 6 s expiry, 7 s here */
+	CHECK_EQ(commit(5, 7 * S), 0);
 	REQUIRE(cons[0]->end(cons[0], &meta) == 0);
 	f = open_memstream(&buf, &n);
 	REQUIRE(f);
