@@ -361,18 +361,21 @@ static int h_kick(struct fsl_consumer *c, const struct fsl_hdr *ev)
 		r->kick_by_other = c->ctx && c->ctx->role >= 0 && c->ctx->role != FSL_ROLE_WORKLOAD;
 	else if (k != AN_KICK_NONE)
 		r->kick_by_other = 0;
-	if (r->kick_by_other) {
-		/*
-		 * the models get it too, as the environment of the run, so the
-		 * workload's own commits are counted alike on both sides
-		 */
+	/*
+	 * Another task's sync: the models get it too, as the environment of
+	 * the run, so the workload's own commits are counted alike on both
+	 * sides. The workload's sync(2): the commit is asked for here, after
+	 * its writeback, not when the call began.
+	 */
+	if (r->kick_by_other || (k == FSL_TRIG_SYNC + 1 && c->ctx &&
+				 c->ctx->role == FSL_ROLE_WORKLOAD)) {
 		struct jin *j = rp_jin_push(r);
 
 		if (!j)
 			return -ENOMEM;
 		j->ts = ev->ts;
 		j->thread = ev->tid;
-		j->kind = 3;
+		j->kind = r->kick_by_other ? 3 : 2;
 	}
 	return 0;
 }
@@ -448,6 +451,7 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 	struct fsl_journal_cfg jc = { 0 };
 	uint32_t first_tid = 1, prev_m = 0, prev_k = 0;
 	uint64_t w, shadow0, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 }, last_ts = 0;
+	uint64_t sync_end = 0;
 	struct fsl_map shift;
 	struct jin_it *it;
 	const struct jin *in;
@@ -523,10 +527,21 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 		if (ts < last_ts)	/* keep the model's clock monotonic */
 			ts = last_ts;
 		last_ts = ts;
+		/* a sync(2) whose commit request (kick) was not seen: at its end */
+		if (sync_end && ts >= sync_end) {
+			fsl_journal__force(s->j, sync_end, FSL_COMMIT_SYNC, &w);
+			sync_end = 0;
+		}
+		if (in->kind == 4) {
+			sync_end = ts + in->rec_wait;
+			continue;
+		}
 		if (in->kind) {
 			static const int reason[4] = { 0, FSL_COMMIT_FSYNC, FSL_COMMIT_SYNC,
 						       FSL_COMMIT_OTHER };
 
+			if (in->kind == 2)
+				sync_end = 0;
 			fsl_journal__force(s->j, ts, reason[in->kind & 3], &w);
 			continue;
 		}
@@ -570,6 +585,8 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 			r->jr.handles++;
 		}
 	}
+	if (sync_end)
+		fsl_journal__force(s->j, sync_end, FSL_COMMIT_SYNC, &w);
 	fsl_journal__finish(s->j, r->last_ts > last_ts ? r->last_ts : last_ts);
 
 	free(it);

@@ -86,11 +86,75 @@ static const char *skip_journal(const struct scen *s)
 	return s->j ? NULL : s->jskip[0] ? s->jskip : "the journal model could not run";
 }
 
+/* The wait class (enum fsl_wclass) of each of the journal model's waits. */
+static const int jw_class[FSL_JWAIT__MAX] = {
+	FSL_WC_JOURNAL_LOG_SPACE, FSL_WC_TXN_LOCKED, FSL_WC_BUFFER_UNDER_COMMIT, FSL_WC_COMMIT_WAIT,
+};
+
+static const char *skip_waits(const struct fsl_replay *r)
+{
+	if (r->no_offcpu)
+		return "the trace has no off-CPU waits (recorded without -e offcpu)";
+	if (!r->rec_blocked_ns)
+		return "no blocked time of the workload recorded";
+	return NULL;
+}
+
+/*
+ * The journal model's waits are used only where, with the recorded
+ * settings, they come within 10% (or 2 ms) of the waits recorded in each
+ * class: else the cost of a checkpoint or a commit on this device is not
+ * what the model charges, and a changed setting's waits would be as wrong.
+ */
+static const char *refuse_waits(const struct fsl_replay *r, const struct fsl_journal_stats *bs,
+				char *buf, size_t sz)
+{
+	int k;
+
+	for (k = 0; k < FSL_JWAIT__MAX; k++) {
+		uint64_t rec = r->rec_wait_ns[jw_class[k]], m = bs->stall_ns[k];
+		uint64_t d = m > rec ? m - rec : rec - m;
+
+		if (d * 10 <= rec || d <= 2 * MS)
+			continue;
+		snprintf(buf, sz, "with the recorded settings the model's %s waits are %.1f ms "
+			 "against %.1f ms recorded: what a %s costs on this device (its writes, "
+			 "cache flushes and journal superblock update) is not modelled well enough "
+			 "to predict them", fsl_jwait_name(k), m / 1e6, rec / 1e6,
+			 k == FSL_JWAIT_LOG_SPACE ? "checkpoint" : "commit");
+		return buf;
+	}
+	return NULL;
+}
+
+/* Log-space share of the workload's blocked time, the other waits as recorded. */
+static double ls_share(const struct fsl_replay *r, const struct fsl_journal_stats *st)
+{
+	uint64_t rest = r->rec_blocked_ns, jw = 0;
+	int k;
+
+	for (k = 0; k < FSL_JWAIT__MAX; k++) {
+		rest -= r->rec_wait_ns[jw_class[k]] < rest ? r->rec_wait_ns[jw_class[k]] : rest;
+		jw += st->stall_ns[k];
+	}
+	return rest + jw ? 100.0 * (double)st->stall_ns[FSL_JWAIT_LOG_SPACE] / (double)(rest + jw)
+			 : 0;
+}
+
 static const char *refuse_journal(const struct fsl_replay *r)
 {
 	if (r->whatif && r->sc[1].delalloc != r->g.delalloc)
 		return "the recorded handles journal what this delalloc setting dirtied; the other "
 		       "setting journals other blocks at other times";
+	/*
+	 * a handle's dirtied count is of new buffers in its transaction: with
+	 * another block size more inodes, bitmap bits and entries share a
+	 * block, so the transactions hold other counts of blocks
+	 */
+	if (r->whatif && r->w_block_size && r->w_block_size != r->g.block_size)
+		return "the recorded handles dirtied blocks of the recorded size; with another "
+		       "block size more or fewer inodes and entries share each block, which the "
+		       "model does not recount";
 	return NULL;
 }
 
@@ -123,6 +187,8 @@ static void json_scen(const struct fsl_replay *r, const struct scen *s, struct f
 		for (k = 0; k < FSL_JWAIT__MAX; k++)
 			fsl_json__kv_double(j, fsl_jwait_name(k), st->stall_ns[k] / 1e6);
 		fsl_json__obj_end(j);
+		if (!skip_waits(r))
+			fsl_json__kv_double(j, "log_space_share_pct", ls_share(r, st));
 	}
 	if (s->fr) {
 		fsl_json__kv_double(j, "extents_per_file", scen_extents(s, &files, &frag));
@@ -402,6 +468,18 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 			fsl_json__kv_u64(&j, "fragmented_files", s->fr_frag_kernel);
 		}
 		fsl_json__kv_double(&j, "handle_wait_ms", jr->rec_wait_ms_total);
+		if (!skip_waits(r)) {
+			fsl_json__key(&j, "wait_ms");
+			fsl_json__obj_begin(&j);
+			for (k = 0; k < FSL_JWAIT__MAX; k++)
+				fsl_json__kv_double(&j, fsl_jwait_name(k),
+						    r->rec_wait_ns[jw_class[k]] / 1e6);
+			fsl_json__obj_end(&j);
+			fsl_json__kv_double(&j, "blocked_ms", r->rec_blocked_ns / 1e6);
+			fsl_json__kv_double(&j, "log_space_share_pct",
+					    100.0 * r->rec_wait_ns[FSL_WC_JOURNAL_LOG_SPACE] /
+					    (double)r->rec_blocked_ns);
+		}
 		fsl_json__kv_u64(&j, "requests", r->rec_rqs);
 		fsl_json__kv_double(&j, "device_busy_ms", r->busy_ns / 1e6);
 		fsl_json__obj_end(&j);
@@ -432,6 +510,14 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 				fsl_json__kv_str(&j, "layout", lay);
 			if (jn)
 				fsl_json__kv_str(&j, "journal", jn);
+			if (!jn && !skip_waits(r) && r->sc[0].j) {
+				char wbuf[400];
+				const char *nw = refuse_waits(r, fsl_journal__stats(r->sc[0].j), wbuf,
+							      sizeof(wbuf));
+
+				if (nw)
+					fsl_json__kv_str(&j, "waits", nw);
+			}
 			fsl_json__obj_end(&j);
 		}
 		fsl_json__obj_end(&j);
@@ -579,9 +665,28 @@ whatif:
 				(unsigned long long)jr->checkpoints_recorded,
 				(unsigned long long)bs->checkpoints,
 				(unsigned long long)ws->checkpoints);
-			for (k = 0; k < FSL_JWAIT__MAX; k++)
-				fprintf(f, "  %-20s stall   - | %8.1f ms | %8.1f ms\n",
-					fsl_jwait_name(k), bs->stall_ns[k] / 1e6, ws->stall_ns[k] / 1e6);
+			if ((why = skip_waits(r))) {
+				fprintf(f, "  journal waits skipped: %s\n", why);
+			} else {
+				char wbuf[400];
+				const char *nw = refuse_waits(r, bs, wbuf, sizeof(wbuf));
+
+				for (k = 0; k < FSL_JWAIT__MAX; k++) {
+					fprintf(f, "  %-20s %8.1f ms | %8.1f ms | ", fsl_jwait_name(k),
+						r->rec_wait_ns[jw_class[k]] / 1e6, bs->stall_ns[k] / 1e6);
+					if (nw)
+						fprintf(f, "not modelled\n");
+					else
+						fprintf(f, "%8.1f ms\n", ws->stall_ns[k] / 1e6);
+				}
+				fprintf(f, "  log-space wait share %7.1f%% | %7.1f%% | ",
+					100.0 * r->rec_wait_ns[FSL_WC_JOURNAL_LOG_SPACE] /
+					(double)r->rec_blocked_ns, ls_share(r, bs));
+				if (nw)
+					fprintf(f, "not modelled\n  journal waits not modelled: %s\n", nw);
+				else
+					fprintf(f, "%7.1f%%\n", ls_share(r, ws));
+			}
 		}
 		if ((why = skip_layout(r))) {
 			fprintf(f, "  layout (extents, fragmented files, inode-to-data distance) "

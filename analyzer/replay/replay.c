@@ -162,6 +162,7 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	r->no_journal_events = !family_recorded(m, "journal");
 	r->no_dirops = !family_recorded(m, "dirops");
 	r->no_alloc_events = !family_recorded(m, "alloc");
+	r->no_offcpu = !family_recorded(m, "offcpu");
 	have = !fsl_meta__ext4_geometry(m, &eg);
 	g->block_size = eg.block_size;
 	g->blocks_count = eg.blocks_count;
@@ -171,6 +172,7 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	g->ngroups = eg.group_count;
 	g->inode_size = eg.inode_size ? eg.inode_size : 256;
 	g->first_ino = eg.first_ino ? eg.first_ino : 11;
+	r->meta_csum = !!(eg.feature_ro_compat & 0x400);	/* RO_COMPAT_METADATA_CSUM */
 	g->flex_size = eg.flex_bg_size;
 	g->journal_blocks = eg.journal_blocks;
 	memcpy(g->hash_seed, eg.hash_seed, sizeof(g->hash_seed));
@@ -406,6 +408,24 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/*
+ * The workload's own waits, by the class the context stage gave them: what
+ * the journal models' waits are checked against, and the share they are of.
+ */
+static int h_offcpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_offcpu *e = (const void *)ev;
+	const struct fsl_evctx *x = c->ctx;
+
+	if (!x || ev->size < sizeof(*e) || !(x->flags & FSL_EVCTX_STALL) ||
+	    x->role != FSL_ROLE_WORKLOAD || x->cls >= FSL_WC__MAX)
+		return 0;
+	r->rec_wait_ns[x->cls] += e->dur_ns;
+	r->rec_blocked_ns += e->dur_ns;
 	return 0;
 }
 
@@ -659,6 +679,7 @@ struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err)
 	fsl_map__init(&r->inflight, sizeof(uint64_t));
 	for (i = 0; i < NSCEN; i++)
 		fsl_map__init(&r->sc[i].ino_map, sizeof(uint64_t));
+	r->cons.handlers[FSL_EV_OFFCPU] = h_offcpu;
 	rp_block__handlers(&r->cons);
 	rp_inode__handlers(&r->cons);
 	rp_journal__handlers(&r->cons);
@@ -689,6 +710,10 @@ void fsl_replay__free(struct fsl_replay *r)
 		free(r->notes[i]);
 	free(r->thr);
 	rp_jin_free(r);
+	for (i = 0; i < r->ndirs; i++) {
+		free(r->dirs[i].hash);
+		free(r->dirs[i].len);
+	}
 	free(r->dirs);
 	free(r);
 }

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/analysis.h"
 #include "fslens/event.h"
 #include "fslens/hashmap.h"
 #include "fslens/replay.h"
@@ -64,7 +65,13 @@ struct jin {
 	uint32_t credits;
 	uint32_t dirtied;
 	uint32_t rsv;		/* credits it reserved for a later handle (rsv_blocks) */
-	uint8_t kind;		/* 0 handle, 1 fsync, 2 sync, 3 another task's sync */
+	/*
+	 * 0 handle, 1 fsync, 2 the workload's sync asking for a commit (its
+	 * jbd2_kick), 3 another task's sync, 4 a sync(2)/syncfs call: its
+	 * commit is asked for after its writeback, by the end (rec_wait) at the
+	 * latest when no kick of it was recorded
+	 */
+	uint8_t kind;
 	uint8_t reserved;	/* the start of a handle reserved earlier (no credit wait) */
 	uint8_t type;
 	uint8_t reader;		/* an inode-dirtying handle from a reading task (atime) */
@@ -119,9 +126,13 @@ struct scen {
 	char jskip[160];
 };
 
+/* The entries a directory got in the trace, in order: their hash and name length. */
 struct dirent_acc {
 	uint64_t h;
 	uint64_t n, bytes;
+	uint32_t *hash;
+	uint8_t *len;
+	uint32_t cap;
 };
 
 struct fsl_replay {
@@ -185,7 +196,10 @@ struct fsl_replay {
 	uint64_t max_txn;
 	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */
 	/* record.families lacks them (old traces say nothing: taken as recorded) */
-	int no_journal_events, no_dirops, no_alloc_events;
+	int no_journal_events, no_dirops, no_alloc_events, no_offcpu;
+	int meta_csum;			/* metadata_csum: directory blocks end in a tail */
+	/* the workload's recorded blocked time, by wait class (enum fsl_wclass) */
+	uint64_t rec_wait_ns[FSL_WC__MAX], rec_blocked_ns;
 	/* geometry that does not fit the events: the replay stops and says why */
 	char error[320];
 	fsl_handler_fn checked[FSL_EV__MAX];	/* the handlers behind h_checked */

@@ -285,6 +285,18 @@ uint32_t fsl_dirhash_half_md4(const char *name, size_t len, const uint32_t seed[
 			      int unsigned_chars);
 /* fsl_hash_seed_parse (the hash seed as the trace stores it): include/fslens/meta.h. */
 
+/*
+ * A directory's blocks after a sequence of inserts (analyzer/model/dirsim.c):
+ * ext4's linear block, then its htree (dir_index), leaf splits by hash.
+ * csum: metadata_csum (block tails). NULL on a block size below 1024 or ENOMEM.
+ */
+struct fsl_dir_sim;
+struct fsl_dir_sim *fsl_dir_sim__new(uint32_t block_size, int csum);
+void fsl_dir_sim__free(struct fsl_dir_sim *d);
+/* One new entry: its name's hash and length. 0 or -ENOMEM. */
+int fsl_dir_sim__add(struct fsl_dir_sim *d, uint32_t hash, uint32_t name_len);
+uint64_t fsl_dir_sim__blocks(const struct fsl_dir_sim *d);
+
 /* ---- journal (jbd2) ---- */
 
 enum fsl_commit_reason {
@@ -433,10 +445,5 @@ struct fsl_disk_stats {
 	uint64_t bytes;
 };
 const struct fsl_disk_stats *fsl_disk__stats(const struct fsl_disk *d);
-
-/* ---- directories (what-if block size) ---- */
-
-/* ext4 directory blocks needed for names of total length name_bytes, n entries. */
-uint64_t fsl_dir_blocks(uint64_t nentries, uint64_t name_bytes, uint32_t block_size);
 
 #endif /* FSLENS_MODEL_H */
