@@ -183,7 +183,9 @@ bench: deps
 # libFuzzer targets: the trace reader, the metadata parsers, replay. Each runs
 # FUZZ_SECONDS; then the scripted damage run at its large size on ASan.
 FUZZ_LIB := $(filter lib/%,$(CORE_SRC))
-FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c
+# the replay runs with the context stage (who is the workload, wait classes)
+FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c \
+	analyzer/context.c analyzer/waitclass.c
 FUZZ_CC := clang -O1 -g -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude -D_GNU_SOURCE
 fuzz: all
 	$(call msg,FUZZ,$(BUILD)/fuzz_reader $(BUILD)/fuzz_meta $(BUILD)/fuzz_replay)
