@@ -334,7 +334,8 @@ uint8_t an_kick_of_stack(const struct fsl_stack *st)
 			if (strcmp(f, kick_rules[k].func) || kick_rules[k].rank <= best)
 				continue;
 			best = kick_rules[k].rank;
-			kick = kick_rules[k].trig == AN_KICK_STOP ? AN_KICK_STOP : kick_rules[k].trig + 1;
+			kick = kick_rules[k].trig == AN_KICK_STOP ? AN_KICK_STOP
+								  : kick_rules[k].trig + 1;
 		}
 	}
 	return kick;

@@ -50,7 +50,7 @@ struct fsl_journal {
 	size_t ncommits, ccommits;
 	struct fsl_journal_stats st;
 	int pending_reason;	/* a commit requested while another runs (-1 none) */
-	uint64_t reserved;	/* credits reserved for handles not started (j_reserved_credits) */
+	uint64_t reserved;	/* credits reserved for handles not started yet */
 	uint64_t pending_at;
 };
 

@@ -500,7 +500,7 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__key(&j, "predicted");
 		json_scen(r, &r->sc[1], &j);
 		{
-			char buf[256];
+			char buf[400];
 			const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
 
 			/* the predicted figures these name are not to be used */
@@ -510,14 +510,9 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 				fsl_json__kv_str(&j, "layout", lay);
 			if (jn)
 				fsl_json__kv_str(&j, "journal", jn);
-			if (!jn && !skip_waits(r) && r->sc[0].j) {
-				char wbuf[400];
-				const char *nw = refuse_waits(r, fsl_journal__stats(r->sc[0].j), wbuf,
-							      sizeof(wbuf));
-
-				if (nw)
-					fsl_json__kv_str(&j, "waits", nw);
-			}
+			if (!jn && !skip_waits(r) && r->sc[0].j &&
+			    refuse_waits(r, fsl_journal__stats(r->sc[0].j), buf, sizeof(buf)))
+				fsl_json__kv_str(&j, "waits", buf);
 			fsl_json__obj_end(&j);
 		}
 		fsl_json__obj_end(&j);
@@ -527,6 +522,36 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 	fsl_json__obj_end(&j);
 	fsl_json__newline(&j);
 	return fsl_json__error(&j);
+}
+
+/* The what-if's journal waits: recorded | model as recorded | model with the change. */
+static void text_waits(const struct fsl_replay *r, const struct fsl_journal_stats *bs,
+		       const struct fsl_journal_stats *ws, FILE *f)
+{
+	const char *why = skip_waits(r), *nw;
+	char buf[400];
+	int k;
+
+	if (why) {
+		fprintf(f, "  journal waits skipped: %s\n", why);
+		return;
+	}
+	nw = refuse_waits(r, bs, buf, sizeof(buf));
+	for (k = 0; k < FSL_JWAIT__MAX; k++) {
+		fprintf(f, "  %-20s %8.1f ms | %8.1f ms | ", fsl_jwait_name(k),
+			r->rec_wait_ns[jw_class[k]] / 1e6, bs->stall_ns[k] / 1e6);
+		if (nw)
+			fprintf(f, "not modelled\n");
+		else
+			fprintf(f, "%8.1f ms\n", ws->stall_ns[k] / 1e6);
+	}
+	fprintf(f, "  log-space wait share %7.1f%% | %7.1f%% | ",
+		100.0 * r->rec_wait_ns[FSL_WC_JOURNAL_LOG_SPACE] / (double)r->rec_blocked_ns,
+		ls_share(r, bs));
+	if (nw)
+		fprintf(f, "not modelled\n  journal waits not modelled: %s\n", nw);
+	else
+		fprintf(f, "%7.1f%%\n", ls_share(r, ws));
 }
 
 int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
@@ -604,15 +629,15 @@ int fsl_replay__write_text(const struct fsl_replay *r, FILE *f)
 	}
 journal:
 	if (skip_journal(&r->sc[0])) {
-		fprintf(f, "Journal: %llu handles; commits recorded %llu, checkpoints recorded %llu; "
-			"model skipped: %s\n", (unsigned long long)jr->handles,
+		fprintf(f, "Journal: %llu handles; commits recorded %llu, checkpoints recorded "
+			"%llu; model skipped: %s\n", (unsigned long long)jr->handles,
 			(unsigned long long)jr->commits_recorded,
 			(unsigned long long)jr->checkpoints_recorded, skip_journal(&r->sc[0]));
 		goto whatif;
 	}
 	if (jr->commits_by_others)
-		fprintf(f, "Journal: %llu more commits recorded were asked for by other tasks' sync "
-			"or fsync (not the workload's: left out)\n",
+		fprintf(f, "Journal: %llu more commits recorded were asked for by other tasks' "
+			"sync or fsync (not the workload's: left out)\n",
 			(unsigned long long)jr->commits_by_others);
 	fprintf(f, "Journal: %llu handles; commits recorded %llu, predicted %llu; same transaction "
 		"boundaries %.1f%%; waits > 10 ms recorded %llu, predicted %llu (precision %.0f%%, "
@@ -660,33 +685,13 @@ whatif:
 		} else {
 			fprintf(f, "  commits          %8llu | %8llu | %8llu\n",
 				(unsigned long long)rec_wl,
-				(unsigned long long)wl_commits(bs), (unsigned long long)wl_commits(ws));
+				(unsigned long long)wl_commits(bs),
+				(unsigned long long)wl_commits(ws));
 			fprintf(f, "  checkpoints      %8llu | %8llu | %8llu\n",
 				(unsigned long long)jr->checkpoints_recorded,
 				(unsigned long long)bs->checkpoints,
 				(unsigned long long)ws->checkpoints);
-			if ((why = skip_waits(r))) {
-				fprintf(f, "  journal waits skipped: %s\n", why);
-			} else {
-				char wbuf[400];
-				const char *nw = refuse_waits(r, bs, wbuf, sizeof(wbuf));
-
-				for (k = 0; k < FSL_JWAIT__MAX; k++) {
-					fprintf(f, "  %-20s %8.1f ms | %8.1f ms | ", fsl_jwait_name(k),
-						r->rec_wait_ns[jw_class[k]] / 1e6, bs->stall_ns[k] / 1e6);
-					if (nw)
-						fprintf(f, "not modelled\n");
-					else
-						fprintf(f, "%8.1f ms\n", ws->stall_ns[k] / 1e6);
-				}
-				fprintf(f, "  log-space wait share %7.1f%% | %7.1f%% | ",
-					100.0 * r->rec_wait_ns[FSL_WC_JOURNAL_LOG_SPACE] /
-					(double)r->rec_blocked_ns, ls_share(r, bs));
-				if (nw)
-					fprintf(f, "not modelled\n  journal waits not modelled: %s\n", nw);
-				else
-					fprintf(f, "%7.1f%%\n", ls_share(r, ws));
-			}
+			text_waits(r, bs, ws, f);
 		}
 		if ((why = skip_layout(r))) {
 			fprintf(f, "  layout (extents, fragmented files, inode-to-data distance) "
@@ -714,7 +719,8 @@ whatif:
 			fprintf(f, "  directory blocks skipped: %s\n", why);
 		else
 			fprintf(f, "  directory blocks        - | %8llu | %8llu (%u-byte blocks)\n",
-				(unsigned long long)b->dir_blocks, (unsigned long long)w->dir_blocks,
+				(unsigned long long)b->dir_blocks,
+				(unsigned long long)w->dir_blocks,
 				w->dir_bs);
 		if (!skip_layout(r))
 			fprintf(f, "  inode-to-data distance  - | %8.2f | %8.2f block groups\n",
