@@ -359,6 +359,15 @@ static int h_kick(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	}
 	if (k == FSL_TRIG_SYNC + 1 || k == FSL_TRIG_FSYNC + 1)
 		r->kick_by_other = c->ctx && c->ctx->role >= 0 && c->ctx->role != FSL_ROLE_WORKLOAD;
+	/*
+	 * Its stack lost (both stack maps' buckets held others): a user task
+	 * outside the workload asked, or the timer fired over one. Either way
+	 * the commit is fed to the models there and counted apart alike, so
+	 * calling a timer commit another's costs nothing; calling another's
+	 * sync the workload's would count a commit the model cannot predict.
+	 */
+	else if (k == AN_KICK_NONE && !st)
+		r->kick_by_other = c->ctx && c->ctx->role == FSL_ROLE_OTHER;
 	else if (k != AN_KICK_NONE)
 		r->kick_by_other = 0;
 	/*

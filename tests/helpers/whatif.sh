@@ -3,7 +3,9 @@
 #   wi_run NAME "MKFS OPTS" "MOUNT OPTS" "COMMAND" [SIZE_MB]
 # records COMMAND (@M@ = the mount point) with the families the replay and
 # the report read ($WI_FAMILIES, default alloc,journal,block,dirops,offcpu,
-# proc) to $T_TMP/NAME.trace, then unmounts (the image stays at
+# proc; proc always: without it the workload's child processes, its sync
+# among them, are not known as the workload's) to $T_TMP/NAME.trace, then
+# unmounts (the image stays at
 # $T_TMP/NAME.img for debugfs/e2fsck). $T_TMP/NAME.jbd2 is the change of
 # /proc/fs/jbd2/DEV/info "transactions" over the run (independent truth).
 wi_run() {

@@ -15,7 +15,7 @@
 require_bpf
 ensure_tracefs
 . "$(dirname "$0")/../helpers/whatif.sh"
-WI_FAMILIES=alloc,journal,block,dirops
+WI_FAMILIES=alloc,journal,block,dirops,proc
 
 SRC=
 for d in /usr/lib/python3.11 /usr/lib/python3 /usr/include; do

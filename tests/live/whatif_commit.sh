@@ -11,7 +11,7 @@
 require_bpf
 ensure_tracefs
 . "$(dirname "$0")/../helpers/whatif.sh"
-WI_FAMILIES=alloc,journal,dirops
+WI_FAMILIES=alloc,journal,dirops,proc
 
 # the workload's own sync at the end commits its last transaction, so the
 # recorder's syncfs finds none to commit (its kick's stack can be lost)

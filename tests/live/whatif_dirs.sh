@@ -12,7 +12,7 @@
 require_bpf
 ensure_tracefs
 . "$(dirname "$0")/../helpers/whatif.sh"
-WI_FAMILIES=alloc,journal,dirops
+WI_FAMILIES=alloc,journal,dirops,proc
 
 DIRS='cd @M@/d && mkdir a b c && (cd a && seq -f "file-with-a-long-name-%g" 1 3000 | xargs touch) &&
 	(cd b && seq 1 400 | xargs touch) && (cd c && seq -f "%06g" 1 50 | xargs mkdir) && sync'
