@@ -152,9 +152,8 @@ static double ls_share(const struct fsl_replay *r, const struct fsl_journal_stat
  */
 #define TXN_GROWTH_MAX 2.5
 
-static const char *refuse_txn(const struct fsl_replay *r)
+static const char *refuse_txn(const struct fsl_replay *r, char *buf, size_t sz)
 {
-	static char buf[320];
 	const struct fsl_journal_stats *bs, *ws;
 	double lb, lw;
 
@@ -169,14 +168,14 @@ static const char *refuse_txn(const struct fsl_replay *r)
 	lw = (double)ws->handles / (double)ws->commits;
 	if (lw <= lb * TXN_GROWTH_MAX)
 		return NULL;
-	snprintf(buf, sizeof(buf), "transactions %.1f times as long as the recorded ones: the "
+	snprintf(buf, sz, "transactions %.1f times as long as the recorded ones: the "
 		 "buffers each recorded transaction counted as its own (directory, bitmap and "
 		 "inode-table blocks dirtied again) would be shared, and the model does not know "
 		 "which are the same", lw / lb);
 	return buf;
 }
 
-static const char *refuse_journal(const struct fsl_replay *r)
+static const char *refuse_journal(const struct fsl_replay *r, char *buf, size_t sz)
 {
 	if (r->whatif && r->sc[1].delalloc != r->g.delalloc)
 		return "the recorded handles journal what this delalloc setting dirtied; the other "
@@ -190,7 +189,7 @@ static const char *refuse_journal(const struct fsl_replay *r)
 		return "the recorded handles dirtied blocks of the recorded size; with another "
 		       "block size more or fewer inodes and entries share each block, which the "
 		       "model does not recount";
-	return refuse_txn(r);
+	return refuse_txn(r, buf, sz);
 }
 
 /* A model's commits of the workload (those other tasks' syncs forced apart). */
@@ -535,8 +534,9 @@ int fsl_replay__write_json(const struct fsl_replay *r, FILE *f)
 		fsl_json__key(&j, "predicted");
 		json_scen(r, &r->sc[1], &j);
 		{
-			char buf[400];
-			const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
+			char buf[400], jbuf[320];
+			const char *lay = refuse_layout(r, buf, sizeof(buf));
+			const char *jn = refuse_journal(r, jbuf, sizeof(jbuf));
 
 			/* the predicted figures these name are not to be used */
 			fsl_json__key(&j, "not_modelled");
@@ -701,7 +701,9 @@ whatif:
 			fprintf(f, " ialloc=%s", fsl_ialloc_policy_name(r->o.ialloc_policy));
 		fprintf(f, " (recorded | model as recorded | model with the change):\n");
 		char buf[256];
-		const char *lay = refuse_layout(r, buf, sizeof(buf)), *jn = refuse_journal(r);
+		char jbuf[320];
+		const char *lay = refuse_layout(r, buf, sizeof(buf));
+		const char *jn = refuse_journal(r, jbuf, sizeof(jbuf));
 		const char *why;
 
 		if (!bs) {
