@@ -169,6 +169,10 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	j = rp_jin_push(r);
 	if (!j)
 		return -ENOMEM;
+	if (e->tid != r->txn_tid) {
+		r->txn_tid = e->tid;
+		r->txn_start = ev->ts;
+	}
 	j->ts = ev->ts;
 	j->thread = ev->tid;
 	j->ktid = e->tid;
@@ -294,8 +298,20 @@ static int h_commit(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	case FSL_EV_JBD2_START_COMMIT:
 		rc->start = ev->ts;
 		rc->sync = e->sync_commit;
+		if (r->kick_lost_other && r->txn_tid == e->transaction &&
+		    ev->ts - r->txn_start < r->t.commit_ns * 9 / 10) {
+			struct jin *j = rp_jin_push(r);
+
+			if (!j)
+				return -ENOMEM;
+			j->ts = ev->ts;
+			j->thread = ev->tid;
+			j->kind = 3;
+			r->kick_by_other = 1;
+		}
 		rc->by_other = (uint8_t)r->kick_by_other;
 		r->kick_by_other = 0;
+		r->kick_lost_other = 0;
 		break;
 	case FSL_EV_JBD2_COMMIT_LOCKING:
 		rc->locking = ev->ts;
@@ -359,17 +375,15 @@ static int h_kick(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	}
 	if (k == FSL_TRIG_SYNC + 1 || k == FSL_TRIG_FSYNC + 1)
 		r->kick_by_other = c->ctx && c->ctx->role >= 0 && c->ctx->role != FSL_ROLE_WORKLOAD;
-	/*
-	 * Its stack lost (both stack maps' buckets held others): a user task
-	 * outside the workload asked, or the timer fired over one. Either way
-	 * the commit is fed to the models there and counted apart alike, so
-	 * calling a timer commit another's costs nothing; calling another's
-	 * sync the workload's would count a commit the model cannot predict.
-	 */
-	else if (k == AN_KICK_NONE && !st)
-		r->kick_by_other = c->ctx && c->ctx->role == FSL_ROLE_OTHER;
 	else if (k != AN_KICK_NONE)
 		r->kick_by_other = 0;
+	/*
+	 * Its stack lost (both stack maps' buckets held others), from a user
+	 * task outside the workload: another's sync, or the commit timer firing
+	 * over that task. The commit tells: one of a transaction not yet at
+	 * its expiry was not the timer's (h_commit).
+	 */
+	r->kick_lost_other = k == AN_KICK_NONE && !st && c->ctx && c->ctx->role == FSL_ROLE_OTHER;
 	/*
 	 * Another task's sync: the models get it too, as the environment of
 	 * the run, so the workload's own commits are counted alike on both

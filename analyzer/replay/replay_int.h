@@ -168,6 +168,11 @@ struct fsl_replay {
 	uint64_t rec_checkpoints;
 	/* the last jbd2_kick before the next commit was another task's sync or fsync */
 	int kick_by_other;
+	/* a kick whose stack was lost, from a task outside the workload */
+	int kick_lost_other;
+	/* the recorded running transaction: its tid and first handle's time */
+	uint32_t txn_tid;
+	uint64_t txn_start;
 	/* where jbd2's commit timer fires, ns mod 1 s (a recorded timer kick) */
 	uint64_t timer_phase_ns;
 	int timer_phase_known;
