@@ -201,7 +201,9 @@ bench: deps
 # FUZZ_SECONDS; then the scripted damage run at its large size on ASan. Any
 # sanitizer report stops a target (no recovery): a finding is a crash file.
 FUZZ_LIB := $(filter lib/%,$(CORE_SRC))
-FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c
+# the replay runs with the context stage (who is the workload, wait and CPU classes)
+FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c \
+	analyzer/context.c analyzer/waitclass.c analyzer/cpuclass.c
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -O1 -g -std=gnu11 -Iinclude -D_GNU_SOURCE -MMD -MP
 FUZZ_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(1))

@@ -30,6 +30,28 @@ void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds);
 /* ---- ext4 geometry ---- */
 /* enum fsl_block_class of block blk (include/fslens/analysis.h). */
 int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk);
+/* Which static metadata holds blk, finer than the block class. */
+enum an_meta_kind {
+	AN_META_OTHER = 0,	/* data, directories, extent-tree blocks, free */
+	AN_META_SUPER,		/* the primary superblock (group 0) */
+	AN_META_SUPER_BACKUP,	/* a backup superblock (sparse_super groups) */
+	AN_META_GDT,		/* group descriptors (or their backup) */
+	AN_META_RESERVED_GDT,	/* reserved GDT blocks (the resize inode's, 7) */
+	AN_META_BBITMAP,
+	AN_META_IBITMAP,
+	AN_META_ITABLE,
+	AN_META_JOURNAL,
+};
+int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk);
+
+/* ---- journal ---- */
+/*
+ * Who asked for a commit, from the stack of a jbd2_kick (the task that woke
+ * the jbd2 thread): FSL_TRIG_* + 1, AN_KICK_STOP (a handle stopping past its
+ * transaction's expiry or synchronous), or AN_KICK_NONE (no rule matched).
+ */
+enum { AN_KICK_NONE = 0, AN_KICK_STOP = FSL_TRIG__MAX + 1 };
+uint8_t an_kick_of_stack(const struct fsl_stack *st);
 
 /* ---- window ---- */
 struct an_window {

@@ -572,6 +572,11 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 			x->flags |= FSL_EVCTX_STALL;
 		return;
 	}
+	/* who woke the jbd2 thread: the workload, or another task's sync */
+	if (h->type == FSL_EV_JBD2_KICK) {
+		x->role = fsl_context__role(cx, h->pid, 0);
+		return;
+	}
 	x->role = -1;	/* computed on demand: most events never need it */
 }
 

@@ -75,6 +75,56 @@ static const struct feat feats[] = {
 	{ 2, EXT4_FEATURE_RO_COMPAT_VERITY, "verity" },
 };
 
+#define JOURNAL_MAX_EXTENTS 64
+
+/*
+ * Where the journal inode's n blocks lie: ext4.journal_start when in one
+ * piece, else ext4.journal_extents (up to 64 pieces; more: nothing).
+ */
+static int journal_layout(const struct fsl_meta_sink *s, ext2_filsys fs, ext2_ino_t jino,
+			  struct ext2_inode *ino, blk64_t n)
+{
+	blk64_t l, p = 0, el = 0, ep = 0, elen = 0, first = 0;
+	size_t len = 0, cap = JOURNAL_MAX_EXTENTS * 64;
+	unsigned int pieces = 0;
+	char *list;
+	int err = 0;
+
+	if (!n)
+		return 0;
+	list = malloc(cap);
+	if (!list)
+		return -ENOMEM;
+	list[0] = 0;
+	/* l == n closes the last piece */
+	for (l = 0; l <= n; l++) {
+		if (l < n && (ext2fs_bmap2(fs, jino, ino, NULL, 0, l, NULL, &p) || !p))
+			break;
+		if (l < n && elen && p == ep + elen) {
+			elen++;
+			continue;
+		}
+		if (elen) {
+			if (++pieces > JOURNAL_MAX_EXTENTS)
+				break;
+			len += (size_t)snprintf(list + len, cap - len, "%s%llu:%llu+%llu",
+						len ? "," : "", (unsigned long long)el,
+						(unsigned long long)ep, (unsigned long long)elen);
+		}
+		if (!l)
+			first = p;
+		el = l;
+		ep = p;
+		elen = 1;
+	}
+	if (l == n + 1 && pieces == 1)
+		err = fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_START, "%llu", (unsigned long long)first);
+	else if (l == n + 1)
+		err = fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_EXTENTS, "%s", list);
+	free(list);
+	return err;
+}
+
 static void uuid_str(const uint8_t *u, char *out)
 {
 	sprintf(out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
@@ -149,23 +199,18 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 		if (sb->s_journal_inum &&
 		    ext2fs_read_inode(fs, sb->s_journal_inum, &ino) == 0) {
 			unsigned long long bytes = EXT2_I_SIZE(&ino);
+			blk64_t n = bytes / fs->blocksize;
 
 			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_BYTES, "%llu", bytes);
-			blk64_t first = 0, p = 0, l, n = bytes / fs->blocksize;
-
 			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_BLOCKS, "%llu",
 					   bytes / fs->blocksize);
-			/* where it lies, for who-holds-this-block answers: only if in one piece */
-			for (l = 0; l < n; l++) {
-				if (ext2fs_bmap2(fs, sb->s_journal_inum, &ino, NULL, 0, l, NULL, &p) ||
-				    !p || (l && p != first + l))
-					break;
-				if (!l)
-					first = p;
-			}
-			if (n && l == n)
-				err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_START, "%llu",
-						   (unsigned long long)first);
+			/*
+			 * where it lies, for who-holds-this-block answers; in
+			 * more than one piece (mke2fs splits it around the
+			 * metadata of groups without flex_bg) its extents, as
+			 * e2fsck -E fragcheck prints its breaks
+			 */
+			err |= journal_layout(s, fs, sb->s_journal_inum, &ino, n);
 		} else if (sb->s_journal_dev) {
 			err |= fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_DEV, "%u", sb->s_journal_dev);
 		}

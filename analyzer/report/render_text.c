@@ -843,11 +843,18 @@ static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 			" (+%.3f s)\n", b->expect, b->taker_ino, at);
 		break;
 	case FSL_TAKER_SUPER:
-	case FSL_TAKER_BITMAP:
+	case FSL_TAKER_GDT:
+	case FSL_TAKER_RESERVED_GDT:
+	case FSL_TAKER_BBITMAP:
+	case FSL_TAKER_IBITMAP:
 	case FSL_TAKER_ITABLE:
 		fprintf(f, "          block %" PRIu64 " is metadata: %s\n", b->expect,
-			b->taker_kind == FSL_TAKER_SUPER ? "a superblock backup or group descriptors" :
-			b->taker_kind == FSL_TAKER_BITMAP ? "a block or inode bitmap" : "an inode table");
+			b->taker_kind == FSL_TAKER_SUPER ? "a backup superblock" :
+			b->taker_kind == FSL_TAKER_GDT ? "group descriptors" :
+			b->taker_kind == FSL_TAKER_RESERVED_GDT ?
+			"reserved GDT blocks (the resize inode's)" :
+			b->taker_kind == FSL_TAKER_BBITMAP ? "a block bitmap" :
+			b->taker_kind == FSL_TAKER_IBITMAP ? "an inode bitmap" : "an inode table");
 		break;
 	case FSL_TAKER_FREE:
 		fprintf(f, "          block %" PRIu64 " is free: the allocator placed the extent "

@@ -538,8 +538,9 @@ struct fsl_io_point {
 /*
  * What an ext4 block holds, from the recorded geometry alone: superblock and
  * group descriptors (with reserved GDT blocks), block and inode bitmaps and
- * inode tables packed per flex group as mke2fs lays them out (dumpe2fs shows
- * the same), the internal journal (ext4.journal_start, when contiguous);
+ * inode tables (packed per flex group with flex_bg, per group without) as
+ * mke2fs lays them out (dumpe2fs shows the same), the internal journal
+ * (ext4.journal_start, when contiguous);
  * anything else is FSL_BC_OTHER (data, directories, extent-tree blocks).
  */
 enum fsl_block_class {
@@ -682,9 +683,12 @@ enum fsl_taker_kind {
 	FSL_TAKER_UNKNOWN = 0,	/* in use, owner not seen (before the trace) */
 	FSL_TAKER_FILE,		/* a data block of taker_ino */
 	FSL_TAKER_EXTENT_TREE,	/* an extent-tree block of taker_ino */
-	FSL_TAKER_SUPER,	/* backup superblock or group descriptors */
-	FSL_TAKER_BITMAP,	/* block or inode bitmap (flex_bg packing) */
-	FSL_TAKER_ITABLE,	/* inode table (flex_bg packing) */
+	FSL_TAKER_SUPER,	/* a backup superblock (the primary in group 0) */
+	FSL_TAKER_GDT,		/* group descriptors (or their backup) */
+	FSL_TAKER_RESERVED_GDT,	/* reserved GDT blocks: the resize inode's (taker_ino 7) */
+	FSL_TAKER_BBITMAP,	/* a block bitmap */
+	FSL_TAKER_IBITMAP,	/* an inode bitmap */
+	FSL_TAKER_ITABLE,	/* an inode table */
 	FSL_TAKER_FREE,		/* free at the end: the allocator went elsewhere */
 };
 const char *fsl_taker_kind_name(unsigned int kind);

@@ -143,6 +143,8 @@ struct fsl_trace_stats;
 #define FSL_KV_EXT4_JOURNAL_BYTES	"ext4.journal_bytes"
 #define FSL_KV_EXT4_JOURNAL_BLOCKS	"ext4.journal_blocks"
 #define FSL_KV_EXT4_JOURNAL_START	"ext4.journal_start"	/* first block, when contiguous */
+/* "LBLK:PBLK+LEN,..." when in more than one piece (at most 64 pieces) */
+#define FSL_KV_EXT4_JOURNAL_EXTENTS	"ext4.journal_extents"
 #define FSL_KV_EXT4_JOURNAL_DEV		"ext4.journal_dev"	/* external journal */
 #define FSL_KV_EXT4_USED_DIRS		"ext4.used_dirs"	/* per group, comma list */
 #define FSL_KV_EXT4_BLOCK_UNINIT	"ext4.block_uninit"	/* groups, comma list */
