@@ -23,6 +23,14 @@
  * series (an_fold_*). Times before t0 go to bin 0.
  */
 unsigned int an_tb_bin(struct fsl_timebase *tb, uint64_t origin, uint64_t t, unsigned int *folds);
+/*
+ * Add the duration [from, to) to the series s on tb, each bin getting the
+ * part that overlaps it (the window rule, docs/report-json.md, applied to
+ * bins: a 600 ms wait is never one task blocked 30 times over in a 20 ms
+ * bin). Call after an_tb_bin() for to - 1 has folded the series, so every
+ * bin it touches exists. Time before tb->t0 goes to bin 0, as a point does.
+ */
+void an_tb_spread(const struct fsl_timebase *tb, uint64_t *s, uint64_t from, uint64_t to);
 void an_fold_sum(uint64_t *s, unsigned int folds);
 void an_fold_max(uint64_t *s, unsigned int folds);
 void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds);
