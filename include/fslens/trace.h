@@ -72,7 +72,7 @@ struct fsl_writer_opts {
 	int force;			/* overwrite an existing file (else -EEXIST) */
 	int zstd_level;			/* 0 = default */
 	size_t chunk_events;		/* events per chunk, 0 = default */
-	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s) */
+	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s): lib/ordered.c */
 	int no_compress;		/* store blocks uncompressed (tests, fuzz seeds) */
 	int sorted;			/* events come in ts order: no reorder hold (late ones counted) */
 };
@@ -94,7 +94,11 @@ int fsl_writer__stack(struct fsl_writer *w, const struct fsl_stack *st);
 int fsl_writer__sym(struct fsl_writer *w, uint64_t addr, const char *name);
 /*
  * Append one record (ev->size bytes). Records may arrive out of ts order by
- * up to reorder_ns; the file stores them in ts order.
+ * up to reorder_ns; the ordering service (include/fslens/ordered.h) puts
+ * them in ts order before they are stored. With opts.sorted the caller's
+ * stream is in order already (one that went through the service itself)
+ * and nothing is held; a record older than the last one is stored as it
+ * comes and counted late.
  */
 int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev);
 int fsl_writer__lost(struct fsl_writer *w, unsigned int family, uint64_t count);
