@@ -48,8 +48,8 @@ static inline int an_in_window(const struct an_window *w, uint64_t t)
 	return t >= w->t0 && (!w->t1 || t < w->t1);
 }
 
-/* What every analysis of one set shares: the window, the metadata, the
- * context stage (tasks, roles, classes) and the per-process totals. */
+/* What every analysis of one set shares: the window, the metadata and the
+ * context stage (tasks, roles, classes, this window's per-process totals). */
 struct an_ctx {
 	const struct fsl_meta *meta;
 	struct fsl_context *cx;	/* the context stage (analyzer/context.h) */
@@ -58,14 +58,10 @@ struct an_ctx {
 	uint64_t hz;		/* host.hz, default 250 */
 	uint32_t target_dev;
 	uint64_t now;
-	struct fsl_map procs;	/* tgid -> struct fsl_proc_stat (window) */
-	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
+	struct fsl_ctx_procs procs;	/* the window's per-process totals (context.h) */
 	const char *mount;		/* target.mount, or NULL */
 	size_t mount_len;
 };
-
-/* The window's totals of one process (created with its role and name). */
-struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
 
 static inline uint64_t an_jiffies_ns(const struct an_ctx *c, uint64_t j)
 {

@@ -368,7 +368,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		is->bytes += bytes;
 		is->q2c_ns += q2c;
 	}
-	ps = r->pid ? an_proc(s->c, r->pid) : NULL;
+	ps = r->pid ? fsl_ctx_procs__get(&s->c->procs, r->pid) : NULL;
 	if (ps) {
 		if (ev->flags & FSL_RQ_WRITE)
 			ps->write_bytes += bytes;

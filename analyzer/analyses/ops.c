@@ -251,7 +251,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		row = 23;
 	s->res.heat[bin][row]++;
 
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps) {
 		ps->ops++;
 		ps->op_lat_ns += ev->lat_ns;

@@ -117,7 +117,6 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 	cs = &s->res.cls[cls];
 	cs->ns[role] += ns;
 	if (counted) {
-		s->c->waits_without_stack += !!(x->flags & FSL_EVCTX_NOSTACK);
 		s->res.waits++;
 		cs->count[role]++;
 		if (ev->dur_ns > cs->max_ns)
@@ -141,7 +140,7 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 			return rc;
 	}
 
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps) {
 		ps->blocked_ns += ns;
 		ps->ns[cls] += ns;

@@ -150,7 +150,7 @@ static int add_pause(struct an_writeback *s, const struct fsl_hdr *h, const stru
 		t->pid = h->pid;
 	t->pauses += counted;
 	t->pause_ns += ns;
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps)
 		ps->throttle_ns += ns;
 	if (ns) {
