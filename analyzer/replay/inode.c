@@ -137,12 +137,11 @@ static void dir_account(struct fsl_replay *r, const char *p, size_t n)
 {
 	size_t nl, dl;
 	const char *name = last_component(p, n, &nl);
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h;
 	uint32_t i;
 
 	dl = (size_t)(name - p);
-	for (i = 0; i < dl; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+	h = fsl_hash_bytes(p, dl);
 	for (i = 0; i < r->ndirs; i++)
 		if (r->dirs[i].h == h)
 			break;
