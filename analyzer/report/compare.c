@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "fslens/analysis.h"
 #include "fslens/compare.h"
+#include "fslens/text.h"
 #include "fslens/json.h"
 #include "fslens/report.h"
 #include "fslens/session.h"
@@ -274,7 +275,7 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 				 fsl_handle_type_name(x->type));
 			/* the function, without its offset */
 			snprintf(cl->site[cl->nsites].caller, sizeof(cl->site[0].caller), "%.*s",
-				 sym ? (int)strcspn(sym, "+") : 0, sym ? sym : "");
+				 sym ? (int)fsl_frame_func_len(sym) : 0, sym ? sym : "");
 			cl->site[cl->nsites].line = x->line;
 			cl->site[cl->nsites].blocks = x->blocks;
 			cl->nsites++;
@@ -584,18 +585,6 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 
 /* ------------------------------------------------------------------ output */
 
-static void fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= 10ull << 30)
-		snprintf(buf, len, "%.0fG", b / 1073741824.0);
-	else if (b >= 10ull << 20)
-		snprintf(buf, len, "%.0fM", b / 1048576.0);
-	else if (b >= 10ull << 10)
-		snprintf(buf, len, "%.0fK", b / 1024.0);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
-
 /* A count with K/M/G (one decimal under 10), at most 5 characters. */
 static void fmt_count(char *buf, size_t len, double v)
 {
@@ -737,8 +726,8 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 						snprintf(buf, sizeof(buf), "seek r %s/s ~%s w %s/s ~%s",
 							 a, b, x, y);
 				} else {
-					fmt_bytes(a, sizeof(a), cl->rd_bytes);
-					fmt_bytes(b, sizeof(b), cl->wr_bytes);
+					fsl_fmt_bytes_short(a, sizeof(a), cl->rd_bytes);
+					fsl_fmt_bytes_short(b, sizeof(b), cl->wr_bytes);
 					snprintf(buf, sizeof(buf), "io r%s w%s", a, b);
 				}
 				fprintf(f, " | %-*.*s", CW, CW, buf);

@@ -176,15 +176,41 @@ TEST(stalls_timeline_folds)
 	fsl_analysis__free(a);
 }
 
-/* Sum of every class's series in bin i. */
-static uint64_t bin_sum(const struct fsl_stalls *s, unsigned int i)
+/*
+ * xargs (the workload) waits 5 .. 47 ms on log space and 100 ms .. 1.3 s on
+ * a locked transaction; the analysis over [t0, t1) (0, 0: the whole).
+ */
+static struct fsl_analysis *two_waits(struct fx_meta *f, uint64_t t0, uint64_t t1)
 {
-	uint64_t v = 0;
-	unsigned int c;
+	struct fsl_analysis *a;
 
-	for (c = 0; c < FSL_WC__MAX; c++)
-		v += s->series[c][i];
-	return v;
+	stall_meta(f);
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .t0 = t0, .t1 = t1 },
+			      NULL);
+	if (!a || fsl_analysis__begin(a, &f->m) ||
+	    fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs") ||
+	    fx_offcpu(a, S0 + 5 * MS, 100, 42 * MS, 1) ||
+	    fx_offcpu(a, S0 + 100 * MS, 100, 1200 * MS, 2)) {
+		fsl_analysis__free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Every class's series summed; fails a bin above one thread's time. */
+static uint64_t series_sum(const struct fsl_stalls *s)
+{
+	uint64_t sum = 0, v;
+	unsigned int i, c;
+
+	for (i = 0; i < FSL_SERIES_BINS; i++) {
+		for (c = 0, v = 0; c < FSL_WC__MAX; c++)
+			v += s->series[c][i];
+		if (v > s->tb.width_ns)
+			t_fail(__FILE__, __LINE__, "bin %u: %" PRIu64 " ns blocked, one thread", i, v);
+		sum += v;
+	}
+	return sum;
 }
 
 /*
@@ -195,48 +221,31 @@ static uint64_t bin_sum(const struct fsl_stalls *s, unsigned int i)
 TEST(stalls_timeline_splits_by_overlap)
 {
 	struct fx_meta f;
-	struct fsl_analysis *a;
+	struct fsl_analysis *a = two_waits(&f, 0, 0);
 	const struct fsl_stalls *s;
-	uint64_t sum = 0;
-	unsigned int i;
 
-	stall_meta(&f);
-	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, NULL);
 	REQUIRE(a);
-	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
-	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs"), 0);
-	/* 5 ms .. 47 ms: 5 + 10 + 10 + 10 + 7 ms over bins 0..4 */
-	CHECK_EQ(fx_offcpu(a, S0 + 5 * MS, 100, 42 * MS, 1), 0);
-	/* 100 ms .. 1.3 s, another class: 10 ms in each of bins 10..129 */
-	CHECK_EQ(fx_offcpu(a, S0 + 100 * MS, 100, 1200 * MS, 2), 0);
 	s = fsl_analysis__stalls(a);
 	CHECK_U64(s->tb.width_ns, 10 * MS);
+	/* 5 ms .. 47 ms: 5 + 10 + 10 + 10 + 7 ms over bins 0..4 */
 	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][0], 5 * MS);
 	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][1], 10 * MS);
 	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][3], 10 * MS);
 	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][4], 7 * MS);
 	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][5], 0);
+	/* 100 ms .. 1.3 s: 10 ms in each of bins 10..129 */
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][9], 0);
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][10], 10 * MS);
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][129], 10 * MS);
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][130], 0);
 	CHECK_EQ(s->tb.nbins, 130);
-	for (i = 0; i < FSL_SERIES_BINS; i++) {
-		CHECK(bin_sum(s, i) <= s->tb.width_ns);	/* one thread */
-		sum += bin_sum(s, i);
-	}
-	CHECK_U64(sum, s->ns[FSL_ROLE_WORKLOAD]);
-	CHECK_U64(sum, 1242 * MS);
+	CHECK_U64(series_sum(s), s->ns[FSL_ROLE_WORKLOAD]);
+	CHECK_U64(series_sum(s), 1242 * MS);
 	fsl_analysis__free(a);
 
 	/* A window [30 ms, 1.005 s): only the pieces inside, on the window's bins. */
-	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .t0 = S0 + 30 * MS,
-							  .t1 = S0 + 1005 * MS }, NULL);
+	a = two_waits(&f, S0 + 30 * MS, S0 + 1005 * MS);
 	REQUIRE(a);
-	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
-	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs"), 0);
-	CHECK_EQ(fx_offcpu(a, S0 + 5 * MS, 100, 42 * MS, 1), 0);
-	CHECK_EQ(fx_offcpu(a, S0 + 100 * MS, 100, 1200 * MS, 2), 0);
 	s = fsl_analysis__stalls(a);
 	CHECK_U64(s->tb.t0, S0 + 30 * MS);
 	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][0], 10 * MS);	/* 30..40 ms */
@@ -245,12 +254,8 @@ TEST(stalls_timeline_splits_by_overlap)
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][7], 10 * MS);		/* 100..110 ms */
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][97], 5 * MS);		/* 1.0..1.005 s */
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][98], 0);
-	for (i = 0, sum = 0; i < FSL_SERIES_BINS; i++) {
-		CHECK(bin_sum(s, i) <= s->tb.width_ns);
-		sum += bin_sum(s, i);
-	}
-	CHECK_U64(sum, s->ns[FSL_ROLE_WORKLOAD]);
-	CHECK_U64(sum, (17 + 905) * MS);
+	CHECK_U64(series_sum(s), s->ns[FSL_ROLE_WORKLOAD]);
+	CHECK_U64(series_sum(s), (17 + 905) * MS);
 	fsl_analysis__free(a);
 }
 
