@@ -239,7 +239,6 @@ static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct pass *p = cons->priv;
 	unsigned int i;
 
-	p->st->events++;
 	for (i = 0; i < p->n; i++) {
 		struct slice *s = &p->sl[i];
 
@@ -405,7 +404,6 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 			cl->have_window = 1;
 		}
 	}
-	p->st->passes++;
 	p->st->windows = p->n;
 	p->st->consumers = fsl_session__nconsumers(sess);
 	err = fsl_session__begin(sess, &p->meta);
@@ -571,10 +569,10 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 				 fsl_trace_open_strerror(traces[t], err, why, sizeof(why)));
 			return err;
 		}
-		c->stats[t].opens++;
 		err = add_trace(c, t, r, &firstcol);
 		if (!err)
 			err = do_trace(c, t, r, firstcol);
+		fsl_reader__decoded(r, &c->stats[t].decoded);
 		fsl_reader__close(r);
 	}
 	/* the labels need every trace's parameters */

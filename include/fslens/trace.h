@@ -175,6 +175,18 @@ struct fsl_trace_stats {
 /* Stats from the footer (or, for a cut file, from a scan of the chunks). */
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r);
 
+/*
+ * What was decompressed and decoded: the chunks a reader entered and the
+ * events they hold (a chunk is decoded whole once entered; one skipped for
+ * the families asked is not counted). Per reader, and over every reader of
+ * the process, so a test can tell a trace decoded twice, whoever read it.
+ */
+struct fsl_decode_stats {
+	uint64_t chunks, events;
+};
+void fsl_reader__decoded(const struct fsl_reader *r, struct fsl_decode_stats *out);
+void fsl_reader_decoded_total(struct fsl_decode_stats *out);
+
 /* How much metadata the file holds (each KV key counted once). */
 struct fsl_meta_counts {
 	size_t kv, texts, bitmaps, stacks, syms, schema_types;
