@@ -23,6 +23,14 @@
  * series (an_fold_*). Times before t0 go to bin 0.
  */
 unsigned int an_tb_bin(struct fsl_timebase *tb, uint64_t origin, uint64_t t, unsigned int *folds);
+/*
+ * Add the duration [from, to) to the series s on tb, each bin getting the
+ * part that overlaps it (the window rule, docs/report-json.md, applied to
+ * bins: a 600 ms wait is never one task blocked 30 times over in a 20 ms
+ * bin). Call after an_tb_bin() for to - 1 has folded the series, so every
+ * bin it touches exists. Time before tb->t0 goes to bin 0, as a point does.
+ */
+void an_tb_spread(const struct fsl_timebase *tb, uint64_t *s, uint64_t from, uint64_t to);
 void an_fold_sum(uint64_t *s, unsigned int folds);
 void an_fold_max(uint64_t *s, unsigned int folds);
 void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds);
@@ -62,8 +70,8 @@ static inline int an_in_window(const struct an_window *w, uint64_t t)
 	return t >= w->t0 && (!w->t1 || t < w->t1);
 }
 
-/* What every analysis of one set shares: the window, the metadata, the
- * context stage (tasks, roles, classes) and the per-process totals. */
+/* What every analysis of one set shares: the window, the metadata and the
+ * context stage (tasks, roles, classes, this window's per-process totals). */
 struct an_ctx {
 	const struct fsl_meta *meta;
 	struct fsl_context *cx;	/* the context stage (analyzer/context.h) */
@@ -72,14 +80,10 @@ struct an_ctx {
 	uint64_t hz;		/* host.hz, default 250 */
 	uint32_t target_dev;
 	uint64_t now;
-	struct fsl_map procs;	/* tgid -> struct fsl_proc_stat (window) */
-	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
+	struct fsl_ctx_procs procs;	/* the window's per-process totals (context.h) */
 	const char *mount;		/* target.mount, or NULL */
 	size_t mount_len;
 };
-
-/* The window's totals of one process (created with its role and name). */
-struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
 
 static inline uint64_t an_jiffies_ns(const struct an_ctx *c, uint64_t j)
 {

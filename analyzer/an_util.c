@@ -147,6 +147,27 @@ unsigned int an_tb_bin(struct fsl_timebase *tb, uint64_t origin, uint64_t t, uns
 	return bin;
 }
 
+void an_tb_spread(const struct fsl_timebase *tb, uint64_t *s, uint64_t from, uint64_t to)
+{
+	uint64_t bin, end;
+
+	if (to <= from || !tb->width_ns)
+		return;
+	/* before the first bin: bin 0, as an_tb_bin() places a point there */
+	if (from < tb->t0) {
+		end = to < tb->t0 ? to : tb->t0;
+		s[0] += end - from;
+		from = end;
+	}
+	for (bin = (from - tb->t0) / tb->width_ns; from < to; bin++) {
+		end = tb->t0 + (bin + 1) * tb->width_ns;
+		if (end > to)
+			end = to;
+		s[bin] += end - from;
+		from = end;
+	}
+}
+
 void an_fold_sum(uint64_t *s, unsigned int folds)
 {
 	unsigned int i;

@@ -36,8 +36,6 @@ struct fsl_analysis {
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
 	struct fsl_session *sess;	/* the session it is attached to */
-	struct fsl_proc_stat *procs;
-	size_t procs_cap;
 	struct fsl_jbd2_info jinfo[2];	/* start, end */
 };
 
@@ -101,19 +99,6 @@ int fsl_section_parse(const char *list, uint32_t *mask, const char **bad)
 	return 0;
 }
 
-struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid)
-{
-	int fresh;
-	struct fsl_proc_stat *p = fsl_map__put(&c->procs, pid, &fresh);
-
-	if (p && fresh) {
-		p->pid = pid;
-		p->role = fsl_context__role(c->cx, pid, 0);
-		an_comm_copy(p->comm, fsl_context__comm(c->cx, pid));
-	}
-	return p;
-}
-
 /* The set's own consumer, first on the session: metadata, origin, clock. */
 static int set_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 {
@@ -168,7 +153,6 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 		a->opts.root_pid = -1;
 	sec = a->opts.sections ? a->opts.sections : FSL_SEC_ALL;
 	a->opts.sections = sec;
-	fsl_map__init(&a->c.procs, sizeof(struct fsl_proc_stat));
 	a->c.win.t0 = a->opts.t0;
 	a->c.win.t1 = a->opts.t1;
 	a->c.origin = a->opts.t0;
@@ -177,6 +161,7 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	a->c.cx = a->opts.context;
 	if (!a->c.cx && !(a->c.cx = a->own_cx = fsl_context__new(a->opts.root_pid, &e)))
 		goto fail;
+	fsl_ctx_procs__init(&a->c.procs, a->c.cx);
 
 	a->set.name = "analysis";
 	a->set.priv = a;
@@ -264,9 +249,8 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
 	an_cpu_free(a->cpu);
+	fsl_ctx_procs__free(&a->c.procs);
 	fsl_context__free(a->own_cx);
-	fsl_map__free(&a->c.procs);
-	free(a->procs);
 	free(a);
 }
 
@@ -306,8 +290,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	a->c.win.t0 = t0;
 	a->c.win.t1 = t1;
 	a->c.origin = t0;
-	fsl_map__clear(&a->c.procs);
-	a->c.waits_without_stack = 0;
+	fsl_ctx_procs__clear(&a->c.procs);
 	an_stalls_reset(a->stalls);
 	if (a->ops)
 		an_ops_reset(a->ops);
@@ -454,45 +437,10 @@ const struct an_ctx *an_analysis_ctx(struct fsl_analysis *a)
 	return &a->c;
 }
 
-static int proc_cmp(const void *x, const void *y)
-{
-	const struct fsl_proc_stat *a = x, *b = y;
-
-	if (a->blocked_ns != b->blocked_ns)
-		return a->blocked_ns < b->blocked_ns ? 1 : -1;
-	if (a->ops != b->ops)
-		return a->ops < b->ops ? 1 : -1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
-}
-
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out)
 {
-	struct fsl_proc_stat *p;
-	size_t it = 0, n = 0;
-
 	release(a);
-	if (a->procs_cap < a->c.procs.n) {
-		struct fsl_proc_stat *np = realloc(a->procs, a->c.procs.n * sizeof(*np));
-
-		if (!np) {
-			*out = NULL;
-			return 0;
-		}
-		a->procs = np;
-		a->procs_cap = a->c.procs.n;
-	}
-	while ((p = fsl_map__next(&a->c.procs, &it, NULL))) {
-		/* the current name: exec and comm changes come after the first event */
-		const char *comm = fsl_context__comm(a->c.cx, p->pid);
-
-		if (comm)
-			an_comm_copy(p->comm, comm);
-		a->procs[n++] = *p;
-	}
-	if (n)
-		qsort(a->procs, n, sizeof(*a->procs), proc_cmp);
-	*out = a->procs;
-	return n;
+	return fsl_ctx_procs__sorted(&a->c.procs, out);
 }
 
 const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a)

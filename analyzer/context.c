@@ -13,6 +13,11 @@
 /* TASK_NOLOAD: idle kernel threads wait in TASK_IDLE; that is not a stall. */
 #define CTX_TASK_NOLOAD	0x400
 
+/*
+ * No cgroup here: the proc records (struct fsl_ev_proc) carry none, and the
+ * only cgroup in the events is a writeback's (the bdi_writeback's, not a
+ * task's). --cgroup filters in the kernel at record time.
+ */
 struct fsl_ctx_task {
 	uint32_t ppid;
 	uint32_t flags;		/* FSL_PROC_* */
@@ -139,6 +144,81 @@ const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
 
 	return k && k->known ? k->comm : NULL;
+}
+
+void fsl_ctx_procs__init(struct fsl_ctx_procs *p, struct fsl_context *cx)
+{
+	memset(p, 0, sizeof(*p));
+	p->cx = cx;
+	fsl_map__init(&p->map, sizeof(struct fsl_proc_stat));
+}
+
+void fsl_ctx_procs__free(struct fsl_ctx_procs *p)
+{
+	fsl_map__free(&p->map);
+	free(p->sorted);
+	p->sorted = NULL;
+	p->cap = 0;
+}
+
+void fsl_ctx_procs__clear(struct fsl_ctx_procs *p)
+{
+	fsl_map__clear(&p->map);
+}
+
+struct fsl_proc_stat *fsl_ctx_procs__get(struct fsl_ctx_procs *p, uint32_t pid)
+{
+	int fresh;
+	struct fsl_proc_stat *ps = fsl_map__put(&p->map, pid, &fresh);
+
+	if (ps && fresh) {
+		ps->pid = pid;
+		ps->role = fsl_context__role(p->cx, pid, 0);
+		comm_copy(ps->comm, fsl_context__comm(p->cx, pid));
+		fsl_text_sanitize(ps->comm);	/* a task can name itself with terminal escapes */
+	}
+	return ps;
+}
+
+static int proc_cmp(const void *x, const void *y)
+{
+	const struct fsl_proc_stat *a = x, *b = y;
+
+	if (a->blocked_ns != b->blocked_ns)
+		return a->blocked_ns < b->blocked_ns ? 1 : -1;
+	if (a->ops != b->ops)
+		return a->ops < b->ops ? 1 : -1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+unsigned int fsl_ctx_procs__sorted(struct fsl_ctx_procs *p, const struct fsl_proc_stat **out)
+{
+	struct fsl_proc_stat *ps;
+	size_t it = 0, n = 0;
+
+	if (p->cap < p->map.n) {
+		struct fsl_proc_stat *np = realloc(p->sorted, p->map.n * sizeof(*np));
+
+		if (!np) {
+			*out = NULL;
+			return 0;
+		}
+		p->sorted = np;
+		p->cap = p->map.n;
+	}
+	while ((ps = fsl_map__next(&p->map, &it, NULL))) {
+		const char *comm = fsl_context__comm(p->cx, ps->pid);
+
+		if (comm) {
+			comm_copy(ps->comm, comm);
+			fsl_text_sanitize(ps->comm);
+		}
+		p->sorted[n++] = *ps;
+	}
+	if (n)
+		qsort(p->sorted, n, sizeof(*p->sorted), proc_cmp);
+	*out = p->sorted;
+	return n;
 }
 
 static int has_prefix(const char *s, const char *const *pre)

@@ -2,7 +2,8 @@
 /*
  * The context stage (perf's machine/thread layer), as the analyses see it.
  * It owns the tasks (names, roles, the process tree from proc records), the
- * wait class of each stack and when the latest wait of each class began; it
+ * per-process totals of each window, the wait class of each stack and when
+ * the latest wait of each class began; it
  * annotates every event (struct fsl_evctx: role, class) before any analysis
  * sees it. Analyses read it, never each other. Public half: analysis.h.
  */
@@ -55,6 +56,34 @@ struct fsl_context {
 	struct fsl_map jbd2_dev;	/* jbd2 thread's tid -> the disk its own waits were woken by */
 	struct fsl_map proc_seen;	/* tgid -> where its judged waits were (context.c) */
 };
+
+/*
+ * Per-process totals of one window (tgid -> struct fsl_proc_stat): each set
+ * of analyses keeps one for its window (windows differ between the sets on
+ * one session: top's interval and totals, compare's phases), its analyses
+ * add what they count, and the set reads them sorted. The context stage
+ * owns them, as it owns the tasks they are of: an entry starts with the
+ * task's role and name, and no analysis calls back into the set for it.
+ */
+struct fsl_ctx_procs {
+	struct fsl_context *cx;
+	struct fsl_map map;
+	struct fsl_proc_stat *sorted;	/* what fsl_ctx_procs__sorted() returned */
+	size_t cap;
+};
+
+void fsl_ctx_procs__init(struct fsl_ctx_procs *p, struct fsl_context *cx);
+void fsl_ctx_procs__free(struct fsl_ctx_procs *p);
+/* A new window: every total gone. */
+void fsl_ctx_procs__clear(struct fsl_ctx_procs *p);
+/* The totals of tgid pid (made with its role and name); NULL on ENOMEM. */
+struct fsl_proc_stat *fsl_ctx_procs__get(struct fsl_ctx_procs *p, uint32_t pid);
+/*
+ * Every process with totals, most blocked first (then most operations,
+ * then by pid), each named as it is called now (exec and comm changes come
+ * after its first event). *out is valid until the next call or clear.
+ */
+unsigned int fsl_ctx_procs__sorted(struct fsl_ctx_procs *p, const struct fsl_proc_stat **out);
 
 /* Role of tgid; kthread_hint = 1 when its stack says it runs from kthread(). */
 int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint);

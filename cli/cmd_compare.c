@@ -67,12 +67,20 @@ int cmd_compare(int argc, char **argv)
 		fsl_compare__free(c);
 		return 1;
 	}
-	/* what reading cost, per trace (tests: each trace decoded once) */
-	if (getenv("FSLENS_STATS"))
+	/* what the readers decoded, per trace and in all (tests: each trace once) */
+	if (getenv("FSLENS_STATS")) {
+		struct fsl_decode_stats all;
+
 		for (i = 0; (st = fsl_compare__stats(c, i, &trace)); i++)
-			fprintf(stderr, "fslens compare: stats: %s: opens %u passes %u windows %u "
-				"events %llu\n", trace, st->opens, st->passes, st->windows,
-				(unsigned long long)st->events);
+			fprintf(stderr, "fslens compare: stats: %s: windows %u chunks %llu events "
+				"%llu\n", trace, st->windows,
+				(unsigned long long)st->decoded.chunks,
+				(unsigned long long)st->decoded.events);
+		fsl_reader_decoded_total(&all);
+		fprintf(stderr, "fslens compare: stats: decoded by every reader: chunks %llu "
+			"events %llu\n", (unsigned long long)all.chunks,
+			(unsigned long long)all.events);
+	}
 	err = json ? fsl_compare__json(c, stdout) : fsl_compare__text(c, stdout);
 	fsl_compare__free(c);
 	return err ? 1 : 0;	/* a failed write: main() says so, once */

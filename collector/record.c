@@ -474,7 +474,7 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *child,
 		       int *status)
 {
-	int64_t t_end = r->o->duration ? t0 + (int64_t)(r->o->duration * 1e9) : 0;
+	int64_t t_end = r->o->duration_ns ? t0 + (int64_t)r->o->duration_ns : 0;
 	int64_t now, last_flush = t0;
 	int e;
 
@@ -821,7 +821,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	    have_target ? " " : " every filesystem",
 	    have_target ? (t.mount[0] ? t.mount : t.bdev) : "", fsl_collector__mode(c),
 	    fsl_collector__fentry(c) ? "available, unused" : "refused",
-	    o->cmd ? "" : o->duration ? "" : "; Ctrl-C to stop");
+	    o->cmd ? "" : o->duration_ns ? "" : "; Ctrl-C to stop");
 	if (gate >= 0) {
 		if (write(gate, "g", 1) != 1) {
 			rc = -errno;

@@ -98,16 +98,10 @@ static void done_forget(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
 		fsl_map__del(&s->done, sec_key(ev));
 }
 
+/* comm is 16 bytes, NUL-terminated only when shorter */
 static uint64_t comm_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-	unsigned int i;
-
-	for (i = 0; i < 16 && s[i]; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
+	return fsl_hash_bytes(s, strnlen(s, 16));
 }
 
 /* Device slot; the target device always gets slot 0. */
@@ -368,7 +362,7 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		is->bytes += bytes;
 		is->q2c_ns += q2c;
 	}
-	ps = r->pid ? an_proc(s->c, r->pid) : NULL;
+	ps = r->pid ? fsl_ctx_procs__get(&s->c->procs, r->pid) : NULL;
 	if (ps) {
 		if (ev->flags & FSL_RQ_WRITE)
 			ps->write_bytes += bytes;

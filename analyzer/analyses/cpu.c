@@ -68,7 +68,7 @@ static int add_sample(struct an_cpu *s, const struct fsl_hdr *h, const struct fs
 	st->cls = x->cls;
 	if (!st->pid)
 		st->pid = h->pid;
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps)
 		ps->oncpu_ns += ns;
 	return 0;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "fslens/analysis.h"
 #include "fslens/compare.h"
+#include "fslens/text.h"
 #include "fslens/json.h"
 #include "fslens/report.h"
 #include "fslens/session.h"
@@ -247,7 +248,6 @@ static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct pass *p = cons->priv;
 	unsigned int i;
 
-	p->st->events++;
 	for (i = 0; i < p->n; i++) {
 		struct slice *s = &p->sl[i];
 
@@ -284,7 +284,7 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 				 fsl_handle_type_name(x->type));
 			/* the function, without its offset */
 			snprintf(cl->site[cl->nsites].caller, sizeof(cl->site[0].caller), "%.*s",
-				 sym ? (int)strcspn(sym, "+") : 0, sym ? sym : "");
+				 sym ? (int)fsl_frame_func_len(sym) : 0, sym ? sym : "");
 			cl->site[cl->nsites].line = x->line;
 			cl->site[cl->nsites].blocks = x->blocks;
 			cl->nsites++;
@@ -424,7 +424,6 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 			cl->have_window = 1;
 		}
 	}
-	p->st->passes++;
 	p->st->windows = p->n;
 	p->st->consumers = fsl_session__nconsumers(sess);
 	err = fsl_session__begin(sess, &p->meta);
@@ -590,10 +589,10 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 				 fsl_trace_open_strerror(traces[t], err, why, sizeof(why)));
 			return err;
 		}
-		c->stats[t].opens++;
 		err = add_trace(c, t, r, &firstcol);
 		if (!err)
 			err = do_trace(c, t, r, firstcol);
+		fsl_reader__decoded(r, &c->stats[t].decoded);
 		fsl_reader__close(r);
 	}
 	/* the labels need every trace's parameters */
@@ -603,18 +602,6 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 }
 
 /* ------------------------------------------------------------------ output */
-
-static void fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= 10ull << 30)
-		snprintf(buf, len, "%.0fG", b / 1073741824.0);
-	else if (b >= 10ull << 20)
-		snprintf(buf, len, "%.0fM", b / 1048576.0);
-	else if (b >= 10ull << 10)
-		snprintf(buf, len, "%.0fK", b / 1024.0);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
 
 /* A count with K/M/G (one decimal under 10), at most 5 characters. */
 static void fmt_count(char *buf, size_t len, double v)
@@ -774,8 +761,8 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 						snprintf(buf, sizeof(buf), "seek r %s/s ~%s w %s/s ~%s",
 							 a, b, x, y);
 				} else {
-					fmt_bytes(a, sizeof(a), cl->rd_bytes);
-					fmt_bytes(b, sizeof(b), cl->wr_bytes);
+					fsl_fmt_bytes_short(a, sizeof(a), cl->rd_bytes);
+					fsl_fmt_bytes_short(b, sizeof(b), cl->wr_bytes);
 					snprintf(buf, sizeof(buf), "io r%s w%s", a, b);
 				}
 				fprintf(f, " | %-*.*s", CW, CW, buf);

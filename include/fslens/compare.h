@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "trace.h"
 
 #define FSL_COMPARE_MAX		64	/* traces, columns, rows */
 
@@ -29,11 +30,9 @@ struct fsl_compare_opts {
 
 /* What reading one trace cost (FSLENS_STATS=1 prints it; tests check it). */
 struct fsl_compare_stats {
-	unsigned int opens;	/* fsl_reader__open calls */
-	unsigned int passes;	/* session passes over the events */
-	unsigned int windows;	/* phase windows fed in those passes */
+	unsigned int windows;	/* phase windows fed in the trace's pass */
 	unsigned int consumers;	/* on the pass's session: the windows' analyses share it */
-	uint64_t events;	/* events decoded */
+	struct fsl_decode_stats decoded;	/* as the trace's reader counted them */
 };
 
 struct fsl_compare;
