@@ -40,6 +40,22 @@ static inline int an_in_window(const struct an_window *w, uint64_t t)
 	return t >= w->t0 && (!w->t1 || t < w->t1);
 }
 
+/*
+ * On-CPU time of the workload by CPU class in the window: a table filled by
+ * whoever provides CPU classes (an analysis of on-CPU samples calls
+ * an_oncpu_add() per sample or per class), read by the whole time, which
+ * splits its on-CPU part by it. Cleared with the window. Past
+ * FSL_WT_CPU_CLASSES names the rest go to the last.
+ */
+struct an_oncpu_split {
+	unsigned int n;
+	uint64_t sampled_ns;
+	struct {
+		char id[24];
+		uint64_t ns;
+	} cls[FSL_WT_CPU_CLASSES];
+};
+
 /* What every analysis of one set shares: the window, the metadata, the
  * context stage (tasks, roles, classes) and the per-process totals. */
 struct an_ctx {
@@ -54,7 +70,11 @@ struct an_ctx {
 	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
 	const char *mount;		/* target.mount, or NULL */
 	size_t mount_len;
+	struct an_oncpu_split oncpu;	/* the window's on-CPU time by CPU class */
 };
+
+/* Add ns of on-CPU time in CPU class cls ("dir_entry_scan") to the window's split. */
+void an_oncpu_add(struct an_ctx *c, const char *cls, uint64_t ns);
 
 /* The window's totals of one process (created with its role and name). */
 struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);

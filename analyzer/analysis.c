@@ -110,6 +110,24 @@ struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid)
 	return p;
 }
 
+void an_oncpu_add(struct an_ctx *c, const char *cls, uint64_t ns)
+{
+	struct an_oncpu_split *s = &c->oncpu;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strncmp(s->cls[i].id, cls, sizeof(s->cls[i].id) - 1))
+			break;
+	if (i == s->n) {
+		if (s->n < FSL_WT_CPU_CLASSES)
+			snprintf(s->cls[s->n++].id, sizeof(s->cls[0].id), "%s", cls);
+		else
+			i = FSL_WT_CPU_CLASSES - 1;	/* the last row takes the rest */
+	}
+	s->cls[i].ns += ns;
+	s->sampled_ns += ns;
+}
+
 /* The set's own consumer, first on the session: metadata, origin, clock. */
 static int set_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 {
@@ -289,6 +307,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	a->c.origin = t0;
 	fsl_map__clear(&a->c.procs);
 	a->c.waits_without_stack = 0;
+	memset(&a->c.oncpu, 0, sizeof(a->c.oncpu));
 	an_stalls_reset(a->stalls);
 	if (a->ops)
 		an_ops_reset(a->ops);

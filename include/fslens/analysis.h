@@ -221,6 +221,8 @@ struct fsl_stalls {
  * threshold, which have no record. threads = 0: the trace has no tasktime
  * records (older recorder, or the offcpu family off).
  */
+#define FSL_WT_CPU_CLASSES	24
+
 struct fsl_wholetime {
 	uint32_t threads;
 	uint32_t alive;			/* of which still running at the end */
@@ -233,6 +235,18 @@ struct fsl_wholetime {
 	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
 	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
 	uint64_t short_ns;		/* blocked_ns - classified_ns */
+	/*
+	 * On-CPU time by CPU class, where the trace has on-CPU samples and an
+	 * analysis provides the split (the cpu family): ncpu classes whose ns
+	 * sum to cpu_sampled_ns, which stands for oncpu_ns (a class's share of
+	 * on-CPU is ns / cpu_sampled_ns). ncpu 0: no split.
+	 */
+	unsigned int ncpu;
+	uint64_t cpu_sampled_ns;
+	struct {
+		char id[24];
+		uint64_t ns;
+	} cpu_cls[FSL_WT_CPU_CLASSES];
 };
 
 /* ----------------------------------------------------------------- ops */
