@@ -202,31 +202,44 @@ static int group_has_super(const struct fsl_ext4_geometry *g, uint64_t grp)
 }
 
 /*
- * Which static metadata holds blk: a superblock and group descriptors (and
- * reserved GDT blocks), the internal journal, or with flex_bg the block and
- * inode bitmaps and the inode tables packed at the start of each flex group
- * as mke2fs lays them out on a fresh filesystem: n block bitmaps, n inode
- * bitmaps, n tables for its n groups.
+ * Which static metadata holds blk, from the geometry alone, as mke2fs lays
+ * out a fresh filesystem (dumpe2fs shows the same): a superblock and group
+ * descriptors (with reserved GDT blocks) in the groups that have them, the
+ * internal journal (its first block its superblock), and the bitmaps and
+ * inode tables: with flex_bg packed at the start of each flex group (n
+ * block bitmaps, n inode bitmaps, n tables for its n groups), without it in
+ * each group after its superblock copy. A trace that recorded the group
+ * tables (ext4.group_*) is classed through them instead (blockclass.c).
  */
 int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 {
 	uint64_t grp, off, sbgdt, flex, first, n, base, dsz;
+	int sb;
 
 	if (!g->blocks_per_group || !g->block_size || blk < g->first_data_block)
 		return FSL_BC_OTHER;
 	if (g->journal_start && blk >= g->journal_start &&
 	    blk - g->journal_start < g->journal_blocks)
-		return FSL_BC_JOURNAL;
+		return blk == g->journal_start ? FSL_BC_JSB : FSL_BC_JOURNAL;
 	dsz = g->desc_size ? g->desc_size : 32;
 	sbgdt = 1 + (g->group_count * dsz + g->block_size - 1) / g->block_size +
 		g->reserved_gdt_blocks;
 	grp = (blk - g->first_data_block) / g->blocks_per_group;
 	off = (blk - g->first_data_block) % g->blocks_per_group;
-	if (group_has_super(g, grp) && off < sbgdt)
-		return FSL_BC_SUPER;
+	sb = group_has_super(g, grp);
+	if (sb && off < sbgdt)
+		return off ? FSL_BC_GDT : FSL_BC_SUPER;
 	flex = g->flex_bg_size;
-	if (!(g->feature_incompat & 0x200) || !flex)	/* INCOMPAT_FLEX_BG */
+	if (!(g->feature_incompat & 0x200) || !flex) {	/* INCOMPAT_FLEX_BG */
+		base = sb ? sbgdt : 0;
+		if (off == base)
+			return FSL_BC_BBITMAP;
+		if (off == base + 1)
+			return FSL_BC_IBITMAP;
+		if (off >= base + 2 && off < base + 2 + g->inode_blocks_per_group)
+			return FSL_BC_ITABLE;
 		return FSL_BC_OTHER;
+	}
 	first = grp - grp % flex;
 	if (grp != first)
 		return FSL_BC_OTHER;
@@ -246,7 +259,8 @@ int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 const char *fsl_block_class_name(unsigned int cls)
 {
 	static const char *const n[FSL_BC__MAX] = {
-		"other", "super_gdt", "block_bitmap", "inode_bitmap", "inode_table", "journal",
+		"other", "superblock", "block_bitmap", "inode_bitmap", "inode_table", "journal",
+		"group_desc", "journal_super", "directory", "extent_tree", "data",
 	};
 
 	return cls < FSL_BC__MAX ? n[cls] : "?";

@@ -25,9 +25,10 @@ struct fsl_analysis {
 	struct an_layout *layout;
 	struct an_health *health;
 	struct an_wholetime *wholetime;
+	struct an_contents *contents;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[11];
+	struct fsl_consumer *cons[12];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -221,6 +222,11 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 			goto fail;
 		a->cons[a->ncons++] = an_blockio_consumer(a->blockio);
 	}
+	if (sec & (FSL_SEC_JOURNAL | FSL_SEC_BLOCKIO)) {
+		if (!(a->contents = an_contents_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_contents_consumer(a->contents);
+	}
 	if (sec & FSL_SEC_LAYOUT) {
 		if (!(a->layout = an_layout_new(&a->c)))
 			goto fail;
@@ -263,6 +269,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_layout_free(a->layout);
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
+	an_contents_free(a->contents);
 	fsl_context__free(a->own_cx);
 	fsl_map__free(&a->c.procs);
 	free(a->procs);
@@ -323,6 +330,8 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 		an_layout_reset(a->layout);
 	an_health_reset(a->health);
 	an_wholetime_reset(a->wholetime);
+	if (a->contents)
+		an_contents_reset(a->contents);
 }
 
 void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
@@ -389,6 +398,11 @@ const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a)
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a)
 {
 	return a->blockio && (a->opts.sections & FSL_SEC_BLOCKIO) ? an_blockio_result(a->blockio) : NULL;
+}
+
+const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a)
+{
+	return a->contents ? an_contents_result(a->contents) : NULL;
 }
 
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a)

@@ -130,6 +130,30 @@ int fsl_meta__xfs_geometry(const struct fsl_meta *m, struct fsl_xfs_geometry *g)
 	return found == 5 && g->block_size && g->ag_blocks && g->inode_size ? 0 : -ENOENT;
 }
 
+static int u64_list(const char *v, uint32_t n, uint64_t *out)
+{
+	uint32_t i;
+	char *end;
+
+	for (i = 0; v && i < n; i++) {
+		out[i] = strtoull(v, &end, 10);
+		if (end == v || (*end && *end != ','))
+			return -ENOENT;
+		v = *end ? end + 1 : end;
+	}
+	return v && i == n && !*v ? 0 : -ENOENT;
+}
+
+int fsl_meta__ext4_group_tables(const struct fsl_meta *m, uint32_t n, uint64_t *bb, uint64_t *ib,
+				uint64_t *it)
+{
+	if (!n || u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_BLOCK_BITMAP), n, bb) ||
+	    u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_INODE_BITMAP), n, ib) ||
+	    u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_INODE_TABLE), n, it))
+		return -ENOENT;
+	return 0;
+}
+
 int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *g)
 {
 	const char *v;

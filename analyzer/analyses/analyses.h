@@ -26,6 +26,7 @@ AN_DECLARE(blockio, fsl_blockio)
 AN_DECLARE(layout, fsl_layout)
 AN_DECLARE(health, fsl_health)
 AN_DECLARE(wholetime, fsl_wholetime)
+AN_DECLARE(contents, fsl_contents)
 
 #undef AN_DECLARE
 

@@ -1276,6 +1276,7 @@ static int taker_of_class(unsigned int cls)
 {
 	switch (cls) {
 	case FSL_BC_SUPER:
+	case FSL_BC_GDT:
 		return FSL_TAKER_SUPER;
 	case FSL_BC_BBITMAP:
 	case FSL_BC_IBITMAP:

@@ -439,6 +439,67 @@ static uint64_t span(uint64_t a, uint64_t b)
 	return a && b && b >= a ? b - a : 0;
 }
 
+static void class_obj(struct fsl_json *j, const char *key, const uint64_t v[FSL_BC__MAX])
+{
+	unsigned int k;
+
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	for (k = 0; k < FSL_BC__MAX; k++)
+		fsl_json__kv_u64(j, fsl_block_class_name(k), v[k]);
+	fsl_json__obj_end(j);
+}
+
+/* "contents_by_class" and "blocks_by_writer": the journal's contents as written home. */
+static void contents_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_contents *c = fsl_analysis__contents(a);
+	unsigned int w, i;
+
+	fsl_json__key(j, "contents_by_class");
+	if (!c || !c->classes) {
+		fsl_json__null(j);
+		fsl_json__key(j, "blocks_by_writer");
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "home_blocks", c->home_total);
+	class_obj(j, "home", c->home);
+	class_obj(j, "read", c->read);
+	fsl_json__key(j, "checkpoints");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < c->nchp; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "tid", c->chp[i].tid);
+		fsl_json__kv_u64(j, "ts_ns", c->chp[i].ts);
+		fsl_json__kv_u64(j, "kernel_written", c->chp[i].written);
+		fsl_json__kv_u64(j, "kernel_dropped", c->chp[i].dropped);
+		class_obj(j, "blocks", c->chp[i].blocks);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "blocks_by_writer");
+	fsl_json__obj_begin(j);
+	for (w = 0; w < FSL_WR__MAX; w++)
+		class_obj(j, fsl_block_writer_name(w), c->written[w]);
+	fsl_json__key(j, "writeback_by_reason");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WB_REASONS; i++) {
+		uint64_t sum = 0;
+		unsigned int k;
+
+		for (k = 0; k < FSL_BC__MAX; k++)
+			sum += c->wb_reason[i][k];
+		if (sum)
+			class_obj(j, i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i),
+				  c->wb_reason[i]);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
 static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 {
 	const struct fsl_journal *jr = fsl_analysis__journal(a);
@@ -530,6 +591,7 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	contents_obj(j, a);
 	fsl_json__key(j, "handle_waits");
 	fsl_json__arr_begin(j);
 	for (i = 0; i < jr->nsites; i++) {
