@@ -144,6 +144,35 @@ static int u64_list(const char *v, uint32_t n, uint64_t *out)
 	return v && i == n && !*v ? 0 : -ENOENT;
 }
 
+unsigned int fsl_meta__ext4_htree(const struct fsl_meta *m, struct fsl_htree_dir *out,
+				  unsigned int max)
+{
+	size_t len = 0;
+	const char *t = fsl_meta__text(m, FSL_TEXT_EXT4_HTREE, &len), *end = t + len;
+	unsigned int n = 0;
+	char line[256];
+
+	while (t && t < end && n < max) {
+		const char *nl = memchr(t, '\n', end - t);
+		size_t l = (nl ? nl : end) - t;
+		unsigned long long ino, blocks;
+		unsigned int levels, index;
+		int at = 0;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l : sizeof(line) - 1), t);
+		if (sscanf(line, "%llu %llu %u %u %n", &ino, &blocks, &levels, &index, &at) == 4 && at) {
+			out[n].ino = ino;
+			out[n].blocks = blocks;
+			out[n].levels = levels;
+			out[n].index_blocks = index;
+			snprintf(out[n].path, sizeof(out[n].path), "%s", line + at);
+			n++;
+		}
+		t = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
 int fsl_meta__ext4_group_tables(const struct fsl_meta *m, uint32_t n, uint64_t *bb, uint64_t *ib,
 				uint64_t *it)
 {

@@ -409,6 +409,23 @@ static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	{
+		struct fsl_htree_dir h[64];
+		unsigned int n = fsl_meta__ext4_htree(fsl_analysis__meta(a), h, 64);
+
+		fsl_json__key(j, "htree_dirs");
+		fsl_json__arr_begin(j);
+		for (i = 0; i < n; i++) {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "path", h[i].path);
+			fsl_json__kv_u64(j, "ino", h[i].ino);
+			fsl_json__kv_u64(j, "blocks", h[i].blocks);
+			fsl_json__kv_u64(j, "levels", h[i].levels);
+			fsl_json__kv_u64(j, "index_blocks", h[i].index_blocks);
+			fsl_json__obj_end(j);
+		}
+		fsl_json__arr_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 

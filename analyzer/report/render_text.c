@@ -291,6 +291,26 @@ static void hist_row(FILE *f, const struct fsl_hist *h)
 	fputc('\n', f);
 }
 
+/*
+ * The large directories' htrees at the end of the recording: a lookup in a
+ * cold directory reads one index block per level before its leaf.
+ */
+static void htree_lines(FILE *f, struct fsl_analysis *a)
+{
+	struct fsl_htree_dir h[8];
+	unsigned int n = fsl_meta__ext4_htree(fsl_analysis__meta(a), h, 8), i;
+
+	if (!n)
+		return;
+	fprintf(f, "  large directories (htree at the end of the recording):\n");
+	fprintf(f, "    %9s %9s %6s %12s  %s\n", "blocks", "leaves", "levels", "index blocks",
+		"directory");
+	for (i = 0; i < n; i++)
+		fprintf(f, "    %9" PRIu64 " %9" PRIu64 " %6u %12u  %.60s\n", h[i].blocks,
+			h[i].blocks > h[i].index_blocks ? h[i].blocks - h[i].index_blocks : 0,
+			h[i].levels, h[i].index_blocks, h[i].path);
+}
+
 static void sec_ops(FILE *f, struct fsl_analysis *a)
 {
 	const struct fsl_ops *o = fsl_analysis__ops(a);
@@ -345,6 +365,7 @@ static void sec_ops(FILE *f, struct fsl_analysis *a)
 	if (o->outside)
 		fprintf(f, "  (%" PRIu64 " calls on paths outside %s not counted)\n", o->outside,
 			rn_kv(a, FSL_KV_MOUNT));
+	htree_lines(f, a);
 }
 
 static const char *data_name(char *buf, size_t len, const char *name, uint64_t ino)

@@ -241,6 +241,17 @@ struct fsl_ext4_geometry {
 	int has_hash_seed;
 };
 int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *g);
+/* An indexed directory at the end of the recording (FSL_TEXT_EXT4_HTREE). */
+struct fsl_htree_dir {
+	uint64_t ino, blocks;
+	uint32_t levels;		/* index levels (dx_root's indirect_levels + 1) */
+	uint32_t index_blocks;		/* the root and the interior index blocks */
+	char path[128];			/* from the filesystem root ("?" unknown) */
+};
+/* Up to max of them, largest first; the count (0 when the trace has none). */
+unsigned int fsl_meta__ext4_htree(const struct fsl_meta *m, struct fsl_htree_dir *out,
+				  unsigned int max);
+
 /*
  * The group tables' locations (ext4.group_*): n entries each into bb, ib,
  * it. 0, or -ENOENT when the trace has none or not n of each.
