@@ -26,9 +26,10 @@ struct fsl_analysis {
 	struct an_health *health;
 	struct an_wholetime *wholetime;
 	struct an_contents *contents;
+	struct an_allocstat *allocstat;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
-	struct fsl_consumer *cons[12];
+	struct fsl_consumer *cons[13];
 	unsigned int ncons;
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
@@ -227,6 +228,11 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 			goto fail;
 		a->cons[a->ncons++] = an_contents_consumer(a->contents);
 	}
+	if (sec & (FSL_SEC_LAYOUT | FSL_SEC_OPS)) {
+		if (!(a->allocstat = an_allocstat_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_allocstat_consumer(a->allocstat);
+	}
 	if (sec & FSL_SEC_LAYOUT) {
 		if (!(a->layout = an_layout_new(&a->c)))
 			goto fail;
@@ -270,6 +276,7 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
 	an_contents_free(a->contents);
+	an_allocstat_free(a->allocstat);
 	fsl_context__free(a->own_cx);
 	fsl_map__free(&a->c.procs);
 	free(a->procs);
@@ -332,6 +339,8 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	an_wholetime_reset(a->wholetime);
 	if (a->contents)
 		an_contents_reset(a->contents);
+	if (a->allocstat)
+		an_allocstat_reset(a->allocstat);
 }
 
 void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
@@ -398,6 +407,11 @@ const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a)
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a)
 {
 	return a->blockio && (a->opts.sections & FSL_SEC_BLOCKIO) ? an_blockio_result(a->blockio) : NULL;
+}
+
+const struct fsl_allocstat *fsl_analysis__allocstat(struct fsl_analysis *a)
+{
+	return a->allocstat ? an_allocstat_result(a->allocstat) : NULL;
 }
 
 const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a)

@@ -27,6 +27,7 @@ AN_DECLARE(layout, fsl_layout)
 AN_DECLARE(health, fsl_health)
 AN_DECLARE(wholetime, fsl_wholetime)
 AN_DECLARE(contents, fsl_contents)
+AN_DECLARE(allocstat, fsl_allocstat)
 
 #undef AN_DECLARE
 

@@ -937,6 +937,28 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "files", fsl_layout__files(l));
 	fsl_json__kv_u64(j, "fragmented_files", fsl_layout__fragmented(l));
+	{
+		const struct fsl_allocstat *as = fsl_analysis__allocstat(a);
+
+		fsl_json__key(j, "allocator");
+		if (!as) {
+			fsl_json__null(j);
+		} else {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "searches", as->decisions);
+			fsl_json__key(j, "by_cr");
+			fsl_json__arr_begin(j);
+			for (i = 0; i < FSL_ALLOC_CRS; i++)
+				fsl_json__u64(j, as->by_cr[i]);
+			fsl_json__arr_end(j);
+			fsl_json__kv_u64(j, "goal_hits", as->goal_hits);
+			fsl_json__kv_u64(j, "groups_scanned", as->groups);
+			fsl_json__kv_u64(j, "blocks_asked", as->asked);
+			fsl_json__kv_u64(j, "blocks_found", as->found);
+			fsl_json__kv_u64(j, "from_preallocation", as->prealloc);
+			fsl_json__obj_end(j);
+		}
+	}
 	fsl_layout__extent_hist(l, hist);
 	fsl_json__key(j, "extents_log2");
 	fsl_json__obj_begin(j);

@@ -610,6 +610,20 @@ struct fsl_contents {
 	struct fsl_chp_txn chp[FSL_TXN_RING];
 };
 
+/* ------------------------------------------------------------ allocator */
+
+#define FSL_ALLOC_CRS	5
+
+/* ext4_mballoc_alloc decisions in the window (analyses/allocstat.c). */
+struct fsl_allocstat {
+	uint64_t decisions;		/* searches (ext4_mballoc_alloc) */
+	uint64_t by_cr[FSL_ALLOC_CRS];	/* by the criteria pass that found the result */
+	uint64_t goal_hits;		/* result at the normalized goal (s_bal_goals) */
+	uint64_t groups;		/* groups scanned */
+	uint64_t asked, found;		/* blocks (clusters) asked and found */
+	uint64_t prealloc;		/* served from a preallocation (ext4_mballoc_prealloc) */
+};
+
 /* ---------------------------------------------------------------- layout */
 
 
@@ -820,6 +834,8 @@ const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a);
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
 const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);
+/* With the layout section (or the ops section); NULL otherwise. */
+const struct fsl_allocstat *fsl_analysis__allocstat(struct fsl_analysis *a);
 /* With the journal or blockio section; NULL otherwise. */
 const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a);
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
