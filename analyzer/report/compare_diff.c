@@ -596,8 +596,8 @@ static void sentence(struct cmp_diff *d, const struct cmp_cell *a, const struct 
 	char *s = d->sentence, w[256];
 	size_t len = sizeof(d->sentence), o;
 	const struct cmp_part *top = NULL, *other = NULL;
-	const struct cmp_mech *pick[3];
-	unsigned int i, k, n = 0;
+	const struct cmp_mech *pick[3], *byrank[CMP_MECH_MAX];
+	unsigned int i, k, n = 0, nr = 0;
 
 	if (d->same) {
 		if (!d->nmech && fabs(d->delta) < 1e-9) {
@@ -640,9 +640,23 @@ static void sentence(struct cmp_diff *d, const struct cmp_cell *a, const struct 
 	}
 	if (other && top && fabs(other->delta) < 0.25 * fabs(top->delta))
 		other = NULL;
-	/* the top part's mechanisms in cause-to-effect order, else the first that moved */
-	for (i = 0; i < d->nmech && n < 3; i++) {
-		const struct cmp_mech *m = &d->mech[i];
+	/*
+	 * The top part's mechanisms, the first three in cause-to-effect order
+	 * (else the first two that moved): the rank sorts the mechanisms of one
+	 * part by how much they changed, which puts a checkpoint's 0 -> 40
+	 * before the commits that caused it.
+	 */
+	for (i = 0; i < d->nmech; i++)
+		byrank[nr++] = &d->mech[i];
+	for (i = 1; top && i < nr; i++)
+		for (k = i; k > 0 && mech_rank(byrank[k]->name) < mech_rank(byrank[k - 1]->name); k--) {
+			const struct cmp_mech *t = byrank[k];
+
+			byrank[k] = byrank[k - 1];
+			byrank[k - 1] = t;
+		}
+	for (i = 0; i < nr && n < 3; i++) {
+		const struct cmp_mech *m = byrank[i];
 
 		if (top ? strcmp(m->part, top->id) : n >= 2)
 			continue;

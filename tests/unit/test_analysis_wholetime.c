@@ -347,3 +347,35 @@ TEST(wholetime_window_cut)
 	CHECK_EQ(w->alive, 0);
 	fsl_analysis__free(a);
 }
+
+/*
+ * The on-CPU-by-class hook: what a provider of CPU classes adds to the
+ * window's table comes out with the whole time, and goes with the window.
+ */
+#include "../../analyzer/an_set.h"
+
+TEST(wholetime_oncpu_classes_hook)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup_window(&f, S0, S0 + 1000 * MS, 0);
+	struct an_ctx *c;
+	const struct fsl_wholetime *w;
+
+	REQUIRE(a);
+	c = (struct an_ctx *)an_analysis_ctx(a);
+	an_oncpu_add(c, "dir_entry_scan", 30 * MS);
+	an_oncpu_add(c, "htree_probe", 10 * MS);
+	an_oncpu_add(c, "dir_entry_scan", 20 * MS);
+	CHECK_EQ(fx_snap(a, S0 + 1000 * MS, 101, (uint64_t[]){ 800 * MS, 0, 200 * MS, 0 },
+			 FSL_TT_ONCPU, S0 + 900 * MS, FSL_TT_ONCPU, FSL_TASKTIME_EXIT), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_EQ(w->ncpu, 2);
+	CHECK_STR(w->cpu_cls[0].id, "dir_entry_scan");
+	CHECK_U64(w->cpu_cls[0].ns, 50 * MS);
+	CHECK_U64(w->cpu_cls[1].ns, 10 * MS);
+	CHECK_U64(w->cpu_sampled_ns, 60 * MS);
+	fsl_analysis__reset(a, S0 + 1000 * MS, 0);
+	CHECK_EQ(fsl_analysis__wholetime(a)->ncpu, 0);
+	fsl_analysis__free(a);
+}
