@@ -120,6 +120,16 @@ static void whole_obj(struct fsl_json *j, const struct fsl_wholetime *w)
 		if (w->cls_ns[i])
 			fsl_json__kv_u64(j, fsl_wclass_id(i), w->cls_ns[i]);
 	fsl_json__obj_end(j);
+	/* on-CPU samples by CPU class, where a provider filled the window's table */
+	fsl_json__key(j, "oncpu_by_class_ns");
+	if (!w->ncpu) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		for (i = 0; i < w->ncpu; i++)
+			fsl_json__kv_u64(j, w->cpu_cls[i].id, w->cpu_cls[i].ns);
+		fsl_json__obj_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 
