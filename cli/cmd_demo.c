@@ -45,6 +45,8 @@ static const char demo_usage[] =
 "  --scale S          small (seconds), medium (default, under a minute), full (classic size)\n"
 "  --set KEY=VALUE    a parameter (repeatable); 'fslens demo --list' shows them\n"
 "  --matrix K=V1,V2 [K2=V1,V2 ...]  run every combination of the values, then compare\n"
+"  --runs N           --set runs=N: repeat the scenario's phases on the same filesystem\n"
+"                     (bonnie: aging; compare shows run 1 against run 2)\n"
 "  -o DIR             output directory (default fslens-demo)\n"
 "  --keep             keep the scratch image (unmounted, detached) and print its path\n"
 "  -d, --dev DEV      use block device DEV (/dev/sdb1, sdb1 or 8:17) instead of an\n"
@@ -785,6 +787,7 @@ int cmd_demo(int argc, char **argv)
 		{ "scale", required_argument, NULL, 'S' },
 		{ "set", required_argument, NULL, 's' },
 		{ "matrix", required_argument, NULL, 'M' },
+		{ "runs", required_argument, NULL, 'r' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "dev", required_argument, NULL, 'd' },
 		{ "device", required_argument, NULL, 'd' },
@@ -827,6 +830,20 @@ int cmd_demo(int argc, char **argv)
 			}
 			d->sets[d->nsets++] = optarg;
 			break;
+		case 'r': {
+			static char runs_kv[32];
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 16 || d->nsets >= FSL_PARAMS_MAX) {
+				rc = fsl_usage_error("demo", demo_usage, "bad --runs '%s' (1 to 16)",
+						     optarg);
+				goto out;
+			}
+			snprintf(runs_kv, sizeof(runs_kv), "runs=%ld", v);
+			d->sets[d->nsets++] = runs_kv;
+			break;
+		}
 		case 'M':
 			if (matrix_add(&d->m, optarg)) {
 				rc = fsl_usage_error("demo", demo_usage, "bad --matrix '%s' (KEY=V1,V2; "

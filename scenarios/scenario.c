@@ -55,6 +55,8 @@ static const struct fsl_param_def bonnie_params[] = {
 	{ "min",   { "0" }, "smallest file size, bytes" },
 	{ "max",   { "4096" }, "largest file size, bytes" },
 	{ "runs",  { "1" }, "runs on the same filesystem (aging)" },
+	/* cold before each read phase, as bonnie++ on a machine with mem= limited */
+	{ "drop_caches", { "1" }, NULL },
 	{ NULL },
 };
 

@@ -75,7 +75,7 @@ wl bonnie "$T_TMP/b.phases" --set n=1200 --set dirs=7 --set min=100 --set max=30
 	>"$T_TMP/b.log" 2>&1
 check_eq bonnie-exit $? 0
 order=""
-for r in 1 2; do for p in seq_create seq_stat seq_delete rand_create rand_stat rand_delete; do
+for r in 1 2; do for p in seq_create seq_read seq_delete rand_create rand_read rand_delete; do
 	order="$order${order:+ }$r:$p"; done; done
 phases_ok bonnie "$T_TMP/b.phases" "$order"
 check_eq bonnie-ops "$(awk '$1 == "phase" && $6 != 1200' "$T_TMP/b.phases" | wc -l)" 0
