@@ -696,6 +696,18 @@ static void sentence(struct cmp_diff *d, const struct cmp_cell *a, const struct 
 	}
 	if (!d->have_parts)
 		app(s, len, &o, "; (no whole-time records to split the time)");
+	/* the layout costs no time in the phase that made it: said apart */
+	for (i = 0; i < d->nmech; i++) {
+		const struct cmp_mech *m = &d->mech[i];
+
+		if (strcmp(m->name, "fragmented_files") || sign * m->delta <= 0)
+			continue;
+		app(s, len, &o, "; it left %.0f fragmented files against %.0f",
+		    sign > 0 ? m->b : m->a, sign > 0 ? m->a : m->b);
+		for (k = 0; k < d->nmech; k++)
+			if (!strcmp(d->mech[k].name, "fragcheck_breaks"))
+				app(s, len, &o, " (%+.0f fragcheck breaks)", sign * d->mech[k].delta);
+	}
 	app(s, len, &o, ".");
 }
 
