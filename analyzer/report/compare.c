@@ -253,6 +253,7 @@ static void take_mechanisms(struct cell *cl, struct fsl_analysis *a)
 	if (wb) {
 		cl->have_wb = 1;
 		memcpy(cl->wb_pages, wb->pages, sizeof(cl->wb_pages));
+		memcpy(cl->wb_works, wb->works, sizeof(cl->wb_works));
 		cl->throttle_ns = wb->throttle_ns;
 	}
 	if (as) {
@@ -1027,6 +1028,16 @@ static void cell_mech_json(struct fsl_json *j, const struct cell *cl)
 		for (k = 0; k < FSL_WB_REASONS; k++)
 			fsl_json__kv_u64(j, k == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(k),
 					 cl->wb_pages[k]);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__key(j, "writeback_passes_by_reason");
+	if (!cl->have_wb) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_WB_REASONS; k++)
+			fsl_json__kv_u64(j, k == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(k),
+					 cl->wb_works[k]);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__key(j, "allocator");

@@ -315,6 +315,9 @@ static void mechanisms(struct cmp_diff *d, const struct cmp_cell *a, const struc
 			snprintf(buf, sizeof(buf), "writeback_pages:%s",
 				 k == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(k));
 			mech(d, buf, a->wb_pages[k], b->wb_pages[k] * s, 16, writeback_parts);
+			snprintf(buf, sizeof(buf), "writeback_passes:%s",
+				 k == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(k));
+			mech(d, buf, a->wb_works[k], b->wb_works[k] * s, 2, writeback_parts);
 		}
 	}
 	m = mech(d, "throttle_pauses", a->throttled, b->throttled * s, 2, throttle_parts);
@@ -497,6 +500,9 @@ static size_t mech_words(char *buf, size_t len, const struct cmp_mech *m, int si
 	if (!strncmp(m->name, "writeback_pages:", 16))
 		return snprintf(buf, len, "%s writeback %s pages", m->name + 16,
 				signed_num(n1, sizeof(n1), dv));
+	if (!strncmp(m->name, "writeback_passes:", 17))
+		return snprintf(buf, len, "%s %s writeback passes", signed_num(n1, sizeof(n1), dv),
+				m->name + 17);
 	if (!strcmp(m->name, "throttle_pauses"))
 		return snprintf(buf, len, "%s dirty-limit pauses", signed_num(n1, sizeof(n1), dv));
 	if (!strcmp(m->name, "read_seeks_per_s") || !strcmp(m->name, "write_seeks_per_s"))
@@ -562,7 +568,8 @@ static int mech_rank(const char *name)
 {
 	static const char *const order[] = {
 		"commits", "journal_blocks", "journal_blocks_dirtied", "checkpoint_blocks",
-		"journal_home_blocks", "writeback_pages:", "throttle_pauses", "writeback_blocks",
+		"journal_home_blocks", "writeback_passes:", "writeback_pages:", "throttle_pauses",
+		"writeback_blocks",
 		"dir_blocks_read", "htree_levels", "htree_index_blocks", "inode_table_blocks_read",
 		"bitmap_blocks_read", "alloc_goal_hit_pct", "alloc_searches", "alloc_groups_scanned",
 		"read_seeks_per_s", "read_seek_mean_sectors", "write_seeks_per_s",

@@ -55,6 +55,7 @@ struct cmp_cell {
 	uint64_t read[FSL_BC__MAX];	/* blocks read */
 	int have_wb;
 	uint64_t wb_pages[FSL_WB_REASONS];
+	uint64_t wb_works[FSL_WB_REASONS];	/* the flusher's passes by reason */
 	uint64_t throttle_ns;
 	int have_alloc;
 	struct fsl_allocstat alloc;
