@@ -11,7 +11,7 @@
 #include "fslens/analysis.h"
 #include "fslens/meta.h"
 
-#define CMP_SITES	4
+#define CMP_SITES	3
 
 struct cmp_cell {
 	int present;

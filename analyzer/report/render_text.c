@@ -988,7 +988,7 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 		if (as && as->decisions)
 			fprintf(f, "  allocator: %" PRIu64 " searches, found at cr 0/1/2/3: %" PRIu64
 				"/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", goal hits %" PRIu64 " (%.1f%%),"
-				" %.1f groups scanned each; %" PRIu64 " from preallocations\n",
+				"\n    %.1f groups scanned each; %" PRIu64 " from preallocations\n",
 				as->decisions, as->by_cr[0], as->by_cr[1], as->by_cr[2],
 				as->by_cr[3] + as->by_cr[4], as->goal_hits,
 				rn_pct(as->goal_hits, as->decisions),
