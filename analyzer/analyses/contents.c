@@ -166,6 +166,17 @@ out:
 	return 0;
 }
 
+/* A request merged into another is never dispatched on its own. */
+static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_contents *s = cons->priv;
+	const struct fsl_ev_block_rq *ev = (const void *)h;
+
+	if (h->size >= sizeof(*ev))
+		fsl_map__del(&s->rqs, rq_key(ev));
+	return 0;
+}
+
 static int on_checkpoint(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_contents *s = cons->priv;
@@ -281,6 +292,7 @@ struct an_contents *an_contents_new(struct an_ctx *c)
 	s->cons.begin = contents_begin;
 	s->cons.handlers[FSL_EV_BLOCK_RQ_INSERT] = on_insert;
 	s->cons.handlers[FSL_EV_BLOCK_RQ_ISSUE] = on_issue;
+	s->cons.handlers[FSL_EV_BLOCK_RQ_MERGE] = on_merge;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT] = on_checkpoint;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT_STATS] = on_checkpoint_stats;
 	s->cons.handlers[FSL_EV_JBD2_HANDLE_START] = on_handle;
