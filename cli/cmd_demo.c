@@ -779,10 +779,10 @@ static int run_matrix(struct demo *d)
 		rc = run_one(d, label, extra, d->m.n);
 		if (got_signal)
 			return 130;
+		if (rc == EXIT_USAGE)
+			return rc;	/* a bad parameter is bad in every configuration */
 		if (rc && d->nfailed < sizeof(d->failed) / sizeof(d->failed[0]))
 			snprintf(d->failed[d->nfailed++], sizeof(d->failed[0]), "%s", label);
-		if (rc == EXIT_USAGE)
-			return rc;
 		for (k = 0; k < d->m.n; k++) {
 			if (++idx[k] < d->m.nval[k])
 				break;
@@ -1035,6 +1035,8 @@ int cmd_demo(int argc, char **argv)
 	catch_signals();
 	fsl_vm_stop = &got_signal;
 	rc = run_matrix(d);
+	if (rc == EXIT_USAGE || rc == 130)
+		goto out;
 	/* per phase: time, rate and top cause; with a matrix, side by side */
 	if ((!rc || (d->nfailed && rc == 1)) && d->ntraces && (d->ntraces > 1 || d->report)) {
 		int crc;
