@@ -70,6 +70,22 @@ static inline int an_in_window(const struct an_window *w, uint64_t t)
 	return t >= w->t0 && (!w->t1 || t < w->t1);
 }
 
+/*
+ * On-CPU time of the workload by CPU class in the window: a table filled by
+ * whoever provides CPU classes (an analysis of on-CPU samples calls
+ * an_oncpu_add() per sample or per class), read by the whole time, which
+ * splits its on-CPU part by it. Cleared with the window. Past
+ * FSL_WT_CPU_CLASSES names the rest go to the last.
+ */
+struct an_oncpu_split {
+	unsigned int n;
+	uint64_t sampled_ns;
+	struct {
+		char id[24];
+		uint64_t ns;
+	} cls[FSL_WT_CPU_CLASSES];
+};
+
 /* What every analysis of one set shares: the window, the metadata and the
  * context stage (tasks, roles, classes, this window's per-process totals). */
 struct an_ctx {
@@ -83,7 +99,11 @@ struct an_ctx {
 	struct fsl_ctx_procs procs;	/* the window's per-process totals (context.h) */
 	const char *mount;		/* target.mount, or NULL */
 	size_t mount_len;
+	struct an_oncpu_split oncpu;	/* the window's on-CPU time by CPU class */
 };
+
+/* Add ns of on-CPU time in CPU class cls ("cpu_dirent_scan") to the window's split. */
+void an_oncpu_add(struct an_ctx *c, const char *cls, uint64_t ns);
 
 static inline uint64_t an_jiffies_ns(const struct an_ctx *c, uint64_t j)
 {

@@ -224,13 +224,15 @@ static int group_has_super(const struct fsl_ext4_geometry *g, uint64_t grp)
 }
 
 /*
- * Which static metadata holds blk, as mke2fs lays it out on a fresh
- * filesystem (dumpe2fs shows the same): a superblock (the primary in group
- * 0, a backup in the sparse_super groups), the group descriptors and the
- * reserved GDT blocks after it; the internal journal; the block bitmaps,
- * inode bitmaps and inode tables, with flex_bg packed at the start of each
- * flex group (n block bitmaps, n inode bitmaps, n tables for its n groups),
- * without it at the start of each group after its superblock copy.
+ * Which static metadata holds blk, from the geometry alone, as mke2fs lays
+ * out a fresh filesystem (dumpe2fs shows the same): a superblock (the
+ * primary in group 0, a backup in the sparse_super groups), the group
+ * descriptors and the reserved GDT blocks after it; the internal journal;
+ * the block bitmaps, inode bitmaps and inode tables, with flex_bg packed at
+ * the start of each flex group (n block bitmaps, n inode bitmaps, n tables
+ * for its n groups), without it at the start of each group after its
+ * superblock copy. A trace that recorded the group tables (ext4.group_*) is
+ * classed through them instead (blockclass.c).
  */
 int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk)
 {
@@ -284,9 +286,10 @@ int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 	switch (an_ext4_meta_kind(g, blk)) {
 	case AN_META_SUPER:
 	case AN_META_SUPER_BACKUP:
+		return FSL_BC_SUPER;
 	case AN_META_GDT:
 	case AN_META_RESERVED_GDT:
-		return FSL_BC_SUPER;
+		return FSL_BC_GDT;
 	case AN_META_BBITMAP:
 		return FSL_BC_BBITMAP;
 	case AN_META_IBITMAP:
@@ -294,7 +297,7 @@ int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 	case AN_META_ITABLE:
 		return FSL_BC_ITABLE;
 	case AN_META_JOURNAL:
-		return FSL_BC_JOURNAL;
+		return blk == g->journal_start ? FSL_BC_JSB : FSL_BC_JOURNAL;
 	default:
 		return FSL_BC_OTHER;
 	}
@@ -303,7 +306,8 @@ int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 const char *fsl_block_class_name(unsigned int cls)
 {
 	static const char *const n[FSL_BC__MAX] = {
-		"other", "super_gdt", "block_bitmap", "inode_bitmap", "inode_table", "journal",
+		"other", "superblock", "block_bitmap", "inode_bitmap", "inode_table", "journal",
+		"group_desc", "journal_super", "directory", "extent_tree", "data",
 	};
 
 	return cls < FSL_BC__MAX ? n[cls] : "?";

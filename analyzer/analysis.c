@@ -29,6 +29,8 @@ struct fsl_analysis {
 	struct an_xfslayout *xfslayout;
 	struct an_indmap *indmap;
 	struct an_cpu *cpu;
+	struct an_contents *contents;
+	struct an_allocstat *allocstat;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
 	struct fsl_consumer *cons[16];
@@ -97,6 +99,24 @@ int fsl_section_parse(const char *list, uint32_t *mask, const char **bad)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void an_oncpu_add(struct an_ctx *c, const char *cls, uint64_t ns)
+{
+	struct an_oncpu_split *s = &c->oncpu;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strncmp(s->cls[i].id, cls, sizeof(s->cls[i].id) - 1))
+			break;
+	if (i == s->n) {
+		if (s->n < FSL_WT_CPU_CLASSES)
+			snprintf(s->cls[s->n++].id, sizeof(s->cls[0].id), "%s", cls);
+		else
+			i = FSL_WT_CPU_CLASSES - 1;	/* the last row takes the rest */
+	}
+	s->cls[i].ns += ns;
+	s->sampled_ns += ns;
 }
 
 /* The set's own consumer, first on the session: metadata, origin, clock. */
@@ -192,6 +212,16 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 			goto fail;
 		a->cons[a->ncons++] = an_blockio_consumer(a->blockio);
 	}
+	if (sec & (FSL_SEC_JOURNAL | FSL_SEC_BLOCKIO)) {
+		if (!(a->contents = an_contents_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_contents_consumer(a->contents);
+	}
+	if (sec & (FSL_SEC_LAYOUT | FSL_SEC_OPS)) {
+		if (!(a->allocstat = an_allocstat_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_allocstat_consumer(a->allocstat);
+	}
 	if (sec & FSL_SEC_LAYOUT) {
 		if (!(a->layout = an_layout_new(&a->c)))
 			goto fail;
@@ -250,6 +280,8 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_wholetime_free(a->wholetime);
 	an_cpu_free(a->cpu);
 	fsl_ctx_procs__free(&a->c.procs);
+	an_contents_free(a->contents);
+	an_allocstat_free(a->allocstat);
 	fsl_context__free(a->own_cx);
 	free(a);
 }
@@ -291,6 +323,7 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	a->c.win.t1 = t1;
 	a->c.origin = t0;
 	fsl_ctx_procs__clear(&a->c.procs);
+	memset(&a->c.oncpu, 0, sizeof(a->c.oncpu));
 	an_stalls_reset(a->stalls);
 	if (a->ops)
 		an_ops_reset(a->ops);
@@ -311,6 +344,10 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	an_health_reset(a->health);
 	an_wholetime_reset(a->wholetime);
 	an_cpu_reset(a->cpu);
+	if (a->contents)
+		an_contents_reset(a->contents);
+	if (a->allocstat)
+		an_allocstat_reset(a->allocstat);
 }
 
 void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
@@ -383,6 +420,16 @@ const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a)
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a)
 {
 	return a->blockio && (a->opts.sections & FSL_SEC_BLOCKIO) ? an_blockio_result(a->blockio) : NULL;
+}
+
+const struct fsl_allocstat *fsl_analysis__allocstat(struct fsl_analysis *a)
+{
+	return a->allocstat ? an_allocstat_result(a->allocstat) : NULL;
+}
+
+const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a)
+{
+	return a->contents ? an_contents_result(a->contents) : NULL;
 }
 
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a)

@@ -378,6 +378,7 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	fsl_map__clear(&cx->scope_cache);
 	fsl_map__clear(&cx->jbd2_dev);
 	fsl_map__clear(&cx->proc_seen);
+	fsl_blockclass__begin(cx->bc, m);
 	return 0;
 }
 
@@ -554,6 +555,11 @@ static int ctx_arrive(struct fsl_stage *st, const struct fsl_hdr *h)
 				  h->type == FSL_EV_WRITEBACK_START ||
 				  h->type == FSL_EV_WRITEBACK_WRITTEN)) {
 		own_kthread_event(cx, h);
+	} else if (h->type == FSL_EV_EXT4_ALLOCATE_BLOCKS ||
+		   h->type == FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT ||
+		   h->type == FSL_EV_EXT4_FREE_BLOCKS || h->type == FSL_EV_EXT4_ALLOCATE_INODE ||
+		   h->type == FSL_EV_EXT4_FREE_INODE) {
+		fsl_blockclass__event(cx->bc, h);
 	} else if (is_stall(h)) {
 		cx->last_id = ((const struct fsl_ev_offcpu *)h)->stack_id;
 		stack_info(cx, cx->last_id, &cx->last);
@@ -678,6 +684,13 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
 	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
 	fsl_map__init(&cx->proc_seen, sizeof(struct ctx_seen));
+	cx->bc = fsl_blockclass__new();
+	if (!cx->bc) {
+		fsl_context__free(cx);
+		if (err)
+			*err = -ENOMEM;
+		return NULL;
+	}
 	cx->stage.priv = cx;
 	cx->stage.begin = ctx_begin;
 	cx->stage.arrive = ctx_arrive;
@@ -695,6 +708,7 @@ void fsl_context__free(struct fsl_context *cx)
 	fsl_map__free(&cx->scope_cache);
 	fsl_map__free(&cx->jbd2_dev);
 	fsl_map__free(&cx->proc_seen);
+	fsl_blockclass__free(cx->bc);
 	free(cx);
 }
 

@@ -14,6 +14,7 @@
 #include "fslens/analysis.h"
 #include "fslens/hashmap.h"
 #include "fslens/session.h"
+#include "blockclass.h"
 
 /* Filesystems a stack can name by its frames (the code it waits in). */
 enum fsl_ctx_fs { FSL_CTX_FS_NONE = 0, FSL_CTX_FS_EXT4, FSL_CTX_FS_XFS, FSL_CTX_FS_BTRFS,
@@ -55,6 +56,7 @@ struct fsl_context {
 	struct fsl_map scope_cache;	/* tid -> struct fsl_ctx_scope: its current wait's verdict */
 	struct fsl_map jbd2_dev;	/* jbd2 thread's tid -> the disk its own waits were woken by */
 	struct fsl_map proc_seen;	/* tgid -> where its judged waits were (context.c) */
+	struct fsl_blockclass *bc;	/* what each block of the target holds (blockclass.h) */
 };
 
 /*
@@ -91,6 +93,11 @@ int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint);
 const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid);
 /* CPU class of a sample's stack id (cached; FSL_CC_KERNEL_OTHER for an unknown id). */
 unsigned int fsl_context__cpu_class(struct fsl_context *cx, int32_t stack_id);
+/* The block classes of the target, as of the event being handled. */
+static inline const struct fsl_blockclass *fsl_context__blocks(const struct fsl_context *cx)
+{
+	return cx->bc;
+}
 /* Wait class of a stack id (cached; FSL_WC_OTHER for -1 or an unknown id). */
 unsigned int fsl_context__class(struct fsl_context *cx, int32_t stack_id);
 

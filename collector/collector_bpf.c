@@ -465,6 +465,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));
 	skel->rodata->targ_offcpu_all = o->offcpu_all;
 	skel->rodata->targ_min_wait_ns = o->min_wait_ns;
+	skel->rodata->targ_tt_period_ns = o->tasktime_period_ns ? o->tasktime_period_ns :
+					  FSL_COLLECTOR_TT_PERIOD_DEFAULT;
 	skel->rodata->targ_o_creat = O_CREAT;
 	skel->rodata->targ_o_direct = O_DIRECT;
 	skel->rodata->targ_o_append = O_APPEND;
@@ -1003,6 +1005,7 @@ static void detach_all(struct fsl_collector *c)
 struct tasktime_val {
 	uint64_t first, since, ns[4];
 	uint32_t tgid, state, switches, _pad;
+	uint64_t last_emit;
 };
 
 /*
@@ -1040,6 +1043,10 @@ static int tasktime_rest(struct fsl_collector *c, fsl_collector_event_fn fn, voi
 		ev.blocked_ns = v.ns[2];
 		ev.sleep_ns = v.ns[3];
 		ev.switches = v.switches;
+		/* in one state since its last change: what a snapshot says too */
+		ev.last_state = v.state & 3;
+		ev.state = v.state & 3;
+		ev.last_since = v.since;
 		e = fn(ctx, &ev.hdr);
 		if (e)
 			return e;

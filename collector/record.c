@@ -370,6 +370,10 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_START);
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the bitmaps of %s: %s", t->bdev, strerror(-e));
+	e = fsl_meta_ext4_dirs(&sink, t->bdev, FSL_BITMAP_START);
+	if (e && e != -E2BIG)
+		say(r, FSL_RECORD_WARNING, "cannot read the directories of %s: %s", t->bdev,
+		    strerror(-e));
 }
 
 /*
@@ -615,6 +619,10 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 		e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_END);
 		if (e && e != -EOPNOTSUPP)
 			say(r, FSL_RECORD_WARNING, "cannot read the end bitmaps: %s", strerror(-e));
+		e = fsl_meta_ext4_dirs(&sink, t->bdev, FSL_BITMAP_END);
+		if (e && e != -EOPNOTSUPP && e != -E2BIG)
+			say(r, FSL_RECORD_WARNING, "cannot read the directories' htrees: %s",
+			    strerror(-e));
 	}
 	if (have_target && r->fs == FSL_COLLECTOR_FS_XFS && !r->unmounted)
 		xfs_space(r, t, "end");

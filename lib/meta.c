@@ -130,6 +130,59 @@ int fsl_meta__xfs_geometry(const struct fsl_meta *m, struct fsl_xfs_geometry *g)
 	return found == 5 && g->block_size && g->ag_blocks && g->inode_size ? 0 : -ENOENT;
 }
 
+static int u64_list(const char *v, uint32_t n, uint64_t *out)
+{
+	uint32_t i;
+	char *end;
+
+	for (i = 0; v && i < n; i++) {
+		out[i] = strtoull(v, &end, 10);
+		if (end == v || (*end && *end != ','))
+			return -ENOENT;
+		v = *end ? end + 1 : end;
+	}
+	return v && i == n && !*v ? 0 : -ENOENT;
+}
+
+unsigned int fsl_meta__ext4_htree(const struct fsl_meta *m, struct fsl_htree_dir *out,
+				  unsigned int max)
+{
+	size_t len = 0;
+	const char *t = fsl_meta__text(m, FSL_TEXT_EXT4_HTREE, &len), *end = t + len;
+	unsigned int n = 0;
+	char line[256];
+
+	while (t && t < end && n < max) {
+		const char *nl = memchr(t, '\n', end - t);
+		size_t l = (nl ? nl : end) - t;
+		unsigned long long ino, blocks;
+		unsigned int levels, index;
+		int at = 0;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l : sizeof(line) - 1), t);
+		if (sscanf(line, "%llu %llu %u %u %n", &ino, &blocks, &levels, &index, &at) == 4 && at) {
+			out[n].ino = ino;
+			out[n].blocks = blocks;
+			out[n].levels = levels;
+			out[n].index_blocks = index;
+			snprintf(out[n].path, sizeof(out[n].path), "%s", line + at);
+			n++;
+		}
+		t = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
+int fsl_meta__ext4_group_tables(const struct fsl_meta *m, uint32_t n, uint64_t *bb, uint64_t *ib,
+				uint64_t *it)
+{
+	if (!n || u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_BLOCK_BITMAP), n, bb) ||
+	    u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_INODE_BITMAP), n, ib) ||
+	    u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_INODE_TABLE), n, it))
+		return -ENOENT;
+	return 0;
+}
+
 int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *g)
 {
 	const char *v;

@@ -327,11 +327,12 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),
 	F(fsl_ev_offcpu, wake_dev, DEV), F(fsl_ev_offcpu, runq_ns, U64) } },
 
-	{ FSL_EV_TASKTIME, FSL_FAM_OFFCPU, 7, sizeof(struct fsl_ev_tasktime), "tasktime", NULL, {
+	{ FSL_EV_TASKTIME, FSL_FAM_OFFCPU, 10, sizeof(struct fsl_ev_tasktime), "tasktime", NULL, {
 	F(fsl_ev_tasktime, first_ts, U64), F(fsl_ev_tasktime, oncpu_ns, U64),
 	F(fsl_ev_tasktime, runq_ns, U64), F(fsl_ev_tasktime, blocked_ns, U64),
 	F(fsl_ev_tasktime, sleep_ns, U64), F(fsl_ev_tasktime, switches, U32),
-	F(fsl_ev_tasktime, flags, HEX) } },
+	F(fsl_ev_tasktime, flags, HEX), F(fsl_ev_tasktime, last_state, U32),
+	F(fsl_ev_tasktime, state, U32), F(fsl_ev_tasktime, last_since, U64) } },
 
 	{ FSL_EV_CPU, FSL_FAM_CPU, 5, sizeof(struct fsl_ev_cpu), "cpu", NULL, {
 	F(fsl_ev_cpu, slot_ns, U64), F(fsl_ev_cpu, period_ns, U64),

@@ -205,7 +205,7 @@ static void class_blocks(struct an_blockio *s, struct fsl_dev_io *d, const struc
 	uint64_t b0 = ev->sector / spb, b1 = (ev->sector + ev->nr_sector + spb - 1) / spb;
 
 	for (; b0 < b1; b0++)
-		d->wr_class[an_ext4_block_class(&s->g, b0)]++;
+		d->wr_class[fsl_blockclass__class(fsl_context__blocks(s->c->cx), b0)]++;
 }
 
 static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)

@@ -121,6 +121,16 @@ static void whole_obj(struct fsl_json *j, const struct fsl_wholetime *w)
 		if (w->cls_ns[i])
 			fsl_json__kv_u64(j, fsl_wclass_id(i), w->cls_ns[i]);
 	fsl_json__obj_end(j);
+	/* on-CPU samples by CPU class, where a provider filled the window's table */
+	fsl_json__key(j, "oncpu_by_class_ns");
+	if (!w->ncpu) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		for (i = 0; i < w->ncpu; i++)
+			fsl_json__kv_u64(j, w->cpu_cls[i].id, w->cpu_cls[i].ns);
+		fsl_json__obj_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 
@@ -467,6 +477,23 @@ static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	{
+		struct fsl_htree_dir h[64];
+		unsigned int n = fsl_meta__ext4_htree(fsl_analysis__meta(a), h, 64);
+
+		fsl_json__key(j, "htree_dirs");
+		fsl_json__arr_begin(j);
+		for (i = 0; i < n; i++) {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "path", h[i].path);
+			fsl_json__kv_u64(j, "ino", h[i].ino);
+			fsl_json__kv_u64(j, "blocks", h[i].blocks);
+			fsl_json__kv_u64(j, "levels", h[i].levels);
+			fsl_json__kv_u64(j, "index_blocks", h[i].index_blocks);
+			fsl_json__obj_end(j);
+		}
+		fsl_json__arr_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 
@@ -495,6 +522,67 @@ static void jinfo(struct fsl_json *j, const char *key, const struct fsl_jbd2_inf
 static uint64_t span(uint64_t a, uint64_t b)
 {
 	return a && b && b >= a ? b - a : 0;
+}
+
+static void class_obj(struct fsl_json *j, const char *key, const uint64_t v[FSL_BC__MAX])
+{
+	unsigned int k;
+
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	for (k = 0; k < FSL_BC__MAX; k++)
+		fsl_json__kv_u64(j, fsl_block_class_name(k), v[k]);
+	fsl_json__obj_end(j);
+}
+
+/* "contents_by_class" and "blocks_by_writer": the journal's contents as written home. */
+static void contents_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_contents *c = fsl_analysis__contents(a);
+	unsigned int w, i;
+
+	fsl_json__key(j, "contents_by_class");
+	if (!c || !c->classes) {
+		fsl_json__null(j);
+		fsl_json__key(j, "blocks_by_writer");
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "home_blocks", c->home_total);
+	class_obj(j, "home", c->home);
+	class_obj(j, "read", c->read);
+	fsl_json__key(j, "checkpoints");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < c->nchp; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "tid", c->chp[i].tid);
+		fsl_json__kv_u64(j, "ts_ns", c->chp[i].ts);
+		fsl_json__kv_u64(j, "kernel_written", c->chp[i].written);
+		fsl_json__kv_u64(j, "kernel_dropped", c->chp[i].dropped);
+		class_obj(j, "blocks", c->chp[i].blocks);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "blocks_by_writer");
+	fsl_json__obj_begin(j);
+	for (w = 0; w < FSL_WR__MAX; w++)
+		class_obj(j, fsl_block_writer_name(w), c->written[w]);
+	fsl_json__key(j, "writeback_by_reason");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WB_REASONS; i++) {
+		uint64_t sum = 0;
+		unsigned int k;
+
+		for (k = 0; k < FSL_BC__MAX; k++)
+			sum += c->wb_reason[i][k];
+		if (sum)
+			class_obj(j, i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i),
+				  c->wb_reason[i]);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
 }
 
 static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
@@ -588,6 +676,7 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	contents_obj(j, a);
 	fsl_json__key(j, "handle_waits");
 	fsl_json__arr_begin(j);
 	for (i = 0; i < jr->nsites; i++) {
@@ -916,6 +1005,28 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "files", fsl_layout__files(l));
 	fsl_json__kv_u64(j, "fragmented_files", fsl_layout__fragmented(l));
+	{
+		const struct fsl_allocstat *as = fsl_analysis__allocstat(a);
+
+		fsl_json__key(j, "allocator");
+		if (!as) {
+			fsl_json__null(j);
+		} else {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "searches", as->decisions);
+			fsl_json__key(j, "by_cr");
+			fsl_json__arr_begin(j);
+			for (i = 0; i < FSL_ALLOC_CRS; i++)
+				fsl_json__u64(j, as->by_cr[i]);
+			fsl_json__arr_end(j);
+			fsl_json__kv_u64(j, "goal_hits", as->goal_hits);
+			fsl_json__kv_u64(j, "groups_scanned", as->groups);
+			fsl_json__kv_u64(j, "blocks_asked", as->asked);
+			fsl_json__kv_u64(j, "blocks_found", as->found);
+			fsl_json__kv_u64(j, "from_preallocation", as->prealloc);
+			fsl_json__obj_end(j);
+		}
+	}
 	fsl_layout__extent_hist(l, hist);
 	fsl_json__key(j, "extents_log2");
 	fsl_json__obj_begin(j);

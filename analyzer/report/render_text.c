@@ -339,6 +339,26 @@ static void hist_row(FILE *f, const struct fsl_hist *h)
 	fputc('\n', f);
 }
 
+/*
+ * The large directories' htrees at the end of the recording: a lookup in a
+ * cold directory reads one index block per level before its leaf.
+ */
+static void htree_lines(FILE *f, struct fsl_analysis *a)
+{
+	struct fsl_htree_dir h[8];
+	unsigned int n = fsl_meta__ext4_htree(fsl_analysis__meta(a), h, 8), i;
+
+	if (!n)
+		return;
+	fprintf(f, "  large directories (htree at the end of the recording):\n");
+	fprintf(f, "    %9s %9s %6s %12s  %s\n", "blocks", "leaves", "levels", "index blocks",
+		"directory");
+	for (i = 0; i < n; i++)
+		fprintf(f, "    %9" PRIu64 " %9" PRIu64 " %6u %12u  %.60s\n", h[i].blocks,
+			h[i].blocks > h[i].index_blocks ? h[i].blocks - h[i].index_blocks : 0,
+			h[i].levels, h[i].index_blocks, h[i].path);
+}
+
 static void sec_ops(FILE *f, struct fsl_analysis *a)
 {
 	const struct fsl_ops *o = fsl_analysis__ops(a);
@@ -393,6 +413,7 @@ static void sec_ops(FILE *f, struct fsl_analysis *a)
 	if (o->outside)
 		fprintf(f, "  (%" PRIu64 " calls on paths outside %s not counted)\n", o->outside,
 			rn_kv(a, FSL_KV_MOUNT));
+	htree_lines(f, a);
 }
 
 static const char *data_name(char *buf, size_t len, const char *name, uint64_t ino)
@@ -479,6 +500,8 @@ static uint64_t span(uint64_t a, uint64_t b)
 {
 	return a && b && b >= a ? b - a : 0;
 }
+
+static void contents_lines(FILE *f, struct fsl_analysis *a);
 
 static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
@@ -572,6 +595,7 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 				rn_pct(x->blocks, j->dirtied), sym ? sym : "-");
 		}
 	}
+	contents_lines(f, a);
 	fprintf(f, "  checkpoints: %" PRIu64 " (%s, %" PRIu64 " buffers written, %" PRIu64
 		" dropped)\n  log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
 		j->checkpoints, fsl_fmt_ns(b[0], 32, j->chp_time_ns), j->chp_written, j->chp_dropped,
@@ -579,6 +603,84 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	if (j->lock_buffer_stalls)
 		fprintf(f, "  lock-buffer stalls: %" PRIu64 ", %s\n", j->lock_buffer_stalls,
 			fsl_fmt_ns(b[0], 32, j->lock_buffer_stall_ns));
+}
+
+/* "inode_table 245 (93.2%), directory 10 (3.8%)": the classes of v, most first. */
+static size_t class_list(char *buf, size_t len, const uint64_t v[FSL_BC__MAX])
+{
+	uint64_t total = 0, best;
+	unsigned int k, done = 0, pick;
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (k = 0; k < FSL_BC__MAX; k++)
+		total += v[k];
+	while (total && used < len) {
+		for (best = 0, pick = FSL_BC__MAX, k = 0; k < FSL_BC__MAX; k++)
+			if (!(done & (1u << k)) && v[k] > best) {
+				best = v[k];
+				pick = k;
+			}
+		if (pick == FSL_BC__MAX)
+			break;
+		done |= 1u << pick;
+		used += snprintf(buf + used, len - used, "%s%s %" PRIu64 " (%.1f%%)", used ? ", " : "",
+				 fsl_block_class_name(pick), best, rn_pct(best, total));
+	}
+	return used;
+}
+
+/*
+ * The journal's contents by block class (the metadata written home), who
+ * wrote what home, the last checkpoints by transaction, the blocks read.
+ */
+static void contents_lines(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_contents *c = fsl_analysis__contents(a);
+	uint64_t n[FSL_WR__MAX] = { 0 }, reads = 0;
+	unsigned int w, k, i, shown = 0;
+	char line[1024], lead[160];
+
+	if (!c || !c->classes)
+		return;
+	for (w = 0; w < FSL_WR__MAX; w++)
+		for (k = 0; k < FSL_BC__MAX; k++)
+			n[w] += c->written[w][k];
+	for (k = 0; k < FSL_BC__MAX; k++)
+		reads += c->read[k];
+	if (c->home_total) {
+		class_list(line, sizeof(line), c->home);
+		fprintf(f, "  contents by block class (the metadata written home, %" PRIu64 " blocks):\n",
+			c->home_total);
+		wrap(f, "", 4, line);
+	}
+	for (w = 0; w < FSL_WR__MAX; w++) {
+		if (!n[w])
+			continue;
+		class_list(line, sizeof(line), c->written[w]);
+		snprintf(lead, sizeof(lead), "%s wrote %" PRIu64 ": ", fsl_block_writer_name(w), n[w]);
+		wrap(f, lead, 4, line);
+	}
+	for (i = c->nchp > 6 ? c->nchp - 6 : 0; i < c->nchp; i++) {
+		const struct fsl_chp_txn *t = &c->chp[i];
+		uint64_t sum = 0;
+
+		for (k = 0; k < FSL_BC__MAX; k++)
+			sum += t->blocks[k];
+		if (!sum)
+			continue;
+		if (!shown++)
+			fprintf(f, "    checkpointed transactions (what their checkpoint wrote home):\n");
+		class_list(line, sizeof(line), t->blocks);
+		snprintf(lead, sizeof(lead), "tid %u, %" PRIu64 " blocks (kernel: %u written): ", t->tid,
+			 sum, t->written);
+		wrap(f, lead, 6, line);
+	}
+	if (reads) {
+		class_list(line, sizeof(line), c->read);
+		snprintf(lead, sizeof(lead), "blocks read %" PRIu64 ": ", reads);
+		wrap(f, lead, 4, line);
+	}
 }
 
 static void sec_writeback(FILE *f, struct fsl_analysis *a)
@@ -702,7 +804,7 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 							 "%s%s %" PRIu64 " (%.1f%%)", used ? ", " : "",
 							 fsl_block_class_name(k), d->wr_class[k],
 							 rn_pct(d->wr_class[k], n));
-			fprintf(f, "    blocks written by class (geometry): %" PRIu64 "\n", n);
+			fprintf(f, "    blocks written by class: %" PRIu64 "\n", n);
 			wrap(f, "", 6, line);
 		}
 		for (k = 0; k < 2; k++) {
@@ -935,6 +1037,18 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 		if (hist[i])
 			fprintf(f, " %u%s: %" PRIu64, 1u << i, i ? "+" : "", hist[i]);
 	fputc('\n', f);
+	{
+		const struct fsl_allocstat *as = fsl_analysis__allocstat(a);
+
+		if (as && as->decisions)
+			fprintf(f, "  allocator: %" PRIu64 " searches, found at cr 0/1/2/3: %" PRIu64
+				"/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", goal hits %" PRIu64 " (%.1f%%),"
+				"\n    %.1f groups scanned each; %" PRIu64 " from preallocations\n",
+				as->decisions, as->by_cr[0], as->by_cr[1], as->by_cr[2],
+				as->by_cr[3] + as->by_cr[4], as->goal_hits,
+				rn_pct(as->goal_hits, as->decisions),
+				(double)as->groups / as->decisions, as->prealloc);
+	}
 	n = fsl_layout__breaks(l, &br);
 	if (n) {
 		fprintf(f, "  fragcheck (what e2fsck -fn -E fragcheck prints), and who took the block:\n");

@@ -271,6 +271,8 @@ struct fsl_stalls {
  * threshold, which have no record. threads = 0: the trace has no tasktime
  * records (older recorder, or the offcpu family off).
  */
+#define FSL_WT_CPU_CLASSES	24
+
 struct fsl_wholetime {
 	uint32_t threads;
 	uint32_t alive;			/* of which still running at the end */
@@ -283,6 +285,18 @@ struct fsl_wholetime {
 	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
 	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
 	uint64_t short_ns;		/* blocked_ns - classified_ns */
+	/*
+	 * On-CPU time by CPU class, where the trace has on-CPU samples and an
+	 * analysis provides the split (the cpu family): ncpu classes whose ns
+	 * sum to cpu_sampled_ns, which stands for oncpu_ns (a class's share of
+	 * on-CPU is ns / cpu_sampled_ns). ncpu 0: no split.
+	 */
+	unsigned int ncpu;
+	uint64_t cpu_sampled_ns;
+	struct {
+		char id[24];
+		uint64_t ns;
+	} cpu_cls[FSL_WT_CPU_CLASSES];
 };
 
 /* ----------------------------------------------------------------- cpu */
@@ -536,22 +550,36 @@ struct fsl_io_point {
 };
 
 /*
- * What an ext4 block holds, from the recorded geometry alone: superblock and
- * group descriptors (with reserved GDT blocks), block and inode bitmaps and
- * inode tables (packed per flex group with flex_bg, per group without) as
- * mke2fs lays them out (dumpe2fs shows the same), the internal journal
- * (ext4.journal_start, when contiguous);
- * anything else is FSL_BC_OTHER (data, directories, extent-tree blocks).
+ * What an ext4 block holds (analyzer/blockclass.c, docs/report-json.md):
+ * the static metadata from the recorded geometry and group tables (the
+ * superblock and its backups, the group descriptors with the reserved GDT
+ * blocks, each group's bitmaps and inode table wherever they lie, flex_bg or
+ * not, the internal journal's superblock and log), and the blocks the trace
+ * saw allocated or mapped: directory blocks, extent-tree blocks, file data.
+ * FSL_BC_OTHER: none of those known (a block in use before the trace whose
+ * owner the trace never mapped).
  */
 enum fsl_block_class {
 	FSL_BC_OTHER = 0,
-	FSL_BC_SUPER,		/* superblock, group descriptors, reserved GDT */
+	FSL_BC_SUPER,		/* superblock (primary or backup) */
 	FSL_BC_BBITMAP,
 	FSL_BC_IBITMAP,
 	FSL_BC_ITABLE,
-	FSL_BC_JOURNAL,
+	FSL_BC_JOURNAL,		/* the journal's log (descriptors, copies, commit blocks) */
+	FSL_BC_GDT,		/* group descriptors and reserved GDT blocks */
+	FSL_BC_JSB,		/* the journal superblock (its first block) */
+	FSL_BC_DIR,		/* a directory's blocks (htree index and leaves) */
+	FSL_BC_EXTENT,		/* extent-tree blocks (allocated without the data hint) */
+	FSL_BC_DATA,		/* regular files' data */
 	FSL_BC__MAX,
 };
+/* Blocks that go through the journal in data=ordered: every class but data and the journal's own. */
+static inline int fsl_block_class_is_meta(unsigned int cls)
+{
+	return cls == FSL_BC_SUPER || cls == FSL_BC_BBITMAP || cls == FSL_BC_IBITMAP ||
+	       cls == FSL_BC_ITABLE || cls == FSL_BC_GDT || cls == FSL_BC_DIR ||
+	       cls == FSL_BC_EXTENT;
+}
 const char *fsl_block_class_name(unsigned int cls);
 
 struct fsl_dev_io {
@@ -609,6 +637,64 @@ struct fsl_blockio {
 	unsigned int ndevs;
 	struct fsl_dev_io devs[FSL_MAX_DEVS];	/* target device first */
 	uint64_t unmatched;			/* completions with no issue seen */
+};
+
+/* -------------------------------------------------------------- contents */
+
+/* Who wrote a block (analyses/contents.c). */
+enum fsl_block_writer {
+	FSL_WR_COMMIT = 0,	/* the journal thread: log, journal superblock, ordered data */
+	FSL_WR_CHECKPOINT,	/* a task checkpointing (jbd2_log_do_checkpoint) */
+	FSL_WR_WRITEBACK,	/* a flusher in a writeback work */
+	FSL_WR_FSYNC,		/* a task in ext4_sync_file */
+	FSL_WR_OTHER,		/* sync(2), direct I/O, reclaim, ... */
+	FSL_WR__MAX,
+};
+const char *fsl_block_writer_name(unsigned int w);
+
+/* What one checkpoint of a transaction wrote home (jbd2_checkpoint_stats). */
+struct fsl_chp_txn {
+	uint32_t dev, tid;
+	uint64_t ts;
+	uint32_t written, dropped;	/* the kernel's counts */
+	uint64_t blocks[FSL_BC__MAX];	/* what its checkpointing task wrote, by class */
+};
+
+/*
+ * The target's blocks (the filesystem's block size) read and written, by
+ * class and writer, counted at dispatch; classes need the ext4 geometry
+ * (classes = 0: all counts 0).
+ */
+struct fsl_contents {
+	int classes;
+	uint32_t block_size;
+	uint64_t written[FSL_WR__MAX][FSL_BC__MAX];
+	uint64_t wb_reason[FSL_WB_REASONS][FSL_BC__MAX];	/* writeback's, by reason */
+	uint64_t read[FSL_BC__MAX];
+	/*
+	 * The journal's contents by class: the metadata classes written home
+	 * by every writer but commit (what went through the journal, classed
+	 * as it leaves), and their sum.
+	 */
+	uint64_t home[FSL_BC__MAX];
+	uint64_t home_total;
+	/* Checkpoints of transactions in the window, oldest first. */
+	unsigned int nchp;
+	struct fsl_chp_txn chp[FSL_TXN_RING];
+};
+
+/* ------------------------------------------------------------ allocator */
+
+#define FSL_ALLOC_CRS	5
+
+/* ext4_mballoc_alloc decisions in the window (analyses/allocstat.c). */
+struct fsl_allocstat {
+	uint64_t decisions;		/* searches (ext4_mballoc_alloc) */
+	uint64_t by_cr[FSL_ALLOC_CRS];	/* by the criteria pass that found the result */
+	uint64_t goal_hits;		/* result at the normalized goal (s_bal_goals) */
+	uint64_t groups;		/* groups scanned */
+	uint64_t asked, found;		/* blocks (clusters) asked and found */
+	uint64_t prealloc;		/* served from a preallocation (ext4_mballoc_prealloc) */
 };
 
 /* ---------------------------------------------------------------- layout */
@@ -824,6 +910,10 @@ const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a);
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
 const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);
+/* With the layout section (or the ops section); NULL otherwise. */
+const struct fsl_allocstat *fsl_analysis__allocstat(struct fsl_analysis *a);
+/* With the journal or blockio section; NULL otherwise. */
+const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a);
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
 const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a);
 /* On-CPU time by class; period_ns 0 when the trace has no cpu records. */

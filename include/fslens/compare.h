@@ -23,6 +23,7 @@
 
 struct fsl_compare_opts {
 	int causes;		/* 1: an analysis per phase names its top causes */
+	unsigned int base;	/* the column the others are told against (0: the first) */
 	/* Reader warnings (skipped chunks: the counts are short) and notes. */
 	void (*warn)(void *ctx, const char *trace, const char *msg);
 	void *warn_ctx;

@@ -769,6 +769,19 @@ struct fsl_ev_offcpu {
  * after any sleep is runq, as is the time preempted.
  */
 #define FSL_TASKTIME_EXIT	(1u << 0)	/* the thread ended; else alive at the end */
+/*
+ * A snapshot of a live thread's account, not its end: emitted at one of its
+ * state changes (switch, wakeup) when at least the recorder's snapshot period
+ * (docs/record.md) has passed since its previous record. The sums are
+ * cumulative from first_ts, so two records of a thread give its parts
+ * between them; last_state and last_since say that the thread was in one
+ * state over [last_since, ts), which bounds what is not known to the part
+ * before last_since (docs/wait-classes.md, whole time per window).
+ */
+#define FSL_TASKTIME_SNAP	(1u << 1)
+
+/* The states of a tasktime account (last_state). */
+enum fsl_tt_state { FSL_TT_ONCPU = 0, FSL_TT_RUNQ, FSL_TT_BLOCKED, FSL_TT_SLEEP, FSL_TT__MAX };
 
 struct fsl_ev_tasktime {
 	struct fsl_hdr hdr;	/* ts: end of the span; pid/tid: the thread */
@@ -779,6 +792,10 @@ struct fsl_ev_tasktime {
 	__u64 sleep_ns;		/* other sleep (interruptible, stopped) */
 	__u32 switches;		/* times switched in */
 	__u32 flags;		/* FSL_TASKTIME_* */
+	/* appended (older traces: absent, read as 0 = unknown) */
+	__u32 last_state;	/* enum fsl_tt_state over [last_since, ts) */
+	__u32 state;		/* the state entered at ts (snapshots) */
+	__u64 last_since;	/* start of last_state; 0: unknown */
 };
 
 /*

@@ -162,3 +162,21 @@ check_grep nophase_text "^all +\| +[0-9.]+ s +$np_ops ops [0-9.]+/s" "$T_TMP/np.
 check_cmd nophase_no_zero_rate bash -c "! grep -q ' 0 ops/s' '$T_TMP/np.txt'"
 check_grep nophase_legend "^all: a trace without a phase file is one phase, the whole trace" "$T_TMP/np.txt"
 check_eq nophase_seeks "$np_seeks" "$np_rep_seeks"
+
+# a trace against itself: every phase says there is no difference, none moved
+"$FSLENS" compare "$T_TMP/g1.trace" "$T_TMP/g1.trace" >"$T_TMP/self.txt" 2>&1
+check_eq self_exit $? 0
+check_eq self_no_difference "$(grep -c '^[a-z]*: no difference between g1.trace run 1 (#2) and g1.trace run 1 (#1)\.$' "$T_TMP/self.txt")" 3
+check_cmd self_nothing_moved bash -c "! grep -q 'mechanisms that moved' '$T_TMP/self.txt'"
+"$FSLENS" compare --json "$T_TMP/g1.trace" "$T_TMP/g1.trace" >"$T_TMP/self.json"
+check_eq self_json "$("$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["differences"]
+print(len(d), all(x["same"] and x["delta_s"] == 0 and not x["mechanisms"] and x["slower"] is None
+                  for x in d))' "$T_TMP/self.json")" "3 True"
+# two copies with different phase bounds: each phase has its sentence and parts
+"$FSLENS" compare --json "$T_TMP/g1.trace" "$T_TMP/g2.trace" >"$T_TMP/two.json"
+check_eq two_sentences "$("$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["differences"]
+print(len(d), all(x["sentence"].startswith(x["phase"] + ": ") for x in d))' "$T_TMP/two.json")" "3 True"
