@@ -80,6 +80,7 @@ struct an_dev_state {		/* persistent per device */
 	struct fsl_map dists;	/* distance -> count (window) */
 	struct fsl_map issuers;	/* hash(comm) -> fsl_io_issuer (window) */
 	struct fsl_map bios;	/* start sector -> an_bio, in flight */
+	struct fsl_map split_of;	/* sector a split cut at -> the sector cut */
 	int bio_started;	/* a Q with data seen: btt counts from there */
 	uint64_t last_q;	/* previous Q (btt's Q2Q), AN_NONE before any */
 	/* per request (window), the latencies when the trace has no bios */
@@ -132,17 +133,29 @@ static uint64_t sec_key(const struct fsl_ev_block_rq *ev)
 
 static void done_remember(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
 {
+	uint64_t *sec;
+
 	if (s->done.n >= AN_MAX_DONE)
 		fsl_map__clear(&s->done);
-	fsl_map__put(&s->done, rq_key(ev), NULL);
-	if (s->by_sector)
-		fsl_map__put(&s->done, sec_key(ev), NULL);
+	if ((sec = fsl_map__put(&s->done, rq_key(ev), NULL)))
+		*sec = ev->sector;
+	if (s->by_sector && (sec = fsl_map__put(&s->done, sec_key(ev), NULL)))
+		*sec = ev->sector;
 }
 
+/*
+ * The second completion of a request completed with data: same slot, same
+ * sector (the flush machinery ends the request where its data started). An
+ * empty preflush write allocated in a slot whose last request completed
+ * with data ends at sector 0: not that request's second completion.
+ */
 static int done_seen(const struct an_blockio *s, const struct fsl_ev_block_rq *ev)
 {
-	return fsl_map__get(&s->done, rq_key(ev)) ||
-	       (s->by_sector && fsl_map__get(&s->done, sec_key(ev)));
+	const uint64_t *sec = fsl_map__get(&s->done, rq_key(ev));
+
+	if (!sec && s->by_sector)
+		sec = fsl_map__get(&s->done, sec_key(ev));
+	return sec && *sec == ev->sector;
 }
 
 static void done_forget(struct an_blockio *s, const struct fsl_ev_block_rq *ev)
@@ -214,6 +227,7 @@ static int dev_slot(struct an_blockio *s, uint32_t dev)
 		fsl_map__clear(&s->st[i].dists);
 		fsl_map__clear(&s->st[i].issuers);
 		fsl_map__clear(&s->st[i].bios);
+		fsl_map__clear(&s->st[i].split_of);
 		fsl_hist_reset(&s->st[i].rq_q2d);
 		fsl_hist_reset(&s->st[i].rq_d2c);
 		fsl_hist_reset(&s->st[i].rq_q2c);
@@ -304,6 +318,8 @@ static void bio_range(struct an_blockio *s, int slot, uint64_t ts, uint64_t sect
 			fsl_hist_add(&d->q2c, tdelta(b->q_ts, ts));
 			if (b->d_ts != AN_NONE)
 				fsl_hist_add(&d->d2c, tdelta(b->d_ts, ts));
+		} else if (what == BIO_DROP && an_in_window(&s->c->win, b->q_ts)) {
+			d->bios_not_seen++;
 		}
 		nr = b->nr;
 		fsl_map__del(&st->bios, cur);
@@ -311,12 +327,28 @@ static void bio_range(struct an_blockio *s, int slot, uint64_t ts, uint64_t sect
 	}
 }
 
-/* The bio in flight holding sector (G, I and M name a bio's own start). */
+/*
+ * The bio in flight holding sector: G, I and M name a bio's own start, or
+ * where a split cut it (the rest of the bio goes on from there, its Q the
+ * whole bio's, as btt finds the Q that holds the sector).
+ */
 static struct an_bio *bio_find(struct an_blockio *s, int slot, uint64_t sector)
 {
 	struct an_dev_state *st = &s->st[slot];
+	struct an_bio *b;
+	uint64_t *from;
+	unsigned int hops;
 
-	return st->bio_started ? bio_at(st, sector) : NULL;
+	if (!st->bio_started)
+		return NULL;
+	for (hops = 0; hops < 64; hops++) {
+		if ((b = bio_at(st, sector)) && b->nr)
+			return b;
+		if (!(from = fsl_map__get(&st->split_of, sector)))
+			return NULL;
+		sector = *from;
+	}
+	return NULL;
 }
 
 static int on_bio_queue(struct fsl_consumer *cons, const struct fsl_hdr *h)
@@ -339,11 +371,10 @@ static int on_bio_queue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	b = fsl_map__put(&st->bios, ev->sector, &fresh);
 	if (!b)
 		return -ENOMEM;
-	if (!fresh) {		/* btt keeps the one in flight and drops this one */
-		if (win)
-			d->bios_dup++;
-		return 0;
-	}
+	/* a bio at the start of one in flight takes its place (btt's tree does so) */
+	if (!fresh && win)
+		d->bios_dup++;
+	fsl_map__del(&st->split_of, ev->sector);
 	b->q_ts = h->ts;
 	b->g_ts = b->i_ts = b->m_ts = b->d_ts = AN_NONE;
 	b->nr = ev->nr_sector;
@@ -409,10 +440,23 @@ static int on_split(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_blockio *s = cons->priv;
 	const struct fsl_ev_block_split *ev = (const void *)h;
+	struct an_dev_state *st;
+	uint64_t *from;
 	int slot = dev_slot(s, ev->dev);
 
-	if (slot >= 0 && an_in_window(&s->c->win, h->ts))
+	if (slot < 0)
+		return 0;
+	st = &s->st[slot];
+	if (an_in_window(&s->c->win, h->ts))
 		s->res.devs[slot].splits++;
+	/* the rest from new_sector on is still the bio queued at sector */
+	if (ev->new_sector > ev->sector && st->bio_started) {
+		if (st->split_of.n >= AN_MAX_BIOS)
+			fsl_map__clear(&st->split_of);
+		if (!(from = fsl_map__put(&st->split_of, ev->new_sector, NULL)))
+			return -ENOMEM;
+		*from = ev->sector;
+	}
 	return 0;
 }
 
@@ -615,8 +659,14 @@ static int on_issue(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		s->res.devs[slot].issues++;
 	if (!ev->nr_sector)
 		return 0;
-	if (s->st[slot].bio_started)
+	if (s->st[slot].bio_started) {
+		struct an_bio *b = bio_at(&s->st[slot], ev->sector);
+
+		/* the request's Q is its first bio's (a front merge's, when it had one) */
+		if (b && b->q_ts < r->q_ts)
+			r->q_ts = b->q_ts;
 		bio_range(s, slot, h->ts, ev->sector, ev->nr_sector, BIO_D);
+	}
 	seek(s, slot, h, ev);
 	return 0;
 }
@@ -692,6 +742,8 @@ static void rq_done(struct an_blockio *s, int slot, const struct fsl_hdr *h,
 		is->ios++;
 		is->bytes += bytes;
 		is->q2c_ns += q2c;
+		if (q2c > is->q2c_max_ns)
+			is->q2c_max_ns = q2c;
 	}
 	ps = r->pid ? an_proc(s->c, r->pid) : NULL;
 	if (ps) {
@@ -731,6 +783,8 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	if (r && r->state == RQ_ISSUED) {
 		if (nb && nb < r->left) {	/* a part: the request goes on */
 			r->left -= nb;
+			if (win)
+				d->partials++;
 			return 0;
 		}
 		if (!nb && r->left && g != FSL_SG_FLUSH && kwin)
@@ -853,12 +907,13 @@ struct an_blockio *an_blockio_new(struct an_ctx *c)
 		return NULL;
 	s->c = c;
 	fsl_map__init(&s->rqs, sizeof(struct an_rq));
-	fsl_map__init(&s->done, sizeof(uint8_t));
+	fsl_map__init(&s->done, sizeof(uint64_t));
 	fsl_map__init(&s->seen, sizeof(uint8_t));
 	for (i = 0; i < FSL_MAX_DEVS; i++) {
 		fsl_map__init(&s->st[i].dists, sizeof(uint64_t));
 		fsl_map__init(&s->st[i].issuers, sizeof(struct fsl_io_issuer));
 		fsl_map__init(&s->st[i].bios, sizeof(struct an_bio));
+		fsl_map__init(&s->st[i].split_of, sizeof(uint64_t));
 		s->st[i].last_q = AN_NONE;
 	}
 	s->cons.name = "blockio";
@@ -892,6 +947,7 @@ void an_blockio_free(struct an_blockio *s)
 		fsl_map__free(&s->st[i].dists);
 		fsl_map__free(&s->st[i].issuers);
 		fsl_map__free(&s->st[i].bios);
+		fsl_map__free(&s->st[i].split_of);
 	}
 	free(s);
 }

@@ -688,6 +688,7 @@ static void blockio_dev_extra(struct fsl_json *j, const struct fsl_dev_io *d)
 	fsl_json__kv_u64(j, "bio_merges", d->bio_merges);
 	fsl_json__kv_u64(j, "splits", d->splits);
 	fsl_json__kv_u64(j, "bios_dup", d->bios_dup);
+	fsl_json__kv_u64(j, "bios_not_seen", d->bios_not_seen);
 	stage_obj(j, "q2q", &d->q2q);
 	stage_obj(j, "q2g", &d->q2g);
 	stage_obj(j, "g2i", &d->g2i);
@@ -705,6 +706,7 @@ static void blockio_dev_extra(struct fsl_json *j, const struct fsl_dev_io *d)
 	for (k = 0; k < FSL_UNP__MAX; k++)
 		fsl_json__kv_u64(j, fsl_unpaired_name(k), d->unpaired[k]);
 	fsl_json__kv_u64(j, "flush_seq_ends", d->flush_seq_ends);
+	fsl_json__kv_u64(j, "partial_completions", d->partials);
 	fsl_json__kv_u64(j, "double_completions", d->double_completions);
 	fsl_json__obj_end(j);
 	fsl_json__key(j, "kernel_counts");
@@ -812,6 +814,7 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, "ios", d->issuers[k].ios);
 			fsl_json__kv_u64(j, "bytes", d->issuers[k].bytes);
 			kv_us(j, "q2c_avg_us", d->issuers[k].ios ? d->issuers[k].q2c_ns / d->issuers[k].ios : 0);
+			kv_us(j, "q2c_max_us", d->issuers[k].q2c_max_ns);
 			fsl_json__obj_end(j);
 		}
 		fsl_json__arr_end(j);

@@ -451,7 +451,9 @@ struct fsl_writeback {
 struct fsl_io_issuer {
 	char comm[16];		/* kernel threads keep their name: jbd2/loop0-8, kworker/... */
 	uint64_t ios, bytes;
-	uint64_t q2c_ns;	/* summed */
+	uint64_t q2c_ns;	/* summed; Q: the request's first bio queued (its insert or issue
+				 * when the trace has no bios) */
+	uint64_t q2c_max_ns;
 };
 
 /* One point of the offset-vs-time scatter (decimated to FSL_SCATTER_MAX). */
@@ -524,7 +526,8 @@ struct fsl_dev_io {
 	/* btt's other stages (bio_level): per bio, from its Q, its request's G, I, D */
 	struct fsl_hist q2q, q2g, g2i, q2m, i2d, m2d;
 	uint64_t bios, bio_merges, splits;	/* Q (with data), M + F, X events */
-	uint64_t bios_dup;	/* Q at a start sector a bio in flight has: btt leaves it out */
+	uint64_t bios_dup;	/* Q at the start sector of a bio in flight: replaces it, as in btt */
+	uint64_t bios_not_seen;	/* bios of requests whose completion is not in the trace */
 	/*
 	 * Pairing of the requests: issues, and what became of each (paired
 	 * with its completion, or unpaired by reason); completions with no
@@ -534,6 +537,7 @@ struct fsl_dev_io {
 	 */
 	uint64_t issues, paired, unpaired[FSL_UNP__MAX];
 	uint64_t flush_seq_ends;
+	uint64_t partials;	/* completions of a part of a request (more follow) */
 	/*
 	 * The trace's counts beside the kernel's (kstat, the delta of
 	 * queue.stat.start/end when the trace has them and the window holds
