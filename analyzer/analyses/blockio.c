@@ -837,16 +837,22 @@ static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
-/* The end of the trace: issues with no completion yet. */
-static int blockio_end(struct fsl_consumer *cons, const struct fsl_meta *m)
+/*
+ * Issues with no completion yet, when the figures are read (the end of the
+ * trace for a report): in flight, and those the kernel's end read saw so.
+ */
+static void in_flight(struct an_blockio *s)
 {
-	struct an_blockio *s = cons->priv;
 	struct fsl_dev_io *d;
 	struct an_rq *r;
 	size_t it = 0;
+	unsigned int i;
 	int slot;
 
-	(void)m;
+	for (i = 0; i < s->res.ndevs; i++) {
+		s->res.devs[i].unpaired[FSL_UNP_IN_FLIGHT] = 0;
+		s->res.devs[i].in_flight_end = 0;
+	}
 	while ((r = fsl_map__next(&s->rqs, &it, NULL))) {
 		if (r->state != RQ_ISSUED || (slot = dev_slot(s, r->dev)) < 0)
 			continue;
@@ -856,7 +862,6 @@ static int blockio_end(struct fsl_consumer *cons, const struct fsl_meta *m)
 		if (in_kwin(s, r->d_ts))
 			d->in_flight_end++;
 	}
-	return 0;
 }
 
 static void kstat_begin(struct an_blockio *s, const struct fsl_meta *m)
@@ -919,7 +924,6 @@ struct an_blockio *an_blockio_new(struct an_ctx *c)
 	s->cons.name = "blockio";
 	s->cons.priv = s;
 	s->cons.begin = blockio_begin;
-	s->cons.end = blockio_end;
 	s->cons.handlers[FSL_EV_BLOCK_RQ_INSERT] = on_insert;
 	s->cons.handlers[FSL_EV_BLOCK_RQ_ISSUE] = on_issue;
 	s->cons.handlers[FSL_EV_BLOCK_RQ_COMPLETE] = on_complete;
@@ -995,6 +999,7 @@ const struct fsl_blockio *an_blockio_result(struct an_blockio *s)
 	unsigned int i, n;
 	size_t it;
 
+	in_flight(s);
 	for (i = 0; i < s->res.ndevs; i++) {
 		it = 0;
 		n = 0;
