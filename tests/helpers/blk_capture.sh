@@ -30,6 +30,9 @@ blk_require() {
 blk_capture_start() {
 	local kb clock on
 	BLK_DISK=$1
+	# one blk tracer per machine: two of these tests at once wait their turn
+	exec 9>/tmp/fslens-blk-tracer.lock
+	flock -w 120 9 || { fail capture "the blk tracer stayed taken"; return 1; }
 	kb=$(awk '{ print $1 }' $BLK_T/buffer_size_kb)
 	clock=$(sed 's/.*\[\(.*\)\].*/\1/' $BLK_T/trace_clock)
 	on=$(cat $BLK_T/tracing_on)
