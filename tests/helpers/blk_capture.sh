@@ -33,7 +33,8 @@ blk_capture_start() {
 	# one blk tracer per machine: two of these tests at once wait their turn
 	exec 9>/tmp/fslens-blk-tracer.lock
 	flock -w 120 9 || { fail capture "the blk tracer stayed taken"; return 1; }
-	kb=$(awk '{ print $1 }' $BLK_T/buffer_size_kb)
+	# "7 (expanded: 1408)" before the buffer was ever used: 1408 is its size
+	kb=$(sed 's/.*expanded: \([0-9]*\)).*/\1/; s/ .*//' $BLK_T/buffer_size_kb)
 	clock=$(sed 's/.*\[\(.*\)\].*/\1/' $BLK_T/trace_clock)
 	on=$(cat $BLK_T/tracing_on)
 	at_exit "echo 0 > /sys/block/$BLK_DISK/trace/enable; echo nop > $BLK_T/current_tracer;" \
