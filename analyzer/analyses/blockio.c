@@ -87,6 +87,11 @@ struct an_dev_state {		/* persistent per device */
 	struct fsl_hist rq_q2d, rq_d2c, rq_q2c;
 };
 
+/* What the end read's inference added to a device's figures (undone on the next read). */
+struct an_end_guess {
+	uint64_t not_seen, bios, ios[FSL_SG__MAX], sectors[FSL_SG__MAX];
+};
+
 struct an_blockio {
 	struct fsl_consumer cons;
 	struct an_ctx *c;
@@ -102,6 +107,7 @@ struct an_blockio {
 	uint64_t kstat_in_flight, kwin0, kwin1;
 	uint64_t lost;
 	struct an_dev_state st[FSL_MAX_DEVS];
+	struct an_end_guess end_guess[FSL_MAX_DEVS];
 	struct fsl_blockio res;
 };
 
@@ -279,7 +285,7 @@ static struct an_bio *bio_at(struct an_dev_state *st, uint64_t sector)
 	return fsl_map__get(&st->bios, sector);
 }
 
-enum { BIO_D, BIO_C, BIO_DROP };
+enum { BIO_D, BIO_C, BIO_DROP, BIO_COUNT };
 
 /*
  * Every bio in flight whose range lies whole in [sector, sector + nr), as
@@ -301,6 +307,12 @@ static void bio_range(struct an_blockio *s, int slot, uint64_t ts, uint64_t sect
 		b = bio_at(st, cur);
 		if (!b || cur + b->nr > end) {
 			cur++;
+			continue;
+		}
+		if (what == BIO_COUNT) {	/* how many, left in flight */
+			if (an_in_window(&s->c->win, b->q_ts))
+				d->bios_not_seen++;
+			cur += b->nr;
 			continue;
 		}
 		if (what == BIO_D) {
@@ -787,9 +799,14 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 				d->partials++;
 			return 0;
 		}
-		if (!nb && r->left && g != FSL_SG_FLUSH && kwin)
+		if (!nb && r->left && g != FSL_SG_FLUSH) {
 			/* the data's completion is missing, the sequence's end is here */
-			d->not_seen.sectors[g] += r->left >> 9;
+			if (kwin)
+				d->not_seen.sectors[g] += r->left >> 9;
+			if (s->st[slot].bio_started)
+				bio_range(s, slot, h->ts, r->sector +
+					  ((uint64_t)(r->bytes - r->left) >> 9), r->left >> 9, BIO_DROP);
+		}
 		rr = *r;
 		fsl_map__del(&s->rqs, key);
 		if (an_in_window(&s->c->win, rr.d_ts))
@@ -837,21 +854,53 @@ static int on_merge(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
+static void end_guess_apply(struct fsl_dev_io *d, const struct an_end_guess *e, int sign)
+{
+	unsigned int g;
+
+	d->unpaired[FSL_UNP_NOT_SEEN] += sign * e->not_seen;
+	d->bios_not_seen += sign * e->bios;
+	for (g = 0; g < FSL_SG__MAX; g++) {
+		d->not_seen.ios[g] += sign * e->ios[g];
+		d->not_seen.sectors[g] += sign * e->sectors[g];
+	}
+}
+
+static int by_issue(const void *x, const void *y)
+{
+	const struct an_rq *a = *(const struct an_rq *const *)x, *b = *(const struct an_rq *const *)y;
+
+	return a->d_ts < b->d_ts ? -1 : a->d_ts > b->d_ts;
+}
+
+/* The window holds the kernel's two reads: its delta sets beside the trace's counts. */
+static int kstat_in_window(const struct an_blockio *s)
+{
+	return s->have_kstat && s->c->win.t0 <= s->kwin0 &&
+	       (!s->c->win.t1 || s->c->win.t1 > s->kwin1);
+}
+
 /*
  * Issues with no completion yet, when the figures are read (the end of the
  * trace for a report): in flight, and those the kernel's end read saw so.
+ * When that read counts fewer requests in flight than the trace has issued
+ * and not seen complete before it, the oldest of those completed with no
+ * record in the trace: completions not seen, as a slot issued again shows.
  */
 static void in_flight(struct an_blockio *s)
 {
+	struct an_rq **live = NULL, *r;
 	struct fsl_dev_io *d;
-	struct an_rq *r;
-	size_t it = 0;
+	size_t it = 0, n = 0, cap = 0, k;
 	unsigned int i;
-	int slot;
+	int slot, g;
 
 	for (i = 0; i < s->res.ndevs; i++) {
-		s->res.devs[i].unpaired[FSL_UNP_IN_FLIGHT] = 0;
-		s->res.devs[i].in_flight_end = 0;
+		d = &s->res.devs[i];
+		end_guess_apply(d, &s->end_guess[i], -1);
+		memset(&s->end_guess[i], 0, sizeof(s->end_guess[i]));
+		d->unpaired[FSL_UNP_IN_FLIGHT] = 0;
+		d->in_flight_end = 0;
 	}
 	while ((r = fsl_map__next(&s->rqs, &it, NULL))) {
 		if (r->state != RQ_ISSUED || (slot = dev_slot(s, r->dev)) < 0)
@@ -859,9 +908,54 @@ static void in_flight(struct an_blockio *s)
 		d = &s->res.devs[slot];
 		if (an_in_window(&s->c->win, r->d_ts))
 			d->unpaired[FSL_UNP_IN_FLIGHT]++;
-		if (in_kwin(s, r->d_ts))
-			d->in_flight_end++;
+		if (!in_kwin(s, r->d_ts))
+			continue;
+		d->in_flight_end++;
+		if (n == cap) {
+			struct an_rq **nl = realloc(live, (cap = cap ? 2 * cap : 64) * sizeof(*nl));
+
+			if (!nl)
+				break;
+			live = nl;
+		}
+		live[n++] = r;
 	}
+	/*
+	 * A trace with the end read is whole (a recorder killed first has
+	 * none): what it shows in flight at that read, the kernel did not.
+	 */
+	if (kstat_in_window(s) && n) {
+		qsort(live, n, sizeof(*live), by_issue);
+		slot = dev_slot(s, s->c->target_dev);
+		d = slot >= 0 ? &s->res.devs[slot] : NULL;
+		for (k = 0; d && k < n && d->in_flight_end > s->kstat_in_flight; k++) {
+			struct an_end_guess *e = &s->end_guess[slot];
+
+			r = live[k];
+			if (r->dev != s->c->target_dev)
+				continue;
+			d->in_flight_end--;
+			if (an_in_window(&s->c->win, r->d_ts))
+				d->unpaired[FSL_UNP_IN_FLIGHT]--;
+			e->not_seen++;
+			if ((g = stat_group(r->flags)) >= 0) {
+				e->ios[g]++;
+				if (g != FSL_SG_FLUSH)
+					e->sectors[g] += r->left >> 9;
+			}
+			if (r->left && s->st[slot].bio_started) {
+				uint64_t before = d->bios_not_seen;
+
+				bio_range(s, slot, r->d_ts, r->sector +
+					  ((uint64_t)(r->bytes - r->left) >> 9), r->left >> 9, BIO_COUNT);
+				e->bios = d->bios_not_seen - before;
+				d->bios_not_seen = before;
+			}
+		}
+		for (i = 0; i < s->res.ndevs; i++)
+			end_guess_apply(&s->res.devs[i], &s->end_guess[i], 1);
+	}
+	free(live);
 }
 
 static void kstat_begin(struct an_blockio *s, const struct fsl_meta *m)
@@ -964,6 +1058,7 @@ void an_blockio_reset(struct an_blockio *s)
 	for (i = 0; i < n; i++)
 		devs[i] = s->res.devs[i].dev;
 	memset(&s->res, 0, sizeof(s->res));
+	memset(s->end_guess, 0, sizeof(s->end_guess));
 	/* Keep the device order stable across windows (top's rows). */
 	for (i = 0; i < n; i++) {
 		s->res.devs[i].dev = devs[i];
@@ -1017,8 +1112,7 @@ const struct fsl_blockio *an_blockio_result(struct an_blockio *s)
 			s->res.devs[i].q2c = s->st[i].rq_q2c;
 		}
 		/* the kernel's delta, when the window holds both of its reads */
-		if (s->have_kstat && s->res.devs[i].dev == s->c->target_dev &&
-		    s->c->win.t0 <= s->kwin0 && (!s->c->win.t1 || s->c->win.t1 > s->kwin1)) {
+		if (kstat_in_window(s) && s->res.devs[i].dev == s->c->target_dev) {
 			s->res.devs[i].have_kstat = 1;
 			s->res.devs[i].kstat = s->kstat;
 			s->res.devs[i].kstat_in_flight = s->kstat_in_flight;

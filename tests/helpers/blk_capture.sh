@@ -153,8 +153,10 @@ for st in ('Q2Q', 'Q2G', 'G2I', 'Q2M', 'I2D', 'M2D', 'D2C', 'Q2C'):
     print('export.%s' % st, '%d_%s' % (n, abs(avg - eavg) <= 1 and abs(mx - emx) <= 1),
           '%d_True' % en)
     # the capture is the kernel's other hook on the same tracepoints: the
-    # same samples, each a few hundred ns apart at most
-    tol = max(2000, 0.01 * cavg) + (0.02 * cavg if extra else 0)
+    # same samples, a few hundred ns apart, or an interrupt's length when
+    # one came between the two hooks (seen: 15 us on a single I); allow a
+    # few of those (600 us in all) over the stage's samples
+    tol = max(2000, 0.01 * cavg) + (0.02 * cavg if extra else 0) + 600000 / max(cn, 1)
     print('capture.%s' % st, '%d_%s' % (n + extra, cn == 0 or abs(avg - cavg) <= tol),
           '%d_True' % cn)
     if st in ('D2C', 'Q2C'):
