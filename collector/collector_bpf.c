@@ -128,7 +128,8 @@ static int tp_family(const char *tp, const char **group)
 	const struct fsl_event_desc *d;
 	unsigned int i, n;
 
-	if (!strncmp(tp, "block_rq_", 9)) {
+	if (!strncmp(tp, "block_rq_", 9) || !strncmp(tp, "block_bio_", 10) ||
+	    !strcmp(tp, "block_getrq") || !strcmp(tp, "block_split")) {
 		*group = "block";
 		return FSL_FAM_BLOCK;
 	}

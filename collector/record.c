@@ -282,9 +282,10 @@ static int write_symbols(struct rec *r, struct fsl_stream *st)
  * before detach: the window the block events cover (the recorder's own
  * metadata reads happen outside it).
  */
-static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *when)
+static void disk_stat_kv(struct rec *r, const struct fsl_target *t, int end)
 {
-	char p[128], buf[512], key[64];
+	char p[128], buf[512];
+	uint64_t ts = 0;
 	FILE *f;
 
 	if (!t->diskname[0])
@@ -293,10 +294,21 @@ static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *
 	f = fopen(p, "re");
 	if (!f)
 		return;
+	/*
+	 * The trace's events count against the kernel's delta between the
+	 * two reads: the start read's time is after it, the end read's before
+	 * it, so no completion the kernel counted is left out of the window.
+	 */
+	if (end)
+		ts = mono_ns();
 	if (fgets(buf, sizeof(buf), f)) {
+		if (!end)
+			ts = mono_ns();
 		buf[strcspn(buf, "\n")] = 0;
-		snprintf(key, sizeof(key), FSL_KV_QUEUE_STAT_PREFIX "%s", when);
-		fsl_writer__kv(r->w, key, "%s", buf + strspn(buf, " "));
+		fsl_writer__kv(r->w, end ? FSL_KV_QUEUE_STAT_END : FSL_KV_QUEUE_STAT_START, "%s",
+			       buf + strspn(buf, " "));
+		fsl_writer__kv(r->w, end ? FSL_KV_QUEUE_STAT_END_NS : FSL_KV_QUEUE_STAT_START_NS,
+			       "%" PRIu64, ts);
 	}
 	fclose(f);
 }
@@ -594,7 +606,7 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 			fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
 	}
 	if (have_target)
-		disk_stat_kv(r, t, "end");
+		disk_stat_kv(r, t, 1);
 	/* the recording window ends where detaching begins */
 	fsl_writer__kv(r->w, FSL_KV_END_NS, "%" PRId64, mono_ns());
 	fill_sample(r, st);
@@ -821,7 +833,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	t0 = mono_ns();
 	r.t0 = t0;
 	if (have_target)
-		disk_stat_kv(&r, &t, "start");
+		disk_stat_kv(&r, &t, 0);
 	if (have_target && is_ext4)
 		jbd2_start_kv(&r, &t);
 	meta_recording(&r, c, &co, t0, child);

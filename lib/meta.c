@@ -472,3 +472,57 @@ void fsl_meta_store__view(struct fsl_meta_store *s, struct fsl_meta *m)
 	m->kv = view_kv;
 	m->text = view_text;
 }
+
+int fsl_disk_stat_parse(const char *line, struct fsl_disk_stat *o)
+{
+	/* field order of Documentation/block/stat.rst */
+	static const struct { unsigned char g, what; } at[] = {
+		{ FSL_SG_READ, 0 }, { FSL_SG_READ, 1 }, { FSL_SG_READ, 2 }, { FSL_SG_READ, 3 },
+		{ FSL_SG_WRITE, 0 }, { FSL_SG_WRITE, 1 }, { FSL_SG_WRITE, 2 }, { FSL_SG_WRITE, 3 },
+		{ 0, 4 }, { 0, 5 }, { 0, 6 },
+		{ FSL_SG_DISCARD, 0 }, { FSL_SG_DISCARD, 1 }, { FSL_SG_DISCARD, 2 },
+		{ FSL_SG_DISCARD, 3 },
+		{ FSL_SG_FLUSH, 0 }, { FSL_SG_FLUSH, 3 },
+	};
+	const char *p = line;
+	unsigned int n = 0;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	while (p && n < sizeof(at) / sizeof(at[0])) {
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		v = strtoull(p, &end, 10);
+		p = end;
+		switch (at[n].what) {
+		case 0: o->ios[at[n].g] = v; break;
+		case 1: o->merges[at[n].g] = v; break;
+		case 2: o->sectors[at[n].g] = v; break;
+		case 3: o->ticks_ms[at[n].g] = v; break;
+		case 4: o->in_flight = v; break;
+		case 5: o->io_ticks_ms = v; break;
+		case 6: o->time_in_queue_ms = v; break;
+		}
+		n++;
+	}
+	o->nfields = n;
+	return n >= 11 ? 0 : -EINVAL;
+}
+
+int fsl_meta__disk_stat(const struct fsl_meta *m, int end, struct fsl_disk_stat *o)
+{
+	const char *v = fsl_meta__str(m, end ? FSL_KV_QUEUE_STAT_END : FSL_KV_QUEUE_STAT_START);
+	int e;
+
+	if (!v) {
+		memset(o, 0, sizeof(*o));
+		return -ENOENT;
+	}
+	e = fsl_disk_stat_parse(v, o);
+	o->ts = fsl_meta__u64(m, end ? FSL_KV_QUEUE_STAT_END_NS : FSL_KV_QUEUE_STAT_START_NS, 0);
+	return e;
+}

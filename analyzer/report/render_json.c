@@ -789,6 +789,89 @@ static void lat_obj(struct fsl_json *j, const char *pfx, const struct fsl_hist *
 	kv_us(j, k, h->max);
 }
 
+/* One btt stage: exact figures (ns) and its sample count, as btt's MIN AVG MAX N. */
+static void stage_obj(struct fsl_json *j, const char *key, const struct fsl_hist *h)
+{
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "n", h->count);
+	fsl_json__kv_u64(j, "min_ns", h->count ? h->min : 0);
+	fsl_json__kv_u64(j, "avg_ns", fsl_hist_avg(h));
+	fsl_json__kv_u64(j, "p99_ns", fsl_hist_quantile(h, 0.99));
+	fsl_json__kv_u64(j, "max_ns", h->max);
+	fsl_json__kv_u64(j, "sum_ns", h->sum);
+	fsl_json__obj_end(j);
+}
+
+static const char *const sg_names[FSL_SG__MAX] = { "read", "write", "discard", "flush" };
+
+static void counts_obj(struct fsl_json *j, const char *key, const struct fsl_blk_counts *c)
+{
+	unsigned int g;
+
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	for (g = 0; g < FSL_SG__MAX; g++) {
+		fsl_json__key(j, sg_names[g]);
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "ios", c->ios[g]);
+		if (g != FSL_SG_FLUSH) {
+			fsl_json__kv_u64(j, "merges", c->merges[g]);
+			fsl_json__kv_u64(j, "sectors", c->sectors[g]);
+		}
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+}
+
+static void blockio_dev_extra(struct fsl_json *j, const struct fsl_dev_io *d)
+{
+	unsigned int k;
+
+	fsl_json__kv_bool(j, "bio_level", d->bio_level);
+	fsl_json__key(j, "btt");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "bios", d->bios);
+	fsl_json__kv_u64(j, "bio_merges", d->bio_merges);
+	fsl_json__kv_u64(j, "splits", d->splits);
+	fsl_json__kv_u64(j, "bios_dup", d->bios_dup);
+	fsl_json__kv_u64(j, "bios_not_seen", d->bios_not_seen);
+	stage_obj(j, "q2q", &d->q2q);
+	stage_obj(j, "q2g", &d->q2g);
+	stage_obj(j, "g2i", &d->g2i);
+	stage_obj(j, "q2m", &d->q2m);
+	stage_obj(j, "i2d", &d->i2d);
+	stage_obj(j, "m2d", &d->m2d);
+	stage_obj(j, "q2d", &d->q2d);
+	stage_obj(j, "d2c", &d->d2c);
+	stage_obj(j, "q2c", &d->q2c);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "pairing");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "issues", d->issues);
+	fsl_json__kv_u64(j, "paired", d->paired);
+	for (k = 0; k < FSL_UNP__MAX; k++)
+		fsl_json__kv_u64(j, fsl_unpaired_name(k), d->unpaired[k]);
+	fsl_json__kv_u64(j, "flush_seq_ends", d->flush_seq_ends);
+	fsl_json__kv_u64(j, "partial_completions", d->partials);
+	fsl_json__kv_u64(j, "double_completions", d->double_completions);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "kernel_counts");
+	fsl_json__obj_begin(j);
+	counts_obj(j, "trace", &d->kc);
+	counts_obj(j, "not_seen", &d->not_seen);
+	fsl_json__kv_u64(j, "in_flight_end", d->in_flight_end);
+	if (d->have_kstat) {
+		counts_obj(j, "sys_block", &d->kstat);
+		fsl_json__kv_u64(j, "sys_block_in_flight", d->kstat_in_flight);
+		fsl_json__kv_u64(j, "window_start_ns", d->kstat_t0);
+		fsl_json__kv_u64(j, "window_end_ns", d->kstat_t1);
+	} else {
+		fsl_json__kv_null(j, "sys_block");
+	}
+	fsl_json__obj_end(j);
+}
+
 static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 {
 	const struct fsl_blockio *io = fsl_analysis__blockio(a);
@@ -834,6 +917,7 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 		lat_obj(j, "flush_q2c", &d->flush_q2c);
 		fsl_json__kv_u64(j, "completions", d->completions);
 		fsl_json__kv_u64(j, "double_completions", d->double_completions);
+		blockio_dev_extra(j, d);
 		fsl_json__kv_u64(j, "dispatches", d->d2d);
 		fsl_json__kv_u64(j, "seeks", d->seeks);
 		fsl_json__kv_double(j, "seeks_per_s", r3(secs > 0 ? d->seeks / secs : 0));
@@ -877,6 +961,7 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, "ios", d->issuers[k].ios);
 			fsl_json__kv_u64(j, "bytes", d->issuers[k].bytes);
 			kv_us(j, "q2c_avg_us", d->issuers[k].ios ? d->issuers[k].q2c_ns / d->issuers[k].ios : 0);
+			kv_us(j, "q2c_max_us", d->issuers[k].q2c_max_ns);
 			fsl_json__obj_end(j);
 		}
 		fsl_json__arr_end(j);

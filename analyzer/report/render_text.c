@@ -741,6 +741,101 @@ static void lat_row(FILE *f, const char *name, const struct fsl_hist *h)
 		fsl_fmt_ns(b[3], 32, h->max));
 }
 
+/* A btt stage row: its MIN AVG P99 MAX and btt's N (how many samples). */
+static void stage_row(FILE *f, const char *name, const struct fsl_hist *h)
+{
+	char b[4][32];
+
+	if (!h->count)
+		return;
+	fprintf(f, "    %-9s %10s %10s %10s %10s %9" PRIu64 "\n", name,
+		fsl_fmt_ns(b[0], 32, h->min), fsl_fmt_ns(b[1], 32, fsl_hist_avg(h)),
+		fsl_fmt_ns(b[2], 32, fsl_hist_quantile(h, 0.99)), fsl_fmt_ns(b[3], 32, h->max),
+		h->count);
+}
+
+/*
+ * The trace's counts beside the kernel's (/sys/block/DEV/stat delta), one
+ * row per counter that is not zero on either side; a difference says where
+ * it comes from when the trace knows.
+ */
+static void kernel_counts(FILE *f, const struct fsl_dev_io *d)
+{
+	static const char *const gn[FSL_SG__MAX] = { "read", "write", "discard", "flush" };
+	static const char *const what[3] = { "I/Os", "merges", "sectors" };
+	unsigned int g, w;
+	int shown = 0;
+
+	for (g = 0; g < FSL_SG__MAX; g++)
+		for (w = 0; w < 3; w++) {
+			const uint64_t *tr = w == 0 ? d->kc.ios : w == 1 ? d->kc.merges : d->kc.sectors;
+			const uint64_t *ns = w == 0 ? d->not_seen.ios : w == 1 ? d->not_seen.merges :
+				d->not_seen.sectors;
+			const uint64_t *ks = w == 0 ? d->kstat.ios : w == 1 ? d->kstat.merges :
+				d->kstat.sectors;
+			uint64_t k = d->have_kstat ? ks[g] : 0;
+			char why[160] = "";
+
+			if (g == FSL_SG_FLUSH && w)
+				continue;
+			if (!tr[g] && !ns[g] && !k)
+				continue;
+			if (!shown++)
+				fprintf(f, "    as the kernel counts them (Documentation/block/stat.rst):\n"
+					"      %-15s %12s %12s %12s\n", "", "trace", "not seen",
+					d->have_kstat ? "/sys/block" : "");
+			if (d->have_kstat && tr[g] + ns[g] != k) {
+				int64_t diff = (int64_t)(k - tr[g] - ns[g]);
+
+				if (g == FSL_SG_DISCARD && w == 1)
+					snprintf(why, sizeof(why), "  %+" PRId64 ": discard bio merges"
+						 " are not traced", diff);
+				else
+					snprintf(why, sizeof(why), "  %+" PRId64 " not explained", diff);
+			} else if (d->have_kstat) {
+				snprintf(why, sizeof(why), "  equal");
+			}
+			fprintf(f, "      %-7s %-7s %12" PRIu64 " %12" PRIu64, gn[g], what[w], tr[g], ns[g]);
+			if (d->have_kstat)
+				fprintf(f, " %12" PRIu64 "%s", k, why);
+			fputc('\n', f);
+		}
+	if (!shown)
+		return;
+	if (d->have_kstat)
+		fprintf(f, "      in flight at the end read: trace %" PRIu64 ", /sys/block %" PRIu64 "\n",
+			d->in_flight_end, d->kstat_in_flight);
+	else
+		fprintf(f, "      (no /sys/block reads in this trace)\n");
+}
+
+static void pairing(FILE *f, const struct fsl_dev_io *d)
+{
+	char line[512];
+	size_t n = 0;
+	unsigned int k;
+
+	if (!d->issues && !d->completions)
+		return;
+	n += snprintf(line + n, sizeof(line) - n, "%" PRIu64 " issues: %" PRIu64
+		      " paired with their completion", d->issues, d->paired);
+	for (k = FSL_UNP_REQUEUED; k <= FSL_UNP_IN_FLIGHT; k++)
+		if (d->unpaired[k])
+			n += snprintf(line + n, sizeof(line) - n, ", %" PRIu64 " %s",
+				      d->unpaired[k],
+				      k == FSL_UNP_REQUEUED ? "requeued (issued again)" :
+				      k == FSL_UNP_NOT_SEEN ? "completion not seen (slot used again)" :
+				      "in flight at the end");
+	if (d->unpaired[FSL_UNP_BEFORE_START] || d->unpaired[FSL_UNP_NO_ISSUE])
+		n += snprintf(line + n, sizeof(line) - n, "; completions with no issue: %" PRIu64
+			      " issued before the recording, %" PRIu64 " issue not seen",
+			      d->unpaired[FSL_UNP_BEFORE_START], d->unpaired[FSL_UNP_NO_ISSUE]);
+	if (d->flush_seq_ends)
+		n += snprintf(line + n, sizeof(line) - n, "; %" PRIu64 " empty preflush writes"
+			      " (their flush ran as the queue's flush request)", d->flush_seq_ends);
+	wrap(f, "pairing: ", 4, line);
+}
+
 static void sec_blockio(FILE *f, struct fsl_analysis *a)
 {
 	const struct fsl_blockio *io = fsl_analysis__blockio(a);
@@ -777,14 +872,31 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 		if (d->double_completions)
 			fprintf(f, " (%" PRIu64 " second, preflush/FUA)", d->double_completions);
 		fputc('\n', f);
-		fprintf(f, "    %-9s %10s %10s %10s %10s\n", "", "min", "avg", "p99", "max");
-		lat_row(f, "Q2D", &d->q2d);
-		lat_row(f, "D2C", &d->d2c);
-		lat_row(f, "Q2C", &d->q2c);
+		pairing(f, d);
+		if (d->bio_level) {
+			fprintf(f, "    btt stages, per bio: %" PRIu64 " queued (Q), %" PRIu64 " merged"
+				" (M), %" PRIu64 " split\n", d->bios, d->bio_merges, d->splits);
+			fprintf(f, "    %-9s %10s %10s %10s %10s %9s\n", "", "min", "avg", "p99", "max", "N");
+			stage_row(f, "Q2Q", &d->q2q);
+			stage_row(f, "Q2G", &d->q2g);
+			stage_row(f, "G2I", &d->g2i);
+			stage_row(f, "Q2M", &d->q2m);
+			stage_row(f, "I2D", &d->i2d);
+			stage_row(f, "M2D", &d->m2d);
+			stage_row(f, "Q2D", &d->q2d);
+			stage_row(f, "D2C", &d->d2c);
+			stage_row(f, "Q2C", &d->q2c);
+		} else {
+			fprintf(f, "    %-9s %10s %10s %10s %10s\n", "", "min", "avg", "p99", "max");
+			lat_row(f, "Q2D", &d->q2d);
+			lat_row(f, "D2C", &d->d2c);
+			lat_row(f, "Q2C", &d->q2c);
+		}
 		if (d->flush_rqs) {
 			lat_row(f, "flush D2C", &d->flush_d2c);
 			lat_row(f, "flush Q2C", &d->flush_q2c);
 		}
+		kernel_counts(f, d);
 		fprintf(f, "    seeks (D2D): %" PRIu64 " of %" PRIu64 " dispatches, %.1f/s; sequential %.1f%%,"
 			" backward %.1f%%\n", d->seeks, d->d2d, secs ? d->seeks / secs : 0,
 			rn_pct(d->seq, d->d2d), rn_pct(d->backward, d->d2d));

@@ -538,7 +538,9 @@ struct fsl_writeback {
 struct fsl_io_issuer {
 	char comm[16];		/* kernel threads keep their name: jbd2/loop0-8, kworker/... */
 	uint64_t ios, bytes;
-	uint64_t q2c_ns;	/* summed */
+	uint64_t q2c_ns;	/* summed; Q: the request's first bio queued (its insert or issue
+				 * when the trace has no bios) */
+	uint64_t q2c_max_ns;
 };
 
 /* One point of the offset-vs-time scatter (decimated to FSL_SCATTER_MAX). */
@@ -582,13 +584,75 @@ static inline int fsl_block_class_is_meta(unsigned int cls)
 }
 const char *fsl_block_class_name(unsigned int cls);
 
+/*
+ * Why an issue has no completion paired with it, or a completion no issue
+ * (struct fsl_dev_io.unpaired).
+ */
+enum fsl_unpaired {
+	FSL_UNP_REQUEUED = 0,	/* the driver sent it back (block_rq_requeue): issued again */
+	FSL_UNP_NOT_SEEN,	/* the slot was issued or inserted again with no completion in
+				 * between: the kernel completed it, the trace has no record */
+	FSL_UNP_IN_FLIGHT,	/* issued, not completed when the recording ended */
+	FSL_UNP_BEFORE_START,	/* a completion of a slot not seen before: issued before the start */
+	FSL_UNP_NO_ISSUE,	/* a completion of a slot seen before, with no issue since */
+	FSL_UNP__MAX,
+};
+const char *fsl_unpaired_name(unsigned int why);
+
+/*
+ * Block I/O counted the way the kernel counts it in /sys/block/DEV/stat
+ * (Documentation/block/stat.rst), by stat group (enum fsl_stat_group of
+ * fslens/meta.h: read, write, discard, flush): an I/O at the end of its
+ * request (a request that went through the flush machinery, once; an empty
+ * preflush write too, though only the queue's flush request reached the
+ * disk), sectors at every completion, merges of a bio into a request and
+ * of two requests, flushes as the flush requests that ran.
+ */
+struct fsl_blk_counts {
+	uint64_t ios[FSL_SG__MAX], merges[FSL_SG__MAX], sectors[FSL_SG__MAX];
+};
+
 struct fsl_dev_io {
 	uint32_t dev;
 	uint64_t completed, reads, writes, read_bytes, write_bytes;
 	uint64_t meta, sync, flushes, discards, merges, errors;
 	struct fsl_hist size;			/* bytes per request */
-	/* Requests with data only (btt leaves zero-byte requests out). */
+	/*
+	 * Requests with data only (btt leaves zero-byte requests out). With
+	 * bio events in the trace (bio_level), btt's own figures: one sample
+	 * per bio queued (Q) that completed, as btt counts them; else one
+	 * per request, Q its insert (or its issue when it had none).
+	 */
 	struct fsl_hist q2d, d2c, q2c;		/* ns */
+	int bio_level;
+	/* btt's other stages (bio_level): per bio, from its Q, its request's G, I, D */
+	struct fsl_hist q2q, q2g, g2i, q2m, i2d, m2d;
+	uint64_t bios, bio_merges, splits;	/* Q (with data), M + F, X events */
+	uint64_t bios_dup;	/* Q at the start sector of a bio in flight: replaces it, as in btt */
+	uint64_t bios_not_seen;	/* bios of requests whose completion is not in the trace */
+	/*
+	 * Pairing of the requests: issues, and what became of each (paired
+	 * with its completion, or unpaired by reason); completions with no
+	 * issue by reason; the zero-byte completion that ends the flush
+	 * sequence of an empty preflush write (never issued: its cache flush
+	 * was the queue's flush request).
+	 */
+	uint64_t issues, paired, unpaired[FSL_UNP__MAX];
+	uint64_t flush_seq_ends;
+	uint64_t partials;	/* completions of a part of a request (more follow) */
+	/*
+	 * The trace's counts beside the kernel's (kstat, the delta of
+	 * queue.stat.start/end when the trace has them and the window holds
+	 * theirs; target disk only): counted over the two reads' window;
+	 * not_seen are completions the trace lacks, known from their request
+	 * being reused (FSL_UNP_NOT_SEEN): the kernel counted them.
+	 */
+	struct fsl_blk_counts kc, not_seen;
+	uint64_t in_flight_end;		/* issued and not completed at the end read */
+	int have_kstat;
+	struct fsl_blk_counts kstat;
+	uint64_t kstat_in_flight;	/* the kernel's in-flight count at the end read */
+	uint64_t kstat_t0, kstat_t1;	/* the reads (CLOCK_MONOTONIC) */
 	/* Zero-byte requests (cache flushes), completed: counted in
 	 * `completed`, their latencies apart. */
 	uint64_t flush_rqs;
@@ -637,6 +701,7 @@ struct fsl_blockio {
 	unsigned int ndevs;
 	struct fsl_dev_io devs[FSL_MAX_DEVS];	/* target device first */
 	uint64_t unmatched;			/* completions with no issue seen */
+	uint64_t lost;				/* block events the ring lost (trace stats) */
 };
 
 /* -------------------------------------------------------------- contents */

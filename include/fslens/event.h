@@ -177,9 +177,23 @@ enum fsl_event_type {
 	FSL_EV_XFS_IUNLINK_REMOVE = 190,	/* struct fsl_ev_xfs_agino */
 
 	/*
+	 * block, bio level (family block): what blktrace calls Q, G, M, F, X
+	 * and, for bio-based devices, C. struct fsl_ev_block_bio except
+	 * block_split (struct fsl_ev_block_split); the requeue of a request is
+	 * a struct fsl_ev_block_rq like the other request events.
+	 */
+	FSL_EV_BLOCK_BIO_QUEUE = 200,
+	FSL_EV_BLOCK_GETRQ,		/* a request made from this bio */
+	FSL_EV_BLOCK_BIO_BACKMERGE,	/* bio appended to a request */
+	FSL_EV_BLOCK_BIO_FRONTMERGE,	/* bio put in front of a request */
+	FSL_EV_BLOCK_RQ_REQUEUE,	/* struct fsl_ev_block_rq */
+	FSL_EV_BLOCK_SPLIT,		/* struct fsl_ev_block_split */
+	FSL_EV_BLOCK_BIO_COMPLETE,	/* completion of a bio-based device's bio */
+
+	/*
 	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
-	 * (layout and inode placement), 200-215 block (bio queue, get, merges,
-	 * requeue), 216-223 data (aio/io_uring submissions and completions).
+	 * (layout and inode placement), 207-215 block, 216-223 data
+	 * (aio/io_uring submissions and completions).
 	 */
 	FSL_EV__MAX = 224,
 };
@@ -221,6 +235,32 @@ struct fsl_ev_block_rq {
 	__s32 error;		/* complete: blk_status_t as errno (0 ok) */
 	__u32 _pad;
 	__u64 rq;		/* request identity (kernel address), matches Q/D/C; 0 if unknown */
+};
+
+/*
+ * A bio (block_bio_queue, block_getrq, block_bio_backmerge/frontmerge,
+ * block_bio_complete). No identity: blktrace and btt match a bio to its
+ * request by sector, and so does the analyzer. Kept small: bio_queue fires
+ * for every bio.
+ */
+struct fsl_ev_block_bio {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* kernel dev_t of the bio's disk (a partition's: its whole disk) */
+	__u32 nr_sector;
+	__u64 sector;		/* on the disk (after the partition remap) */
+	__u32 flags;		/* FSL_RQ_* from bi_opf */
+	__s32 error;		/* block_bio_complete: blk_status_t as errno */
+};
+
+/* block_split: the bio at sector was cut at new_sector; the rest goes on. */
+struct fsl_ev_block_split {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 nr_sector;	/* the whole bio before the cut */
+	__u64 sector;
+	__u32 flags;
+	__u32 _pad;
+	__u64 new_sector;
 };
 
 /* Kernel dev_t (MAJOR << 20 | MINOR), as tracepoints report it. */

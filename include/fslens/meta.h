@@ -49,6 +49,10 @@ struct fsl_trace_stats;
 #define FSL_KV_COMMIT_INTERVAL_S "target.commit_interval_s"	/* read only: not written today */
 #define FSL_KV_QUEUE_PREFIX	"queue."		/* queue.<sysfs attr>: the disk's queue/ */
 #define FSL_KV_QUEUE_STAT_PREFIX "queue.stat."		/* queue.stat.<when>: /sys/block/X/stat */
+#define FSL_KV_QUEUE_STAT_START	"queue.stat.start"
+#define FSL_KV_QUEUE_STAT_END	"queue.stat.end"
+#define FSL_KV_QUEUE_STAT_START_NS "queue.stat.start_ns"	/* CLOCK_MONOTONIC just after the read */
+#define FSL_KV_QUEUE_STAT_END_NS "queue.stat.end_ns"	/* CLOCK_MONOTONIC just before the read */
 #define FSL_KV_LOOP_BACKING	"queue.loop_backing_file"
 #define FSL_KV_LOOP_DIO		"queue.loop_dio"
 
@@ -290,6 +294,36 @@ struct fsl_xfs_geometry {
 	uint32_t stripe_unit, stripe_width;	/* blocks */
 };
 int fsl_meta__xfs_geometry(const struct fsl_meta *m, struct fsl_xfs_geometry *g);
+
+/*
+ * /sys/block/<disk>/stat (Documentation/block/stat.rst), as the recorder
+ * stored it at the start or the end (FSL_KV_QUEUE_STAT_START/END). Counters
+ * by the kernel's stat group: I/Os completed, merges, sectors, ms spent;
+ * flush has I/Os and ms only. Older kernels print 11 or 15 fields: the rest
+ * stay 0 and nfields says how many there were.
+ */
+enum fsl_stat_group {
+	FSL_SG_READ = 0,
+	FSL_SG_WRITE,
+	FSL_SG_DISCARD,
+	FSL_SG_FLUSH,
+	FSL_SG__MAX,
+};
+
+struct fsl_disk_stat {
+	uint64_t ios[FSL_SG__MAX];
+	uint64_t merges[FSL_SG__MAX];
+	uint64_t sectors[FSL_SG__MAX];
+	uint64_t ticks_ms[FSL_SG__MAX];
+	uint64_t in_flight, io_ticks_ms, time_in_queue_ms;
+	unsigned int nfields;
+	uint64_t ts;		/* when it was read (CLOCK_MONOTONIC), 0 unknown */
+};
+
+/* Parse one stat line. 0, or -EINVAL when it has fewer than 11 numbers. */
+int fsl_disk_stat_parse(const char *line, struct fsl_disk_stat *o);
+/* The stored stat of when (0 start, 1 end). 0, -ENOENT or -EINVAL. */
+int fsl_meta__disk_stat(const struct fsl_meta *m, int end, struct fsl_disk_stat *o);
 
 /*
  * /proc/fs/jbd2/<dev>/info as recorded at the start or the end
