@@ -13,6 +13,11 @@
 /* TASK_NOLOAD: idle kernel threads wait in TASK_IDLE; that is not a stall. */
 #define CTX_TASK_NOLOAD	0x400
 
+/*
+ * No cgroup here: the proc records (struct fsl_ev_proc) carry none, and the
+ * only cgroup in the events is a writeback's (the bdi_writeback's, not a
+ * task's). --cgroup filters in the kernel at record time.
+ */
 struct fsl_ctx_task {
 	uint32_t ppid;
 	uint32_t flags;		/* FSL_PROC_* */
@@ -153,6 +158,167 @@ const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 	return k && k->known ? k->comm : NULL;
 }
 
+void fsl_ctx_procs__init(struct fsl_ctx_procs *p, struct fsl_context *cx)
+{
+	memset(p, 0, sizeof(*p));
+	p->cx = cx;
+	fsl_map__init(&p->map, sizeof(struct fsl_proc_stat));
+}
+
+void fsl_ctx_procs__free(struct fsl_ctx_procs *p)
+{
+	fsl_map__free(&p->map);
+	free(p->sorted);
+	p->sorted = NULL;
+	p->cap = 0;
+}
+
+void fsl_ctx_procs__clear(struct fsl_ctx_procs *p)
+{
+	fsl_map__clear(&p->map);
+	p->evicted = 0;
+}
+
+static void proc_fold(struct fsl_proc_stat *d, const struct fsl_proc_stat *s)
+{
+	unsigned int i;
+
+	d->blocked_ns += s->blocked_ns;
+	for (i = 0; i < FSL_WC__MAX; i++)
+		d->ns[i] += s->ns[i];
+	d->ops += s->ops;
+	d->op_lat_ns += s->op_lat_ns;
+	d->read_bytes += s->read_bytes;
+	d->write_bytes += s->write_bytes;
+	d->throttle_ns += s->throttle_ns;
+	fsl_hist_merge(&d->op_lat, &s->op_lat);
+	d->data_reads += s->data_reads;
+	d->data_writes += s->data_writes;
+	d->data_read_bytes += s->data_read_bytes;
+	d->data_write_bytes += s->data_write_bytes;
+	d->oncpu_ns += s->oncpu_ns;
+}
+
+struct proc_rank {
+	uint64_t key, w;
+};
+
+static int proc_rank_cmp(const void *a, const void *b)
+{
+	const struct proc_rank *x = a, *y = b;
+
+	return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/*
+ * The table is full: sum the half that matters least into the evicted row.
+ * Exited processes first (they will not come back), then by what they
+ * did. Halving keeps the cost O(1) a process.
+ */
+static void procs_evict(struct fsl_ctx_procs *p)
+{
+	size_t n = fsl_map__count(&p->map), it = 0, k = 0, i;
+	struct proc_rank *v = malloc(n * sizeof(*v));
+	struct fsl_proc_stat *ps, *o, copy;
+	uint64_t key;
+
+	if (!v)
+		return;
+	while ((ps = fsl_map__next(&p->map, &it, &key))) {
+		if (key == FSL_CTX_PROCS_EVICTED)
+			continue;
+		v[k].key = key;
+		v[k].w = ps->blocked_ns + ps->op_lat_ns + ps->throttle_ns + ps->oncpu_ns +
+			 (ps->read_bytes + ps->write_bytes + ps->data_read_bytes +
+			  ps->data_write_bytes) / 4;
+		/* gone: below every live one */
+		v[k].w = fsl_context__exited(p->cx, ps->pid) ? v[k].w >> 8 : v[k].w | 1ull << 62;
+		k++;
+	}
+	qsort(v, k, sizeof(*v), proc_rank_cmp);
+	for (i = 0; i < k / 2; i++) {
+		ps = fsl_map__get(&p->map, v[i].key);
+		if (!ps)
+			continue;
+		copy = *ps;
+		o = fsl_map__put(&p->map, FSL_CTX_PROCS_EVICTED, NULL);
+		if (!o)
+			break;
+		if (!o->comm[0]) {
+			o->pid = 0;
+			o->role = FSL_ROLE_OTHER;
+			snprintf(o->comm, sizeof(o->comm), "(evicted)");
+		}
+		proc_fold(o, &copy);
+		fsl_map__del(&p->map, v[i].key);
+		p->evicted++;
+	}
+	free(v);
+}
+
+struct fsl_proc_stat *fsl_ctx_procs__get(struct fsl_ctx_procs *p, uint32_t pid)
+{
+	struct fsl_proc_stat *ps;
+	int fresh;
+
+	if (p->off)
+		return NULL;
+	if (p->max && fsl_map__count(&p->map) >= p->max && !fsl_map__get(&p->map, pid))
+		procs_evict(p);
+	ps = fsl_map__put(&p->map, pid, &fresh);
+	if (ps && fresh) {
+		ps->pid = pid;
+		ps->role = fsl_context__role(p->cx, pid, 0);
+		comm_copy(ps->comm, fsl_context__comm(p->cx, pid));
+		fsl_text_sanitize(ps->comm);	/* a task can name itself with terminal escapes */
+	}
+	return ps;
+}
+
+static int proc_cmp(const void *x, const void *y)
+{
+	const struct fsl_proc_stat *a = x, *b = y;
+
+	if (a->blocked_ns != b->blocked_ns)
+		return a->blocked_ns < b->blocked_ns ? 1 : -1;
+	if (a->ops != b->ops)
+		return a->ops < b->ops ? 1 : -1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+unsigned int fsl_ctx_procs__sorted(struct fsl_ctx_procs *p, const struct fsl_proc_stat **out)
+{
+	struct fsl_proc_stat *ps;
+	size_t it = 0, n = 0;
+	uint64_t key;
+
+	if (p->cap < p->map.n) {
+		struct fsl_proc_stat *np = realloc(p->sorted, p->map.n * sizeof(*np));
+
+		if (!np) {
+			*out = NULL;
+			return 0;
+		}
+		p->sorted = np;
+		p->cap = p->map.n;
+	}
+	while ((ps = fsl_map__next(&p->map, &it, &key))) {
+		/* the evicted row is no task: its name stays */
+		const char *comm = key == FSL_CTX_PROCS_EVICTED ? NULL :
+				   fsl_context__comm(p->cx, ps->pid);
+
+		if (comm) {
+			comm_copy(ps->comm, comm);
+			fsl_text_sanitize(ps->comm);
+		}
+		p->sorted[n++] = *ps;
+	}
+	if (n)
+		qsort(p->sorted, n, sizeof(*p->sorted), proc_cmp);
+	*out = p->sorted;
+	return n;
+}
+
 static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack *out)
 {
 	const struct fsl_stack *st = NULL;
@@ -161,6 +327,7 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 
 	memset(out, 0, sizeof(*out));
 	out->cls = FSL_WC_OTHER;
+	out->ccls = FSL_CC_KERNEL_OTHER;
 	if (id < 0)
 		return;
 	k = fsl_map__put(&cx->classes, (uint64_t)(uint32_t)id, &fresh);
@@ -172,6 +339,8 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 		st = cx->meta->stack(cx->meta, id);
 	if (st) {
 		out->cls = fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, NULL);
+		out->ccls = fsl_cclass_of_frames((const char *const *)st->frames, st->nframes,
+						 NULL);
 		fsl_scope_stack_of_frames((const char *const *)st->frames, st->nframes, &out->sc);
 	}
 	out->missing = !st;
@@ -185,6 +354,14 @@ unsigned int fsl_context__class(struct fsl_context *cx, int32_t stack_id)
 
 	stack_info(cx, stack_id, &sc);
 	return sc.cls;
+}
+
+unsigned int fsl_context__cpu_class(struct fsl_context *cx, int32_t stack_id)
+{
+	struct fsl_ctx_stack sc;
+
+	stack_info(cx, stack_id, &sc);
+	return sc.ccls;
 }
 
 static int is_stall(const struct fsl_hdr *h)
@@ -233,6 +410,7 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	fsl_map__clear(&cx->scope_cache);
 	fsl_map__clear(&cx->jbd2_dev);
 	fsl_map__clear(&cx->proc_seen);
+	fsl_blockclass__begin(cx->bc, m);
 	return 0;
 }
 
@@ -282,6 +460,35 @@ static int jbd2_other(const struct fsl_context *cx, const struct fsl_ctx_task *k
 	return cx->fs != FSL_CTX_FS_EXT4;
 }
 
+/* The kernel's marks of a call or a jbd2 handle (a wait's state, a sample's flags). */
+static uint8_t op_evidence(uint32_t marks)
+{
+	if (marks & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET | FSL_OFFCPU_FOLIO_TARGET))
+		return FSL_SCOPE_TARGET;
+	if (marks & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP | FSL_OFFCPU_FOLIO_OTHER))
+		return FSL_SCOPE_OTHER;
+	return FSL_SCOPE_NONE;
+}
+
+/*
+ * What the tables kept here say of a kernel thread, for a wait and a
+ * sample alike: a journal thread by its name, the target's flusher and
+ * loop workers by the work seen, a known name.
+ */
+static void kthread_evidence(struct fsl_context *cx, const struct fsl_hdr *h,
+			     struct fsl_scope_evidence *e)
+{
+	const struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, h->pid);
+	const uint8_t *own = fsl_map__get(&cx->own_kthreads, h->tid);
+
+	if (jbd2_thread(k))
+		e->jbd2 = jbd2_other(cx, k) ? FSL_SCOPE_OTHER : FSL_SCOPE_TARGET;
+	e->flush = own && (*own & OWN_FLUSH) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+	e->loop = own && (*own & OWN_LOOP) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+	e->worked = own ? FSL_SCOPE_TARGET : FSL_SCOPE_NONE;
+	e->named = k && k->known;
+}
+
 /*
  * Does this wait wait on the target? 1 = another filesystem's, its device
  * in *dev (0 unknown); -1: no evidence either way. The evidence comes from
@@ -295,33 +502,22 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 			 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
 {
 	struct fsl_scope_evidence e = { .kthread = (uint8_t)!!kthread };
-	const struct fsl_ctx_task *k, *w;
+	const struct fsl_ctx_task *w;
 	enum fsl_scope_rule rule;
 	const uint32_t *jdev;
-	const uint8_t *own;
 	int v;
 
 	*dev = ev->wake_dev;
-	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET |
-			 FSL_OFFCPU_FOLIO_TARGET))
-		e.op = FSL_SCOPE_TARGET;
-	else if (ev->state & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP |
-			      FSL_OFFCPU_FOLIO_OTHER))
-		e.op = FSL_SCOPE_OTHER;
+	e.op = op_evidence(ev->state);
 	if (kthread && !e.op) {
-		k = fsl_map__get(&cx->tasks, ev->hdr.pid);
-		if (jbd2_thread(k)) {
-			uint32_t *jd = ev->wake_dev ?
-				fsl_map__put(&cx->jbd2_dev, ev->hdr.pid, NULL) : NULL;
+		kthread_evidence(cx, &ev->hdr, &e);
+		/* a journal thread's own I/O waits say which disk its journal is on */
+		if (e.jbd2 && ev->wake_dev) {
+			uint32_t *jd = fsl_map__put(&cx->jbd2_dev, ev->hdr.pid, NULL);
 
 			if (jd)
 				*jd = ev->wake_dev;
-			e.jbd2 = jbd2_other(cx, k) ? FSL_SCOPE_OTHER : FSL_SCOPE_TARGET;
 		}
-		own = fsl_map__get(&cx->own_kthreads, ev->hdr.tid);
-		e.flush = own && (*own & OWN_FLUSH) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
-		e.loop = own && (*own & OWN_LOOP) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
-		e.named = k && k->known;
 	}
 	if (ev->wake_dev)
 		e.wake = cx->disk && ev->wake_dev == cx->disk ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
@@ -388,7 +584,7 @@ static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		return v;
 	}
 	*dev = 0;
-	return seen && seen->other > seen->target;
+	return seen ? fsl_scope_majority(seen->target, seen->other, 0) : 0;
 }
 
 /* The verdict of a wait, the same for every piece of it a window cut gives. */
@@ -424,6 +620,11 @@ static int ctx_arrive(struct fsl_stage *st, const struct fsl_hdr *h)
 				  h->type == FSL_EV_WRITEBACK_START ||
 				  h->type == FSL_EV_WRITEBACK_WRITTEN)) {
 		own_kthread_event(cx, h);
+	} else if (h->type == FSL_EV_EXT4_ALLOCATE_BLOCKS ||
+		   h->type == FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT ||
+		   h->type == FSL_EV_EXT4_FREE_BLOCKS || h->type == FSL_EV_EXT4_ALLOCATE_INODE ||
+		   h->type == FSL_EV_EXT4_FREE_INODE) {
+		fsl_blockclass__event(cx->bc, h);
 	} else if (is_stall(h)) {
 		cx->last_id = ((const struct fsl_ev_offcpu *)h)->stack_id;
 		stack_info(cx, cx->last_id, &cx->last);
@@ -441,10 +642,56 @@ static int is_kthread(struct fsl_context *cx, uint32_t pid, int hint)
 	return pid == 0 || (k && (k->flags & FSL_PROC_KTHREAD)) || (!k && hint);
 }
 
+/*
+ * Is an on-CPU sample another filesystem's work? By the wait's evidence,
+ * gathered the same way, less what only waits have (the waker); the rules
+ * are fsl_scope_decide_sample()'s (analyzer/scope.c). With no evidence
+ * (user space, the kernel at large, the same type of filesystem's code),
+ * the process decides as for its waits: where most of its judged waits
+ * went. A process that never waited on either is the target's only when
+ * it is the recorded command's: without a command every process on the
+ * machine is sampled, and a compiler in another terminal is not the
+ * target's time.
+ */
+static int sample_other_fs(struct fsl_context *cx, const struct fsl_ev_cpu *ev,
+			   const struct fsl_ctx_stack *sc, int kthread)
+{
+	struct fsl_scope_evidence e = { .kthread = (uint8_t)!!kthread };
+	const struct ctx_seen *seen;
+	enum fsl_scope_rule rule;
+	int v;
+
+	e.op = op_evidence(ev->flags);
+	if (kthread && !e.op)
+		kthread_evidence(cx, &ev->hdr, &e);
+	v = fsl_scope_decide_sample(&e, &sc->sc, cx->fs, &rule);
+	if (v >= 0)
+		return v;
+	seen = fsl_map__get(&cx->proc_seen, ev->hdr.pid);
+	return fsl_scope_majority(seen ? seen->target : 0, seen ? seen->other : 0,
+				  cx->root_pid <= 0);
+}
+
 static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct fsl_evctx *x)
 {
 	struct fsl_context *cx = st->priv;
 	struct fsl_ctx_stack sc;
+
+	if (h->type == FSL_EV_CPU && h->size >= sizeof(struct fsl_ev_cpu)) {
+		const struct fsl_ev_cpu *ev = (const void *)h;
+
+		stack_info(cx, ev->stack_id, &sc);
+		x->cls = (ev->flags & FSL_CPU_USER) ? FSL_CC_USER : sc.ccls;
+		x->role = fsl_context__role(cx, h->pid, sc.sc.kthread);
+		if (ev->stack_id >= 0 && sc.missing)
+			x->flags |= FSL_EVCTX_NOSTACK;
+		if (cx->scoped &&
+		    sample_other_fs(cx, ev, &sc, is_kthread(cx, h->pid, sc.sc.kthread)))
+			x->flags |= FSL_EVCTX_OTHERFS;
+		else
+			x->flags |= FSL_EVCTX_ONCPU;
+		return;
+	}
 
 	if (is_stall(h)) {
 		int32_t id = ((const struct fsl_ev_offcpu *)h)->stack_id;
@@ -462,6 +709,11 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 			x->flags |= FSL_EVCTX_OTHERFS;
 		else
 			x->flags |= FSL_EVCTX_STALL;
+		return;
+	}
+	/* who woke the jbd2 thread: the workload, or another task's sync */
+	if (h->type == FSL_EV_JBD2_KICK) {
+		x->role = fsl_context__role(cx, h->pid, 0);
 		return;
 	}
 	x->role = -1;	/* computed on demand: most events never need it */
@@ -485,6 +737,13 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
 	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
 	fsl_map__init(&cx->proc_seen, sizeof(struct ctx_seen));
+	cx->bc = fsl_blockclass__new();
+	if (!cx->bc) {
+		fsl_context__free(cx);
+		if (err)
+			*err = -ENOMEM;
+		return NULL;
+	}
 	cx->stage.priv = cx;
 	cx->stage.begin = ctx_begin;
 	cx->stage.arrive = ctx_arrive;
@@ -502,6 +761,7 @@ void fsl_context__free(struct fsl_context *cx)
 	fsl_map__free(&cx->scope_cache);
 	fsl_map__free(&cx->jbd2_dev);
 	fsl_map__free(&cx->proc_seen);
+	fsl_blockclass__free(cx->bc);
 	free(cx);
 }
 

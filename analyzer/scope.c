@@ -77,6 +77,44 @@ void fsl_scope_stack_of_frames(const char *const *frames, unsigned int nframes,
 	}
 }
 
+/* The kernel marks a call or a jbd2 handle with its filesystem: that decides. */
+static int op_rule(const struct fsl_scope_evidence *e, enum fsl_scope_rule *rule)
+{
+	if (!e->op)
+		return -1;
+	*rule = FSL_SCOPE_RULE_OP;
+	return e->op == FSL_SCOPE_OTHER;
+}
+
+/* A kernel thread by what it is: a journal thread, a flusher or loop worker at work. */
+static int kthread_rule(const struct fsl_scope_evidence *e, const struct fsl_scope_stack *st,
+			enum fsl_scope_rule *rule)
+{
+	if (e->jbd2) {
+		*rule = FSL_SCOPE_RULE_JBD2;
+		return e->jbd2 == FSL_SCOPE_OTHER;
+	}
+	if (st->flush) {
+		*rule = FSL_SCOPE_RULE_FLUSH;
+		return e->flush != FSL_SCOPE_TARGET;
+	}
+	if (st->loop) {
+		*rule = FSL_SCOPE_RULE_LOOP;
+		return e->loop != FSL_SCOPE_TARGET;
+	}
+	return -1;
+}
+
+/* A stack in another filesystem's code is that filesystem's. */
+static int frames_rule(const struct fsl_scope_stack *st, unsigned int target_fs,
+		       enum fsl_scope_rule *rule)
+{
+	if (st->fs == FSL_CTX_FS_NONE || st->fs == target_fs)
+		return -1;
+	*rule = FSL_SCOPE_RULE_FRAMES;
+	return 1;
+}
+
 /*
  * Evidence in order: inside an operation on the target or holding a jbd2
  * handle of its journal or of another (the kernel says so); a kernel
@@ -88,24 +126,14 @@ void fsl_scope_stack_of_frames(const char *const *frames, unsigned int nframes,
 int fsl_scope_decide(const struct fsl_scope_evidence *e, const struct fsl_scope_stack *st,
 		     unsigned int target_fs, enum fsl_scope_rule *rule)
 {
+	int v;
+
 	*rule = FSL_SCOPE_RULE_NONE;
-	if (e->op) {
-		*rule = FSL_SCOPE_RULE_OP;
-		return e->op == FSL_SCOPE_OTHER;
-	}
+	if ((v = op_rule(e, rule)) >= 0)
+		return v;
 	if (e->kthread) {
-		if (e->jbd2) {
-			*rule = FSL_SCOPE_RULE_JBD2;
-			return e->jbd2 == FSL_SCOPE_OTHER;
-		}
-		if (st->flush) {
-			*rule = FSL_SCOPE_RULE_FLUSH;
-			return e->flush != FSL_SCOPE_TARGET;
-		}
-		if (st->loop) {
-			*rule = FSL_SCOPE_RULE_LOOP;
-			return e->loop != FSL_SCOPE_TARGET;
-		}
+		if ((v = kthread_rule(e, st, rule)) >= 0)
+			return v;
 		/* another named thread: only a completion of the target's disk makes it ours */
 		if (e->named) {
 			*rule = FSL_SCOPE_RULE_KTHREAD_WAKE;
@@ -129,9 +157,34 @@ int fsl_scope_decide(const struct fsl_scope_evidence *e, const struct fsl_scope_
 		*rule = FSL_SCOPE_RULE_WAKER_JBD2;
 		return e->waker_jbd2 == FSL_SCOPE_OTHER;
 	}
-	if (st->fs != FSL_CTX_FS_NONE && st->fs != target_fs) {
-		*rule = FSL_SCOPE_RULE_FRAMES;
-		return 1;
+	return frames_rule(st, target_fs, rule);
+}
+
+/*
+ * A kernel thread is always decided here (what it runs is its own work,
+ * not a process's): no waker to ask, and a thread of no known name is
+ * taken for the target's, as the kernel at large.
+ */
+int fsl_scope_decide_sample(const struct fsl_scope_evidence *e, const struct fsl_scope_stack *st,
+			    unsigned int target_fs, enum fsl_scope_rule *rule)
+{
+	int v;
+
+	*rule = FSL_SCOPE_RULE_NONE;
+	if ((v = op_rule(e, rule)) >= 0)
+		return v;
+	if (e->kthread) {
+		if ((v = kthread_rule(e, st, rule)) >= 0)
+			return v;
+		*rule = FSL_SCOPE_RULE_KTHREAD;
+		return e->worked != FSL_SCOPE_TARGET && e->named;
 	}
-	return -1;
+	return frames_rule(st, target_fs, rule);
+}
+
+int fsl_scope_majority(uint32_t target, uint32_t other, int dflt)
+{
+	if (!target && !other)
+		return dflt;
+	return other > target;
 }

@@ -53,7 +53,7 @@ static const char usage_text[] =
 	"  -m, --mount MOUNT     a target filesystem (repeat, up to 8)\n"
 	"  -l, --listen A:P      HTTP address (default 127.0.0.1:9477)\n"
 	"  -i, --interval SEC    read the kernel's aggregates this often (default 5)\n"
-	"  -F, --flight SEC      keep the last SEC seconds of full events in memory\n"
+	"      --flight SEC      keep the last SEC seconds of full events in memory\n"
 	"  -t, --trigger EXPR    write a capture when: wait>DUR (one off-CPU wait),\n"
 	"                        commit>DUR (one jbd2 commit), p99:OP>DUR (an operation's\n"
 	"                        p99 over the last interval); DUR like 200ms, 1s\n"
@@ -67,6 +67,8 @@ static const char usage_text[] =
 	"SIGUSR1 or POST /trigger also trigger a capture. Each capture is DIR/fslens-TIME-N.trace\n"
 	"(one per filesystem, named -DISK, with several -m) with its report beside it\n"
 	"(.report.txt).\n";
+
+enum { OPT_FLIGHT = 0x100, OPT_FLIGHT_MAX };
 
 static volatile sig_atomic_t got_stop, got_usr1;
 
@@ -321,8 +323,9 @@ int cmd_monitor(int argc, char **argv)
 		{ "mount", required_argument, NULL, 'm' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "interval", required_argument, NULL, 'i' },
-		{ "flight", required_argument, NULL, 'F' },
-		{ "flight-max", required_argument, NULL, 'M' },
+		/* no short letter: -F is --format wherever it exists */
+		{ "flight", required_argument, NULL, OPT_FLIGHT },
+		{ "flight-max", required_argument, NULL, OPT_FLIGHT_MAX },
 		{ "trigger", required_argument, NULL, 't' },
 		{ "trigger-gap", required_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
@@ -352,8 +355,8 @@ int cmd_monitor(int argc, char **argv)
 	int opt, e, rc = 0, hz, cglabel = 0;
 	char *endp, *colon;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+m:l:i:F:t:g:o:Cvh", lopts, NULL)) != -1) {
+	optind = 0;
+	while ((opt = fsl_getopt("monitor", argc, argv, "m:l:i:t:g:o:Cvh", lopts)) != -1) {
 		switch (opt) {
 		case 'm':
 			if (nmounts == MON_TARGETS_MAX)
@@ -368,12 +371,12 @@ int cmd_monitor(int argc, char **argv)
 						       "bad --interval '%s' (seconds, at least 0.1)",
 						       optarg);
 			break;
-		case 'F':
+		case OPT_FLIGHT:
 			if (fsl_parse_seconds(optarg, &flight_ns) || !flight_ns)
 				return fsl_usage_error("monitor", usage_text,
 						       "bad --flight '%s' (seconds)", optarg);
 			break;
-		case 'M':
+		case OPT_FLIGHT_MAX:
 			flight_max = strtoull(optarg, &endp, 10) << 20;
 			/* the process stays under 64 MiB of RSS with 32 (bench/monitor.sh) */
 			if (*endp || flight_max < (1ull << 20) || flight_max > (32ull << 20))
@@ -399,7 +402,7 @@ int cmd_monitor(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return 0;
 		default:
-			return fsl_usage_error("monitor", usage_text, "bad option");
+			return EXIT_USAGE;	/* fsl_getopt said which option */
 		}
 	}
 	if (optind < argc)

@@ -17,6 +17,13 @@ struct fsl_ksyms {
 	size_t n, cap;
 };
 
+/*
+ * No kernel function is this long: an address this far past the nearest
+ * symbol is code kallsyms does not list (a BPF program without
+ * bpf_jit_kallsyms, a trampoline), not that symbol plus an offset.
+ */
+#define KSYM_MAX_OFF	(1u << 20)
+
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -125,7 +132,10 @@ const char *fsl_ksyms__name(const struct fsl_ksyms *k, uint64_t addr, char *buf,
 		else
 			hi = mid;
 	}
-	if (addr == k->syms[lo].addr)
+	/* far past any symbol: JIT code kallsyms does not name */
+	if (addr - k->syms[lo].addr > KSYM_MAX_OFF)
+		snprintf(buf, len, "[bpf]");
+	else if (addr == k->syms[lo].addr)
 		snprintf(buf, len, "%s", k->syms[lo].name);
 	else
 		snprintf(buf, len, "%s+0x%" PRIx64, k->syms[lo].name, addr - k->syms[lo].addr);

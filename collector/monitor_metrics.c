@@ -20,6 +20,7 @@
 #include <time.h>
 #include <sys/stat.h>
 #include "fslens/monitor.h"
+#include "fslens/text.h"
 #include "fslens/schema.h"
 
 #define LE_FIRST	10	/* first bucket rendered: le = 2^10 ns (about 1 us) */
@@ -385,21 +386,33 @@ const char *fsl_mon_op_name(unsigned int op)
 	return op < MON_OPS ? op_names[op] : NULL;
 }
 
+/*
+ * "10ms", "1.5s", "200us", "5000ns": a decimal read as seconds are
+ * (lib/text.c, exact), then its unit. The number can be at most
+ * 18446744073 (the seconds that fit in ns), so a threshold in ns is at most
+ * about 18 s; longer ones are written in ms or s.
+ */
 static int parse_dur(const char *s, uint64_t *ns)
 {
 	static const struct {
 		const char *unit;
-		double mul;
-	} u[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	char *end;
-	double v = strtod(s, &end);
+		uint64_t div;
+	} u[] = { { "ns", 1000000000 }, { "us", 1000000 }, { "ms", 1000 }, { "s", 1 } };
+	size_t n = strspn(s, "0123456789.eE+-");
 	unsigned int i;
+	char num[32];
+	uint64_t v;
 
-	if (end == s || v < 0 || v > 1e6 * 1e9)
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, n);
+	num[n] = 0;
+	if (fsl_parse_seconds(num, &v))
 		return -EINVAL;
 	for (i = 0; i < 4; i++)
-		if (!strcmp(end, u[i].unit)) {
-			*ns = (uint64_t)(v * u[i].mul + 0.5);
+		if (!strcmp(s + n, u[i].unit)) {
+			/* v is the number times 1e9: scaled to ns, rounded */
+			*ns = v / u[i].div + (v % u[i].div >= (u[i].div + 1) / 2);
 			return *ns ? 0 : -EINVAL;
 		}
 	return -EINVAL;

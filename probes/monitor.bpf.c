@@ -644,7 +644,7 @@ static long kick_step(__u64 i, void *ctx)
 
 /*
  * Who asked the idle journal thread for a commit: the best kick rule found
- * in the waker's stack (the report's kick_of_stack, by address range).
+ * in the waker's stack (the report's an_kick_of_stack, by address range).
  */
 static __always_inline __u8 kick_of_waker(void *ctx)
 {

@@ -87,7 +87,16 @@ struct tasktime {
 	__u32 state;		/* TT_* now */
 	__u32 switches;
 	__u32 _pad;
+	__u64 last_emit;	/* the thread's last record (snapshot), 0 none */
 };
+
+/*
+ * A live thread's account is emitted (FSL_TASKTIME_SNAP) at its first state
+ * change once this long has passed since its last record, so that a window
+ * can be cut from the difference of two records (docs/record.md); 0: only
+ * at the thread's end.
+ */
+const volatile __u64 targ_tt_period_ns = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -108,18 +117,17 @@ static __always_inline void tt_insert(__u32 pid, struct tasktime *nt, __u64 flag
 		lost_inc(FSL_FAM_OFFCPU);
 }
 
-static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now)
-{
-	if (t->state < 4 && now > t->since)
-		t->ns[t->state & 3] += now - t->since;
-	t->since = now;
-	t->state = state;
-}
-
-static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now)
+/*
+ * The account as of now: left is the state of [since, now), which the
+ * record carries so that a reader knows where the thread was since its last
+ * change.
+ */
+static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now, __u32 left,
+				    __u64 since, __u32 flags)
 {
 	struct fsl_ev_tasktime *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
+	t->last_emit = now;
 	if (!e) {
 		lost_inc(FSL_FAM_OFFCPU);
 		return;
@@ -137,8 +145,26 @@ static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now)
 	e->blocked_ns = t->ns[TT_BLOCKED];
 	e->sleep_ns = t->ns[TT_SLEEP];
 	e->switches = t->switches;
-	e->flags = FSL_TASKTIME_EXIT;
+	e->flags = flags;
+	e->last_state = left;
+	e->state = t->state;
+	e->last_since = since;
 	bpf_ringbuf_submit(e, rb_flags());
+}
+
+/* A state change; snap: a snapshot may follow (not at the thread's end, which has its own). */
+static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now, __u32 tid,
+				  bool snap)
+{
+	__u32 left = t->state;
+	__u64 since = t->since;
+
+	if (t->state < 4 && now > t->since)
+		t->ns[t->state & 3] += now - t->since;
+	t->since = now;
+	t->state = state;
+	if (snap && targ_tt_period_ns && now - t->last_emit >= targ_tt_period_ns)
+		tt_emit(t, tid, now, left & 3, since, FSL_TASKTIME_SNAP);
 }
 
 /*
@@ -155,9 +181,12 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 	     ((state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) ? TT_BLOCKED :
 	     TT_SLEEP;
 	if (t) {
-		tt_to(t, to, now);
+		__u32 left = t->state;
+		__u64 since = t->since;
+
+		tt_to(t, to, now, pid, !(state & TASK_DEAD_BIT));
 		if (state & TASK_DEAD_BIT) {
-			tt_emit(t, pid, now);
+			tt_emit(t, pid, now, left & 3, since, FSL_TASKTIME_EXIT);
 			bpf_map_delete_elem(&tasktime, &pid);
 		}
 		return;
@@ -170,6 +199,7 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 		return;
 	nt.first = now;
 	nt.since = now;
+	nt.last_emit = now;
 	nt.tgid = tgid;
 	nt.state = to;
 	tt_insert(pid, &nt, BPF_NOEXIST);
@@ -194,6 +224,7 @@ static __always_inline void tt_start_woken(struct task_struct *p, __u32 pid, con
 		return;
 	nt.first = bpf_ktime_get_ns();
 	nt.since = nt.first;
+	nt.last_emit = nt.first;
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
 	tt_insert(pid, &nt, BPF_NOEXIST);
@@ -371,8 +402,8 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 		nt = bpf_map_lookup_elem(&tasktime, &npid);
 		if (nt) {
 			/* a sleep ended without a wakeup seen stays in its state */
-			tt_to(nt, TT_ONCPU, now);
 			nt->switches++;
+			tt_to(nt, TT_ONCPU, now, npid, true);
 		}
 	}
 	/* an interruptible sleep inside io_getevents/io_uring_enter waits on I/O */
@@ -457,7 +488,7 @@ static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 
 	/* a waking of a thread still on its CPU (or already woken) changes nothing */
 	if (t && (t->state == TT_BLOCKED || t->state == TT_SLEEP))
-		tt_to(t, TT_RUNQ, bpf_ktime_get_ns());
+		tt_to(t, TT_RUNQ, bpf_ktime_get_ns(), pid, true);
 	else if (!t)
 		tt_start_woken(p, pid, btf);
 	if (targ_jbd2_kick && targ_jbd2_pid && pid == targ_jbd2_pid)
@@ -500,6 +531,7 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const int btf)
 		return 0;
 	nt.first = bpf_ktime_get_ns();
 	nt.since = nt.first;
+	nt.last_emit = nt.first;
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
 	/* a new thread: an entry of a dead one with this tid is stale */

@@ -212,6 +212,17 @@ static void fill_header(struct top_snap *s, struct fsl_analysis *a, struct fsl_a
 		h->commit_avg_ms = j->commit_ns.count ? (double)j->commit_ns.sum /
 							j->commit_ns.count / 1e6 : 0.0;
 	}
+	{
+		/* where the workload's threads spent the window (docs/wait-classes.md) */
+		const struct fsl_wholetime *wt = fsl_analysis__wholetime(a);
+
+		if (wt && wt->wall_ns) {
+			h->have_whole = 1;
+			h->oncpu_pct = 100.0 * wt->oncpu_ns / wt->wall_ns;
+			h->runq_pct = 100.0 * wt->runq_ns / wt->wall_ns;
+			h->blocked_pct = 100.0 * wt->blocked_ns / wt->wall_ns;
+		}
+	}
 	/* The dirty state is a level, not a rate: the latest value seen. */
 	if (wb && wb->dirty_thresh) {
 		h->have_dirty = 1;

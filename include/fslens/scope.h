@@ -46,6 +46,8 @@ struct fsl_scope_evidence {
 	uint8_t flush;		/* TARGET: it is the target's flusher at work now */
 	uint8_t loop;		/* TARGET: it is a worker of the target's loop device */
 	uint8_t named;		/* a kernel thread of known name (not a journal thread) */
+	uint8_t worked;		/* TARGET: a kernel thread seen working for the target (its
+				   flusher or loop worker, now or before); samples only */
 	uint8_t wake;		/* woken by a request completion: of the target's disk or another */
 	uint8_t woken_jbd2;	/* woken while a journal thread ran (the probes' mark) */
 	uint8_t waker_jbd2;	/* the waker is a journal thread (by its name) */
@@ -63,6 +65,7 @@ enum fsl_scope_rule {
 	FSL_SCOPE_RULE_WOKEN_JBD2,
 	FSL_SCOPE_RULE_WAKER_JBD2,
 	FSL_SCOPE_RULE_FRAMES,
+	FSL_SCOPE_RULE_KTHREAD,		/* a sample's kernel thread, by what it is */
 };
 
 /*
@@ -73,5 +76,22 @@ enum fsl_scope_rule {
  */
 int fsl_scope_decide(const struct fsl_scope_evidence *e, const struct fsl_scope_stack *st,
 		     unsigned int target_fs, enum fsl_scope_rule *rule);
+
+/*
+ * Is an on-CPU sample another filesystem's work? The same evidence less
+ * what only a wait has (a completion or a journal thread waking it): the
+ * kernel's marks, then a kernel thread's identity (its journal thread, its
+ * flusher or loop worker at that work, one seen working for the target;
+ * any other named kernel thread is not the target's), then the
+ * filesystem code the stack runs in. 0, 1, or -1 as fsl_scope_decide().
+ */
+int fsl_scope_decide_sample(const struct fsl_scope_evidence *e, const struct fsl_scope_stack *st,
+			    unsigned int target_fs, enum fsl_scope_rule *rule);
+
+/*
+ * No evidence of its own: where most of the process's judged waits went
+ * (1: another filesystem; a tie is the target's), dflt when it has none.
+ */
+int fsl_scope_majority(uint32_t target, uint32_t other, int dflt);
 
 #endif /* FSLENS_SCOPE_H */

@@ -6,7 +6,7 @@
 #   STATS DEV TID RUNNING(jiffies)
 #   FSYNC            (an ext4_sync_file_enter, counted)
 # Each commit of DEV is named by the best kick rule found in the latest
-# kick before it (the report's rules, analyzer/analyses/journal.c
+# kick before it (the report's rules, analyzer/an_util.c
 # kick_rules), jbd2_journal_stop being the timer when the transaction ran
 # its commit interval and a synchronous handle otherwise. Output: counts of
 # "unknown timer fsync full log_space sync none fsyncs", none = commits no

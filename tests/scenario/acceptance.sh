@@ -104,7 +104,7 @@ check_grep bonnie-row "^rand_create +\| +[0-9.]+ +2000 +[0-9]+ +[0-9.]+ \| +[0-9
 check_eq bonnie-compare-columns "$(jget "$T_TMP/bonnie.json" '" ".join(c["label"] for c in j["columns"])')" \
 	"run 1 run 2"
 check_eq bonnie-compare-rows "$(jget "$T_TMP/bonnie.json" '" ".join(r["phase"] for r in j["rows"])')" \
-	"seq_create seq_stat seq_delete rand_create rand_stat rand_delete"
+	"seq_create seq_read seq_delete rand_create rand_read rand_delete"
 check_eq bonnie-compare-cells "$(jget "$T_TMP/bonnie.json" \
 	'sum(1 for r in j["rows"] for c in r["cells"] if c and c["ops"] == 2000 and c["ops_per_s"] > 0)')" 12
 

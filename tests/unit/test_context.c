@@ -439,3 +439,87 @@ TEST(context_other_fs_journal_thread)
 	fsl_session__free(s);
 	fsl_context__free(cx);
 }
+
+/*
+ * Per-process totals belong to the context stage, one table per window:
+ * two sets of analyses on one session and one stage (top's interval and
+ * its totals, compare's phases) each see their own window's totals, named
+ * and given roles from the stage's task table (the name as it is now, after
+ * a rename), and the waits whose stack is missing are counted per window
+ * from the stage's annotation, not from another analysis.
+ */
+TEST(context_procs_per_window)
+{
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx), .split = 1 };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct fsl_analysis *a, *b;
+	const struct fsl_proc_stat *ps;
+	struct fsl_ev_proc pr;
+	struct fsl_ev_offcpu off;
+	struct fsl_ctx_procs own;
+
+	REQUIRE(cx && s);
+	ctx_meta(&f);
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .context = cx,
+							  .t0 = S0, .t1 = S0 + 60 * MS }, NULL);
+	b = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .context = cx,
+							  .t0 = S0 + 60 * MS, .t1 = S0 + 200 * MS },
+			      NULL);
+	REQUIRE(a && b);
+	CHECK_EQ(fsl_analysis__attach(a, s), 0);
+	CHECK_EQ(fsl_analysis__attach(b, s), 0);
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0 + 2, 200, 1, FSL_PROC_SEEN, 0, "bash");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_off(&off, S0 + 10 * MS, 101, 40 * MS, 1);	/* A: 40 ms txn_locked */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_off(&off, S0 + 40 * MS, 200, 30 * MS, 1);	/* 20 ms in A, 10 ms in B, counted in B */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_off(&off, S0 + 100 * MS, 101, 20 * MS, 9);	/* B: stack absent from the trace */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_proc(&pr, S0 + 150 * MS, 101, 100, FSL_PROC_COMM, 0, "mkdir-renamed");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	CHECK_EQ(fsl_session__end(s), 0);
+
+	REQUIRE(fsl_analysis__procs(a, &ps) == 2);
+	CHECK_EQ(ps[0].pid, 101);
+	CHECK_STR(ps[0].comm, "mkdir-renamed");
+	CHECK_EQ(ps[0].role, FSL_ROLE_WORKLOAD);
+	CHECK_U64(ps[0].blocked_ns, 40 * MS);
+	CHECK_U64(ps[0].ns[FSL_WC_TXN_LOCKED], 40 * MS);
+	CHECK_EQ(ps[1].pid, 200);
+	CHECK_EQ(ps[1].role, FSL_ROLE_OTHER);
+	CHECK_U64(ps[1].blocked_ns, 20 * MS);
+	CHECK_U64(fsl_analysis__health(a)->unknown_stacks, 0);
+
+	REQUIRE(fsl_analysis__procs(b, &ps) == 2);
+	CHECK_EQ(ps[0].pid, 101);
+	CHECK_U64(ps[0].blocked_ns, 20 * MS);
+	CHECK_U64(ps[0].ns[FSL_WC_OTHER], 20 * MS);
+	CHECK_U64(ps[0].ns[FSL_WC_TXN_LOCKED], 0);
+	CHECK_EQ(ps[1].pid, 200);
+	CHECK_U64(ps[1].blocked_ns, 10 * MS);
+	CHECK_U64(fsl_analysis__health(b)->unknown_stacks, 1);
+
+	/* a table of its own on the same stage starts empty and names from the tasks */
+	fsl_ctx_procs__init(&own, cx);
+	CHECK(fsl_ctx_procs__sorted(&own, &ps) == 0);
+	fsl_ctx_procs__get(&own, 200)->ops = 3;
+	REQUIRE(fsl_ctx_procs__sorted(&own, &ps) == 1);
+	CHECK_STR(ps[0].comm, "bash");
+	CHECK_U64(ps[0].ops, 3);
+	fsl_ctx_procs__clear(&own);
+	CHECK(fsl_ctx_procs__sorted(&own, &ps) == 0);
+	fsl_ctx_procs__free(&own);
+
+	fsl_session__free(s);
+	fsl_analysis__free(a);
+	fsl_analysis__free(b);
+	fsl_context__free(cx);
+}

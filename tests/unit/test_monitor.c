@@ -340,6 +340,19 @@ TEST(monitor_trigger_parse)
 	CHECK_U64(t.over_ns, 50000);
 	CHECK_EQ(fsl_mon_trigger_parse("p99:write>1ms", &t), 0);
 	CHECK_EQ(t.op, MON_OP_WRITE);
+	/* decimals read exactly (lib/text.c's seconds), then scaled to the unit, rounded */
+	CHECK_EQ(fsl_mon_trigger_parse("wait>0.3s", &t), 0);
+	CHECK_U64(t.over_ns, 300000000);
+	CHECK_EQ(fsl_mon_trigger_parse("wait>1.5ns", &t), 0);
+	CHECK_U64(t.over_ns, 2);
+	CHECK_EQ(fsl_mon_trigger_parse("wait>2.0004us", &t), 0);
+	CHECK_U64(t.over_ns, 2000);
+	CHECK_EQ(fsl_mon_trigger_parse("wait>1e-3s", &t), 0);
+	CHECK_U64(t.over_ns, 1000000);
+	CHECK_EQ(fsl_mon_trigger_parse("wait>-1ms", &t), -EINVAL);
+	CHECK_EQ(fsl_mon_trigger_parse("wait>1.5.2ms", &t), -EINVAL);
+	CHECK_EQ(fsl_mon_trigger_parse("wait>ms", &t), -EINVAL);
+	CHECK_EQ(fsl_mon_trigger_parse("wait>1msx", &t), -EINVAL);
 	CHECK_EQ(fsl_mon_trigger_parse("wait>200", &t), -EINVAL);	/* a unit is required */
 	CHECK_EQ(fsl_mon_trigger_parse("wait>0ms", &t), -EINVAL);
 	CHECK_EQ(fsl_mon_trigger_parse("p99:frobnicate>1ms", &t), -EINVAL);
