@@ -120,7 +120,13 @@ static int journal_layout(const struct fsl_meta_sink *s, ext2_filsys fs, ext2_in
 	}
 	if (l == n + 1 && pieces == 1)
 		err = fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_START, "%llu", (unsigned long long)first);
-	else if (l == n + 1)
+	/*
+	 * An ext3-format journal maps its blocks through indirect blocks that
+	 * sit between them: its data is "in pieces" where e2fsck sees no break
+	 * (it expects each indirect block), so only an extent-mapped journal's
+	 * pieces are breaks.
+	 */
+	else if (l == n + 1 && (ino->i_flags & EXT4_EXTENTS_FL))
 		err = fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_EXTENTS, "%s", list);
 	free(list);
 	return err;

@@ -815,6 +815,11 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 			goto out;
 		}
 	}
+	/*
+	 * The recording starts as the probes are attached: no event (nor the
+	 * first slot of the cpu samples, clamped to the attach) is before it.
+	 */
+	t0 = mono_ns();
 	e = fsl_collector__start(c);
 	if (e) {
 		rc = e;
@@ -830,7 +835,6 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		goto out;
 	}
 	started = 1;
-	t0 = mono_ns();
 	r.t0 = t0;
 	if (have_target)
 		disk_stat_kv(&r, &t, 0);
