@@ -145,8 +145,7 @@ static const struct cmp_part *part_of(const struct cmp_diff *d, const char *id)
 	unsigned int k;
 
 	for (k = 0; k < d->nparts; k++)
-		if (!strcmp(d->parts[k].id, id) ||
-		    (!strcmp(id, "on_cpu") && !strncmp(d->parts[k].id, "on_cpu:", 7)))
+		if (!strcmp(d->parts[k].id, id))
 			return &d->parts[k];
 	return NULL;
 }
@@ -180,10 +179,20 @@ static const char *const write_parts[] = {
 	"blocked:other_io", "blocked:fsync_writeback", "blocked:commit_wait",
 	"blocked:journal_log_space", "blocked:queue_wait", "blocked:page_wait", "blocked:flush", NULL,
 };
-static const char *const dir_parts[] = { "blocked:dir_block_read", "on_cpu", NULL };
+/*
+ * A mechanism's CPU part is the classes of its code (docs/cpu-classes.md);
+ * "on_cpu" is the whole on-CPU time of a trace recorded without the cpu
+ * family. (A wildcard over every class tied the htree's levels to the
+ * block layer's or the recorder's CPU when either grew most.)
+ */
+static const char *const dir_parts[] = {
+	"blocked:dir_block_read", "on_cpu:cpu_htree", "on_cpu:cpu_dirent_scan", "on_cpu", NULL,
+};
 static const char *const itable_parts[] = { "blocked:inode_table_read", NULL };
 static const char *const bitmap_parts[] = { "blocked:bitmap_read", NULL };
-static const char *const alloc_parts[] = { "on_cpu", "blocked:bitmap_read", NULL };
+static const char *const alloc_parts[] = {
+	"on_cpu:cpu_block_alloc", "on_cpu:cpu_ialloc", "on_cpu", "blocked:bitmap_read", NULL,
+};
 static const char *const no_parts[] = { NULL };
 
 /* Add a mechanism when it moved: by 5% and by min_abs. */
@@ -317,7 +326,9 @@ static void mechanisms(struct cmp_diff *d, const struct cmp_cell *a, const struc
 			mech(d, buf, a->wb_pages[k], b->wb_pages[k] * s, 16, writeback_parts);
 			snprintf(buf, sizeof(buf), "writeback_passes:%s",
 				 k == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(k));
-			mech(d, buf, a->wb_works[k], b->wb_works[k] * s, 2, writeback_parts);
+			/* a kind of pass one run never made is named from one */
+			mech(d, buf, a->wb_works[k], b->wb_works[k] * s,
+			     !a->wb_works[k] != !b->wb_works[k] ? 1 : 2, writeback_parts);
 		}
 	}
 	m = mech(d, "throttle_pauses", a->throttled, b->throttled * s, 2, throttle_parts);

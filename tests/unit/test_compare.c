@@ -491,3 +491,53 @@ TEST(compare_oncpu_by_class)
 				 "0.40 s more on a CPU in dir_entry_scan.") ||
 	      (fprintf(stderr, "%s\n", d.sentence), 0));
 }
+
+/*
+ * A mechanism is tied to the parts of its own code: the htree's extra level
+ * explains the directory-block reads (or the htree's CPU), not the block
+ * layer's CPU that grew more (live/compare_createmany saw "on_cpu:cpu_block"
+ * when any CPU class stood for the directory's CPU).
+ */
+TEST(compare_mechanism_own_parts)
+{
+	static struct cmp_cell a, b;
+	static struct cmp_diff d;
+	unsigned int k;
+	int found = 0;
+
+	a.present = b.present = 1;
+	a.secs = 1.0;
+	b.secs = 1.5;
+	a.have_whole = b.have_whole = 1;
+	a.have_htree = b.have_htree = 1;
+	a.htree.levels = 2;
+	b.htree.levels = 3;
+	a.htree.index_blocks = 124;
+	b.htree.index_blocks = 135;
+	a.wt.threads = b.wt.threads = 1;
+	a.wt.oncpu_ns = 500 * MS;
+	b.wt.oncpu_ns = 800 * MS;
+	a.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 500 * MS;
+	b.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 700 * MS;
+	a.wt.blocked_ns = 500 * MS;
+	b.wt.blocked_ns = 700 * MS;
+	a.wt.ncpu = b.wt.ncpu = 2;
+	snprintf(a.wt.cpu_cls[0].id, 24, "cpu_block");
+	snprintf(a.wt.cpu_cls[1].id, 24, "cpu_htree");
+	b.wt.cpu_cls[0] = a.wt.cpu_cls[0];
+	b.wt.cpu_cls[1] = a.wt.cpu_cls[1];
+	a.wt.cpu_cls[0].ns = 4;		/* 0.4 s -> 0.7 s of block layer */
+	a.wt.cpu_cls[1].ns = 1;		/* 0.1 s -> 0.1 s of htree */
+	a.wt.cpu_sampled_ns = 5;
+	b.wt.cpu_cls[0].ns = 7;
+	b.wt.cpu_cls[1].ns = 1;
+	b.wt.cpu_sampled_ns = 8;
+	cmp_diff(&a, &b, "lookup", "A", "B", "", &d);
+	for (k = 0; k < d.nmech; k++)
+		if (!strcmp(d.mech[k].name, "htree_levels")) {
+			found = 1;
+			CHECK_STR(d.mech[k].part, "blocked:dir_block_read");
+			CHECK_NEAR(d.mech[k].contribution, 0.2, 1e-6);
+		}
+	CHECK(found);
+}
