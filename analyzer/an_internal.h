@@ -58,7 +58,7 @@ int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk);
  * the jbd2 thread): FSL_TRIG_* + 1, AN_KICK_STOP (a handle stopping past its
  * transaction's expiry or synchronous), or AN_KICK_NONE (no rule matched).
  */
-enum { AN_KICK_NONE = 0, AN_KICK_STOP = FSL_TRIG__MAX + 1 };
+enum { AN_KICK_NONE = 0, AN_KICK_STOP = FSL_KICK_STOP };
 uint8_t an_kick_of_stack(const struct fsl_stack *st);
 
 /* ---- window ---- */

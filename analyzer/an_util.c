@@ -327,10 +327,7 @@ const char *fsl_block_class_name(unsigned int cls)
  * the transaction's age. The cause nearest the request wins: a sync whose
  * writeback found the transaction full is "full".
  */
-static const struct {
-	const char *func;
-	uint8_t trig, rank;
-} kick_rules[] = {
+static const struct fsl_kick_rule kick_rules[] = {
 	{ "jbd2_log_do_checkpoint",	FSL_TRIG_LOG_SPACE,	5 },
 	{ "__jbd2_log_wait_for_space",	FSL_TRIG_LOG_SPACE,	5 },
 	{ "add_transaction_credits",	FSL_TRIG_FULL,		4 },
@@ -344,8 +341,15 @@ static const struct {
 	{ "commit_timeout",		FSL_TRIG_TIMER,		1 },
 	/* commit_timeout ends in a tail call: only the timer frame is left */
 	{ "call_timer_fn",		FSL_TRIG_TIMER,		1 },
-	{ "jbd2_journal_stop",		AN_KICK_STOP,		0 },
+	{ "jbd2_journal_stop",		FSL_KICK_STOP,		0 },
 };
+
+/* The monitor resolves the same table to addresses and decides in the kernel. */
+const struct fsl_kick_rule *fsl_kick_rules(unsigned int *n)
+{
+	*n = sizeof(kick_rules) / sizeof(kick_rules[0]);
+	return kick_rules;
+}
 
 uint8_t an_kick_of_stack(const struct fsl_stack *st)
 {
@@ -360,8 +364,8 @@ uint8_t an_kick_of_stack(const struct fsl_stack *st)
 			if (strcmp(f, kick_rules[k].func) || kick_rules[k].rank <= best)
 				continue;
 			best = kick_rules[k].rank;
-			kick = kick_rules[k].trig == AN_KICK_STOP ? AN_KICK_STOP
-								  : kick_rules[k].trig + 1;
+			kick = kick_rules[k].trig == FSL_KICK_STOP ? AN_KICK_STOP
+								   : kick_rules[k].trig + 1;
 		}
 	}
 	return kick;

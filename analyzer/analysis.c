@@ -182,6 +182,9 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	if (!a->c.cx && !(a->c.cx = a->own_cx = fsl_context__new(a->opts.root_pid, &e)))
 		goto fail;
 	fsl_ctx_procs__init(&a->c.procs, a->c.cx);
+	a->c.procs.max = a->opts.max_procs;
+	/* the process table is the diagnosis's, the operations' and block I/O's */
+	a->c.procs.off = !(sec & (FSL_SEC_DIAGNOSIS | FSL_SEC_OPS | FSL_SEC_BLOCKIO));
 
 	a->set.name = "analysis";
 	a->set.priv = a;
@@ -488,6 +491,11 @@ unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_s
 {
 	release(a);
 	return fsl_ctx_procs__sorted(&a->c.procs, out);
+}
+
+uint64_t fsl_analysis__procs_evicted(const struct fsl_analysis *a)
+{
+	return a->c.procs.evicted;
 }
 
 const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a)

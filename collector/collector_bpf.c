@@ -143,6 +143,11 @@ static int tp_family(const char *tp, const char **group)
 		*group = "sched";
 		return FSL_FAM_OFFCPU;
 	}
+	/* the offcpu family's mark of what a writeback wait waits on */
+	if (!strcmp(tp, "folio_wait_writeback") || !strcmp(tp, "writeback_queue")) {
+		*group = "writeback";
+		return FSL_FAM_OFFCPU;
+	}
 	if (!strncmp(tp, "sched_process_", 14)) {
 		*group = "sched";
 		return FSL_FAM_PROC;

@@ -190,6 +190,34 @@ static int seen_near(const struct fsl_flight *f, uint32_t tid, uint64_t from, ui
 	       f->seen_ts[slot] <= to + SEEN_NS;
 }
 
+/*
+ * Is tid a kernel thread (PF_KTHREAD in /proc/TID/stat's flags)? Asked only
+ * of a wait over the trigger's limit, so rarely. A thread gone by then is
+ * taken for a task.
+ */
+static int is_kthread(uint32_t tid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* after "(comm)": state ppid pgrp session tty_nr tpgid flags */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return 0;
+	return !!(flags & 0x00200000);
+}
+
 static int on_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct fsl_flight *f = ctx;
@@ -202,10 +230,13 @@ static int on_event(void *ctx, const struct fsl_hdr *ev)
 
 		/*
 		 * Only a wait of a task working on the target: one elsewhere on
-		 * the machine is not this filesystem's stall.
+		 * the machine is not this filesystem's stall, and a kernel
+		 * thread's (the journal's commit I/O, a flusher) is evidence
+		 * beside the workload's waits, not a stall of its own.
 		 */
 		if (o->dur_ns > f->o.wait_over_ns &&
-		    (!f->have_target || seen_near(f, ev->tid, ev->ts, ev->ts + o->dur_ns)))
+		    (!f->have_target || seen_near(f, ev->tid, ev->ts, ev->ts + o->dur_ns)) &&
+		    !is_kthread(ev->tid))
 			snprintf(f->trig, f->trigsz, "wait of %.0f ms (tid %u)", o->dur_ns / 1e6,
 				 ev->tid);
 	} else if (ev->type == FSL_EV_JBD2_START_COMMIT) {
@@ -348,7 +379,8 @@ int fsl_flight__capture(struct fsl_flight *f, const char *reason, char *path, si
 	fsl_collector__poll(f->c, 0, on_event, f);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(path, pathsz, "%s/fslens-%s-%u.trace", f->o.dir, stamp, ++f->ncaptures);
+	snprintf(path, pathsz, "%s/fslens-%s-%u%s%s.trace", f->o.dir, stamp, ++f->ncaptures,
+		 f->o.tag ? "-" : "", f->o.tag ? f->o.tag : "");
 
 	/*
 	 * Every record held, none released before the end: a wait is stamped

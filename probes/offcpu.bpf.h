@@ -278,6 +278,88 @@ static __always_inline __u32 offcpu_handle(struct task_struct *t)
 	       FSL_OFFCPU_HANDLE_TARGET : FSL_OFFCPU_HANDLE_OTHER;
 }
 
+/*
+ * The filesystem of the folio a thread is about to wait for: the
+ * folio_wait_writeback tracepoint comes right before the sleep, so a mark
+ * younger than FOLIO_MARK_NS at the thread's next uninterruptible
+ * switch-out is that wait's. Short: the writeback may end before the
+ * sleep, and a stale mark would name the next wait (sync(2) goes from one
+ * filesystem's folios to another's journal).
+ */
+#define FOLIO_MARK_NS	20000
+
+struct folio_mark {
+	__u64 ts;
+	__u32 dev;
+	__u32 disk;		/* dev is a disk (a bdi's), not a filesystem's */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct folio_mark);
+} folio_wait SEC(".maps");
+
+/* folio_wait_writeback(struct folio *folio, struct address_space *mapping) */
+static __always_inline int on_folio_wait(__u64 *ctx, const int btf)
+{
+	struct address_space *mapping = (struct address_space *)ctx[1];
+	struct folio_mark fm = {};
+	__u32 tid;
+
+	if (!targ_dev || !mapping)
+		return 0;
+	fm.dev = BPF_CORE_READ(mapping, host, i_sb, s_dev);
+	if (!fm.dev)
+		return 0;
+	fm.ts = bpf_ktime_get_ns();
+	tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_update_elem(&folio_wait, &tid, &fm, BPF_ANY);
+	return 0;
+}
+
+/*
+ * writeback_queue(struct bdi_writeback *wb, struct wb_writeback_work *work):
+ * sync(2) and syncfs queue work for a bdi's flusher and wait for it right
+ * after; that wait is the bdi's disk's.
+ */
+static __always_inline int on_wb_queue(__u64 *ctx, const int btf)
+{
+	struct bdi_writeback *wb = (struct bdi_writeback *)ctx[0];
+	struct folio_mark fm = { .disk = 1 };
+	struct device *d;
+	__u32 tid;
+
+	if (!targ_dev || !wb)
+		return 0;
+	d = BPF_CORE_READ(wb, bdi, dev);
+	fm.dev = d ? BPF_CORE_READ(d, devt) : 0;
+	if (!fm.dev)
+		return 0;
+	fm.ts = bpf_ktime_get_ns();
+	tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_update_elem(&folio_wait, &tid, &fm, BPF_ANY);
+	return 0;
+}
+
+static __always_inline __u32 offcpu_folio(__u32 pid, __u64 now)
+{
+	struct folio_mark *fm;
+	__u32 v = 0;
+
+	if (!targ_dev)
+		return 0;
+	fm = bpf_map_lookup_elem(&folio_wait, &pid);
+	if (!fm)
+		return 0;
+	if (now - fm->ts < FOLIO_MARK_NS)
+		v = fm->dev == (fm->disk ? targ_blkdev : targ_dev) ? FSL_OFFCPU_FOLIO_TARGET :
+		    FSL_OFFCPU_FOLIO_OTHER;
+	bpf_map_delete_elem(&folio_wait, &pid);
+	return v;
+}
+
 static __always_inline bool offcpu_wanted(struct task_struct *t, __u32 tgid, const int btf)
 {
 	if (!tgid || tgid == targ_self)
@@ -340,6 +422,7 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 			st.tgid = tgid;
 			st.state |= offcpu_in_data_op(prev, pid, btf);
 			st.state |= offcpu_handle(prev);
+			st.state |= offcpu_folio(pid, now);
 			st.stack_id = offcpu_stack_id(ctx);
 			bpf_map_update_elem(&offcpu_start, &pid, &st, BPF_ANY);
 		}
@@ -459,5 +542,7 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const int btf)
 FSL_RAW_TP_BTF(sched_switch, on_sched_switch)
 FSL_RAW_TP_BTF(sched_waking, on_sched_waking)
 FSL_RAW_TP_BTF(sched_wakeup_new, on_sched_wakeup_new)
+FSL_RAW_TP_BTF(folio_wait_writeback, on_folio_wait)
+FSL_RAW_TP_BTF(writeback_queue, on_wb_queue)
 
 #endif

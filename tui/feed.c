@@ -84,10 +84,19 @@ static const uint8_t wclass_group[FSL_WC__MAX] = {
 #define TOP_SECTIONS (FSL_SEC_OPS | FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK | FSL_SEC_BLOCKIO | \
 		      FSL_SEC_HEALTH)
 
+/*
+ * Processes kept per analysis set: the procs view shows the busiest few, and
+ * a live top sees every short process of the machine (a create/delete loop
+ * starts two a file); the rest are summed in one "(evicted)" row. A process
+ * costs about 6 KiB (its latency histogram), twice that in the map's slack.
+ */
+#define TOP_MAX_PROCS	256
+
 /* A set of analyses on the feed's session (begun at once: the session has). */
 static struct fsl_analysis *analysis_new(struct top_feed *f, uint32_t sections, int *err)
 {
-	struct fsl_analysis_opts ao = { .sections = sections, .root_pid = -1, .context = f->cx };
+	struct fsl_analysis_opts ao = { .sections = sections, .root_pid = -1, .context = f->cx,
+					.max_procs = TOP_MAX_PROCS };
 	struct fsl_analysis *a = fsl_analysis__new(&ao, err);
 
 	if (!a)

@@ -413,6 +413,40 @@ enum fsl_commit_trigger {
 };
 const char *fsl_trigger_name(unsigned int trig);
 
+/*
+ * What woke the journal thread for a commit, by a function in the waker's
+ * stack (analyzer/an_util.c, an_kick_of_stack): trig is an FSL_TRIG_* value or
+ * FSL_KICK_STOP (jbd2_journal_stop: the timer or a synchronous handle, told
+ * apart by the transaction's age); of several in one stack the highest
+ * rank wins. The monitor resolves the same table to addresses and decides
+ * in the kernel.
+ */
+#define FSL_KICK_STOP	(FSL_TRIG__MAX + 1)
+
+struct fsl_kick_rule {
+	const char *func;
+	uint8_t trig, rank;
+};
+
+/* The table; its length in *n. */
+const struct fsl_kick_rule *fsl_kick_rules(unsigned int *n);
+
+/* What was seen of a commit besides its kick (fsl_trigger_decide). */
+#define FSL_TRIGF_LOG_SPACE	(1u << 0)	/* a checkpoint or log-space wait since the last commit */
+#define FSL_TRIGF_FSYNC		(1u << 1)	/* an fsync waiting when it started */
+#define FSL_TRIGF_FULL		(1u << 2)	/* found full by a task, or 90% of the size limit */
+#define FSL_TRIGF_OLD		(1u << 3)	/* it ran its whole commit interval (run stats) */
+#define FSL_TRIGF_NOSTATS	(1u << 4)	/* no run stats for it */
+#define FSL_TRIGF_SYNC_COMMIT	(1u << 5)	/* jbd2 marked it a synchronous commit */
+
+/*
+ * Why a commit ran: the kick that woke the journal thread (0: none, else
+ * FSL_TRIG_* + 1 or FSL_KICK_STOP) first, else a guess from what was
+ * waiting (flags). The report's journal analysis and the monitor both
+ * decide with this.
+ */
+unsigned int fsl_trigger_decide(unsigned int kick, unsigned int flags);
+
 struct fsl_txn {
 	uint32_t dev;
 	uint32_t tid;
@@ -937,6 +971,13 @@ struct fsl_analysis_opts {
 	 * the set has its own context and session, fed with feed().
 	 */
 	struct fsl_context *context;
+	/*
+	 * At most this many processes kept (0: no bound): past it the half
+	 * with least blocked time and operations, exited ones first, are
+	 * summed into one row, pid 0 "(evicted)". A live top sees every short
+	 * process of the machine go by; a report keeps them all.
+	 */
+	unsigned int max_procs;
 };
 
 struct fsl_analysis;
@@ -990,6 +1031,8 @@ const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
  * their current names. Returns the count; *out is an array owned by a
  * (valid until next feed). */
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out);
+/* Processes summed into the "(evicted)" row so far (opts.max_procs). */
+uint64_t fsl_analysis__procs_evicted(const struct fsl_analysis *a);
 
 /* Layout queries. */
 uint64_t fsl_layout__files(const struct fsl_layout *l);		/* inodes with mapped blocks */

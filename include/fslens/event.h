@@ -764,6 +764,14 @@ struct fsl_ev_data {
 #define FSL_OFFCPU_WOKEN_JBD2_OTHER	(1u << 25)
 /* Inside a data operation on a file of another filesystem than the target. */
 #define FSL_OFFCPU_IN_OTHER_OP		(1u << 24)
+/*
+ * Waiting for the writeback of a folio of the target / of another
+ * filesystem (folio_wait_writeback came right before the sleep), or for
+ * the flusher's work just queued on the target's disk / another's
+ * (writeback_queue): sync(2) waits on every filesystem in turn.
+ */
+#define FSL_OFFCPU_FOLIO_TARGET		(1u << 23)
+#define FSL_OFFCPU_FOLIO_OTHER		(1u << 22)
 
 /*
  * Stack ids at or above this come from the second stack map: the kernel's

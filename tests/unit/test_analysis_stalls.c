@@ -379,3 +379,49 @@ TEST(stalls_other_filesystems_apart)
 		CHECK(ps[i].pid != 200 || !ps[i].blocked_ns);
 	fsl_analysis__free(a);
 }
+
+/*
+ * A bounded process table (opts.max_procs, live top): 5000 short processes,
+ * each one wait, leave at most the bound, the rest summed in "(evicted)"
+ * with nothing lost; exited ones go first, so the live heavy one stays.
+ */
+TEST(stalls_procs_bounded)
+{
+	struct fsl_analysis_opts o = { .root_pid = -1, .max_procs = 64 };
+	const struct fsl_proc_stat *p;
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	uint64_t sum = 0, evicted_ns = 0;
+	unsigned int n, i, heavy = 0;
+	int err = 0;
+
+	stall_meta(&f);
+	a = fsl_analysis__new(&o, &err);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	/* one long-lived process with a heavy wait, never exiting */
+	CHECK_EQ(fx_proc(a, S0, 50, 1, FSL_PROC_SEEN, 0, "server"), 0);
+	CHECK_EQ(fx_offcpu(a, S0, 50, 500 * MS, 1), 0);
+	for (i = 0; i < 5000; i++) {
+		uint64_t t = S0 + (i + 1) * MS;
+
+		CHECK_EQ(fx_proc(a, t, 1000 + i, 50, FSL_PROC_FORK, 0, "touch"), 0);
+		CHECK_EQ(fx_offcpu(a, t, 1000 + i, 100000, 1), 0);
+		CHECK_EQ(fx_proc(a, t + 200000, 1000 + i, 50, FSL_PROC_EXIT, 0, "touch"), 0);
+	}
+
+	n = fsl_analysis__procs(a, &p);
+	CHECK(n <= 64 + 1);
+	CHECK(fsl_analysis__procs_evicted(a) >= 5000 - 64);
+	for (i = 0; i < n; i++) {
+		sum += p[i].blocked_ns;
+		if (p[i].pid == 50)
+			heavy = 1;
+		if (!p[i].pid && !strcmp(p[i].comm, "(evicted)"))
+			evicted_ns = p[i].blocked_ns;
+	}
+	CHECK(heavy);
+	CHECK_U64(sum, 500 * MS + 5000 * 100000ull);
+	CHECK_U64(evicted_ns, fsl_analysis__procs_evicted(a) * 100000ull);
+	fsl_analysis__free(a);
+}
