@@ -91,10 +91,20 @@ UNIT_SRC  := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRC))
 UNIT_ASAN := $(patsubst %.c,$(BUILD)/asan/%.o,$(UNIT_SRC))
 HELPERS   := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
-SAN	  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# float-cast-overflow is not in GCC's "undefined" group: named, or a double
+# too large for a uint64_t goes unreported (issue 19: replay's journal costs).
+SAN	  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=all
+
+# The libFuzzer targets build with every `make` where clang and its libFuzzer
+# runtime are (they run only in `make fuzz`), so a change to what they call
+# cannot leave them broken.
+HAVE_LIBFUZZER := $(if $(HAVE_CLANG),$(shell test -f "$$($(CLANG) -print-file-name=libclang_rt.fuzzer-$$(uname -m).a)" && echo 1))
+FUZZ_BINS := $(if $(HAVE_LIBFUZZER),$(BUILD)/fuzz_reader $(BUILD)/fuzz_meta $(BUILD)/fuzz_replay)
 
 .PHONY: all deps check bench fuzz demo install uninstall man deb clean distclean
-all: $(BUILD)/fslens $(BUILD)/fslens-asan $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS)
+all: $(BUILD)/fslens $(BUILD)/fslens-asan $(BUILD)/tests/unit $(BUILD)/tests/unit-asan $(HELPERS) \
+     $(FUZZ_BINS)
 
 $(BUILD)/fslens: $(OBJS) $(BUILD)/obj/cli/main.o
 	$(call msg,LINK,$@)
@@ -139,7 +149,14 @@ $(BUILD)/obj/%.o: %.c | $(if $(WITH_BPF),$(SKELS))
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(BASE_CFLAGS) -c $< -o $@
 
-$(BUILD)/asan/%.o: %.c | $(if $(WITH_BPF),$(SKELS))
+# The sanitizer flags are in a file rewritten only when they change, so a new
+# flag (float-cast-overflow) rebuilds the ASan objects without a make clean.
+$(BUILD)/asan.flags: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(SAN) $(FUZZ_SAN)' > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/asan/%.o: %.c $(BUILD)/asan.flags | $(if $(WITH_BPF),$(SKELS))
 	$(call msg,CC-ASAN,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -O1 -g $(SAN) $(BASE_CFLAGS) -c $< -o $@
@@ -181,22 +198,38 @@ bench: deps
 	$(Q)BUILD=$(BUILD) bench/run $(B)
 
 # libFuzzer targets: the trace reader, the metadata parsers, replay. Each runs
-# FUZZ_SECONDS; then the scripted damage run at its large size on ASan.
+# FUZZ_SECONDS; then the scripted damage run at its large size on ASan. Any
+# sanitizer report stops a target (no recovery): a finding is a crash file.
 FUZZ_LIB := $(filter lib/%,$(CORE_SRC))
-FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c
-FUZZ_CC := clang -O1 -g -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude -D_GNU_SOURCE
-fuzz: all
+# the replay runs with the context stage (who is the workload, wait and CPU classes)
+FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c \
+	analyzer/context.c analyzer/scope.c analyzer/waitclass.c analyzer/cpuclass.c \
+	analyzer/blockclass.c
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS := -O1 -g -std=gnu11 -Iinclude -D_GNU_SOURCE -MMD -MP
+FUZZ_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(1))
+
+$(BUILD)/fuzz-obj/%.o: %.c $(BUILD)/asan.flags
+	$(call msg,CC-FUZZ,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+$(BUILD)/fuzz_reader: $(call FUZZ_OBJ,$(FUZZ_LIB) tests/fuzz/fuzz_reader.c)
+$(BUILD)/fuzz_meta: $(call FUZZ_OBJ,$(FUZZ_LIB) analyzer/model/alloc.c tests/fuzz/fuzz_meta.c)
+$(BUILD)/fuzz_replay: $(call FUZZ_OBJ,$(FUZZ_LIB) $(FUZZ_MODEL) tests/fuzz/fuzz_replay.c)
+$(BUILD)/fuzz_%:
+	$(call msg,LINK,$@)
+	$(Q)$(CLANG) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ -lzstd -lm
+
+fuzz: all $(BUILD)/fuzz_reader $(BUILD)/fuzz_meta $(BUILD)/fuzz_replay
 	$(call msg,FUZZ,$(BUILD)/fuzz_reader $(BUILD)/fuzz_meta $(BUILD)/fuzz_replay)
 	$(Q)mkdir -p $(BUILD)/fuzz-corpus $(BUILD)/fuzz-meta-corpus
-	$(Q)$(FUZZ_CC) -o $(BUILD)/fuzz_reader $(FUZZ_LIB) tests/fuzz/fuzz_reader.c -lzstd -lm
-	$(Q)$(FUZZ_CC) -o $(BUILD)/fuzz_meta $(FUZZ_LIB) analyzer/model/alloc.c \
-		tests/fuzz/fuzz_meta.c -lzstd -lm
-	$(Q)$(FUZZ_CC) -o $(BUILD)/fuzz_replay $(FUZZ_LIB) $(FUZZ_MODEL) tests/fuzz/fuzz_replay.c \
-		-lzstd -lm
 	$(Q)$(BUILD)/tests/unit --make-corpus $(BUILD)/fuzz-corpus >/dev/null
-	$(Q)for m in geom names past; do $(BUILD)/tests/fsl_hostile $(BUILD)/fuzz-corpus/h-$$m $$m; done
+	$(Q)for m in geom names past longio; do $(BUILD)/tests/fsl_hostile $(BUILD)/fuzz-corpus/h-$$m $$m; done
 	$(Q)printf 'ext4.block_size=4096\next4.blocks_count=131072\next4.blocks_per_group=32768\next4.inodes_per_group=8192\next4.group_count=4\n' \
 		>$(BUILD)/fuzz-meta-corpus/geom
+	$(Q)printf 'xfs.block_size=4096\nxfs.ag_count=4\nxfs.ag_blocks=65536\nxfs.ag_block_log=16\nxfs.inode_size=512\nxfs.data_blocks=262144\nxfs.log_blocks=2560\n' \
+		>$(BUILD)/fuzz-meta-corpus/xfs
 	$(Q)$(BUILD)/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(BUILD)/fuzz-corpus
 	$(Q)$(BUILD)/fuzz_meta -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(BUILD)/fuzz-meta-corpus
 	$(Q)$(BUILD)/fuzz_replay -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(BUILD)/fuzz-corpus

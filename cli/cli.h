@@ -26,15 +26,19 @@ int fsl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* "fslens: cannot open 'PATH': <what fsl_trace_open_strerror says>". Returns 1. */
 int fsl_err_open(const char *path, int err);
 /*
- * A --from (ns from origin, the recording's start) past the trace's end: say
- * so ("fslens CMD: --from X s is past the end of 'PATH', which is Y s long")
+ * A window (ns from origin, the recording's start; NULL: not given) that
+ * holds nothing of the trace: --from at or past its end, or --to 0. Say so
+ * ("fslens CMD: --from X s is past the end of 'PATH', which is Y s long")
  * and return 1; else 0. A window that only runs past the end is clipped.
  */
 struct fsl_reader;
 int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, uint64_t origin,
-		     uint64_t from);
+		     const uint64_t *from, const uint64_t *to);
 /* Print "fslens <cmd>: <msg> (see 'fslens <cmd> --help')", one line; returns EXIT_USAGE. */
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same line, pointing to another place than --help: " (see 'SEE')". */
+int fsl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* fopen(path, "w") writing gzip; NULL with errno. For OUT.gz of the exporters. */

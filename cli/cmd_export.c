@@ -219,11 +219,19 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 	for (i = 0; i < fsl_bt_export__ndevs(x) && !a->quiet; i++) {
 		const struct fsl_bt_dev_stats *d = fsl_bt_export__dev(x, i);
 
-		fprintf(stderr, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu  I %llu  M %llu  D %llu"
-			"  C %llu  (blkparse -i %s/%s)\n", dir, d->name, d->ncpus - 1,
-			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q,
-			(unsigned long long)d->i, (unsigned long long)d->m,
-			(unsigned long long)d->d, (unsigned long long)d->c, dir, d->name);
+		fprintf(stderr, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu", dir, d->name, d->ncpus - 1,
+			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q);
+		if (d->bios)
+			fprintf(stderr, "  G %llu", (unsigned long long)d->g);
+		fprintf(stderr, "  I %llu  M %llu", (unsigned long long)d->i,
+			(unsigned long long)d->m);
+		if (d->bios)
+			fprintf(stderr, "  F %llu  X %llu", (unsigned long long)d->f,
+				(unsigned long long)d->x);
+		if (d->r)
+			fprintf(stderr, "  R %llu", (unsigned long long)d->r);
+		fprintf(stderr, "  D %llu  C %llu  (blkparse -i %s/%s)\n", (unsigned long long)d->d,
+			(unsigned long long)d->c, dir, d->name);
 	}
 	fsl_bt_export__free(x);
 	return 0;
@@ -432,7 +440,7 @@ int cmd_export(int argc, char **argv)
 	struct fsl_reader *r;
 	struct fsl_meta m;
 	const char *fmt = NULL, *dev_arg = NULL;
-	int c, err, rc;
+	int c, err, rc, have_to = 0;
 
 	optind = 0;
 	while ((c = fsl_getopt("export", argc, argv, "F:o:qh", opts)) != -1) {
@@ -450,8 +458,9 @@ int cmd_export(int argc, char **argv)
 				return fsl_usage_error("export", usage, "bad --from '%s'", optarg);
 			break;
 		case OPT_TO:
-			if (fsl_parse_seconds(optarg, &a.to) || !a.to)
+			if (fsl_parse_seconds(optarg, &a.to))
 				return fsl_usage_error("export", usage, "bad --to '%s'", optarg);
+			have_to = 1;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -488,7 +497,7 @@ int cmd_export(int argc, char **argv)
 	if (a.per_class && a.format != FMT_FOLDED && a.format != FMT_FLAMEGRAPH)
 		return fsl_usage_error("export", usage, "--per-class is for --format folded or "
 				       "flamegraph");
-	if (a.to && a.to <= a.from)
+	if (have_to && a.from && a.to <= a.from)
 		return fsl_usage_error("export", usage, "--to must be after --from");
 
 	r = fsl_reader__open(a.trace, &ro, &err);
@@ -503,7 +512,8 @@ int cmd_export(int argc, char **argv)
 	/* the window counts from the recording's start, as in fslens report */
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
-	if (a.from && fsl_window_check("export", a.trace, r, origin, a.from)) {
+	if (fsl_window_check("export", a.trace, r, origin, a.from ? &a.from : NULL,
+			     have_to ? &a.to : NULL)) {
 		fsl_reader__close(r);
 		return 1;
 	}

@@ -170,8 +170,7 @@ int cmd_import(int argc, char **argv)
 		       "names only; no journal, writeback, allocation, syscall or off-CPU data");
 	err = fsl_bt_import((const char *const *)files, n, emit, w, &st, eb, sizeof(eb));
 	if (err) {
-		fsl_writer__abort(w);
-		unlink(out);
+		fsl_writer__discard(w);	/* an old TRACE (with -f) stays */
 		fprintf(stderr, "fslens import: %s\n", eb[0] ? eb : strerror(-err));
 		goto out;
 	}

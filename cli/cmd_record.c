@@ -25,12 +25,13 @@ static const char usage_text[] =
 "usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID,...] [--tid TID,...]\n"
 "                     [--cgroup PATH] [-o FILE] [-f]\n"
 "                     [--duration SEC] [--min-wait USEC] [--ring-size SIZE]\n"
-"                     [--all-sleeps] [--raw-tp] [--classic-tp] [--syscall-tp] [-v]\n"
+"                     [--all-sleeps] [--cpu-freq HZ] [--raw-tp] [--classic-tp] [--syscall-tp]\n"
+"                     [-v]\n"
 "                     [-- COMMAND ARGS...]\n"
 "\n"
 "  -m, --mount MOUNT    record this filesystem (ext4 or xfs for the journal and alloc families)\n"
 "  -d, --dev DEV        the same, named by its block device\n"
-"  -e, --events LIST    families: block,journal,writeback,alloc,dirops,offcpu,proc or all\n"
+"  -e, --events LIST    families: block,journal,writeback,alloc,dirops,offcpu,proc,cpu or all\n"
 "  -p, --pid PID,...    record only these processes (dirops, offcpu, proc)\n"
 "      --tid TID,...    only these threads (with -p, a command, or alone)\n"
 "      --cgroup PATH    only tasks in this cgroup v2 directory or below it\n"
@@ -40,6 +41,7 @@ static const char usage_text[] =
 "      --min-wait USEC  drop off-CPU waits shorter than this in the kernel (default 100)\n"
 "      --ring-size SIZE  ring buffer size, MB or with a K/M suffix (default 64M)\n"
 "      --all-sleeps     record every off-CPU sleep, not only uninterruptible ones\n"
+"      --cpu-freq HZ    cpu family: on-CPU samples per second per CPU (default 499)\n"
 "      --raw-tp         attach raw tracepoints as raw_tp even where tp_btf works\n"
 "      --classic-tp     use classic tracepoints for ext4/jbd2 (their fallback)\n"
 "      --syscall-tp     dirops on per-syscall tracepoints: other system calls run no\n"
@@ -134,6 +136,7 @@ int cmd_record(int argc, char **argv)
 		{ "classic-tp", no_argument, NULL, 'C' },
 		{ "syscall-tp", no_argument, NULL, 'S' },
 		{ "bench-floor", no_argument, NULL, 'F' },
+		{ "cpu-freq", required_argument, NULL, 'Q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -199,8 +202,7 @@ int cmd_record(int argc, char **argv)
 		case 'o': o.out = optarg; break;
 		case 'f': o.force = 1; break;
 		case 'D':
-			o.duration = strtod(optarg, &endp);
-			if (*endp || o.duration <= 0)
+			if (fsl_parse_seconds(optarg, &o.duration_ns) || !o.duration_ns)
 				return fsl_usage_error("record", usage_text, "bad --duration '%s'", optarg);
 			break;
 		case 'W':
@@ -210,15 +212,24 @@ int cmd_record(int argc, char **argv)
 			o.min_wait_us = (uint64_t)min_wait_us;
 			break;
 		case 'R': {
-			/* MB by default; K or M suffix; the ring is a power of two >= a page */
-			double v = strtod(optarg, &endp);
+			/* a size ("64K", "1M"); a bare number is MiB, as it always was */
+			uint64_t v = 0;
+			int e = fsl_parse_size(optarg, &v);
 
-			if (*endp == 'k' || *endp == 'K')
-				o.ring_bytes = (uint64_t)(v * 1024), endp++;
-			else if (*endp == 'm' || *endp == 'M' || !*endp)
-				o.ring_bytes = (uint64_t)(v * 1048576), endp += !!*endp;
-			if (*endp || v <= 0 || o.ring_bytes < 4096 || o.ring_bytes > (2ull << 30))
+			if (!e && !optarg[strspn(optarg, "0123456789")])
+				v = v <= 2048 ? v << 20 : UINT64_MAX;
+			if (e || v < 4096 || v > (2ull << 30))
 				return fsl_usage_error("record", usage_text, "bad --ring-size '%s' (4K to 2048M)", optarg);
+			o.ring_bytes = v;
+			break;
+		}
+		case 'Q': {
+			long hz = strtol(optarg, &endp, 10);
+
+			if (*endp || hz < 1 || hz > 10000)
+				return fsl_usage_error("record", usage_text,
+						       "bad --cpu-freq '%s' (1 to 10000)", optarg);
+			o.cpu_freq = (unsigned int)hz;
 			break;
 		}
 		case 'A': o.offcpu_all = 1; break;

@@ -44,11 +44,10 @@ int cmd_replay(int argc, char **argv)
 	};
 	struct fsl_replay_opts o;
 	struct fsl_reader_opts ro = { 0 };
-	struct fsl_consumer *cons[1];
 	struct fsl_replay *r;
 	struct fsl_reader *rd;
 	const char *why, *path;
-	int c, json = 0, err = 0;
+	int c, json = 0, err = 0, from_reader = 0;
 	size_t i;
 
 	memset(&o, 0, sizeof(o));
@@ -99,8 +98,7 @@ int cmd_replay(int argc, char **argv)
 		fsl_reader__close(rd);
 		return fsl_err(err, "replay setup");
 	}
-	cons[0] = fsl_replay__consumer(r);
-	err = fsl_session_run(rd, cons, 1);
+	err = fsl_replay__run(r, rd, &from_reader);
 	if (err && fsl_replay__error(r)) {
 		fprintf(stderr, "fslens replay: '%s': %s\n", path, fsl_replay__error(r));
 		fsl_replay__free(r);
@@ -110,7 +108,7 @@ int cmd_replay(int argc, char **argv)
 	if (err) {
 		fsl_replay__free(r);
 		fsl_reader__close(rd);
-		return fsl_err(err, "cannot replay '%s'", path);
+		return fsl_err(err, from_reader ? "cannot read '%s'" : "cannot replay '%s'", path);
 	}
 	if (json) {
 		err = fsl_replay__write_json(r, stdout);

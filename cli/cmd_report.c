@@ -136,7 +136,8 @@ int cmd_report(int argc, char **argv)
 	fsl_meta_from_reader(&m, r);
 	v = fsl_reader__kv(r, FSL_KV_START_NS);
 	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
-	if (have_from && fsl_window_check("report", path, r, origin, from)) {
+	if (fsl_window_check("report", path, r, origin, have_from ? &from : NULL,
+			     have_to ? &to : NULL)) {
 		fsl_reader__close(r);
 		return 1;
 	}

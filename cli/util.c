@@ -42,7 +42,7 @@ int fsl_err_open(const char *path, int err)
 }
 
 int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, uint64_t origin,
-		     uint64_t from)
+		     const uint64_t *from, const uint64_t *to)
 {
 	const struct fsl_trace_stats *st = fsl_reader__stats(r);
 	const char *v = fsl_reader__kv(r, FSL_KV_END_NS);
@@ -52,24 +52,53 @@ int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, ui
 		end = e;
 	if (end < origin)
 		end = origin;
-	if (origin + from <= end)
-		return 0;
-	fprintf(stderr, "fslens %s: --from %.3f s is past the end of '%s', which is %.3f s long\n",
-		cmd, from / 1e9, path, (end - origin) / 1e9);
-	return 1;
+	/* [from, ...) starting at the end is as empty as one past it */
+	if (from && *from && origin + *from >= end) {
+		fprintf(stderr, "fslens %s: --from %.3f s is %s the end of '%s', which is %.3f s "
+			"long\n", cmd, *from / 1e9, origin + *from > end ? "past" : "at", path,
+			(end - origin) / 1e9);
+		return 1;
+	}
+	if (to && !*to) {
+		fprintf(stderr, "fslens %s: --to 0.000 s is at the start of '%s', which is %.3f s "
+			"long\n", cmd, path, (end - origin) / 1e9);
+		return 1;
+	}
+	return 0;
+}
+
+static int usage_see(const char *cmd, const char *see, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "fslens %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	/* one line: what is wrong, and where to read more */
+	if (see)
+		fprintf(stderr, " (see '%s')\n", see);
+	else
+		fprintf(stderr, " (see 'fslens %s --help')\n", cmd);
+	return EXIT_USAGE;
 }
 
 int fsl_usage_error(const char *cmd, const char *usage_text, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
-	fprintf(stderr, "fslens %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rc = usage_see(cmd, NULL, fmt, ap);
 	va_end(ap);
-	/* one line: what is wrong, and where the full usage is */
-	fprintf(stderr, " (see 'fslens %s --help')\n", cmd);
-	return EXIT_USAGE;
+	return rc;
+}
+
+int fsl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = usage_see(cmd, see, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* capability numbers (include/uapi/linux/capability.h) */

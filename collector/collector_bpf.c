@@ -19,12 +19,15 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "fslens/collector.h"
 #include "fslens/devname.h"
+#include "fslens/hashmap.h"
 #include "fslens/schema.h"
 #include "collector_int.h"
 #include "probes/fslens.skel.h"
@@ -53,6 +56,21 @@ struct fsl_collector {
 	char mode[96];
 	char counts[96];
 	char missing[2048];
+	/* cpu family: the per-CPU sampling events (their links own the fds) */
+	unsigned int ncpu_fds;
+	unsigned int cpu_shift;
+	uint64_t cpu_period_ns;
+	uint64_t cpu_next_slot;		/* slots before this are delivered */
+	uint64_t cpu_t0;		/* when the probes were attached */
+	struct fsl_map cpu_ids;		/* hash of the frames -> index into cpu_stacks + 1 */
+	struct cpu_stack *cpu_stacks;	/* by id - FSL_STACK_CPU_BASE */
+	size_t ncpu_stacks, cpu_stacks_cap;
+};
+
+/* A distinct on-CPU stack, given its id by the drain. */
+struct cpu_stack {
+	uint32_t n;
+	uint64_t *ips;
 };
 
 /* libbpf's print hook is global: route it to the collector being set up. */
@@ -127,7 +145,8 @@ static int tp_family(const char *tp, const char **group)
 	const struct fsl_event_desc *d;
 	unsigned int i, n;
 
-	if (!strncmp(tp, "block_rq_", 9)) {
+	if (!strncmp(tp, "block_rq_", 9) || !strncmp(tp, "block_bio_", 10) ||
+	    !strcmp(tp, "block_getrq") || !strcmp(tp, "block_split")) {
 		*group = "block";
 		return FSL_FAM_BLOCK;
 	}
@@ -138,6 +157,11 @@ static int tp_family(const char *tp, const char **group)
 	if (!strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking") ||
 	    !strcmp(tp, "sched_wakeup_new")) {
 		*group = "sched";
+		return FSL_FAM_OFFCPU;
+	}
+	/* the offcpu family's mark of what a writeback wait waits on */
+	if (!strcmp(tp, "folio_wait_writeback") || !strcmp(tp, "writeback_queue")) {
+		*group = "writeback";
 		return FSL_FAM_OFFCPU;
 	}
 	if (!strncmp(tp, "sched_process_", 14)) {
@@ -248,6 +272,12 @@ static int has_variant(struct bpf_object *obj, const char *tp, char want)
 	return 0;
 }
 
+/* The cpu family's sampling program (a perf-event program, no tracepoint). */
+static int is_cpu_prog(struct bpf_program *prog)
+{
+	return !strcmp(bpf_program__name(prog), "cpu_sample");
+}
+
 /* One of the two programs dirops attaches to each followed syscall's tracepoints. */
 static int is_sc_prog(struct bpf_program *prog)
 {
@@ -324,6 +354,16 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		int fam, on, exists;
 
 		tp = prog_tp(prog, &kind, grp, sizeof(grp));
+		if (!tp && is_cpu_prog(prog)) {
+			/* it reads task storage and marks as tp_btf programs do */
+			on = (want & (1u << FSL_FAM_CPU)) && use_btf && vmlinux;
+			bpf_program__set_autoload(prog, on);
+			if (on) {
+				c->families |= 1u << FSL_FAM_CPU;
+				n++;
+			}
+			continue;
+		}
 		if (!tp) {
 			/* the per-syscall dirops programs, attached by fsl_collector__start */
 			on = is_sc_prog(prog) && c->sc_tp && (want & (1u << FSL_FAM_DIROPS));
@@ -376,9 +416,15 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (on && exists < 0)	/* no tracefs: ask BTF */
 			exists = vmlinux && btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) >= 0;
 		if (on && exists != 1) {
-			/* the older/newer twin of a renamed event is not "missing" */
+			/*
+			 * The older/newer twin of a renamed event is not
+			 * "missing"; nor are sparse inode chunk merges on a
+			 * kernel before sparse inodes (4.2): no filesystem
+			 * it mounts can have them.
+			 */
 			if (strcmp(tp, "ext4_da_write_pages") &&
-			    strncmp(tp, "ext4_da_write_folios", 20))
+			    strncmp(tp, "ext4_da_write_folios", 20) &&
+			    strncmp(tp, "xfs_irec_merge_", 15))
 				add_missing(c, group, tp);
 			on = 0;
 		}
@@ -496,6 +542,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));
 	skel->rodata->targ_offcpu_all = o->offcpu_all;
 	skel->rodata->targ_min_wait_ns = o->min_wait_ns;
+	skel->rodata->targ_tt_period_ns = o->tasktime_period_ns ? o->tasktime_period_ns :
+					  FSL_COLLECTOR_TT_PERIOD_DEFAULT;
 	skel->rodata->targ_o_creat = O_CREAT;
 	skel->rodata->targ_o_direct = O_DIRECT;
 	skel->rodata->targ_o_append = O_APPEND;
@@ -505,15 +553,20 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_journal = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
+	c->cpu_shift = 27;
+	c->cpu_period_ns = 1000000000ull / (o->cpu_freq ? o->cpu_freq : FSL_COLLECTOR_CPU_FREQ_DEFAULT);
+	skel->rodata->targ_cpu_slot_shift = c->cpu_shift;
 
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
-	if (!err && !(want & (1u << FSL_FAM_OFFCPU))) {
+	if (!err && !(want & (1u << FSL_FAM_CPU)))
+		err = bpf_map__set_max_entries(skel->maps.cpu_counts, 1);
+	if (!err && !(want & ((1u << FSL_FAM_OFFCPU) | (1u << FSL_FAM_CPU)))) {
 		err = bpf_map__set_max_entries(skel->maps.stacks, 1);
 		if (!err)
 			err = bpf_map__set_max_entries(skel->maps.stacks2, 1);
-		if (!err)
-			err = bpf_map__set_max_entries(skel->maps.offcpu_start, 1);
 	}
+	if (!err && !(want & (1u << FSL_FAM_OFFCPU)))
+		err = bpf_map__set_max_entries(skel->maps.offcpu_start, 1);
 	/*
 	 * Test hook: a stack map of a few buckets makes most stacks collide, so
 	 * a test can check that the second map keeps every wait's stack.
@@ -594,6 +647,7 @@ struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, 
 		return NULL;
 	}
 	c->opts = *opts;
+	fsl_map__init(&c->cpu_ids, sizeof(uint64_t));
 	log_opts = &c->opts;
 	libbpf_set_print(libbpf_log);
 
@@ -713,15 +767,67 @@ static int attach_sc(struct fsl_collector *c, struct bpf_program *prog, const ch
 	return 0;
 }
 
+/*
+ * The sampling program on a cpu-clock event of every online CPU, at the
+ * period asked. A kernel or VM without the event loses the family (said in
+ * the missing list), not the recording.
+ */
+static int attach_cpu(struct fsl_collector *c, struct bpf_program *prog)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = c->cpu_period_ns,	/* cpu-clock counts ns */
+	};
+	int ncpu = libbpf_num_possible_cpus(), i, fd, e;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	for (i = 0; i < ncpu; i++) {
+		fd = syscall(__NR_perf_event_open, &attr, -1, i, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENODEV || errno == EINVAL)
+				continue;	/* a possible CPU that is not online */
+			e = -errno;
+			goto fail;
+		}
+		e = add_link(c, bpf_program__attach_perf_event(prog, fd));
+		if (e) {
+			close(fd);
+			goto fail;
+		}
+		c->ncpu_fds++;
+	}
+	if (!c->ncpu_fds) {
+		e = -ENODEV;
+		goto fail;
+	}
+	return 0;
+fail:
+	add_missing(c, "perf", "cpu-clock");
+	c->families &= ~(1u << FSL_FAM_CPU);
+	return e;
+}
+
 int fsl_collector__start(struct fsl_collector *c)
 {
 	struct bpf_program *prog;
+	struct timespec t;
 
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	c->cpu_t0 = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	c->cpu_next_slot = c->cpu_t0 >> c->cpu_shift;
 	bpf_object__for_each_program(prog, c->skel->obj) {
 		int e;
 
 		if (!bpf_program__autoload(prog))
 			continue;
+		if (is_cpu_prog(prog)) {
+			/* sampling is an extra: without it the recording goes on */
+			attach_cpu(c, prog);
+			continue;
+		}
 		if (is_sc_prog(prog))
 			e = attach_sc(c, prog, strstr(bpf_program__name(prog), "enter") ? "enter" :
 				      "exit");
@@ -743,6 +849,158 @@ int fsl_collector__track(struct fsl_collector *c, uint32_t tgid)
 	if (bpf_map__update_elem(c->skel->maps.tracked, &tgid, sizeof(tgid), &one, 1, BPF_ANY))
 		return -errno;
 	return 0;
+}
+
+/* Mirrors struct cpu_key of probes/cpu.bpf.h. */
+#define CPU_STACK_DEPTH 48
+struct cpu_key {
+	uint64_t slot;
+	uint32_t tid, tgid;
+	uint32_t flags, nframes;
+	uint64_t ips[CPU_STACK_DEPTH];
+};
+
+/*
+ * The id of a sampled stack: the same frames always get the same one, from
+ * FSL_STACK_CPU_BASE up, looked up by fsl_collector__stack like the stack
+ * map's. FNV-1a over the frames finds it; equal frames confirm it (a hash
+ * collision takes the next key).
+ */
+static int32_t cpu_stack_id(struct fsl_collector *c, const struct cpu_key *k)
+{
+	uint64_t h = 0xcbf29ce484222325ull, *slot;
+	uint32_t n = k->nframes < CPU_STACK_DEPTH ? k->nframes : CPU_STACK_DEPTH, i;
+	int fresh;
+
+	if (!n)
+		return -1;
+	for (i = 0; i < n; i++) {
+		h ^= k->ips[i];
+		h *= 0x100000001b3ull;
+	}
+	for (;; h++) {
+		struct cpu_stack *st;
+
+		slot = fsl_map__put(&c->cpu_ids, h, &fresh);
+		if (!slot)
+			return -1;
+		if (!fresh) {
+			st = &c->cpu_stacks[*slot - 1];
+			if (st->n == n && !memcmp(st->ips, k->ips, n * sizeof(uint64_t)))
+				return FSL_STACK_CPU_BASE + (int32_t)(*slot - 1);
+			continue;
+		}
+		if (c->ncpu_stacks == c->cpu_stacks_cap) {
+			size_t cap = c->cpu_stacks_cap ? 2 * c->cpu_stacks_cap : 256;
+			struct cpu_stack *ns = realloc(c->cpu_stacks, cap * sizeof(*ns));
+
+			if (!ns || c->ncpu_stacks >= (size_t)(INT32_MAX - FSL_STACK_CPU_BASE)) {
+				free(ns == c->cpu_stacks ? NULL : ns);
+				fsl_map__del(&c->cpu_ids, h);
+				return -1;
+			}
+			c->cpu_stacks = ns;
+			c->cpu_stacks_cap = cap;
+		}
+		st = &c->cpu_stacks[c->ncpu_stacks];
+		st->ips = malloc(n * sizeof(uint64_t));
+		if (!st->ips) {
+			fsl_map__del(&c->cpu_ids, h);
+			return -1;
+		}
+		memcpy(st->ips, k->ips, n * sizeof(uint64_t));
+		st->n = n;
+		*slot = ++c->ncpu_stacks;
+		return FSL_STACK_CPU_BASE + (int32_t)(c->ncpu_stacks - 1);
+	}
+}
+
+/*
+ * The sample counts of every slot before `upto` (all with upto 0) out of
+ * the kernel's map, one record each. Keys are gathered first: deleting
+ * while walking a hash can skip or repeat keys. A count the program adds
+ * after its key was taken starts the key again and comes with the next
+ * drain of that slot, never lost.
+ */
+static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event_fn fn, void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.cpu_counts), e = 0;
+	struct cpu_key *keys = NULL, k, *prev = NULL;
+	size_t n = 0, cap = 0, i;
+	struct timespec t;
+	uint64_t now;
+
+	if (!(c->families & (1u << FSL_FAM_CPU)))
+		return 0;
+	while (!bpf_map_get_next_key(fd, prev, &k)) {
+		if (n == cap) {
+			struct cpu_key *nk = realloc(keys, (cap = cap ? 2 * cap : 256) * sizeof(*nk));
+
+			if (!nk) {
+				free(keys);
+				return -ENOMEM;
+			}
+			keys = nk;
+		}
+		keys[n] = k;
+		prev = &keys[n++];
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	now = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	for (i = 0; i < n && !e; i++) {
+		uint64_t from = keys[i].slot << c->cpu_shift, to = from + (1ull << c->cpu_shift);
+		struct fsl_ev_cpu ev;
+		uint64_t count;
+
+		if (upto && keys[i].slot >= upto)
+			continue;
+		if (bpf_map_lookup_and_delete_elem(fd, &keys[i], &count))
+			continue;
+		memset(&ev, 0, sizeof(ev));
+		/*
+		 * The slot, within the recording: the samples of the first slot
+		 * were all taken after the attach, those of the last (drained at
+		 * the end) before now, so a window never sees them outside it.
+		 */
+		if (from < c->cpu_t0)
+			from = c->cpu_t0;
+		if (to > now)
+			to = now;
+		if (to <= from)
+			to = from + 1;
+		ev.hdr.ts = from;
+		ev.hdr.pid = keys[i].tgid;
+		ev.hdr.tid = keys[i].tid;
+		ev.hdr.type = FSL_EV_CPU;
+		ev.hdr.size = sizeof(ev);
+		ev.slot_ns = to - from;
+		ev.period_ns = c->cpu_period_ns;
+		ev.stack_id = cpu_stack_id(c, &keys[i]);
+		ev.count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+		ev.flags = keys[i].flags;
+		e = fn(ctx, &ev.hdr);
+	}
+	free(keys);
+	return e;
+}
+
+/* Finished slots, once the clock has entered a new one. */
+static int cpu_drain_due(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
+{
+	struct timespec t;
+	uint64_t slot;
+	int e;
+
+	if (!(c->families & (1u << FSL_FAM_CPU)))
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	slot = ((uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec) >> c->cpu_shift;
+	if (slot <= c->cpu_next_slot)
+		return 0;
+	e = cpu_drain(c, slot, fn, ctx);
+	if (!e)
+		c->cpu_next_slot = slot;
+	return e;
 }
 
 static int rb_event(void *ctx, void *data, size_t size)
@@ -780,6 +1038,14 @@ int fsl_collector__poll(struct fsl_collector *c, int timeout_ms, fsl_collector_e
 		int m = ring_buffer__consume(c->rb);
 
 		n = m < 0 ? m : n + m;
+	}
+	if (n >= 0) {
+		int m = cpu_drain_due(c, fn, ctx);
+
+		if (m) {
+			c->fn_ret = m;
+			n = -ECANCELED;
+		}
 	}
 	if (n == -ECANCELED && c->fn_ret)
 		return c->fn_ret < 0 ? c->fn_ret : -ECANCELED;
@@ -835,6 +1101,7 @@ static void detach_all(struct fsl_collector *c)
 struct tasktime_val {
 	uint64_t first, since, ns[4];
 	uint32_t tgid, state, switches, _pad;
+	uint64_t last_emit;
 };
 
 /*
@@ -872,6 +1139,10 @@ static int tasktime_rest(struct fsl_collector *c, fsl_collector_event_fn fn, voi
 		ev.blocked_ns = v.ns[2];
 		ev.sleep_ns = v.ns[3];
 		ev.switches = v.switches;
+		/* in one state since its last change: what a snapshot says too */
+		ev.last_state = v.state & 3;
+		ev.state = v.state & 3;
+		ev.last_since = v.since;
 		e = fn(ctx, &ev.hdr);
 		if (e)
 			return e;
@@ -892,6 +1163,9 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 	n = ring_buffer__consume(c->rb);
 	if (n < 0)
 		return n;
+	n = cpu_drain(c, 0, fn, ctx);
+	if (n)
+		return n;
 	return tasktime_rest(c, fn, ctx);
 }
 
@@ -909,6 +1183,10 @@ void fsl_collector__free(struct fsl_collector *c)
 		bpf_link__destroy(c->links[--c->nlinks]);
 	ring_buffer__free(c->rb);
 	fslens_bpf__destroy(c->skel);
+	while (c->ncpu_stacks)
+		free(c->cpu_stacks[--c->ncpu_stacks].ips);
+	free(c->cpu_stacks);
+	fsl_map__free(&c->cpu_ids);
 	if (log_opts == &c->opts)
 		log_opts = NULL;
 	free(c);
@@ -971,6 +1249,16 @@ int fsl_collector__stack(struct fsl_collector *c, int32_t id, uint64_t *ips, int
 
 	if (id < 0)
 		return -ENOENT;
+	if (id >= FSL_STACK_CPU_BASE) {
+		const struct cpu_stack *st;
+
+		if ((size_t)(id - FSL_STACK_CPU_BASE) >= c->ncpu_stacks)
+			return -ENOENT;
+		st = &c->cpu_stacks[id - FSL_STACK_CPU_BASE];
+		for (i = 0; i < (int)st->n && n < max; i++)
+			ips[n++] = st->ips[i];
+		return n;
+	}
 	if (id >= FSL_STACK2_BASE) {
 		id -= FSL_STACK2_BASE;
 		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stacks2), &id, buf))

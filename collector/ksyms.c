@@ -17,6 +17,13 @@ struct fsl_ksyms {
 	size_t n, cap;
 };
 
+/*
+ * No kernel function is this long: an address this far past the nearest
+ * symbol is code kallsyms does not list (a BPF program without
+ * bpf_jit_kallsyms, a trampoline), not that symbol plus an offset.
+ */
+#define KSYM_MAX_OFF	(1u << 20)
+
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -95,6 +102,21 @@ size_t fsl_ksyms__count(const struct fsl_ksyms *k)
 	return k ? k->n : 0;
 }
 
+size_t fsl_ksyms__ranges(const struct fsl_ksyms *k, const char *name, uint64_t (*r)[2],
+			 size_t max)
+{
+	size_t i, n = 0;
+
+	/* a symbol ends where the next one begins */
+	for (i = 0; k && i + 1 < k->n && n < max; i++)
+		if (!strcmp(k->syms[i].name, name)) {
+			r[n][0] = k->syms[i].addr;
+			r[n][1] = k->syms[i + 1].addr;
+			n++;
+		}
+	return n;
+}
+
 const char *fsl_ksyms__name(const struct fsl_ksyms *k, uint64_t addr, char *buf, size_t len)
 {
 	size_t lo = 0, hi = k->n;
@@ -110,7 +132,10 @@ const char *fsl_ksyms__name(const struct fsl_ksyms *k, uint64_t addr, char *buf,
 		else
 			hi = mid;
 	}
-	if (addr == k->syms[lo].addr)
+	/* far past any symbol: JIT code kallsyms does not name */
+	if (addr - k->syms[lo].addr > KSYM_MAX_OFF)
+		snprintf(buf, len, "[bpf]");
+	else if (addr == k->syms[lo].addr)
 		snprintf(buf, len, "%s", k->syms[lo].name);
 	else
 		snprintf(buf, len, "%s+0x%" PRIx64, k->syms[lo].name, addr - k->syms[lo].addr);

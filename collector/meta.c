@@ -360,6 +360,25 @@ static int sysfs_dir_kv(const struct fsl_meta_sink *s, const char *dir, const ch
 	return e ? -EIO : 0;
 }
 
+int fsl_target_is_ext4(const struct fsl_target *t)
+{
+	char p[600];
+
+	if (!strcmp(t->fstype, "ext4"))
+		return 1;
+	if (strcmp(t->fstype, "ext3") && strcmp(t->fstype, "ext2"))
+		return 0;
+	/*
+	 * ext2/ext3 mounted by the ext4 driver (CONFIG_EXT4_USE_FOR_EXT2, no
+	 * ext3 driver since 4.3) have its sysfs directory, its tracepoints and
+	 * a jbd2 journal; the old ext2 driver has none of them.
+	 */
+	if (!t->devname[0])
+		return 0;
+	snprintf(p, sizeof(p), "/sys/fs/ext4/%s", t->devname);
+	return access(p, F_OK) == 0;
+}
+
 int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t)
 {
 	char p[600], v[4096];
@@ -383,7 +402,7 @@ int fsl_meta_target(const struct fsl_meta_sink *s, const struct fsl_target *t)
 		e |= fsl_sink_kv(s, FSL_KV_OPTIONS, "%s", t->options);
 	if (t->mountinfo[0])
 		e |= fsl_sink_kv(s, FSL_KV_MOUNTINFO, "%s", t->mountinfo);
-	if (!strcmp(t->fstype, "ext4") && t->devname[0]) {
+	if (fsl_target_is_ext4(t) && t->devname[0]) {
 		snprintf(p, sizeof(p), "/sys/fs/ext4/%s", t->devname);
 		sysfs_dir_kv(s, p, FSL_KV_EXT4_TUNE_PREFIX);
 	}

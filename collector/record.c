@@ -282,9 +282,10 @@ static int write_symbols(struct rec *r, struct fsl_stream *st)
  * before detach: the window the block events cover (the recorder's own
  * metadata reads happen outside it).
  */
-static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *when)
+static void disk_stat_kv(struct rec *r, const struct fsl_target *t, int end)
 {
-	char p[128], buf[512], key[64];
+	char p[128], buf[512];
+	uint64_t ts = 0;
 	FILE *f;
 
 	if (!t->diskname[0])
@@ -293,10 +294,21 @@ static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *
 	f = fopen(p, "re");
 	if (!f)
 		return;
+	/*
+	 * The trace's events count against the kernel's delta between the
+	 * two reads: the start read's time is after it, the end read's before
+	 * it, so no completion the kernel counted is left out of the window.
+	 */
+	if (end)
+		ts = mono_ns();
 	if (fgets(buf, sizeof(buf), f)) {
+		if (!end)
+			ts = mono_ns();
 		buf[strcspn(buf, "\n")] = 0;
-		snprintf(key, sizeof(key), FSL_KV_QUEUE_STAT_PREFIX "%s", when);
-		fsl_writer__kv(r->w, key, "%s", buf + strspn(buf, " "));
+		fsl_writer__kv(r->w, end ? FSL_KV_QUEUE_STAT_END : FSL_KV_QUEUE_STAT_START, "%s",
+			       buf + strspn(buf, " "));
+		fsl_writer__kv(r->w, end ? FSL_KV_QUEUE_STAT_END_NS : FSL_KV_QUEUE_STAT_START_NS,
+			       "%" PRIu64, ts);
 	}
 	fclose(f);
 }
@@ -309,6 +321,27 @@ static void sync_fs(const char *mount)
 		syncfs(fd);
 		close(fd);
 	}
+}
+
+/*
+ * An XFS target's free space and inode chunks in use, after a sync so that
+ * delayed allocations have their blocks: the layout analysis and the inode
+ * placement model start (and end) from the kernel's own state.
+ */
+static void xfs_space(struct rec *r, const struct fsl_target *t, const char *when)
+{
+	struct fsl_meta_sink sink = { r->w, sink_kv, sink_text, sink_bitmap };
+	int e;
+
+	sync_fs(t->mount);
+	e = fsl_meta_fsmap(&sink, t, when);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read the space map (GETFSMAP) of %s: %s",
+		    t->mount, strerror(-e));
+	e = fsl_meta_xfs_inumbers(&sink, t, when);
+	if (e)
+		say(r, FSL_RECORD_WARNING, "cannot read the inode chunks (XFS_IOC_FSINUMBERS) of "
+		    "%s: %s", t->mount, strerror(-e));
 }
 
 /* The target's state at the start: geometry, journal, buddies, bitmaps. */
@@ -326,6 +359,7 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 		if (e)
 			say(r, FSL_RECORD_WARNING, "cannot read the XFS geometry of %s: %s", t->mount,
 			    strerror(-e));
+		xfs_space(r, t, "start");
 		return;
 	}
 	if (!is_ext4)
@@ -348,6 +382,10 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_START);
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the bitmaps of %s: %s", t->bdev, strerror(-e));
+	e = fsl_meta_ext4_dirs(&sink, t->bdev, FSL_BITMAP_START);
+	if (e && e != -E2BIG)
+		say(r, FSL_RECORD_WARNING, "cannot read the directories of %s: %s", t->bdev,
+		    strerror(-e));
 }
 
 /*
@@ -413,6 +451,9 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 		       fsl_collector__fentry(c) ? "available (no fentry extras yet)" :
 						  "refused by this kernel");
 	fsl_writer__kv(r->w, FSL_KV_MIN_WAIT_US, "%llu", (unsigned long long)o->min_wait_us);
+	if (fsl_collector__families(c) & (1u << FSL_FAM_CPU))
+		fsl_writer__kv(r->w, FSL_KV_CPU_FREQ, "%u",
+			       o->cpu_freq ? o->cpu_freq : FSL_COLLECTOR_CPU_FREQ_DEFAULT);
 	fsl_writer__kv(r->w, FSL_KV_OFFCPU_STATES, "%s",
 		       co->offcpu_all ? "all" : "uninterruptible");
 	for (i = 0; i < FSL_FAM__MAX; i++)
@@ -449,7 +490,7 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *child,
 		       int *status)
 {
-	int64_t t_end = r->o->duration ? t0 + (int64_t)(r->o->duration * 1e9) : 0;
+	int64_t t_end = r->o->duration_ns ? t0 + (int64_t)r->o->duration_ns : 0;
 	int64_t now, last_flush = t0;
 	int e;
 
@@ -565,7 +606,7 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 			fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
 	}
 	if (have_target)
-		disk_stat_kv(r, t, "end");
+		disk_stat_kv(r, t, 1);
 	/* the recording window ends where detaching begins */
 	fsl_writer__kv(r->w, FSL_KV_END_NS, "%" PRId64, mono_ns());
 	fill_sample(r, st);
@@ -590,7 +631,13 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 		e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_END);
 		if (e && e != -EOPNOTSUPP)
 			say(r, FSL_RECORD_WARNING, "cannot read the end bitmaps: %s", strerror(-e));
+		e = fsl_meta_ext4_dirs(&sink, t->bdev, FSL_BITMAP_END);
+		if (e && e != -EOPNOTSUPP && e != -E2BIG)
+			say(r, FSL_RECORD_WARNING, "cannot read the directories' htrees: %s",
+			    strerror(-e));
 	}
+	if (have_target && r->fs == FSL_COLLECTOR_FS_XFS && !r->unmounted)
+		xfs_space(r, t, "end");
 	lost_to_writer(r, st);
 	e = write_symbols(r, st);
 	if (e && !r->werr)
@@ -632,7 +679,7 @@ static int resolve(struct rec *r, struct fsl_target *t, int *is_ext4)
 		r->mount = t->mount;
 		r->mount_dev = sb.st_dev;
 	}
-	*is_ext4 = !strcmp(t->fstype, "ext4");
+	*is_ext4 = fsl_target_is_ext4(t);
 	r->fs = *is_ext4 ? FSL_COLLECTOR_FS_EXT4 :
 		!strcmp(t->fstype, "xfs") ? FSL_COLLECTOR_FS_XFS : FSL_COLLECTOR_FS_OTHER;
 	if (r->fs == FSL_COLLECTOR_FS_OTHER) {
@@ -670,7 +717,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	struct fsl_target t;
 	struct rec r = { .o = o, .cb = cb, .res = res };
-	int e, rc = 0, have_target = 0, is_ext4 = 0, status = 0, gate = -1, sigs = 0;
+	int e, rc = 0, have_target = 0, is_ext4 = 0, status = 0, gate = -1, sigs = 0, started = 0;
 	pid_t child = 0;
 	int64_t t0 = 0;
 
@@ -700,6 +747,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	co.force_classic = o->force_classic;
 	co.syscall_tp = o->syscall_tp;
 	co.floor = o->floor;
+	co.cpu_freq = o->cpu_freq;
 	co.log = log_libbpf;
 	co.log_ctx = &r;
 	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */
@@ -726,8 +774,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		else
 			say(&r, FSL_RECORD_ERROR, "cannot load the probes%s: %s",
 			    o->verbose ? "" : " (-v shows libbpf's messages)", strerror(-e));
-		fsl_writer__abort(r.w);
-		unlink(o->out);
+		fsl_writer__discard(r.w);
 		return e;
 	}
 	so.window_ns = RECORD_WINDOW_NS;
@@ -768,6 +815,11 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 			goto out;
 		}
 	}
+	/*
+	 * The recording starts as the probes are attached: no event (nor the
+	 * first slot of the cpu samples, clamped to the attach) is before it.
+	 */
+	t0 = mono_ns();
 	e = fsl_collector__start(c);
 	if (e) {
 		rc = e;
@@ -775,10 +827,17 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		    o->verbose ? "" : " (-v shows libbpf's messages)", strerror(-e));
 		goto out;
 	}
-	t0 = mono_ns();
+	/* the first durable point: from here a killed recording is at o->out */
+	e = fsl_writer__publish(r.w);
+	if (e) {
+		rc = e;
+		say(&r, FSL_RECORD_ERROR, "cannot replace '%s': %s", o->out, strerror(-e));
+		goto out;
+	}
+	started = 1;
 	r.t0 = t0;
 	if (have_target)
-		disk_stat_kv(&r, &t, "start");
+		disk_stat_kv(&r, &t, 0);
 	if (have_target && is_ext4)
 		jbd2_start_kv(&r, &t);
 	meta_recording(&r, c, &co, t0, child);
@@ -786,7 +845,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	    have_target ? " " : " every filesystem",
 	    have_target ? (t.mount[0] ? t.mount : t.bdev) : "", fsl_collector__mode(c),
 	    fsl_collector__fentry(c) ? "available, unused" : "refused",
-	    o->cmd ? "" : o->duration ? "" : "; Ctrl-C to stop");
+	    o->cmd ? "" : o->duration_ns ? "" : "; Ctrl-C to stop");
 	if (gate >= 0) {
 		if (write(gate, "g", 1) != 1) {
 			rc = -errno;
@@ -841,8 +900,11 @@ out:
 	}
 	fsl_stream__free(st);
 	fsl_collector__free(c);
-	if (r.w)
+	/* a trace that never started is removed; an old one it was to replace stays */
+	if (r.w && started)
 		fsl_writer__abort(r.w);
+	else if (r.w)
+		fsl_writer__discard(r.w);
 	if (sigs) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);

@@ -18,6 +18,7 @@
 #include "fslens/collector.h"
 #include "fslens/hashmap.h"
 #include "fslens/ksyms.h"
+#include "fslens/session.h"
 #include "fslens/stream.h"
 #include "fslens/trace.h"
 
@@ -436,11 +437,8 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 			return 0;
 		goto fail;
 	}
-	if ((ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu)) ||
-	    (ev->type == FSL_EV_JBD2_KICK && ev->size >= sizeof(struct fsl_ev_jbd2_kick))) {
-		uint32_t id = ev->type == FSL_EV_OFFCPU ?
-			(uint32_t)((const struct fsl_ev_offcpu *)ev)->stack_id :
-			(uint32_t)((const struct fsl_ev_jbd2_kick *)ev)->stack_id;
+	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK || ev->type == FSL_EV_CPU) {
+		uint32_t id = (uint32_t)fsl_ev_stack_id(ev);
 
 		if (!fsl_map__put(&s->stacks, id, &fresh) ||
 		    (fresh && keys_add(&s->new_stacks, id))) {

@@ -18,6 +18,12 @@
 	F(fsl_ev_block_rq, flags, U32), F(fsl_ev_block_rq, error, S32), \
 	F(fsl_ev_block_rq, rq, HEX), FN(fsl_ev_block_rq, hdr.cpu, "cpu", U16) } }
 
+#define BLOCK_BIO(id, nm) \
+	{ id, FSL_FAM_BLOCK, 6, sizeof(struct fsl_ev_block_bio), nm, "block", { \
+	F(fsl_ev_block_bio, dev, DEV), F(fsl_ev_block_bio, sector, U64), \
+	F(fsl_ev_block_bio, nr_sector, U32), F(fsl_ev_block_bio, flags, U32), \
+	F(fsl_ev_block_bio, error, S32), FN(fsl_ev_block_bio, hdr.cpu, "cpu", U16) } }
+
 #define JBD2_COMMIT(id, nm) \
 	{ id, FSL_FAM_JOURNAL, 4, sizeof(struct fsl_ev_jbd2_commit), nm, "jbd2", { \
 	F(fsl_ev_jbd2_commit, dev, DEV), F(fsl_ev_jbd2_commit, transaction, U32), \
@@ -146,11 +152,43 @@
 	F(fsl_ev_xfs_imap, startoff, U64), F(fsl_ev_xfs_imap, startblock, U64), \
 	F(fsl_ev_xfs_imap, blockcount, U64) } }
 
+#define XFS_DIRNAME(id, nm) \
+	{ id, FSL_FAM_ALLOC, 7, sizeof(struct fsl_ev_xfs_dirname), nm, "xfs", { \
+	F(fsl_ev_xfs_dirname, dev, DEV), F(fsl_ev_xfs_dirname, dir, U64), \
+	F(fsl_ev_xfs_dirname, name, COMM), F(fsl_ev_xfs_dirname, namelen, S32), \
+	F(fsl_ev_xfs_dirname, hashval, HEX), F(fsl_ev_xfs_dirname, inumber, U64), \
+	F(fsl_ev_xfs_dirname, op_flags, HEX) } }
+
+#define XFS_IREC(id, nm) \
+	{ id, FSL_FAM_ALLOC, 6, sizeof(struct fsl_ev_xfs_irec), nm, "xfs", { \
+	F(fsl_ev_xfs_irec, dev, DEV), F(fsl_ev_xfs_irec, agno, HEX), \
+	F(fsl_ev_xfs_irec, agino, HEX), F(fsl_ev_xfs_irec, holemask, HEX), \
+	F(fsl_ev_xfs_irec, nagino, HEX), F(fsl_ev_xfs_irec, nholemask, HEX) } }
+
+#define XFS_IEXT(id, nm) \
+	{ id, FSL_FAM_ALLOC, 9, sizeof(struct fsl_ev_xfs_iext), nm, "xfs", { \
+	F(fsl_ev_xfs_iext, dev, DEV), F(fsl_ev_xfs_iext, ino, HEX), \
+	F(fsl_ev_xfs_iext, bmap_state, HEX), F(fsl_ev_xfs_iext, pos, S32), \
+	F(fsl_ev_xfs_iext, startoff, HEX), F(fsl_ev_xfs_iext, startblock, HEX), \
+	F(fsl_ev_xfs_iext, blockcount, HEX), F(fsl_ev_xfs_iext, state, U32), \
+	F(fsl_ev_xfs_iext, caller_ip, HEX) } }
+
 static const struct fsl_event_desc table[] = {
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_INSERT, "block_rq_insert"),
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_ISSUE, "block_rq_issue"),
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_COMPLETE, "block_rq_complete"),
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_MERGE, "block_rq_merge"),
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_QUEUE, "block_bio_queue"),
+	BLOCK_BIO(FSL_EV_BLOCK_GETRQ, "block_getrq"),
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_BACKMERGE, "block_bio_backmerge"),
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_FRONTMERGE, "block_bio_frontmerge"),
+	BLOCK_RQ(FSL_EV_BLOCK_RQ_REQUEUE, "block_rq_requeue"),
+	{ FSL_EV_BLOCK_SPLIT, FSL_FAM_BLOCK, 6, sizeof(struct fsl_ev_block_split),
+	  "block_split", "block", {
+	F(fsl_ev_block_split, dev, DEV), F(fsl_ev_block_split, sector, U64),
+	F(fsl_ev_block_split, nr_sector, U32), F(fsl_ev_block_split, flags, U32),
+	F(fsl_ev_block_split, new_sector, U64), FN(fsl_ev_block_split, hdr.cpu, "cpu", U16) } },
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_COMPLETE, "block_bio_complete"),
 
 	JBD2_COMMIT(FSL_EV_JBD2_START_COMMIT, "jbd2_start_commit"),
 	JBD2_COMMIT(FSL_EV_JBD2_COMMIT_LOCKING, "jbd2_commit_locking"),
@@ -311,11 +349,17 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),
 	F(fsl_ev_offcpu, wake_dev, DEV), F(fsl_ev_offcpu, runq_ns, U64) } },
 
-	{ FSL_EV_TASKTIME, FSL_FAM_OFFCPU, 7, sizeof(struct fsl_ev_tasktime), "tasktime", NULL, {
+	{ FSL_EV_TASKTIME, FSL_FAM_OFFCPU, 10, sizeof(struct fsl_ev_tasktime), "tasktime", NULL, {
 	F(fsl_ev_tasktime, first_ts, U64), F(fsl_ev_tasktime, oncpu_ns, U64),
 	F(fsl_ev_tasktime, runq_ns, U64), F(fsl_ev_tasktime, blocked_ns, U64),
 	F(fsl_ev_tasktime, sleep_ns, U64), F(fsl_ev_tasktime, switches, U32),
-	F(fsl_ev_tasktime, flags, HEX) } },
+	F(fsl_ev_tasktime, flags, HEX), F(fsl_ev_tasktime, last_state, U32),
+	F(fsl_ev_tasktime, state, U32), F(fsl_ev_tasktime, last_since, U64) } },
+
+	{ FSL_EV_CPU, FSL_FAM_CPU, 5, sizeof(struct fsl_ev_cpu), "cpu", NULL, {
+	F(fsl_ev_cpu, slot_ns, U64), F(fsl_ev_cpu, period_ns, U64),
+	F(fsl_ev_cpu, stack_id, S32), F(fsl_ev_cpu, count, U32),
+	F(fsl_ev_cpu, flags, HEX) } },
 
 	{ FSL_EV_PROC, FSL_FAM_PROC, 7, sizeof(struct fsl_ev_proc), "proc", NULL, {
 	F(fsl_ev_proc, ppid, U32), F(fsl_ev_proc, kind, U32), F(fsl_ev_proc, flags, U32),
@@ -357,6 +401,41 @@ static const struct fsl_event_desc table[] = {
 	XFS_IMAP(FSL_EV_XFS_IOMAP_FOUND, "xfs_iomap_found"),
 	XFS_IMAP(FSL_EV_XFS_MAP_BLOCKS_ALLOC, "xfs_map_blocks_alloc"),
 	XFS_IMAP(FSL_EV_XFS_MAP_BLOCKS_FOUND, "xfs_map_blocks_found"),
+	XFS_DIRNAME(FSL_EV_XFS_DIR2_SF_ADDNAME, "xfs_dir2_sf_addname"),
+	XFS_DIRNAME(FSL_EV_XFS_DIR2_BLOCK_ADDNAME, "xfs_dir2_block_addname"),
+	XFS_DIRNAME(FSL_EV_XFS_DIR2_LEAF_ADDNAME, "xfs_dir2_leaf_addname"),
+	XFS_DIRNAME(FSL_EV_XFS_DIR2_NODE_ADDNAME, "xfs_dir2_node_addname"),
+	{ FSL_EV_XFS_CREATE, FSL_FAM_ALLOC, 4, sizeof(struct fsl_ev_xfs_create),
+	  "xfs_create", "xfs", {
+	F(fsl_ev_xfs_create, dev, DEV), F(fsl_ev_xfs_create, dir, U64),
+	F(fsl_ev_xfs_create, namelen, S32), F(fsl_ev_xfs_create, name, COMM) } },
+	XFS_IREC(FSL_EV_XFS_IREC_MERGE_PRE, "xfs_irec_merge_pre"),
+	XFS_IREC(FSL_EV_XFS_IREC_MERGE_POST, "xfs_irec_merge_post"),
+	{ FSL_EV_XFS_BUNMAP, FSL_FAM_ALLOC, 7, sizeof(struct fsl_ev_xfs_bunmap),
+	  "xfs_bunmap", "xfs", {
+	F(fsl_ev_xfs_bunmap, dev, DEV), F(fsl_ev_xfs_bunmap, ino, U64),
+	F(fsl_ev_xfs_bunmap, size, S64), F(fsl_ev_xfs_bunmap, fileoff, U64),
+	F(fsl_ev_xfs_bunmap, len, U64), F(fsl_ev_xfs_bunmap, flags, HEX),
+	F(fsl_ev_xfs_bunmap, caller_ip, HEX) } },
+	XFS_IEXT(FSL_EV_XFS_IEXT_INSERT, "xfs_iext_insert"),
+	XFS_IEXT(FSL_EV_XFS_IEXT_REMOVE, "xfs_iext_remove"),
+	XFS_IEXT(FSL_EV_XFS_BMAP_PRE_UPDATE, "xfs_bmap_pre_update"),
+	XFS_IEXT(FSL_EV_XFS_BMAP_POST_UPDATE, "xfs_bmap_post_update"),
+	{ FSL_EV_XFS_IUNLINK_REMOVE, FSL_FAM_ALLOC, 3, sizeof(struct fsl_ev_xfs_agino),
+	  "xfs_iunlink_remove", "xfs", {
+	F(fsl_ev_xfs_agino, dev, DEV), F(fsl_ev_xfs_agino, agno, HEX),
+	F(fsl_ev_xfs_agino, agino, HEX) } },
+	{ FSL_EV_EXT4_IND_MAP_BLOCKS_ENTER, FSL_FAM_ALLOC, 5, sizeof(struct fsl_ev_ext4_map_enter),
+	  "ext4_ind_map_blocks_enter", "ext4", {
+	F(fsl_ev_ext4_map_enter, dev, DEV), F(fsl_ev_ext4_map_enter, ino, U64),
+	F(fsl_ev_ext4_map_enter, lblk, U32), F(fsl_ev_ext4_map_enter, len, U32),
+	F(fsl_ev_ext4_map_enter, flags, HEX) } },
+	{ FSL_EV_EXT4_IND_MAP_BLOCKS_EXIT, FSL_FAM_ALLOC, 8, sizeof(struct fsl_ev_ext4_map_blocks),
+	  "ext4_ind_map_blocks_exit", "ext4", {
+	F(fsl_ev_ext4_map_blocks, dev, DEV), F(fsl_ev_ext4_map_blocks, ino, U64),
+	F(fsl_ev_ext4_map_blocks, flags, HEX), F(fsl_ev_ext4_map_blocks, lblk, U32),
+	F(fsl_ev_ext4_map_blocks, pblk, U64), F(fsl_ev_ext4_map_blocks, len, U32),
+	F(fsl_ev_ext4_map_blocks, mflags, HEX), F(fsl_ev_ext4_map_blocks, ret, S32) } },
 };
 
 _Static_assert(sizeof(struct fsl_hdr) == 24, "header is 24 bytes");
@@ -382,7 +461,7 @@ unsigned int fsl_schema_builtin_all(const struct fsl_event_desc **out)
 }
 
 static const char *const family_names[FSL_FAM__MAX] = {
-	"block", "journal", "writeback", "alloc", "dirops", "offcpu", "proc",
+	"block", "journal", "writeback", "alloc", "dirops", "offcpu", "proc", "cpu",
 };
 
 const char *fsl_family_name(unsigned int family)

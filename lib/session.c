@@ -53,6 +53,17 @@ void fsl_meta_from_reader(struct fsl_meta *m, struct fsl_reader *r)
 	m->text = m_text;
 }
 
+int32_t fsl_ev_stack_id(const struct fsl_hdr *ev)
+{
+	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu))
+		return ((const struct fsl_ev_offcpu *)ev)->stack_id;
+	if (ev->type == FSL_EV_JBD2_KICK && ev->size >= sizeof(struct fsl_ev_jbd2_kick))
+		return ((const struct fsl_ev_jbd2_kick *)ev)->stack_id;
+	if (ev->type == FSL_EV_CPU && ev->size >= sizeof(struct fsl_ev_cpu))
+		return ((const struct fsl_ev_cpu *)ev)->stack_id;
+	return -1;
+}
+
 uint64_t fsl_ev_end(const struct fsl_hdr *ev)
 {
 	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu))
@@ -61,6 +72,8 @@ uint64_t fsl_ev_end(const struct fsl_hdr *ev)
 		return ev->ts + ((const struct fsl_ev_dirop *)ev)->lat_ns;
 	if (ev->type == FSL_EV_DATA && ev->size >= sizeof(struct fsl_ev_data))
 		return ev->ts + ((const struct fsl_ev_data *)ev)->lat_ns;
+	if (ev->type == FSL_EV_CPU && ev->size >= sizeof(struct fsl_ev_cpu))
+		return ev->ts + ((const struct fsl_ev_cpu *)ev)->slot_ns;
 	/* the tracepoint fires just before the task sleeps pause ms */
 	if (ev->type == FSL_EV_BALANCE_DIRTY_PAGES &&
 	    ev->size >= sizeof(struct fsl_ev_balance_dirty_pages) &&
@@ -223,7 +236,7 @@ static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 		if (x.from < s->last_cut)
 			x.from = s->last_cut < x.to ? s->last_cut : x.to;
 	} else if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_DIROP ||
-		   ev->type == FSL_EV_BALANCE_DIRTY_PAGES) {
+		   ev->type == FSL_EV_BALANCE_DIRTY_PAGES || ev->type == FSL_EV_CPU) {
 		x.end = x.to = fsl_ev_end(ev);
 	}
 	if (s->o.stage && s->o.stage->annotate)

@@ -272,6 +272,58 @@ int tp_ext4_ext_map_blocks_exit(struct trace_event_raw_ext4__map_blocks_exit *c)
 	return 0;
 }
 
+/*
+ * Files without extents (ext2/ext3 format on the ext4 driver) map through
+ * the indirect-block code: the same record as an extent mapping, its own
+ * type; the enter names the logical block whose mapping may allocate
+ * indirect blocks before the data (fragcheck counts them in the file's run).
+ */
+SEC("tracepoint/ext4/ext4_ind_map_blocks_exit")
+int tp_ext4_ind_map_blocks_exit(struct trace_event_raw_ext4__map_blocks_exit *c)
+{
+	struct fsl_ev_ext4_map_blocks *e;
+
+	if (DEV_SKIP(c->dev))
+		return 0;
+	e = ALLOC_NEW(fsl_ev_ext4_map_blocks, FSL_EV_EXT4_IND_MAP_BLOCKS_EXIT);
+	if (!e)
+		return 0;
+	e->dev = c->dev;
+	e->ino = c->ino;
+	e->flags = c->flags;
+	e->pblk = c->pblk;
+	e->lblk = c->lblk;
+	e->len = c->len;
+	e->mflags = c->mflags;
+	e->ret = c->ret;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+static __always_inline int map_enter(__u32 dev, __u64 ino, __u32 lblk, __u32 len, __u32 flags)
+{
+	struct fsl_ev_ext4_map_enter *e;
+
+	if (DEV_SKIP(dev))
+		return 0;
+	e = ALLOC_NEW(fsl_ev_ext4_map_enter, FSL_EV_EXT4_IND_MAP_BLOCKS_ENTER);
+	if (!e)
+		return 0;
+	e->dev = dev;
+	e->ino = ino;
+	e->lblk = lblk;
+	e->len = len;
+	e->flags = flags;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+SEC("tracepoint/ext4/ext4_ind_map_blocks_enter")
+int tp_ext4_ind_map_blocks_enter(struct trace_event_raw_ext4__map_blocks_enter *c)
+{
+	return map_enter(c->dev, c->ino, c->lblk, c->len, c->flags);
+}
+
 SEC("tracepoint/ext4/ext4_writepages")
 int tp_ext4_writepages(struct trace_event_raw_ext4_writepages *c)
 {
@@ -690,8 +742,8 @@ static __always_inline int on_ext4_load_inode(__u64 *ctx)
 	return inode_ev(BPF_CORE_READ(sb, s_dev), ctx[1], 0, 0, 0, 0, 0, FSL_EV_EXT4_LOAD_INODE);
 }
 
-/* ext4_ext_map_blocks_exit(struct inode *inode, unsigned flags, struct ext4_map_blocks *map, int ret) */
-static __always_inline int on_ext4_ext_map_blocks_exit(__u64 *ctx)
+/* ext4_{ext,ind}_map_blocks_exit(struct inode *inode, unsigned flags, struct ext4_map_blocks *map, int ret) */
+static __always_inline int map_exit_raw(__u64 *ctx, __u16 type)
 {
 	struct inode *inode = (void *)ctx[0];
 	struct ext4_map_blocks *map = (void *)ctx[2];
@@ -700,7 +752,7 @@ static __always_inline int on_ext4_ext_map_blocks_exit(__u64 *ctx)
 
 	if (DEV_SKIP(dev))
 		return 0;
-	e = ALLOC_NEW(fsl_ev_ext4_map_blocks, FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT);
+	e = ALLOC_NEW(fsl_ev_ext4_map_blocks, type);
 	if (!e)
 		return 0;
 	e->dev = dev;
@@ -713,6 +765,24 @@ static __always_inline int on_ext4_ext_map_blocks_exit(__u64 *ctx)
 	e->ret = ctx[3];
 	EV_SUBMIT(e);
 	return 0;
+}
+
+static __always_inline int on_ext4_ext_map_blocks_exit(__u64 *ctx)
+{
+	return map_exit_raw(ctx, FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT);
+}
+
+static __always_inline int on_ext4_ind_map_blocks_exit(__u64 *ctx)
+{
+	return map_exit_raw(ctx, FSL_EV_EXT4_IND_MAP_BLOCKS_EXIT);
+}
+
+/* ext4_ind_map_blocks_enter(struct inode *inode, ext4_lblk_t lblk, unsigned int len, unsigned int flags) */
+static __always_inline int on_ext4_ind_map_blocks_enter(__u64 *ctx)
+{
+	struct inode *inode = (void *)ctx[0];
+
+	return map_enter(inode_dev(inode), BPF_CORE_READ(inode, i_ino), ctx[1], ctx[2], ctx[3]);
 }
 
 /* ext4_writepages(struct inode *inode, struct writeback_control *wbc) */
@@ -875,6 +945,8 @@ FSL_RAW_TP_BTF(ext4_allocate_inode, on_ext4_allocate_inode)
 FSL_RAW_TP(ext4_free_inode, on_ext4_free_inode)
 FSL_RAW_TP(ext4_load_inode, on_ext4_load_inode)
 FSL_RAW_TP(ext4_ext_map_blocks_exit, on_ext4_ext_map_blocks_exit)
+FSL_RAW_TP(ext4_ind_map_blocks_enter, on_ext4_ind_map_blocks_enter)
+FSL_RAW_TP(ext4_ind_map_blocks_exit, on_ext4_ind_map_blocks_exit)
 FSL_RAW_TP(ext4_writepages, on_ext4_writepages)
 FSL_RAW_TP(ext4_da_write_folios_start, on_ext4_da_write_folios_start)
 FSL_RAW_TP(ext4_da_write_folios_end, on_ext4_da_write_folios_end)

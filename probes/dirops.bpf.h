@@ -335,7 +335,7 @@ static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs
 	/* Scope (-m/-d): only a call that acted on the target is recorded. */
 	if (targ_dev) {
 		how = scope_judge(e, regs, ret, &dev);
-		if (how != FSL_SCOPE_ALL && dev != targ_dev)
+		if (how != FSL_DIROP_SCOPE_ALL && dev != targ_dev)
 			return;
 		e->pflags |= how << FSL_DIROP_SCOPE_SHIFT;
 	}

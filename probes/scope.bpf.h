@@ -328,32 +328,32 @@ static __always_inline __u32 scope_judge(struct fsl_ev_dirop *e, struct pt_regs 
 
 	*dev = 0;
 	if (e->op == FSL_OP_SYNC)
-		return FSL_SCOPE_ALL;
+		return FSL_DIROP_SCOPE_ALL;
 	if ((e->op == FSL_OP_OPEN || e->op == FSL_OP_CREATE) && ret >= 0) {
 		*dev = fd_dev((__s32)ret);
-		return FSL_SCOPE_FD;
+		return FSL_DIROP_SCOPE_FD;
 	}
 	if (!e->path_len && e->fd >= 0) {
 		*dev = fd_dev(e->fd);
-		return FSL_SCOPE_FD;
+		return FSL_DIROP_SCOPE_FD;
 	}
 	if (e->op == FSL_OP_STAT && ret == 0) {
 		sc = dirop_sc_of(e->syscall);
 		if (sc && sc->statbuf >= 0) {
 			*dev = scope_stat_dev(sc, regs);
 			if (*dev)
-				return FSL_SCOPE_STAT;
+				return FSL_DIROP_SCOPE_STAT;
 		}
 	}
 	a = bpf_map_lookup_elem(&dir_act, &e->hdr.tid);
 	if (a && a->ts >= e->hdr.ts) {
 		*dev = a->dev;
-		return FSL_SCOPE_DIR_EVENT;
+		return FSL_DIROP_SCOPE_DIR_EVENT;
 	}
 	*dev = scope_walk(e, &inexact);
 	if (inexact)
 		e->pflags |= FSL_DIROP_WALK_INEXACT;
-	return FSL_SCOPE_WALK;
+	return FSL_DIROP_SCOPE_WALK;
 }
 
 /*

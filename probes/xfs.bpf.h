@@ -4,7 +4,9 @@
  * Log forces, iclog waits and writes, log-space (grant head) waits, AIL
  * pushes, metadata buffer reads and lock sleeps and fsync entries belong
  * to the journal family; extent allocation results, AGI reads (inode
- * allocation) and extent mappings (I/O and writeback) to the alloc family.
+ * allocation) and extent mappings (I/O and writeback) to the alloc family,
+ * with what the layout analysis needs: the inode a directory entry is
+ * added for (a create's new inode), sparse chunk merges, extents unmapped.
  * The collector loads them only for an XFS target (or no target) and the
  * ext4/jbd2 programs of those families only for ext4.
  *
@@ -312,5 +314,217 @@ XFS_IMAP_TP(xfs_iomap_alloc, FSL_EV_XFS_IOMAP_ALLOC)
 XFS_IMAP_TP(xfs_iomap_found, FSL_EV_XFS_IOMAP_FOUND)
 XFS_IMAP_TP(xfs_map_blocks_alloc, FSL_EV_XFS_MAP_BLOCKS_ALLOC)
 XFS_IMAP_TP(xfs_map_blocks_found, FSL_EV_XFS_MAP_BLOCKS_FOUND)
+
+/*
+ * Directory entries and creates carry a name, which the classic records
+ * hold as a __data_loc string; the raw arguments (struct xfs_da_args,
+ * struct xfs_name) are read instead, through BTF or CO-RE probe reads.
+ * The copy keeps the first FSL_XFS_NAME_MAX bytes (the record was zeroed:
+ * a shorter name stays NUL padded).
+ */
+static __always_inline void xfs_name_copy(const void *name, int namelen, char *dst)
+{
+	int i;
+
+	/* a constant size the verifier accepts; what follows the name is cleared */
+	if (bpf_probe_read_kernel(dst, FSL_XFS_NAME_MAX, name))
+		return;
+	for (i = 0; i < FSL_XFS_NAME_MAX; i++)
+		if (i >= namelen)
+			dst[i] = 0;
+}
+
+static __always_inline __u32 xfs_inode_dev(struct xfs_inode *ip)
+{
+	return BPF_CORE_READ(ip, i_mount, m_super, s_dev);
+}
+
+/* xfs_dir2_{sf,block,leaf,node}_addname(struct xfs_da_args *args) */
+static __always_inline int xfs_dirname_raw(__u64 *ctx, __u16 type)
+{
+	struct xfs_da_args *args = (void *)ctx[0];
+	struct fsl_ev_xfs_dirname *e;
+	struct xfs_inode *dp = BPF_CORE_READ(args, dp);
+	__u32 dev = xfs_inode_dev(dp);
+
+	if (DEV_SKIP(dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_dirname, type, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = dev;
+	e->dir = BPF_CORE_READ(dp, i_ino);
+	e->inumber = BPF_CORE_READ(args, inumber);
+	e->hashval = BPF_CORE_READ(args, hashval);
+	e->op_flags = BPF_CORE_READ(args, op_flags);
+	e->namelen = BPF_CORE_READ(args, namelen);
+	xfs_name_copy(BPF_CORE_READ(args, name), e->namelen, e->name);
+	EV_SUBMIT(e);
+	return 0;
+}
+
+/* Which of the four a directory uses depends on its size (short form in the inode, block, leaf, node). */
+static __always_inline int on_xfs_dir2_sf_addname(__u64 *ctx)
+{
+	return xfs_dirname_raw(ctx, FSL_EV_XFS_DIR2_SF_ADDNAME);
+}
+
+static __always_inline int on_xfs_dir2_block_addname(__u64 *ctx)
+{
+	return xfs_dirname_raw(ctx, FSL_EV_XFS_DIR2_BLOCK_ADDNAME);
+}
+
+static __always_inline int on_xfs_dir2_leaf_addname(__u64 *ctx)
+{
+	return xfs_dirname_raw(ctx, FSL_EV_XFS_DIR2_LEAF_ADDNAME);
+}
+
+static __always_inline int on_xfs_dir2_node_addname(__u64 *ctx)
+{
+	return xfs_dirname_raw(ctx, FSL_EV_XFS_DIR2_NODE_ADDNAME);
+}
+
+/* xfs_create(struct xfs_inode *dp, const struct xfs_name *name) */
+static __always_inline int on_xfs_create(__u64 *ctx)
+{
+	struct xfs_inode *dp = (void *)ctx[0];
+	const struct xfs_name *name = (void *)ctx[1];
+	struct fsl_ev_xfs_create *e;
+	__u32 dev = xfs_inode_dev(dp);
+
+	if (DEV_SKIP(dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_create, FSL_EV_XFS_CREATE, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = dev;
+	e->dir = BPF_CORE_READ(dp, i_ino);
+	e->namelen = BPF_CORE_READ(name, len);
+	xfs_name_copy(BPF_CORE_READ(name, name), e->namelen, e->name);
+	EV_SUBMIT(e);
+	return 0;
+}
+
+FSL_RAW_TP(xfs_dir2_sf_addname, on_xfs_dir2_sf_addname)
+FSL_RAW_TP(xfs_dir2_block_addname, on_xfs_dir2_block_addname)
+FSL_RAW_TP(xfs_dir2_leaf_addname, on_xfs_dir2_leaf_addname)
+FSL_RAW_TP(xfs_dir2_node_addname, on_xfs_dir2_node_addname)
+FSL_RAW_TP(xfs_create, on_xfs_create)
+
+SEC("tracepoint/xfs/xfs_irec_merge_pre")
+int tp_xfs_irec_merge_pre(struct trace_event_raw_xfs_irec_merge_pre *ctx)
+{
+	struct fsl_ev_xfs_irec *e;
+
+	if (DEV_SKIP(ctx->dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_irec, FSL_EV_XFS_IREC_MERGE_PRE, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = ctx->dev;
+	e->agno = ctx->agno;
+	e->agino = ctx->agino;
+	e->holemask = ctx->holemask;
+	e->nagino = ctx->nagino;
+	e->nholemask = ctx->nholemask;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+SEC("tracepoint/xfs/xfs_irec_merge_post")
+int tp_xfs_irec_merge_post(struct trace_event_raw_xfs_irec_merge_post *ctx)
+{
+	struct fsl_ev_xfs_irec *e;
+
+	if (DEV_SKIP(ctx->dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_irec, FSL_EV_XFS_IREC_MERGE_POST, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = ctx->dev;
+	e->agno = ctx->agno;
+	e->agino = ctx->agino;
+	e->holemask = ctx->holemask;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+SEC("tracepoint/xfs/xfs_bunmap")
+int tp_xfs_bunmap(struct trace_event_raw_xfs_bunmap *ctx)
+{
+	struct fsl_ev_xfs_bunmap *e;
+
+	if (DEV_SKIP(ctx->dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_bunmap, FSL_EV_XFS_BUNMAP, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = ctx->dev;
+	e->ino = ctx->ino;
+	e->size = ctx->size;
+	e->fileoff = ctx->fileoff;
+	e->len = ctx->len;
+	e->flags = ctx->flags;
+	e->caller_ip = ctx->caller_ip;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+static __always_inline int xfs_iext_ev(struct trace_event_raw_xfs_bmap_class *ctx, __u16 type)
+{
+	struct fsl_ev_xfs_iext *e;
+
+	if (DEV_SKIP(ctx->dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_iext, type, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = ctx->dev;
+	e->ino = ctx->ino;
+	e->pos = ctx->pos;
+	e->startoff = ctx->startoff;
+	e->startblock = ctx->startblock;
+	e->blockcount = ctx->blockcount;
+	e->state = ctx->state;
+	e->bmap_state = ctx->bmap_state;
+	e->caller_ip = ctx->caller_ip;
+	EV_SUBMIT(e);
+	return 0;
+}
+
+/*
+ * The in-core extent list: every record inserted (also as the list is read
+ * from disk), removed or updated. The mappings traced at writeback show the
+ * delayed allocation before it is converted; these show the blocks it got.
+ */
+#define XFS_IEXT_TP(tp, evtype)							\
+SEC("tracepoint/xfs/" #tp)							\
+int tp_##tp(struct trace_event_raw_xfs_bmap_class *ctx)				\
+{										\
+	return xfs_iext_ev(ctx, evtype);					\
+}
+
+XFS_IEXT_TP(xfs_iext_insert, FSL_EV_XFS_IEXT_INSERT)
+XFS_IEXT_TP(xfs_iext_remove, FSL_EV_XFS_IEXT_REMOVE)
+XFS_IEXT_TP(xfs_bmap_pre_update, FSL_EV_XFS_BMAP_PRE_UPDATE)
+XFS_IEXT_TP(xfs_bmap_post_update, FSL_EV_XFS_BMAP_POST_UPDATE)
+
+/* An inode freed: what the inode placement model gives back to its chunk. */
+SEC("tracepoint/xfs/xfs_iunlink_remove")
+int tp_xfs_iunlink_remove(struct trace_event_raw_xfs_ag_inode_class *ctx)
+{
+	struct fsl_ev_xfs_agino *e;
+
+	if (DEV_SKIP(ctx->dev))
+		return 0;
+	e = EV_NEW(fsl_ev_xfs_agino, FSL_EV_XFS_IUNLINK_REMOVE, FSL_FAM_ALLOC);
+	if (!e)
+		return 0;
+	e->dev = ctx->dev;
+	e->agno = ctx->agno;
+	e->agino = ctx->agino;
+	EV_SUBMIT(e);
+	return 0;
+}
 
 #endif /* FSL_XFS_BPF_H */

@@ -14,9 +14,10 @@
 
 /* def[] = { small, medium, full }; NULL repeats the previous scale's value. */
 const struct fsl_param_def fsl_common_params[] = {
+	{ "fs",          { "ext4" },      "filesystem type: ext4, ext3 (mkfs.ext3, mounted by the ext4 driver) or xfs" },
 	{ "fs_size",     { "1G" },        "size of the scratch image (sparse)" },
-	{ "blocksize",   { "4096" },      "mkfs.ext4 -b: 1024, 2048 or 4096" },
-	{ "journal",     { "" },          "journal size (mkfs.ext4 -J size=), e.g. 1M, 64M; empty = mkfs default" },
+	{ "blocksize",   { "4096" },      "mkfs.ext4 -b (mkfs.xfs -b size=): 1024, 2048 or 4096" },
+	{ "journal",     { "" },          "journal size (mkfs.ext4 -J size=; XFS log, mkfs.xfs -l size=), e.g. 1M, 64M; empty = mkfs default (XFS: 8192 blocks, or the least mkfs.xfs allows)" },
 	{ "inodes",      { "" },          "number of inodes (mkfs.ext4 -N); empty = mkfs default" },
 	{ "large_dir",   { "0" },         "mkfs.ext4 -O large_dir (3-level htree, >2 GiB directories)" },
 	{ "mkfs_opts",   { "" },          "extra mkfs.ext4 options, space separated" },
@@ -28,6 +29,10 @@ const struct fsl_param_def fsl_common_params[] = {
 	{ "sync",        { "1" },         "1: every phase ends with syncfs() (its cost is part of the phase)" },
 	{ "dirty_bytes", { "" },          "set vm.dirty_bytes for the run (restored afterwards)" },
 	{ "dirty_background_bytes", { "" }, "set vm.dirty_background_bytes for the run (restored)" },
+	{ "dirty_expire_centisecs", { "" }, "set vm.dirty_expire_centisecs for the run (restored): "
+	  "how old dirty data is before periodic writeback takes it" },
+	{ "dirty_writeback_centisecs", { "" }, "set vm.dirty_writeback_centisecs for the run "
+	  "(restored): the flusher's period; 0 stops periodic writeback" },
 	{ "tick_ms",     { "10", "100", "100" }, "rate sample interval (small scale: short phases need finer samples)" },
 	{ "seed",        { "1" },         "seed of the deterministic generator" },
 	{ NULL },
@@ -44,8 +49,13 @@ static const struct fsl_param_def createmany_params[] = {
 	{ "n",       { "20000", "200000", "1000000" }, "entries in one directory" },
 	{ "mode",    { "mknod" }, "mknod or create (open O_CREAT + close)" },
 	{ "lookups", { "1" }, "1: a lookup phase (stat each name, shuffled) before unlink" },
+	{ "namelen", { "9" }, "name length (createmany's f%d is 9); longer names fill the htree sooner" },
+	{ "on_full", { "fail" }, "fail, or stop: a full directory (ENOSPC: no third htree level "
+	  "without large_dir) ends the create phase and the rest runs on the names made" },
 	{ "fs_size", { "1G", "2G", "8G" }, NULL },
-	{ "inodes",  { "65536", "262144", "1100000" }, NULL },
+	{ "inodes",  { "" }, "mkfs.ext4 -N; empty = n + 10% + 4096, an inode per name" },
+	/* the lookups and unlinks find the directory on disk, as createmany's did */
+	{ "drop_caches", { "1" }, NULL },
 	{ NULL },
 };
 
@@ -55,6 +65,8 @@ static const struct fsl_param_def bonnie_params[] = {
 	{ "min",   { "0" }, "smallest file size, bytes" },
 	{ "max",   { "4096" }, "largest file size, bytes" },
 	{ "runs",  { "1" }, "runs on the same filesystem (aging)" },
+	/* the read phases read the disk, as the seed's mem=256M made bonnie++'s do */
+	{ "drop_caches", { "1" }, NULL },
 	{ NULL },
 };
 
@@ -160,24 +172,38 @@ void fsl_params__init(struct fsl_params *p, const struct fsl_scenario *sc, enum 
 	add_defs(p, fsl_common_params, scale);
 }
 
-static const struct fsl_param_def *def_in(const struct fsl_param_def *d, const char *key)
+/* The parameters that are switches: 1/0, yes/no, on/off, true/false. */
+static int is_switch(const char *key)
 {
-	for (; d && d->key; d++)
-		if (!strcmp(d->key, key))
-			return d;
-	return NULL;
+	static const char *const switches[] = { "large_dir", "delalloc", "dio", "drop_caches",
+						"sync", "lookups", "real", NULL };
+	const char *const *k;
+
+	for (k = switches; *k; k++)
+		if (!strcmp(*k, key))
+			return 1;
+	return 0;
 }
 
-/* The definition a key's default came from (any scenario's table will do). */
+/*
+ * The definition p's key came from: p->key[] points at the key of the table
+ * entry that gave the default (the scenario's own, else the common one), so
+ * the entry is found by that pointer, not by name (htree's inodes default is
+ * empty, createmany's a number).
+ */
 static const struct fsl_param_def *def_of(const char *key)
 {
 	const struct fsl_scenario *sc;
 	const struct fsl_param_def *d;
 
 	for (sc = fsl_scenarios; sc->name; sc++)
-		if ((d = def_in(sc->params, key)))
+		for (d = sc->params; d && d->key; d++)
+			if (d->key == key)
+				return d;
+	for (d = fsl_common_params; d->key; d++)
+		if (d->key == key)
 			return d;
-	return def_in(fsl_common_params, key);
+	return NULL;
 }
 
 int fsl_params__set(struct fsl_params *p, const char *kv)
@@ -199,22 +225,29 @@ int fsl_params__set(struct fsl_params *p, const char *kv)
 	if (strlen(eq + 1) >= sizeof(p->value[0]))
 		return -EINVAL;
 	{
-		/* a number stays a number (or a yes/no where the default is 0/1) */
 		const struct fsl_param_def *d = def_of(p->key[i]);
+		const char *val = eq + 1, *dflt = d ? def_at(d, FSL_SCALE_SMALL) : "";
 		uint64_t v;
 		int b;
 
-		/* sizes whose empty default means "leave it": checked here, before mkfs */
+		/* sizes where empty means "leave it" (the mkfs or sysctl default) */
 		static const char *const sizes[] = { "dirty_bytes", "dirty_background_bytes",
 						     "inodes", "journal", "fs_size", NULL };
 		const char *const *k;
+		int size = 0;
 
-		if (d && *def_at(d, FSL_SCALE_SMALL) && !fsl_parse_size(def_at(d, FSL_SCALE_SMALL), &v) &&
-		    fsl_parse_size(eq + 1, &v) && fsl_parse_bool(eq + 1, &b))
-			return -EINVAL;
 		for (k = sizes; *k; k++)
-			if (!strcmp(*k, key) && eq[1] && fsl_parse_size(eq + 1, &v))
+			size |= !strcmp(*k, key);
+		/* checked here, before mkfs: "n=yes" or "n=" would read as 0 */
+		if (is_switch(key)) {
+			if (!*val || fsl_parse_bool(val, &b))
 				return -EINVAL;
+		} else if (size) {
+			if (*val && fsl_parse_size(val, &v))
+				return -EINVAL;
+		} else if (*dflt && !fsl_parse_size(dflt, &v) && fsl_parse_size(val, &v)) {
+			return -EINVAL;
+		}
 	}
 	strcpy(p->value[i], eq + 1);
 	p->set[i] = 1;

@@ -87,7 +87,11 @@ const char *fsl_scale__name(enum fsl_scale scale);
 
 /* Fill p with the defaults of sc at scale. */
 void fsl_params__init(struct fsl_params *p, const struct fsl_scenario *sc, enum fsl_scale scale);
-/* Apply "key=value"; -ENOENT for an unknown key, -EINVAL for a malformed one. */
+/*
+ * Apply "key=value"; -ENOENT for an unknown key, -EINVAL for a malformed one:
+ * a number that is not one (a word, or empty), a switch that is not
+ * 1/0, yes/no, on/off or true/false.
+ */
 int fsl_params__set(struct fsl_params *p, const char *kv);
 const char *fsl_params__get(const struct fsl_params *p, const char *key);
 /* Numbers with optional K/M/G suffix (powers of 1024). 0 when unset/empty. */

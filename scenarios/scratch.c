@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Scratch ext4 on a loop device (or a given device): make, mount, always tear down. */
+/* Scratch ext4, ext3 or XFS on a loop device (or a given device): make, mount, always tear down. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -111,28 +111,59 @@ static int device_is_mounted(const char *dev)
 	return found;
 }
 
+static const char *fstype_of(const struct fsl_scratch_opts *o)
+{
+	return o->fstype[0] ? o->fstype : "ext4";
+}
+
+/* "Log size must be at least 64MB.": the smallest log this mkfs.xfs makes, in MiB (0 unknown). */
+static unsigned long xfs_log_min_mib(const char *out)
+{
+	const char *p = strstr(out, "must be at least ");
+
+	return p ? strtoul(p + 17, NULL, 10) : 0;
+}
+
 static int do_mkfs(struct fsl_scratch *s, const struct fsl_scratch_opts *o, const char *target)
 {
-	char prog[PATH_MAX], out[2048], size_arg[32];
+	char prog[PATH_MAX], out[2048], size_arg[32], name[32], logarg[48];
 	const char *argv[FSL_SCRATCH_ARGS_MAX + 8];
-	unsigned int i, n = 0;
+	int xfs = !strcmp(fstype_of(o), "xfs");
+	unsigned int i, n = 0, logi = 0;
+	unsigned long min;
 	int rc;
 
-	if (!find_prog("mkfs.ext4", prog, sizeof(prog)))
-		return fail(s, -ENOENT, "cannot run mkfs.ext4 (e2fsprogs)%s", "");
+	snprintf(name, sizeof(name), "mkfs.%s", fstype_of(o));
+	if (!find_prog(name, prog, sizeof(prog)))
+		return fail(s, -ENOENT, "cannot run %s (e2fsprogs or xfsprogs)", name);
 	argv[n++] = prog;
 	argv[n++] = "-q";
-	argv[n++] = "-F";
-	for (i = 0; i < o->nmkfs && n < FSL_SCRATCH_ARGS_MAX + 4; i++)
+	argv[n++] = xfs ? "-f" : "-F";
+	for (i = 0; i < o->nmkfs && n < FSL_SCRATCH_ARGS_MAX + 4; i++) {
+		/* the XFS log's size follows "-l": remembered for a retry */
+		if (xfs && i && !strcmp(o->mkfs_args[i - 1], "-l"))
+			logi = n;
 		argv[n++] = o->mkfs_args[i];
+	}
 	argv[n++] = target;
-	if (!o->device) {
-		/* size in KiB: mkfs reads a bare number as blocks */
+	if (!o->device && !xfs) {
+		/* size in KiB: mkfs reads a bare number as blocks (mkfs.xfs takes the file's) */
 		snprintf(size_arg, sizeof(size_arg), "%lluk", (unsigned long long)(o->size >> 10));
 		argv[n++] = size_arg;
 	}
 	argv[n] = NULL;
 	rc = run_child((char *const *)argv, out, sizeof(out));
+	/*
+	 * xfsprogs 5.19 and later refuse logs under 64 MiB (the seed's 8192
+	 * blocks among them): the smallest it allows, said in the notes.
+	 */
+	if (rc > 0 && xfs && logi && (min = xfs_log_min_mib(out))) {
+		snprintf(logarg, sizeof(logarg), "size=%lum", min);
+		snprintf(s->notes, sizeof(s->notes), "mkfs.xfs refused -l %s (\"%.*s\"): -l %s",
+			 argv[logi], (int)strcspn(out, "\n"), out, logarg);
+		argv[logi] = logarg;
+		rc = run_child((char *const *)argv, out, sizeof(out));
+	}
 	if (rc < 0)
 		return fail(s, rc, "cannot run %s", prog);
 	if (rc) {
@@ -140,7 +171,7 @@ static int do_mkfs(struct fsl_scratch *s, const struct fsl_scratch_opts *o, cons
 
 		while (len && out[len - 1] == '\n')
 			out[--len] = 0;
-		snprintf(s->errmsg, sizeof(s->errmsg), "mkfs.ext4 failed (exit %d): %.900s", rc, out);
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s failed (exit %d): %.900s", name, rc, out);
 		return -EINVAL;
 	}
 	return 0;
@@ -213,7 +244,7 @@ static const struct {
 	{ "nosuid", MS_NOSUID }, { "nodev", MS_NODEV }, { "noexec", MS_NOEXEC },
 };
 
-static int do_mount(struct fsl_scratch *s, const char *opts)
+static int do_mount(struct fsl_scratch *s, const char *opts, const char *fstype)
 {
 	char copy[512], data[512] = "", *tok, *save;
 	unsigned long flags = 0;
@@ -232,11 +263,11 @@ static int do_mount(struct fsl_scratch *s, const char *opts)
 			strncat(data, ",", sizeof(data) - strlen(data) - 1);
 		strncat(data, tok, sizeof(data) - strlen(data) - 1);
 	}
-	if (mount(s->dev, s->mnt, "ext4", flags, *data ? data : NULL)) {
+	if (mount(s->dev, s->mnt, fstype, flags, *data ? data : NULL)) {
 		int e = errno;
 
-		snprintf(s->errmsg, sizeof(s->errmsg), "cannot mount %.60s on %.400s (ext4, %.400s): %s",
-			 s->dev, s->mnt, *opts ? opts : "defaults", strerror(e));
+		snprintf(s->errmsg, sizeof(s->errmsg), "cannot mount %.60s on %.400s (%s, %.400s): %s",
+			 s->dev, s->mnt, fstype, *opts ? opts : "defaults", strerror(e));
 		return -e;
 	}
 	s->mounted = 1;
@@ -277,7 +308,7 @@ int fsl_scratch__new(const struct fsl_scratch_opts *o, struct fsl_scratch **out)
 		snprintf(s->dev, sizeof(s->dev), "%s", o->device);
 		if ((err = do_mkfs(s, o, s->dev)))
 			return err;
-		return do_mount(s, o->mount_opts);
+		return do_mount(s, o->mount_opts, fstype_of(o));
 	}
 	snprintf(s->img, sizeof(s->img), "%s/fs.img", s->dir);
 	fd = open(s->img, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -294,7 +325,7 @@ int fsl_scratch__new(const struct fsl_scratch_opts *o, struct fsl_scratch **out)
 		return err;
 	if ((err = attach_loop(s, o->direct_io)))
 		return err;
-	return do_mount(s, o->mount_opts);
+	return do_mount(s, o->mount_opts, fstype_of(o));
 }
 
 int fsl_scratch__umount(struct fsl_scratch *s)
@@ -375,11 +406,59 @@ static void add_mopt(struct fsl_scratch_opts *o, const char *opt)
 	strncat(o->mount_opts, opt, sizeof(o->mount_opts) - strlen(o->mount_opts) - 1);
 }
 
+static void add_extra_args(struct fsl_scratch_opts *o, const char *extra, int *err)
+{
+	char copy[512], *tok, *save;
+
+	if (!extra || !*extra)
+		return;
+	snprintf(copy, sizeof(copy), "%s", extra);
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		*err |= add_arg(o, tok);
+}
+
+/*
+ * mkfs.xfs: the block size, and the log (journal=SIZE, else the seed's 8192
+ * blocks: mkfs.xfs -l size=8192b). XFS has no inode count, large_dir nor
+ * nodelalloc to set: asked for, they are refused.
+ */
+static int xfs_from_params(struct fsl_scratch_opts *o, const struct fsl_params *p, uint64_t bs,
+			   uint64_t journal)
+{
+	const char *atime = fsl_params__get(p, "atime");
+	char buf[64];
+	int err = 0;
+
+	if (fsl_params__size(p, "inodes") || fsl_params__bool(p, "large_dir") ||
+	    !fsl_params__bool(p, "delalloc"))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "size=%llu", (unsigned long long)bs);
+	err |= add_arg(o, "-b");
+	err |= add_arg(o, buf);
+	if (journal)
+		snprintf(buf, sizeof(buf), "size=%lluk", (unsigned long long)(journal >> 10));
+	else
+		snprintf(buf, sizeof(buf), "size=8192b");
+	err |= add_arg(o, "-l");
+	err |= add_arg(o, buf);
+	add_extra_args(o, fsl_params__get(p, "mkfs_opts"), &err);
+	if (atime && *atime) {
+		if (strcmp(atime, "relatime") && strcmp(atime, "strictatime") &&
+		    strcmp(atime, "noatime") && strcmp(atime, "atime"))
+			return -EINVAL;
+		add_mopt(o, !strcmp(atime, "atime") ? "strictatime" : atime);
+	}
+	add_mopt(o, fsl_params__get(p, "mount_opts"));
+	o->direct_io = fsl_params__bool(p, "dio");
+	return err ? -E2BIG : 0;
+}
+
 int fsl_scratch_opts__from_params(struct fsl_scratch_opts *o, const struct fsl_params *p,
 				  char *notes, size_t notes_len)
 {
 	uint64_t bs = fsl_params__size(p, "blocksize"), journal = fsl_params__size(p, "journal");
 	const char *atime = fsl_params__get(p, "atime"), *extra = fsl_params__get(p, "mkfs_opts");
+	const char *fs = fsl_params__get(p, "fs");
 	char buf[128], copy[512], *tok, *save;
 	int err = 0;
 
@@ -389,10 +468,17 @@ int fsl_scratch_opts__from_params(struct fsl_scratch_opts *o, const struct fsl_p
 	o->journal_mib = 0;
 	o->mount_opts[0] = 0;
 	o->size = fsl_params__size(p, "fs_size");
+	if (!fs || !*fs)
+		fs = "ext4";
+	if (strcmp(fs, "ext4") && strcmp(fs, "ext3") && strcmp(fs, "xfs"))
+		return -EINVAL;
+	snprintf(o->fstype, sizeof(o->fstype), "%s", fs);
 	if (o->size < (16 << 20))
 		return -EINVAL;
 	if (bs != 1024 && bs != 2048 && bs != 4096)
 		return -EINVAL;
+	if (!strcmp(fs, "xfs"))
+		return xfs_from_params(o, p, bs, journal);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bs);
 	err |= add_arg(o, "-b");
 	err |= add_arg(o, buf);
@@ -507,7 +593,8 @@ int fsl_vm__set(struct fsl_vm_saved *s, const char *name, const char *value)
 	int err;
 
 	if (strcmp(name, "dirty_bytes") && strcmp(name, "dirty_background_bytes") &&
-	    strcmp(name, "dirty_ratio") && strcmp(name, "dirty_background_ratio"))
+	    strcmp(name, "dirty_ratio") && strcmp(name, "dirty_background_ratio") &&
+	    strcmp(name, "dirty_expire_centisecs") && strcmp(name, "dirty_writeback_centisecs"))
 		return -EINVAL;
 	if (!s->saved) {
 		if (!s->lock_fd && (err = fsl_vm__lock(s, 1)))
@@ -515,7 +602,10 @@ int fsl_vm__set(struct fsl_vm_saved *s, const char *name, const char *value)
 		if ((err = read_sysctl("dirty_bytes", s->dirty_bytes, sizeof(s->dirty_bytes))) ||
 		    (err = read_sysctl("dirty_ratio", s->dirty_ratio, sizeof(s->dirty_ratio))) ||
 		    (err = read_sysctl("dirty_background_bytes", s->bg_bytes, sizeof(s->bg_bytes))) ||
-		    (err = read_sysctl("dirty_background_ratio", s->bg_ratio, sizeof(s->bg_ratio))))
+		    (err = read_sysctl("dirty_background_ratio", s->bg_ratio, sizeof(s->bg_ratio))) ||
+		    (err = read_sysctl("dirty_expire_centisecs", s->expire, sizeof(s->expire))) ||
+		    (err = read_sysctl("dirty_writeback_centisecs", s->writeback,
+				       sizeof(s->writeback))))
 			return err;
 		s->saved = 1;
 	}
@@ -535,6 +625,12 @@ int fsl_vm__restore(struct fsl_vm_saved *s)
 		err = e;
 	e = strcmp(s->bg_bytes, "0") ? write_sysctl("dirty_background_bytes", s->bg_bytes)
 				     : write_sysctl("dirty_background_ratio", s->bg_ratio);
+	if (e && !err)
+		err = e;
+	e = write_sysctl("dirty_expire_centisecs", s->expire);
+	if (e && !err)
+		err = e;
+	e = write_sysctl("dirty_writeback_centisecs", s->writeback);
 	if (e && !err)
 		err = e;
 	if (!err) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Scratch filesystem: a sparse image in a fresh temporary directory,
- * mkfs.ext4 (run as a child), a loop device (LOOP_CTL_GET_FREE +
+ * mkfs.ext4, mkfs.ext3 or mkfs.xfs (run as a child), a loop device (LOOP_CTL_GET_FREE +
  * LOOP_CONFIGURE), a mount. fsl_scratch__free() always unmounts, detaches
  * and deletes what was made, whatever state setup reached; the caller calls
  * it on every path (also after a signal: handlers only set a flag).
@@ -20,7 +20,8 @@
 
 struct fsl_scratch_opts {
 	uint64_t size;			/* image bytes */
-	const char *mkfs_args[FSL_SCRATCH_ARGS_MAX];	/* after "mkfs.ext4 -q -F" */
+	char fstype[16];		/* ext4 (""), ext3 or xfs: the mkfs and the mount type */
+	const char *mkfs_args[FSL_SCRATCH_ARGS_MAX];	/* after "mkfs.TYPE -q -F" ("-q -f" for xfs) */
 	unsigned int nmkfs;
 	char mount_opts[512];		/* comma list: VFS flags (noatime, ...) and ext4 options */
 	const char *device;		/* a block device to use (and wipe) instead of an image */
@@ -42,6 +43,7 @@ struct fsl_scratch {
 	int keep;
 	int own_img;
 	char errmsg[1024];
+	char notes[256];		/* what mkfs was made to do otherwise, e.g. a larger XFS log */
 };
 
 /*
@@ -61,8 +63,10 @@ int fsl_scratch_opts__from_params(struct fsl_scratch_opts *o, const struct fsl_p
 				  char *notes, size_t notes_len);
 
 /*
- * Temporary vm.* tunables. fsl_vm__set() saves the originals the first time;
- * fsl_vm__restore() puts them back (each bytes/ratio pair as it was).
+ * Temporary vm.* tunables (dirty_bytes, dirty_background_bytes, the ratios,
+ * dirty_expire_centisecs, dirty_writeback_centisecs). fsl_vm__set() saves
+ * all the originals the first time; fsl_vm__restore() puts them back (each
+ * bytes/ratio pair as it was).
  * Between the two an exclusive flock on FSL_VM_LOCK is held, so two runs
  * never take each other's lowered values for the originals (the second
  * waits; -EINTR if a signal comes meanwhile).
@@ -74,6 +78,7 @@ struct fsl_vm_saved {
 	int lock_fd;			/* 0: not taken (fd 0 is never the lock) */
 	char dirty_bytes[32], dirty_ratio[32];
 	char bg_bytes[32], bg_ratio[32];
+	char expire[32], writeback[32];	/* dirty_expire_centisecs, dirty_writeback_centisecs */
 };
 /* Take the lock now: -EWOULDBLOCK without wait when another run holds it. */
 int fsl_vm__lock(struct fsl_vm_saved *s, int wait);

@@ -71,62 +71,6 @@ static uint64_t txn_key(uint32_t dev, uint32_t tid)
 	return (uint64_t)dev << 32 | tid;
 }
 
-/*
- * What asked for a commit, from the stack of the task that woke the jbd2
- * thread (jbd2 starts a commit only when asked, fs/jbd2/journal.c
- * kjournald2): __jbd2_log_start_commit from a checkpoint that found a
- * buffer of the running transaction (log space), from start_this_handle
- * finding the transaction full (add_transaction_credits), from fsync
- * (ext4_sync_file), from sync(2)/syncfs/unmount (ext4_sync_fs,
- * jbd2_journal_flush), or the commit timer (commit_timeout, the only
- * timer jbd2 arms: j_commit_interval). A handle
- * stopping past its transaction's expiry or with h_sync also asks
- * (jbd2_journal_stop): the timer or a synchronous handle, told apart by
- * the transaction's age. The cause nearest the request wins: a sync whose
- * writeback found the transaction full is "full".
- */
-enum { KICK_NONE, KICK_STOP = FSL_TRIG__MAX + 1 };
-
-static const struct {
-	const char *func;
-	uint8_t trig, rank;
-} kick_rules[] = {
-	{ "jbd2_log_do_checkpoint",	FSL_TRIG_LOG_SPACE,	5 },
-	{ "__jbd2_log_wait_for_space",	FSL_TRIG_LOG_SPACE,	5 },
-	{ "add_transaction_credits",	FSL_TRIG_FULL,		4 },
-	{ "wait_transaction_locked",	FSL_TRIG_FULL,		4 },
-	{ "jbd2__journal_restart",	FSL_TRIG_FULL,		4 },
-	{ "ext4_sync_file",		FSL_TRIG_FSYNC,		3 },
-	{ "ext4_fsync_journal",		FSL_TRIG_FSYNC,		3 },
-	{ "ext4_sync_fs",		FSL_TRIG_SYNC,		2 },
-	{ "sync_filesystem",		FSL_TRIG_SYNC,		2 },
-	{ "jbd2_journal_flush",		FSL_TRIG_SYNC,		2 },
-	{ "commit_timeout",		FSL_TRIG_TIMER,		1 },
-	/* commit_timeout ends in a tail call: only the timer frame is left */
-	{ "call_timer_fn",		FSL_TRIG_TIMER,		1 },
-	{ "jbd2_journal_stop",		KICK_STOP,		0 },
-};
-
-/* KICK_* of a stack: FSL_TRIG_* + 1, KICK_STOP, or KICK_NONE (no rule). */
-static uint8_t kick_of_stack(const struct fsl_stack *st)
-{
-	unsigned int i, k;
-	int best = -1;
-	uint8_t kick = KICK_NONE;
-	char f[96];
-
-	for (i = 0; st && i < st->nframes; i++) {
-		fsl_frame_func(st->frames[i], f, sizeof(f));
-		for (k = 0; k < sizeof(kick_rules) / sizeof(kick_rules[0]); k++) {
-			if (strcmp(f, kick_rules[k].func) || kick_rules[k].rank <= best)
-				continue;
-			best = kick_rules[k].rank;
-			kick = kick_rules[k].trig == KICK_STOP ? KICK_STOP : kick_rules[k].trig + 1;
-		}
-	}
-	return kick;
-}
-
 static int on_kick(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_journal *s = cons->priv;
@@ -139,47 +83,62 @@ static int on_kick(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return 0;
 	if (ev->stack_id >= 0 && m && m->stack)
 		st = m->stack(m, ev->stack_id);
-	k = kick_of_stack(st);
+	k = an_kick_of_stack(st);
 	if (an_in_window(&s->c->win, h->ts)) {
 		s->res.kicks++;
-		if (k == KICK_NONE)
+		if (k == AN_KICK_NONE)
 			s->res.kicks_unread++;
 	}
 	/* the latest kick: a timer wake that found nothing expired is followed by the real one */
-	if (k != KICK_NONE)
+	if (k != AN_KICK_NONE)
 		s->kick = k;
 	return 0;
 }
 
-static void decide_trigger(struct an_journal *s, struct an_open_txn *o)
+unsigned int fsl_trigger_decide(unsigned int kick, unsigned int f)
 {
-	struct fsl_txn *t = &o->t;
-	int old = t->have_stats &&
-		  t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns;
-
-	t->kicked = o->kick != KICK_NONE;
-	if (o->kick == KICK_STOP)
-		t->trigger = old || !t->have_stats ? FSL_TRIG_TIMER : FSL_TRIG_SYNC;
-	else if (o->kick != KICK_NONE)
-		t->trigger = o->kick - 1;
+	if (kick == AN_KICK_STOP)
+		return f & (FSL_TRIGF_OLD | FSL_TRIGF_NOSTATS) ? FSL_TRIG_TIMER : FSL_TRIG_SYNC;
+	if (kick != AN_KICK_NONE && kick <= FSL_TRIG__MAX)
+		return kick - 1;
 	/*
 	 * No kick: the jbd2 thread was busy with the previous commit when
 	 * this one was asked for, so no wake-up says who asked. Guess from
 	 * what was waiting.
 	 */
-	else if (o->log_space)
-		t->trigger = FSL_TRIG_LOG_SPACE;
-	else if (o->fsync_inflight)
-		t->trigger = FSL_TRIG_FSYNC;
-	else if (o->full || (t->have_stats && s->max_txn_blocks &&
-			     (uint64_t)t->blocks * 10 >= s->max_txn_blocks * 9))
-		t->trigger = FSL_TRIG_FULL;
-	else if (t->have_stats && t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns)
-		t->trigger = FSL_TRIG_TIMER;
-	else if (t->sync_commit)
-		t->trigger = FSL_TRIG_SYNC;
-	else
-		t->trigger = FSL_TRIG_UNKNOWN;
+	if (f & FSL_TRIGF_LOG_SPACE)
+		return FSL_TRIG_LOG_SPACE;
+	if (f & FSL_TRIGF_FSYNC)
+		return FSL_TRIG_FSYNC;
+	if (f & FSL_TRIGF_FULL)
+		return FSL_TRIG_FULL;
+	if (f & FSL_TRIGF_OLD)
+		return FSL_TRIG_TIMER;
+	if (f & FSL_TRIGF_SYNC_COMMIT)
+		return FSL_TRIG_SYNC;
+	return FSL_TRIG_UNKNOWN;
+}
+
+static void decide_trigger(struct an_journal *s, struct an_open_txn *o)
+{
+	struct fsl_txn *t = &o->t;
+	unsigned int f = 0;
+
+	if (o->log_space)
+		f |= FSL_TRIGF_LOG_SPACE;
+	if (o->fsync_inflight)
+		f |= FSL_TRIGF_FSYNC;
+	if (o->full || (t->have_stats && s->max_txn_blocks &&
+			(uint64_t)t->blocks * 10 >= s->max_txn_blocks * 9))
+		f |= FSL_TRIGF_FULL;
+	if (t->have_stats && t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns)
+		f |= FSL_TRIGF_OLD;
+	if (!t->have_stats)
+		f |= FSL_TRIGF_NOSTATS;
+	if (t->sync_commit)
+		f |= FSL_TRIGF_SYNC_COMMIT;
+	t->kicked = o->kick != AN_KICK_NONE;
+	t->trigger = fsl_trigger_decide(o->kick, f);
 }
 
 /* Find the ring copy of a transaction that already ended (recent ones only). */
@@ -229,7 +188,7 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		o->t.t_start = h->ts;
 		o->t.sync_commit = ev->sync_commit;
 		o->kick = s->kick;
-		s->kick = KICK_NONE;
+		s->kick = AN_KICK_NONE;
 		/*
 		 * Why now? Waits are recorded with their start time, so the waits
 		 * that began before this commit have been seen: a task waiting for

@@ -150,8 +150,8 @@ const char *fsl_alloc_how_name(unsigned int how)
 const char *fsl_taker_kind_name(unsigned int kind)
 {
 	static const char *const n[] = {
-		"unknown", "file", "extent_tree", "superblock_backup", "bitmap", "inode_table",
-		"free",
+		"unknown", "file", "extent_tree", "superblock_backup", "group_descriptors",
+		"reserved_gdt", "block_bitmap", "inode_bitmap", "inode_table", "free",
 	};
 
 	return kind < sizeof(n) / sizeof(n[0]) ? n[kind] : "?";
@@ -1272,15 +1272,21 @@ static const struct an_pa *pa_at(const struct an_pa *arr, size_t n, uint64_t max
 	return best;
 }
 
-static int taker_of_class(unsigned int cls)
+static int taker_of_meta(int kind)
 {
-	switch (cls) {
-	case FSL_BC_SUPER:
+	switch (kind) {
+	case AN_META_SUPER:
+	case AN_META_SUPER_BACKUP:
 		return FSL_TAKER_SUPER;
-	case FSL_BC_BBITMAP:
-	case FSL_BC_IBITMAP:
-		return FSL_TAKER_BITMAP;
-	case FSL_BC_ITABLE:
+	case AN_META_GDT:
+		return FSL_TAKER_GDT;
+	case AN_META_RESERVED_GDT:
+		return FSL_TAKER_RESERVED_GDT;
+	case AN_META_BBITMAP:
+		return FSL_TAKER_BBITMAP;
+	case AN_META_IBITMAP:
+		return FSL_TAKER_IBITMAP;
+	case AN_META_ITABLE:
 		return FSL_TAKER_ITABLE;
 	default:
 		return FSL_TAKER_UNKNOWN;
@@ -1387,7 +1393,10 @@ static void explain(struct an_layout *s, const struct fsl_ext4_geometry *g, cons
 			b->taker_ino = fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_INUM, 8);
 			b->taker_how = FSL_HOW_UNKNOWN;
 		} else {
-			b->taker_kind = taker_of_class(an_ext4_block_class(g, b->expect));
+			b->taker_kind = taker_of_meta(an_ext4_meta_kind(g, b->expect));
+			/* reserved GDT blocks belong to the resize inode (icheck names it) */
+			if (b->taker_kind == FSL_TAKER_RESERVED_GDT && (g->feature_compat & 0x10))
+				b->taker_ino = 7;
 			if (b->taker_kind == FSL_TAKER_UNKNOWN &&
 			    end_bitmap_used(s->c->meta, b->expect) != 1)
 				b->taker_kind = FSL_TAKER_FREE;
@@ -1496,6 +1505,34 @@ static void pos_top(struct fsl_break_pos *p, const struct fsl_map *other)
 	}
 }
 
+/*
+ * The journal inode in more than one piece (ext4.journal_extents, from the
+ * recorder's read of its block map): its whole map, as e2fsck sees it. jbd2
+ * only looks its blocks up one at a time, which cannot show the breaks.
+ */
+static void journal_extents(struct an_layout *s)
+{
+	const char *v = fsl_meta_kv(s->c->meta, FSL_KV_EXT4_JOURNAL_EXTENTS);
+	unsigned long long l, p, n;
+	struct an_file *f;
+	int used;
+
+	if (!v)
+		return;
+	f = file_get(s, fsl_meta__u64(s->c->meta, FSL_KV_EXT4_JOURNAL_INUM, 8));
+	if (!f)
+		return;
+	f->n = 0;
+	while (sscanf(v, "%llu:%llu+%llu%n", &l, &p, &n, &used) == 3) {
+		if (ext_add(f, l, p, n, 0, 0))
+			return;
+		v += used;
+		if (*v != ',')
+			break;
+		v++;
+	}
+}
+
 static void layout_compute(struct an_layout *s)
 {
 	struct fsl_ext4_geometry g;
@@ -1521,6 +1558,7 @@ static void layout_compute(struct an_layout *s)
 		memcpy(pas, s->pas, s->npas * sizeof(*pas));
 		qsort(pas, s->npas, sizeof(*pas), pa_cmp);
 	}
+	journal_extents(s);
 	omax = build_owners(s);
 	memset(&s->pos, 0, sizeof(s->pos));
 	pos_lengths(s, &s->pos);

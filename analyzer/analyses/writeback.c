@@ -43,7 +43,8 @@ static unsigned int reason_idx(int reason)
 	return reason >= 0 && reason < FSL_WB_REASONS - 1 ? reason : FSL_WB_REASONS - 1;
 }
 
-static void series_add(struct an_writeback *s, uint64_t t, uint64_t *series, uint64_t v, int max)
+/* The bin of t, the series folded first if t is past the last one. */
+static unsigned int series_bin(struct an_writeback *s, uint64_t t)
 {
 	unsigned int folds, bin = an_tb_bin(&s->res.tb, s->c->origin, t, &folds);
 
@@ -53,6 +54,13 @@ static void series_add(struct an_writeback *s, uint64_t t, uint64_t *series, uin
 		an_fold_sum(s->res.series_written, folds);
 		an_fold_sum(s->res.series_throttle_ns, folds);
 	}
+	return bin;
+}
+
+static void series_add(struct an_writeback *s, uint64_t t, uint64_t *series, uint64_t v, int max)
+{
+	unsigned int bin = series_bin(s, t);
+
 	if (max)
 		series[bin] = v > series[bin] ? v : series[bin];
 	else
@@ -122,7 +130,7 @@ static int on_single_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 static int add_pause(struct an_writeback *s, const struct fsl_hdr *h, const struct fsl_evctx *x)
 {
 	const struct fsl_ev_balance_dirty_pages *ev = (const void *)h;
-	uint64_t ns, bt = x->to;
+	uint64_t ns;
 	int counted = !(x->flags & FSL_EVCTX_PARTIAL) && an_in_window(&s->c->win, x->end);
 	struct fsl_wb_throttle *t;
 	struct fsl_proc_stat *ps;
@@ -142,13 +150,15 @@ static int add_pause(struct an_writeback *s, const struct fsl_hdr *h, const stru
 		t->pid = h->pid;
 	t->pauses += counted;
 	t->pause_ns += ns;
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps)
 		ps->throttle_ns += ns;
 	if (ns) {
-		if (s->c->win.t1 && bt >= s->c->win.t1)
-			bt = s->c->win.t1 - 1;
-		series_add(s, bt, s->res.series_throttle_ns, ns, 0);
+		/* the pause's part in the window, over the bins it spans */
+		uint64_t from = x->from > s->c->win.t0 ? x->from : s->c->win.t0;
+
+		series_bin(s, from + ns - 1);
+		an_tb_spread(&s->res.tb, s->res.series_throttle_ns, from, from + ns);
 	}
 	return 0;
 }

@@ -14,21 +14,25 @@
 #include "fslens/trace.h"
 #include "fslens/meta.h"
 
+/* Block events printed blkparse-like (their records are large enough: schema sizes). */
+static int block_rq_type(unsigned int t)
+{
+	return (t >= FSL_EV_BLOCK_RQ_INSERT && t <= FSL_EV_BLOCK_RQ_MERGE) ||
+	       t == FSL_EV_BLOCK_RQ_REQUEUE;
+}
+
+static int block_bio_type(unsigned int t)
+{
+	return t == FSL_EV_BLOCK_BIO_QUEUE || t == FSL_EV_BLOCK_GETRQ ||
+	       t == FSL_EV_BLOCK_BIO_BACKMERGE || t == FSL_EV_BLOCK_BIO_FRONTMERGE ||
+	       t == FSL_EV_BLOCK_SPLIT || t == FSL_EV_BLOCK_BIO_COMPLETE;
+}
+
 static const char *comm_of(const struct fsl_comms *c, uint32_t tid, uint32_t pid)
 {
 	const char *s = fsl_comms__get(c, tid);
 
 	return s ? s : fsl_comms__get(c, pid);
-}
-
-/* The stack an off-CPU wait or a jbd2 kick carries (-1 for any other event). */
-static int32_t ev_stack_id(const struct fsl_hdr *ev)
-{
-	if (ev->type == FSL_EV_OFFCPU && ev->size >= sizeof(struct fsl_ev_offcpu))
-		return ((const struct fsl_ev_offcpu *)ev)->stack_id;
-	if (ev->type == FSL_EV_JBD2_KICK && ev->size >= sizeof(struct fsl_ev_jbd2_kick))
-		return ((const struct fsl_ev_jbd2_kick *)ev)->stack_id;
-	return -1;
 }
 
 static const char *proc_kind(uint32_t k)
@@ -242,7 +246,7 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		printf("\n");
 		return;
 	}
-	if (ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
+	if (block_rq_type(ev->type)) {
 		const struct fsl_ev_block_rq *b = (const void *)ev;
 		char rw[12];
 
@@ -253,6 +257,20 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (b->error)
 			printf(" error=%d", b->error);
 		printf(" rq=0x%" PRIx64 "\n", (uint64_t)b->rq);
+		return;
+	}
+	if (block_bio_type(ev->type)) {
+		const struct fsl_ev_block_bio *b = (const void *)ev;
+		char rw[12];
+
+		fsl_rwbs(b->flags, rw);
+		printf(" %u,%u %s %" PRIu64 " + %u", FSL_MAJOR(b->dev), FSL_MINOR(b->dev), rw,
+		       (uint64_t)b->sector, b->nr_sector);
+		if (ev->type == FSL_EV_BLOCK_SPLIT)
+			printf(" / %" PRIu64, (uint64_t)((const struct fsl_ev_block_split *)ev)->new_sector);
+		else if (b->error)
+			printf(" error=%d", b->error);
+		printf("\n");
 		return;
 	}
 	if (ev->type == FSL_EV_PROC)
@@ -272,8 +290,8 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (sym)
 			printf(" caller=%s", sym);
 	}
-	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK) {
-		const struct fsl_stack *st = fsl_reader__stack(d->r, ev_stack_id(ev));
+	if (fsl_ev_stack_id(ev) >= 0) {
+		const struct fsl_stack *st = fsl_reader__stack(d->r, fsl_ev_stack_id(ev));
 		uint32_t i;
 
 		if (st && st->nframes) {
@@ -334,10 +352,11 @@ static void print_json(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 			fsl_json__u64(j, de->ino[k]);
 		fsl_json__arr_end(j);
 	}
-	if (e && ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
+	if (e && (block_rq_type(ev->type) || block_bio_type(ev->type))) {
 		char rw[12];
 
-		fsl_rwbs(((const struct fsl_ev_block_rq *)ev)->flags, rw);
+		fsl_rwbs(block_rq_type(ev->type) ? ((const struct fsl_ev_block_rq *)ev)->flags :
+			 ((const struct fsl_ev_block_bio *)ev)->flags, rw);
 		fsl_json__kv_str(j, "rwbs", rw);
 	}
 	if (e && ev->type == FSL_EV_PROC)
@@ -349,8 +368,8 @@ static void print_json(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (sym)
 			fsl_json__kv_str(j, "caller", sym);
 	}
-	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK) {
-		const struct fsl_stack *st = fsl_reader__stack(d->r, ev_stack_id(ev));
+	if (fsl_ev_stack_id(ev) >= 0) {
+		const struct fsl_stack *st = fsl_reader__stack(d->r, fsl_ev_stack_id(ev));
 		uint32_t i;
 
 		if (st) {

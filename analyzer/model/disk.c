@@ -175,22 +175,3 @@ const struct fsl_disk_stats *fsl_disk__stats(const struct fsl_disk *d)
 {
 	return &d->st;
 }
-
-uint64_t fsl_dir_blocks(uint64_t nentries, uint64_t name_bytes, uint32_t bs)
-{
-	/* rec_len = 8 + name rounded up to 4; names given as a total: pad by 2 on average */
-	uint64_t rec = nentries * 8 + name_bytes + nentries * 2 + 24;	/* + "." and ".." */
-	uint64_t leaves, root_cap, idx_cap, idx = 0;
-
-	if (!bs)
-		return 0;
-	if (rec <= bs)
-		return 1;
-	/* htree: leaves split in half when full, so they are about 3/4 full */
-	leaves = (rec * 4 + (uint64_t)bs * 3 - 1) / ((uint64_t)bs * 3);
-	root_cap = (bs - 32) / 8;
-	idx_cap = (bs - 8) / 8;
-	if (leaves > root_cap)
-		idx = (leaves + idx_cap - 1) / idx_cap;
-	return 1 + leaves + idx;	/* block 0 holds the root */
-}

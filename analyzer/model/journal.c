@@ -18,7 +18,8 @@
 struct txn {
 	uint32_t tid;
 	uint64_t start_ns;
-	uint64_t expires_ns;
+	uint64_t expires_ns;	/* t_expires: a handle stopping after it asks for the commit */
+	uint64_t timer_ns;	/* when the commit timer fires (expiry rounded up) */
 	uint64_t outstanding;	/* credits: blocks the transaction may log */
 	uint32_t handles;
 	uint64_t keys[NKEYS];
@@ -49,11 +50,12 @@ struct fsl_journal {
 	size_t ncommits, ccommits;
 	struct fsl_journal_stats st;
 	int pending_reason;	/* a commit requested while another runs (-1 none) */
+	uint64_t reserved;	/* credits reserved for handles not started yet */
 	uint64_t pending_at;
 };
 
 static const char *const reason_names[FSL_COMMIT__MAX] = {
-	"timer", "size", "fsync", "sync", "log_space", "end",
+	"timer", "size", "fsync", "sync", "log_space", "end", "others_sync",
 };
 static const char *const wait_names[FSL_JWAIT__MAX] = {
 	"journal_log_space", "transaction_locked", "buffer_under_commit", "commit_wait",
@@ -197,7 +199,9 @@ static void commit_start(struct fsl_journal *j, uint64_t t, int reason)
 		return;
 	j->com = j->run;
 	memset(&j->run, 0, sizeof(j->run));
-	blocks = j->com.outstanding > desc_blocks(j) ? j->com.outstanding - desc_blocks(j) : 0;
+	/* reserved credits are not this transaction's buffers: they move to the next */
+	blocks = j->com.outstanding > desc_blocks(j) + j->reserved ?
+		 j->com.outstanding - desc_blocks(j) - j->reserved : 0;
 	lb = log_blocks(j, blocks);
 	memset(&j->cur, 0, sizeof(j->cur));
 	j->cur.tid = j->com.tid;
@@ -217,7 +221,7 @@ static void advance(struct fsl_journal *j, uint64_t ts)
 {
 	for (;;) {
 		uint64_t t_end = j->com.active ? j->cur.end_ns : UINT64_MAX;
-		uint64_t t_exp = j->run.active ? j->run.expires_ns : UINT64_MAX;
+		uint64_t t_exp = j->run.active ? j->run.timer_ns : UINT64_MAX;
 
 		if (j->com.active && t_end <= ts) {
 			commit_done(j);
@@ -307,12 +311,73 @@ static uint64_t checkpoint(struct fsl_journal *j, uint64_t t)
 	return t;
 }
 
+/* A new running transaction: its descriptors and every reservation still open. */
+static void txn_new(struct fsl_journal *j, uint64_t t)
+{
+	uint64_t e = t + j->c.commit_ns, s = 1000000000ull, p = j->c.timer_phase_ns % s;
+
+	memset(&j->run, 0, sizeof(j->run));
+	j->run.active = 1;
+	j->run.tid = j->next_tid++;
+	j->run.start_ns = t;
+	j->run.expires_ns = e;
+	/*
+	 * round_jiffies_up: the next whole second of jiffies at or after the
+	 * expiry; where those seconds fall unknown, half a second on average
+	 */
+	j->run.timer_ns = j->c.timer_phase_known ? e + (s + p - e % s) % s : e + s / 2;
+	j->run.outstanding = desc_blocks(j) + j->reserved;
+}
+
+/*
+ * jbd2_journal_stop: a handle stopping at or after its transaction's expiry
+ * asks for the commit, before the rounded-up timer would.
+ */
+static void stop_after_expiry(struct fsl_journal *j, uint64_t t)
+{
+	if (!j->run.active || t < j->run.expires_ns)
+		return;
+	if (!j->com.active)
+		commit_start(j, t, FSL_COMMIT_TIMER);
+	else if (j->pending_reason < 0)
+		j->pending_reason = FSL_COMMIT_TIMER;
+}
+
 uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credits,
 			     uint32_t dirtied, uint64_t key, uint64_t *wait_ns, int *wait_class)
 {
+	return fsl_journal__handle_rsv(j, ts, credits, 0, dirtied, key, wait_ns, wait_class);
+}
+
+uint32_t fsl_journal__reserved_start(struct fsl_journal *j, uint64_t ts, uint32_t credits,
+				     uint32_t dirtied)
+{
+	advance(j, ts);
+	j->st.handles++;
+	if (dirtied == FSL_JOURNAL_UNKNOWN)
+		dirtied = credits > 1 ? credits / 2 : 1;
+	if (!j->run.active)
+		txn_new(j, ts);
+	/* its credits are in the transaction already; what it did not use goes at stop */
+	j->reserved -= credits < j->reserved ? credits : j->reserved;
+	uint32_t tid;
+
+	if (credits > dirtied)
+		j->run.outstanding -= credits - dirtied < j->run.outstanding ?
+				      credits - dirtied : 0;
+	j->run.handles++;
+	tid = j->run.tid;
+	stop_after_expiry(j, ts);
+	return tid;
+}
+
+uint32_t fsl_journal__handle_rsv(struct fsl_journal *j, uint64_t ts, uint32_t credits,
+				 uint32_t rsv, uint32_t dirtied, uint64_t key, uint64_t *wait_ns,
+				 int *wait_class)
+{
 	uint64_t t = ts, w = 0, end;
 	int first = -1;
-	uint32_t i;
+	uint32_t i, tid;
 
 	advance(j, ts);
 	j->st.handles++;
@@ -339,8 +404,11 @@ uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credit
 		t = end;
 		advance(j, t);
 	}
-	/* transaction too big: commit it and wait until it is locked */
-	if (j->run.active && j->run.outstanding + credits > j->max_txn) {
+	/*
+	 * transaction too big (add_transaction_credits counts the credits and
+	 * the reservation): commit it and wait until it is locked
+	 */
+	if (j->run.active && j->run.outstanding + credits + rsv > j->max_txn) {
 		if (!j->com.active) {
 			commit_start(j, t, FSL_COMMIT_SIZE);
 			end = j->cur.locked_end_ns;
@@ -357,14 +425,8 @@ uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credit
 			t = end;
 		advance(j, t);
 	}
-	if (!j->run.active) {
-		memset(&j->run, 0, sizeof(j->run));
-		j->run.active = 1;
-		j->run.tid = j->next_tid++;
-		j->run.start_ns = t;
-		j->run.expires_ns = t + j->c.commit_ns;
-		j->run.outstanding = desc_blocks(j);
-	}
+	if (!j->run.active)
+		txn_new(j, t);
 	/* a buffer the committing transaction is writing out: wait for the write */
 	if (key && j->com.active && t >= j->cur.flush_end_ns && t < j->cur.end_ns) {
 		for (i = 0; i < j->com.nkeys; i++)
@@ -374,8 +436,11 @@ uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credit
 				break;
 			}
 	}
-	j->run.outstanding += dirtied;
+	j->run.outstanding += dirtied + rsv;
+	j->reserved += rsv;
 	j->run.handles++;
+	tid = j->run.tid;
+	stop_after_expiry(j, t);
 	if (key) {
 		for (i = 0; i < j->run.nkeys && j->run.keys[i] != key; i++)
 			;
@@ -389,7 +454,7 @@ uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credit
 	*wait_ns = w;
 	if (wait_class)
 		*wait_class = first;
-	return j->run.tid;
+	return tid;
 }
 
 void fsl_journal__force(struct fsl_journal *j, uint64_t ts, int reason, uint64_t *wait_ns)

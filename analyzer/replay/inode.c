@@ -18,6 +18,57 @@ static const char *last_component(const char *p, size_t n, size_t *len)
 	return p + s;
 }
 
+/*
+ * A new entry name[nl] in directory dir (its inode: a path can be relative
+ * to any working directory).
+ */
+static void dir_account(struct fsl_replay *r, uint64_t dir, const char *name, size_t nl)
+{
+	uint64_t h = dir;
+	struct dirent_acc *d;
+	uint32_t i;
+
+	for (i = 0; i < r->ndirs; i++)
+		if (r->dirs[i].h == h)
+			break;
+	if (i == r->ndirs) {
+		if (r->ndirs == r->cdirs) {
+			uint32_t c2 = r->cdirs ? r->cdirs * 2 : 64;
+			struct dirent_acc *nd = realloc(r->dirs, c2 * sizeof(*nd));
+
+			if (!nd)
+				return;
+			r->dirs = nd;
+			r->cdirs = c2;
+		}
+		memset(&r->dirs[r->ndirs], 0, sizeof(r->dirs[0]));
+		r->dirs[r->ndirs++].h = h;
+	}
+	d = &r->dirs[i];
+	if (!name)
+		return;
+	if (d->n == d->cap) {
+		uint32_t c2 = d->cap ? d->cap * 2 : 16;
+		uint32_t *nh = realloc(d->hash, c2 * sizeof(*nh));
+		uint8_t *nlen;
+
+		if (!nh)
+			return;
+		d->hash = nh;
+		nlen = realloc(d->len, c2);
+		if (!nlen)
+			return;
+		d->len = nlen;
+		d->cap = c2;
+	}
+	/* the filesystem's directory hash (half MD4 with its seed) places the entry */
+	d->hash[d->n] = fsl_dirhash_half_md4(name, nl, r->g.has_hash_seed ? r->g.hash_seed : NULL,
+					     0);
+	d->len[d->n] = (uint8_t)(nl > 255 ? 255 : nl);
+	d->n++;
+	d->bytes += nl;
+}
+
 static int h_request_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
@@ -88,6 +139,12 @@ static int h_allocate_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 			}
 		}
 	}
+	/* the directory gets an entry: named by the create/mkdir call that made it */
+	if (q.name)
+		dir_account(r, e->dir, q.name, q.name_len);
+	/* a new directory takes its first block ("." and "..") even if left empty */
+	if (is_dir)
+		dir_account(r, e->ino, NULL, 0);
 	fsl_ialloc__apply(r->ia, e->dir, e->ino, is_dir);
 	rp_map_put(&r->imeta, e->ino, IM_CREATED |
 		((uint64_t)(is_dir ? 2 : S_ISREG(e->mode) ? 1 : 3) << IM_TYPE_SHIFT));
@@ -133,35 +190,6 @@ static int h_free_inode(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	return 0;
 }
 
-static void dir_account(struct fsl_replay *r, const char *p, size_t n)
-{
-	size_t nl, dl;
-	const char *name = last_component(p, n, &nl);
-	uint64_t h = 1469598103934665603ull;
-	uint32_t i;
-
-	dl = (size_t)(name - p);
-	for (i = 0; i < dl; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-	for (i = 0; i < r->ndirs; i++)
-		if (r->dirs[i].h == h)
-			break;
-	if (i == r->ndirs) {
-		if (r->ndirs == r->cdirs) {
-			uint32_t c2 = r->cdirs ? r->cdirs * 2 : 64;
-			struct dirent_acc *d = realloc(r->dirs, c2 * sizeof(*d));
-
-			if (!d)
-				return;
-			r->dirs = d;
-			r->cdirs = c2;
-		}
-		r->dirs[r->ndirs++] = (struct dirent_acc){ h, 0, 0 };
-	}
-	r->dirs[i].n++;
-	r->dirs[i].bytes += nl;
-}
-
 static int h_dirop(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
@@ -180,9 +208,6 @@ static int h_dirop(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	t->path_ts = ev->ts;
 	t->path_end = ev->ts + e->lat_ns;
 	t->path_op = e->op;
-	if (e->ret >= 0 && n && (e->op == FSL_OP_CREATE || e->op == FSL_OP_MKDIR ||
-				 e->op == FSL_OP_MKNOD || e->op == FSL_OP_SYMLINK))
-		dir_account(r, t->path, n);
 	if (e->op == FSL_OP_SYNC || e->op == FSL_OP_SYNCFS) {
 		struct jin *j = rp_jin_push(r);
 
@@ -190,7 +215,8 @@ static int h_dirop(struct fsl_consumer *c, const struct fsl_hdr *ev)
 			return -ENOMEM;
 		j->ts = ev->ts;
 		j->thread = ev->tid;
-		j->kind = 2;
+		j->kind = 4;
+		j->rec_wait = e->lat_ns;
 	}
 	return 0;
 }
@@ -211,16 +237,25 @@ void rp_inode__note_write(struct fsl_replay *r, uint32_t tid)
 
 void rp_inode__dir_summary(struct fsl_replay *r)
 {
-	uint32_t i;
+	uint32_t i, e;
 	int k;
 
 	for (k = 0; k < r->nscen; k++) {
 		struct scen *s = &r->sc[k];
 
 		s->dir_blocks = 0;
-		for (i = 0; i < r->ndirs; i++)
-			s->dir_blocks += fsl_dir_blocks(r->dirs[i].n, r->dirs[i].bytes,
-							s->dir_bs ? s->dir_bs : 4096);
+		for (i = 0; i < r->ndirs; i++) {
+			struct fsl_dir_sim *d = fsl_dir_sim__new(s->dir_bs ? s->dir_bs : 4096,
+								 r->meta_csum);
+
+			if (!d)
+				continue;
+			for (e = 0; e < r->dirs[i].n; e++)
+				if (fsl_dir_sim__add(d, r->dirs[i].hash[e], r->dirs[i].len[e]))
+					break;
+			s->dir_blocks += fsl_dir_sim__blocks(d);
+			fsl_dir_sim__free(d);
+		}
 	}
 }
 

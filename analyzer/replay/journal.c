@@ -2,6 +2,8 @@
 /* Replay, the journal: recorded handles and commits, then the journal models at the end. */
 #include <stdio.h>
 #include <unistd.h>
+#include "fslens/analysis.h"
+#include "../an_internal.h"
 #include "replay_int.h"
 
 /* ---- journal inputs ---- */
@@ -151,6 +153,7 @@ static int h_journal_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	t->js_ts = ev->ts;
 	t->js_ino = e->ino;
 	t->js_type = e->type;
+	t->js_rsv = e->rsv_blocks > 0 ? (uint32_t)e->rsv_blocks : 0;
 	return 0;
 }
 
@@ -166,12 +169,22 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	j = rp_jin_push(r);
 	if (!j)
 		return -ENOMEM;
+	if (e->tid != r->txn_tid) {
+		r->txn_tid = e->tid;
+		r->txn_start = ev->ts;
+	}
 	j->ts = ev->ts;
 	j->thread = ev->tid;
 	j->ktid = e->tid;
 	j->credits = e->requested_blocks > 0 ? (uint32_t)e->requested_blocks : 1;
 	j->type = (uint8_t)e->type;
+	/*
+	 * ext4 starts the reserved unwritten-extent conversion (EXT4_HT_EXT_CONVERT)
+	 * with jbd2_journal_start_reserved: no ext4_journal_start before it
+	 */
+	j->reserved = !t->has_js && e->type == 11;
 	if (t->has_js && ev->ts >= t->js_ts && ev->ts - t->js_ts < 600000 * MS) {
+		j->rsv = t->js_rsv;
 		j->rec_wait = ev->ts - t->js_ts;
 		j->has_wait = 1;
 		j->ts = t->js_ts;	/* the handle asked at journal-start time */
@@ -223,6 +236,7 @@ static void rc_fold(struct fsl_replay *r, const struct rcommit *c)
 	if (!c->start)
 		return;
 	m->recorded++;
+	m->by_others += c->by_other;
 	if (c->sync)
 		reason = FSL_COMMIT_FSYNC;
 	else if (c->have_stats && max_txn &&
@@ -284,6 +298,20 @@ static int h_commit(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	case FSL_EV_JBD2_START_COMMIT:
 		rc->start = ev->ts;
 		rc->sync = e->sync_commit;
+		if (r->kick_lost_other && r->txn_tid == e->transaction &&
+		    ev->ts - r->txn_start < r->t.commit_ns * 9 / 10) {
+			struct jin *j = rp_jin_push(r);
+
+			if (!j)
+				return -ENOMEM;
+			j->ts = ev->ts;
+			j->thread = ev->tid;
+			j->kind = 3;
+			r->kick_by_other = 1;
+		}
+		rc->by_other = (uint8_t)r->kick_by_other;
+		r->kick_by_other = 0;
+		r->kick_lost_other = 0;
 		break;
 	case FSL_EV_JBD2_COMMIT_LOCKING:
 		rc->locking = ev->ts;
@@ -323,6 +351,58 @@ static int h_run_stats(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	return 0;
 }
 
+/*
+ * A commit asked for by another task's sync(2) or fsync (a system-wide sync
+ * run by something else) is not the workload's: it is counted apart, and
+ * the models, fed the workload's requests only, do not predict it.
+ */
+static int h_kick(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_jbd2_kick *e = (const void *)ev;
+	const struct fsl_stack *st = NULL;
+	uint8_t k;
+
+	if (ev->size < sizeof(*e) || (r->target_dev && e->dev != r->target_dev))
+		return 0;
+	if (e->stack_id >= 0 && r->meta && r->meta->stack)
+		st = r->meta->stack(r->meta, e->stack_id);
+	k = an_kick_of_stack(st);
+	/* the commit timer fires on whole seconds of jiffies (round_jiffies_up) */
+	if (k == FSL_TRIG_TIMER + 1 && !r->timer_phase_known) {
+		r->timer_phase_ns = ev->ts % 1000000000ull;
+		r->timer_phase_known = 1;
+	}
+	if (k == FSL_TRIG_SYNC + 1 || k == FSL_TRIG_FSYNC + 1)
+		r->kick_by_other = c->ctx && c->ctx->role >= 0 && c->ctx->role != FSL_ROLE_WORKLOAD;
+	else if (k != AN_KICK_NONE)
+		r->kick_by_other = 0;
+	/*
+	 * Its stack lost (both stack maps' buckets held others), from a user
+	 * task outside the workload: another's sync, or the commit timer firing
+	 * over that task. The commit tells: one of a transaction not yet at
+	 * its expiry was not the timer's (h_commit).
+	 */
+	r->kick_lost_other = k == AN_KICK_NONE && !st && c->ctx && c->ctx->role == FSL_ROLE_OTHER;
+	/*
+	 * Another task's sync: the models get it too, as the environment of
+	 * the run, so the workload's own commits are counted alike on both
+	 * sides. The workload's sync(2): the commit is asked for here, after
+	 * its writeback, not when the call began.
+	 */
+	if (r->kick_by_other || (k == FSL_TRIG_SYNC + 1 && c->ctx &&
+				 c->ctx->role == FSL_ROLE_WORKLOAD)) {
+		struct jin *j = rp_jin_push(r);
+
+		if (!j)
+			return -ENOMEM;
+		j->ts = ev->ts;
+		j->thread = ev->tid;
+		j->kind = r->kick_by_other ? 3 : 2;
+	}
+	return 0;
+}
+
 static int h_checkpoint(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
@@ -349,6 +429,25 @@ static int h_sync_file(struct fsl_consumer *c, const struct fsl_hdr *ev)
 
 /* ---- end: journal models, free-run summaries ---- */
 
+/*
+ * A checkpointed block's cost at the device's recorded throughput: busy time
+ * times block size over bytes moved, in integers (a valid trace may hold one
+ * request of 9e18 ns: through a double the product overflowed uint64_t).
+ * Fewer bytes than a block were recorded: the block costs the whole busy
+ * time, as that is the least the device was seen to need for one request.
+ */
+uint64_t rp_checkpoint_block_ns(uint64_t busy_ns, uint32_t block_size, uint64_t bytes)
+{
+	unsigned __int128 ns;
+
+	if (!bytes)
+		return 100000;
+	if (bytes <= block_size)
+		return busy_ns;
+	ns = (unsigned __int128)busy_ns * block_size / bytes;
+	return (uint64_t)ns;	/* less than busy_ns: bytes > block_size */
+}
+
 static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p,
 			  struct fsl_journal_cfg *jc)
 {
@@ -367,8 +466,7 @@ static void journal_costs(struct fsl_replay *r, const struct fsl_disk_profile *p
 	 * a checkpoint writes its buffers in batches, many in flight: cost a
 	 * block at the device's recorded throughput, not at one request's latency
 	 */
-	jc->checkpoint_block_ns = r->rec_bytes ? (uint64_t)((double)r->busy_ns * jc->block_size /
-							    (double)r->rec_bytes) : 100000;
+	jc->checkpoint_block_ns = rp_checkpoint_block_ns(r->busy_ns, jc->block_size, r->rec_bytes);
 	if (p && p->transfer_mbs) {
 		double bs = jc->block_size, rot = p->rpm ? 60000.0 / p->rpm : 0;
 		double fsb = (double)r->g.blocks_count * bs;
@@ -394,6 +492,7 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 	struct fsl_journal_cfg jc = { 0 };
 	uint32_t first_tid = 1, prev_m = 0, prev_k = 0;
 	uint64_t w, shadow0, avg_dirtied[16] = { 0 }, n_dirtied[16] = { 0 }, last_ts = 0;
+	uint64_t sync_end = 0;
 	struct fsl_map shift;
 	struct jin_it *it;
 	const struct jin *in;
@@ -413,11 +512,26 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 		jc.block_size = r->w_block_size;
 	}
 	jc.commit_ns = s->t.commit_ns;
+	jc.timer_phase_ns = r->timer_phase_ns;
+	jc.timer_phase_known = r->timer_phase_known;
 	if (r->max_txn && r->g.journal_blocks)
 		jc.max_txn_blocks = (uint32_t)(jc.journal_blocks * r->max_txn / r->g.journal_blocks);
 	journal_costs(r, base ? NULL : s->prof, &jc);
-	if (jc.journal_blocks < 1024)
+	if (!r->g.journal_blocks) {
+		snprintf(s->jskip, sizeof(s->jskip), "no ext4.journal_blocks in the trace");
 		return;
+	}
+	if (r->no_journal_events) {
+		snprintf(s->jskip, sizeof(s->jskip), "the trace has no journal events "
+			 "(recorded without -e journal)");
+		return;
+	}
+	if (jc.journal_blocks < 1024) {
+		/* jbd2 refuses such a journal (JBD2_MIN_JOURNAL_BLOCKS) */
+		snprintf(s->jskip, sizeof(s->jskip), "a journal of %llu blocks is below jbd2's "
+			 "1024-block minimum", (unsigned long long)jc.journal_blocks);
+		return;
+	}
 	it = malloc(sizeof(*it));
 	if (!it) {
 		fsl_map__free(&shift);
@@ -454,9 +568,22 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 		if (ts < last_ts)	/* keep the model's clock monotonic */
 			ts = last_ts;
 		last_ts = ts;
-		if (in->kind == 1 || in->kind == 2) {
-			fsl_journal__force(s->j, ts, in->kind == 1 ? FSL_COMMIT_FSYNC
-								 : FSL_COMMIT_SYNC, &w);
+		/* a sync(2) whose commit request (kick) was not seen: at its end */
+		if (sync_end && ts >= sync_end) {
+			fsl_journal__force(s->j, sync_end, FSL_COMMIT_SYNC, &w);
+			sync_end = 0;
+		}
+		if (in->kind == 4) {
+			sync_end = ts + in->rec_wait;
+			continue;
+		}
+		if (in->kind) {
+			static const int reason[4] = { 0, FSL_COMMIT_FSYNC, FSL_COMMIT_SYNC,
+						       FSL_COMMIT_OTHER };
+
+			if (in->kind == 2)
+				sync_end = 0;
+			fsl_journal__force(s->j, ts, reason[in->kind & 3], &w);
 			continue;
 		}
 		if (s->noatime && in->reader)
@@ -466,7 +593,14 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 			    (uint32_t)(avg_dirtied[in->type & 15] / n_dirtied[in->type & 15]) :
 			    FSL_JOURNAL_UNKNOWN;
 		shadow0 = fsl_journal__stats(s->j)->stall_ns[FSL_JWAIT_SHADOW];
-		mt = fsl_journal__handle(s->j, ts, in->credits, d, in->key, &w, &cls);
+		if (in->reserved) {
+			mt = fsl_journal__reserved_start(s->j, ts, in->credits, d);
+			w = 0;
+			cls = -1;
+		} else {
+			mt = fsl_journal__handle_rsv(s->j, ts, in->credits, in->rsv, d, in->key,
+						     &w, &cls);
+		}
 		if (w > in->rec_wait)
 			rp_map_put(&shift, (uint64_t)in->thread + 1, off + (w - in->rec_wait));
 		/*
@@ -492,7 +626,10 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 			r->jr.handles++;
 		}
 	}
+	if (sync_end)
+		fsl_journal__force(s->j, sync_end, FSL_COMMIT_SYNC, &w);
 	fsl_journal__finish(s->j, r->last_ts > last_ts ? r->last_ts : last_ts);
+
 	free(it);
 	fsl_map__free(&shift);
 }
@@ -507,6 +644,7 @@ void rp_journal__summary(struct fsl_replay *r)
 
 	rc_fold_rest(r);
 	jr->commits_recorded += r->rcs.recorded;
+	jr->commits_by_others = r->rcs.by_others;
 	for (i = 0; i < FSL_COMMIT__MAX; i++)
 		jr->rec_by_reason[i] += r->rcs.by_reason[i];
 	memcpy(ph, r->rcs.ph, sizeof(ph));
@@ -515,7 +653,8 @@ void rp_journal__summary(struct fsl_replay *r)
 	if (!r->sc[0].j)
 		return;
 	st = fsl_journal__stats(r->sc[0].j);
-	jr->commits_predicted = st->commits;
+	/* the workload's: commits other tasks' syncs forced are counted apart */
+	jr->commits_predicted = st->commits - st->commits_by_reason[FSL_COMMIT_OTHER];
 	memcpy(jr->pred_by_reason, st->commits_by_reason, sizeof(jr->pred_by_reason));
 	jr->checkpoints_predicted = st->checkpoints;
 	memcpy(jr->stall_ns, st->stall_ns, sizeof(jr->stall_ns));
@@ -541,5 +680,6 @@ void rp_journal__handlers(struct fsl_consumer *c)
 	c->handlers[FSL_EV_JBD2_END_COMMIT] = h_commit;
 	c->handlers[FSL_EV_JBD2_RUN_STATS] = h_run_stats;
 	c->handlers[FSL_EV_JBD2_CHECKPOINT] = h_checkpoint;
+	c->handlers[FSL_EV_JBD2_KICK] = h_kick;
 	c->handlers[FSL_EV_EXT4_SYNC_FILE_ENTER] = h_sync_file;
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/analysis.h"
 #include "fslens/text.h"
 #include "replay_int.h"
 
@@ -132,6 +133,20 @@ int fsl_replay_opts_add_set(struct fsl_replay_opts *o, const char *kv, const cha
 
 /* ---- metadata ---- */
 
+/* Was family recorded? A trace without record.families (older) is taken as yes. */
+static int family_recorded(const struct fsl_meta *m, const char *family)
+{
+	const char *v = fsl_meta_kv(m, FSL_KV_FAMILIES), *p;
+	size_t n = strlen(family);
+
+	if (!v)
+		return 1;
+	for (p = v; (p = strstr(p, family)); p += n)
+		if ((p == v || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 {
 	struct fsl_geom *g = &r->g;
@@ -144,6 +159,10 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	fsl_geom_defaults(g);
 	fsl_tunables_defaults(t);
 	r->target_dev = (uint32_t)fsl_meta__u64(m, FSL_KV_DEV, 0);
+	r->no_journal_events = !family_recorded(m, "journal");
+	r->no_dirops = !family_recorded(m, "dirops");
+	r->no_alloc_events = !family_recorded(m, "alloc");
+	r->no_offcpu = !family_recorded(m, "offcpu");
 	have = !fsl_meta__ext4_geometry(m, &eg);
 	g->block_size = eg.block_size;
 	g->blocks_count = eg.blocks_count;
@@ -153,6 +172,7 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	g->ngroups = eg.group_count;
 	g->inode_size = eg.inode_size ? eg.inode_size : 256;
 	g->first_ino = eg.first_ino ? eg.first_ino : 11;
+	r->meta_csum = !!(eg.feature_ro_compat & 0x400);	/* RO_COMPAT_METADATA_CSUM */
 	g->flex_size = eg.flex_bg_size;
 	g->journal_blocks = eg.journal_blocks;
 	memcpy(g->hash_seed, eg.hash_seed, sizeof(g->hash_seed));
@@ -213,7 +233,8 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 				 (unsigned long long)(ib->first + ib->nbits - 1),
 				 g->inodes_per_group, g->ngroups);
 	}
-	if (!r->have_geom)
+	/* an XFS trace has no ext4 geometry to miss: its own replay runs (xfs.c) */
+	if (!r->have_geom && fsl_meta__str(m, FSL_KV_XFS_AG_BLOCKS) == NULL)
 		rp_note(r, "no ext4 geometry in the trace (ext4.block_size, blocks_count, "
 			"blocks_per_group, inodes_per_group): allocator fidelity skipped%s", NULL);
 }
@@ -366,6 +387,7 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 	struct fsl_replay *r = c->priv;
 	int err = 0, i;
 
+	r->meta = m;
 	read_geometry(r, m);
 	if (r->error[0])
 		return -EINVAL;
@@ -380,6 +402,8 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 			return err;
 		load_bitmaps(r, m);
 		rp_sync_free_blocks(r->ks, r->ia, r->g.ngroups);
+	} else if ((err = rp_xfs__begin(r, m))) {
+		return err;
 	}
 
 	for (i = 0; i < r->nscen; i++) {
@@ -387,6 +411,24 @@ static int replay_begin(struct fsl_consumer *c, const struct fsl_meta *m)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/*
+ * The workload's own waits, by the class the context stage gave them: what
+ * the journal models' waits are checked against, and the share they are of.
+ */
+static int h_offcpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+	const struct fsl_ev_offcpu *e = (const void *)ev;
+	const struct fsl_evctx *x = c->ctx;
+
+	if (!x || ev->size < sizeof(*e) || !(x->flags & FSL_EVCTX_STALL) ||
+	    x->role != FSL_ROLE_WORKLOAD || x->cls >= FSL_WC__MAX)
+		return 0;
+	r->rec_wait_ns[x->cls] += e->dur_ns;
+	r->rec_blocked_ns += e->dur_ns;
 	return 0;
 }
 
@@ -463,6 +505,11 @@ static int replay_end(struct fsl_consumer *c, const struct fsl_meta *m)
 	struct fsl_replay *r = c->priv;
 	int i;
 
+	r->meta = NULL;
+	if (r->xfs) {
+		rp_xfs__end(r);
+		return 0;
+	}
 	end_state_check(r, m);
 	if (r->o.free_run)
 		freerun_map_check(r, m);
@@ -639,9 +686,11 @@ struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err)
 	fsl_map__init(&r->inflight, sizeof(uint64_t));
 	for (i = 0; i < NSCEN; i++)
 		fsl_map__init(&r->sc[i].ino_map, sizeof(uint64_t));
+	r->cons.handlers[FSL_EV_OFFCPU] = h_offcpu;
 	rp_block__handlers(&r->cons);
 	rp_inode__handlers(&r->cons);
 	rp_journal__handlers(&r->cons);
+	rp_xfs__handlers(&r->cons);
 	check_handlers(r);
 	return r;
 }
@@ -652,6 +701,7 @@ void fsl_replay__free(struct fsl_replay *r)
 
 	if (!r)
 		return;
+	rp_xfs__free(r);
 	fsl_alloc__free(r->ks);
 	fsl_ialloc__free(r->ia);
 	for (i = 0; i < NSCEN; i++) {
@@ -669,6 +719,10 @@ void fsl_replay__free(struct fsl_replay *r)
 		free(r->notes[i]);
 	free(r->thr);
 	rp_jin_free(r);
+	for (i = 0; i < r->ndirs; i++) {
+		free(r->dirs[i].hash);
+		free(r->dirs[i].len);
+	}
 	free(r->dirs);
 	free(r);
 }
@@ -676,6 +730,38 @@ void fsl_replay__free(struct fsl_replay *r)
 struct fsl_consumer *fsl_replay__consumer(struct fsl_replay *r)
 {
 	return &r->cons;
+}
+
+int fsl_replay__run(struct fsl_replay *r, struct fsl_reader *rd, int *from_reader)
+{
+	struct fsl_session *sess = NULL;
+	struct fsl_context *cx;
+	struct fsl_meta m;
+	int err = 0, e;
+
+	*from_reader = 0;
+	/* root pid -1: the recorded command's, from the metadata */
+	cx = fsl_context__new(-1, &err);
+	if (cx) {
+		struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+
+		sess = fsl_session__new(&so, &err);
+	}
+	if (!sess)
+		goto out;
+	fsl_meta_from_reader(&m, rd);
+	err = fsl_session__add(sess, &r->cons);
+	if (!err)
+		err = fsl_session__begin(sess, &m);
+	if (!err)
+		err = fsl_session__read(sess, rd, from_reader);
+	e = fsl_session__end(sess);
+	if (e < 0 && !err)
+		err = e;
+out:
+	fsl_session__free(sess);
+	fsl_context__free(cx);
+	return err < 0 ? err : 0;
 }
 
 const struct fsl_replay_result *fsl_replay__result(const struct fsl_replay *r)

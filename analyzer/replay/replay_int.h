@@ -11,8 +11,10 @@
 #define FSL_REPLAY_INT_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/analysis.h"
 #include "fslens/event.h"
 #include "fslens/hashmap.h"
 #include "fslens/replay.h"
@@ -45,6 +47,7 @@ struct thr {
 	int has_js;
 	uint64_t js_ts, js_ino;
 	int js_type;
+	uint32_t js_rsv;
 	uint32_t last_htid;
 	int64_t last_hidx;
 	char path[FSL_DIROP_PATH_MAX];
@@ -62,7 +65,15 @@ struct jin {
 	uint32_t ktid;
 	uint32_t credits;
 	uint32_t dirtied;
-	uint8_t kind;		/* 0 handle, 1 fsync, 2 sync */
+	uint32_t rsv;		/* credits it reserved for a later handle (rsv_blocks) */
+	/*
+	 * 0 handle, 1 fsync, 2 the workload's sync asking for a commit (its
+	 * jbd2_kick), 3 another task's sync, 4 a sync(2)/syncfs call: its
+	 * commit is asked for after its writeback, by the end (rec_wait) at the
+	 * latest when no kick of it was recorded
+	 */
+	uint8_t kind;
+	uint8_t reserved;	/* the start of a handle reserved earlier (no credit wait) */
 	uint8_t type;
 	uint8_t reader;		/* an inode-dirtying handle from a reading task (atime) */
 	uint8_t has_wait;
@@ -72,6 +83,7 @@ struct jin {
 struct rcommit {
 	uint32_t tid;
 	uint8_t sync;
+	uint8_t by_other;	/* another task's sync asked for it */
 	uint8_t have_stats;
 	uint64_t start, locking, flushing, logging, end;
 	uint32_t blocks, blocks_logged;
@@ -86,6 +98,7 @@ struct rcommit {
 struct rc_sum {
 	uint64_t lg, lb, lk, nk;	/* logging ns, blocks logged; locked ns, commits */
 	uint64_t recorded, by_reason[FSL_COMMIT__MAX];
+	uint64_t by_others;		/* of recorded: asked for by another task's sync */
 	double ph[3];			/* phases in ms: flush, log, end */
 	uint64_t nph;
 	size_t folded;			/* commits summed, in order */
@@ -107,11 +120,20 @@ struct scen {
 	uint64_t alloc_fail;
 	uint64_t idist_sum, idist_n;	/* inode-to-data distance, in groups */
 	uint64_t dir_blocks;
+	/*
+	 * Why a model behind this scenario's figures did not run (empty when
+	 * it did): its figures are then not printed, the reason is.
+	 */
+	char jskip[160];
 };
 
+/* The entries a directory got in the trace, in order: their hash and name length. */
 struct dirent_acc {
 	uint64_t h;
 	uint64_t n, bytes;
+	uint32_t *hash;
+	uint8_t *len;
+	uint32_t cap;
 };
 
 struct fsl_replay {
@@ -145,6 +167,17 @@ struct fsl_replay {
 	size_t nrc;
 	struct rc_sum rcs;
 	uint64_t rec_checkpoints;
+	/* the last jbd2_kick before the next commit was another task's sync or fsync */
+	int kick_by_other;
+	/* a kick whose stack was lost, from a task outside the workload */
+	int kick_lost_other;
+	/* the recorded running transaction: its tid and first handle's time */
+	uint32_t txn_tid;
+	uint64_t txn_start;
+	/* where jbd2's commit timer fires, ns mod 1 s (a recorded timer kick) */
+	uint64_t timer_phase_ns;
+	int timer_phase_known;
+	const struct fsl_meta *meta;	/* during the run: stacks of kicks */
 	struct scen sc[NSCEN];
 	int nscen;
 	/* recorded device */
@@ -168,9 +201,15 @@ struct fsl_replay {
 	uint32_t wr_last_tid;
 	uint64_t max_txn;
 	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */
+	/* record.families lacks them (old traces say nothing: taken as recorded) */
+	int no_journal_events, no_dirops, no_alloc_events, no_offcpu;
+	int meta_csum;			/* metadata_csum: directory blocks end in a tail */
+	/* the workload's recorded blocked time, by wait class (enum fsl_wclass) */
+	uint64_t rec_wait_ns[FSL_WC__MAX], rec_blocked_ns;
 	/* geometry that does not fit the events: the replay stops and says why */
 	char error[320];
 	fsl_handler_fn checked[FSL_EV__MAX];	/* the handlers behind h_checked */
+	struct rp_xfs *xfs;		/* an XFS trace: its inode placement replay (xfs.c) */
 };
 
 /* What the replay knows of an inode, packed in one map value. */
@@ -233,9 +272,23 @@ void rp_journal__handlers(struct fsl_consumer *c);
 
 /* At the end, in this order (replay_end). */
 void rp_journal__run(struct fsl_replay *r, struct scen *s, int base);
+/* ns to write one checkpointed block, from the recorded device (busy ns, bytes). */
+uint64_t rp_checkpoint_block_ns(uint64_t busy_ns, uint32_t block_size, uint64_t bytes);
 void rp_journal__summary(struct fsl_replay *r);
 void rp_block__freerun_summary(struct fsl_replay *r);
 void rp_inode__dir_summary(struct fsl_replay *r);
 void rp_inode__note_write(struct fsl_replay *r, uint32_t tid);
+
+/*
+ * xfs.c: an XFS trace (no ext4 geometry, XFS's) replays its inode
+ * placement instead of the ext4 models; r->xfs is set by begin.
+ */
+struct fsl_json;
+int rp_xfs__begin(struct fsl_replay *r, const struct fsl_meta *m);
+void rp_xfs__handlers(struct fsl_consumer *c);
+void rp_xfs__end(struct fsl_replay *r);
+void rp_xfs__free(struct fsl_replay *r);
+int rp_xfs__write_text(const struct fsl_replay *r, FILE *f);
+void rp_xfs__write_json(const struct fsl_replay *r, struct fsl_json *j);
 
 #endif /* FSL_REPLAY_INT_H */

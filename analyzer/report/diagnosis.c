@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Diagnosis: the causes of lost time ranked by the workload's blocked time,
- * each with its evidence (from the other analyses) and what to change.
+ * Diagnosis: the causes of lost time ranked by the workload's time, blocked
+ * (by wait class) and on the CPU (by CPU class, where the trace has the cpu
+ * family's samples), each with its evidence (from the other analyses) and
+ * what to change.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -116,7 +118,9 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 	struct sbuf b = { cause->evidence, sizeof(cause->evidence), 0 };
 	unsigned int k;
 
-	sb_add(&b, "%" PRIu64 " waits, longest %.1f ms", cs->count[FSL_ROLE_WORKLOAD], ms(cs->max_ns));
+	/* the cause's own scope: the workload's waits, its longest one */
+	sb_add(&b, "%" PRIu64 " waits, longest %.1f ms", cs->count[FSL_ROLE_WORKLOAD],
+	       ms(cs->workload_max_ns));
 	switch (cls) {
 	case FSL_WC_JOURNAL_LOG_SPACE:
 	case FSL_WC_TXN_LOCKED:
@@ -216,6 +220,13 @@ static void xfs_log_now(const struct fsl_meta *m, struct sbuf *b)
 	sb_add(b, ")");
 }
 
+static int is_xfs(const struct fsl_meta *m)
+{
+	const char *t = fsl_meta_kv(m, FSL_KV_FSTYPE);
+
+	return t && !strcmp(t, "xfs");
+}
+
 static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_cause *cause,
 		       int atime, int mtime)
 {
@@ -299,9 +310,10 @@ static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_caus
 			   "(/sys/block/DEV/queue/wbt_lat_usec, 0 = off); else dirty less per fsync.");
 		break;
 	case FSL_WC_FSYNC_WRITEBACK:
-		sb_add(&b, "fsync waited for its own dirty data to be written, not for the journal "
-			   "commit: write it back earlier (sync_file_range, lower "
-			   "vm.dirty_background_bytes) so less is left per fsync; fdatasync does not "
+		sb_add(&b, "fsync waited for its own dirty data to be written, not for the %s: "
+			   "write it back earlier (sync_file_range, lower ",
+		       is_xfs(c->meta) ? "log force" : "journal commit");
+		sb_add(&b, "vm.dirty_background_bytes) so less is left per fsync; fdatasync does not "
 			   "help here; a faster data device does.");
 		break;
 	case FSL_WC_FREE_SPACE_WRITEBACK:
@@ -385,15 +397,203 @@ static void suggestion(struct fsl_analysis *a, unsigned int cls, struct fsl_caus
 		sb_add(&b, " Timestamp updates on every write go through the journal: mount lazytime.");
 }
 
+/*
+ * An on-CPU stack as evidence: the innermost frames up to the one the CPU
+ * rule named, then the outermost below the syscall or thread entry.
+ */
+static void cpu_stack_summary(const struct an_ctx *c, int32_t id, struct sbuf *b)
+{
+	const struct fsl_stack *st = c->meta && c->meta->stack ? c->meta->stack(c->meta, id) : NULL;
+	char f[96];
+	int rule, i, top = -1, shown = 0, prev = -2;
+
+	if (!st || !st->nframes)
+		return;
+	fsl_cclass_of_frames((const char *const *)st->frames, st->nframes, &rule);
+	for (i = 0; i < (int)st->nframes; i++) {
+		if (!st->frames[i])
+			continue;
+		fsl_frame_func(st->frames[i], f, sizeof(f));
+		if (syscall_entry(f))
+			break;
+		top = i;
+	}
+	for (i = 0; i <= top && shown < 7; i++) {
+		if (!st->frames[i] || (i > rule + 1 && i != top && i > 2))
+			continue;
+		fsl_frame_func(st->frames[i], f, sizeof(f));
+		if (shown)
+			sb_add(b, " <- %s", prev == i - 1 ? "" : "... <- ");
+		sb_add(b, "%s", f);
+		prev = i;
+		shown++;
+	}
+}
+
+static void cpu_evidence(struct fsl_analysis *a, const struct fsl_cpu *cpu, unsigned int cls,
+			 struct fsl_cause *cause)
+{
+	const struct an_ctx *c = an_analysis_ctx(a);
+	const struct fsl_ops *ops = an_analysis_ops(a);
+	struct sbuf b = { cause->evidence, sizeof(cause->evidence), 0 };
+	unsigned int k;
+
+	sb_add(&b, "%" PRIu64 " samples at %.0f Hz", cause->count,
+	       cpu->period_ns ? 1e9 / cpu->period_ns : 0.0);
+	if ((cls == FSL_CC_DIRENT_SCAN || cls == FSL_CC_HTREE || cls == FSL_CC_PATH_LOOKUP) &&
+	    ops && ops->total) {
+		sb_add(&b, "; %" PRIu64 " path operations", ops->total);
+		if (ops->ndirs)
+			sb_add(&b, ", hottest directory %s (%" PRIu64 " ops)", ops->dirs[0].path,
+			       ops->dirs[0].ops);
+	}
+	for (k = 0; k < FSL_CPU_TOP_STACKS && cpu->top_stack[cls][k] >= 0; k++) {
+		char one[FSL_EVIDENCE_LEN];
+		struct sbuf sb1 = { one, sizeof(one), 0 };
+
+		one[0] = 0;
+		cpu_stack_summary(c, cpu->top_stack[cls][k], &sb1);
+		if (!one[0] || (k && strstr(b.p, one)))
+			continue;
+		if (k)
+			sb_add(&b, "; also: %s", one);
+		else
+			sb_add(&b, "; stack%s%s%s: %s", cpu->top_comm[cls][k][0] ? " (" : "",
+			       cpu->top_comm[cls][k], cpu->top_comm[cls][k][0] ? ")" : "", one);
+	}
+	if (cpu->ns[FSL_ROLE_KTHREAD][cls])
+		sb_add(&b, "; kernel threads on-CPU %.2f s in this class",
+		       cpu->ns[FSL_ROLE_KTHREAD][cls] / 1e9);
+}
+
+static void cpu_suggestion(const struct fsl_meta *m, unsigned int cls, struct fsl_cause *cause)
+{
+	/* on an XFS target the same classes are XFS's code: its words, its knobs */
+	static const char *const xfs_advice[FSL_CC__MAX] = {
+		[FSL_CC_DIRENT_SCAN] = "XFS directory lookups and inserts walking directory "
+			"blocks: fewer entries per directory, or larger directory blocks "
+			"(mkfs.xfs -n size=).",
+		[FSL_CC_HTREE] = "XFS directory and attribute btrees (hashing, lookups, "
+			"splits): fewer entries per directory (mkfs.xfs -n size=).",
+		[FSL_CC_CHECKSUM] = "Metadata CRCs (the v5 format's crc=1) on every metadata "
+			"write and read: fewer metadata updates (noatime, lazytime).",
+		[FSL_CC_MBALLOC] = "XFS free-space btree searches: fragmented free space makes "
+			"allocations search longer (more free space, fallocate or an extent size "
+			"hint up front, xfs_io -c extsize).",
+		[FSL_CC_IALLOC] = "XFS inode allocation: finding or creating inode chunks in "
+			"an AG; more AGs or sparse inodes spread it.",
+		[FSL_CC_EXTENT] = "XFS extent maps (bmap btree, in-core extent lists): files "
+			"with many extents; an extent size hint (xfs_io -c extsize) or fallocate.",
+		[FSL_CC_JOURNAL] = "XFS log and transaction bookkeeping (transactions, CIL, "
+			"log items): fewer metadata changes per operation (noatime, lazytime).",
+		[FSL_CC_XFS] = "Other XFS code: see the stack.",
+	};
+	int xfs = m && fsl_meta__str(m, FSL_KV_FSTYPE) &&
+		  !strcmp(fsl_meta__str(m, FSL_KV_FSTYPE), "xfs");
+	static const char *const advice[FSL_CC__MAX] = {
+		[FSL_CC_DIRENT_SCAN] = "Lookups, creates and deletes compare names entry by entry "
+			"through directory blocks: a large directory without an htree index "
+			"(dir_index off, or a directory made before it was on), or readdir of big "
+			"directories. tune2fs -O dir_index then e2fsck -fD (unmounted) indexes them; "
+			"fewer entries per directory cut the scan either way.",
+		[FSL_CC_HTREE] = "Hashing names and walking the htree index of large directories: "
+			"expected per lookup, deeper (large_dir) trees cost more; fewer entries "
+			"per directory.",
+		[FSL_CC_CHECKSUM] = "Checksums of metadata (metadata_csum: inodes, bitmaps, "
+			"directory and journal blocks) on every change: fewer metadata updates "
+			"(noatime, lazytime); check that crc32c is the accelerated driver "
+			"(/proc/crypto).",
+		[FSL_CC_MBALLOC] = "The block allocator searched groups for free extents: a full "
+			"or fragmented filesystem makes it scan more (more free space, "
+			"mb_optimize_scan, fallocate up front).",
+		[FSL_CC_IALLOC] = "The inode allocator searched groups and bitmaps for a free "
+			"inode: many groups nearly full of inodes; spread directories, or a "
+			"filesystem with more inodes (mkfs -i).",
+		[FSL_CC_EXTENT] = "Extent-tree and extent-status lookups: files with many "
+			"extents map slowly; defragment (e4defrag) or allocate contiguously "
+			"(fallocate, delalloc).",
+		[FSL_CC_JOURNAL] = "jbd2 bookkeeping on every metadata change (handles, buffer "
+			"access, commit): fewer metadata changes per operation (noatime, "
+			"lazytime) or batching.",
+		[FSL_CC_INODE] = "Inode updates and the inode cache: timestamp updates per "
+			"operation (noatime, lazytime), cache misses of cold inodes.",
+		[FSL_CC_PAGE_COPY] = "Copying data between user buffers and the page cache: in "
+			"proportion to the bytes read and written; O_DIRECT or mmap avoid the "
+			"copy.",
+		[FSL_CC_PAGE_CACHE] = "Page and buffer cache lookups and bookkeeping: many "
+			"small I/Os; larger reads and writes do the same work in fewer calls.",
+		[FSL_CC_WRITEBACK] = "Turning dirty pages into I/O: in proportion to the data "
+			"written back.",
+		[FSL_CC_BLOCK] = "Submitting and completing block requests: many small requests; "
+			"larger I/O and merging cost less per byte.",
+		[FSL_CC_PATH_LOOKUP] = "Walking paths and the dentry cache: long or deep paths "
+			"looked up again and again; *at() calls on an open directory, fewer stats.",
+		[FSL_CC_XFS] = "Other XFS code: see the stack.",
+		[FSL_CC_EXT4_OTHER] = "Other ext4 code: see the stack.",
+		[FSL_CC_LOCK_SPIN] = "Tasks spun on contended kernel locks (the stack names the "
+			"lock's user): fewer tasks working in the same directory or file at once.",
+		[FSL_CC_MEMORY] = "Kernel memory allocation, freeing and page faults.",
+		[FSL_CC_PROCESS] = "Starting and ending processes (fork, exec, exit): the "
+			"workload runs many short processes (xargs, find -exec); more work per "
+			"process.",
+		[FSL_CC_SCHED] = "The scheduler: many short sleeps and wake-ups.",
+		[FSL_CC_IRQ] = "Interrupts and softirqs that ran on the workload's time.",
+		[FSL_CC_KERNEL_OTHER] = "Kernel code no CPU rule names: see the stack; "
+			"docs/wait-classes.md says how to add a rule.",
+		[FSL_CC_USER] = "The workload's own code in user space: this time is not the "
+			"filesystem's.",
+		[FSL_CC_RECORDER] = "fslens's own probes running inside the workload's system "
+			"calls: the price of this recording, not of the workload (fewer families "
+			"with -e, or --syscall-tp, cost less).",
+	};
+	struct sbuf b = { cause->suggestion, sizeof(cause->suggestion), 0 };
+
+	if (xfs && cls < FSL_CC__MAX && xfs_advice[cls])
+		sb_add(&b, "%s", xfs_advice[cls]);
+	else
+		sb_add(&b, "%s", cls < FSL_CC__MAX && advice[cls] ? advice[cls] : "");
+}
+
+const char *fsl_cause_id(const struct fsl_cause *c)
+{
+	return c->kind == FSL_CAUSE_CPU ? fsl_cclass_id(c->cls) : fsl_wclass_id(c->cls);
+}
+
+const char *fsl_cause_label(const struct fsl_cause *c)
+{
+	return c->kind == FSL_CAUSE_CPU ? fsl_cclass_label(c->cls) : fsl_wclass_label(c->cls);
+}
+
+static void insert_cause(struct fsl_diagnosis *d, const struct fsl_cause *cur)
+{
+	unsigned int j;
+
+	/* most time first; ties: waits before CPU, then the lower class */
+	for (j = 0; j < d->ncauses &&
+	     (d->causes[j].ns > cur->ns ||
+	      (d->causes[j].ns == cur->ns && (d->causes[j].kind < cur->kind ||
+					       (d->causes[j].kind == cur->kind &&
+						d->causes[j].cls < cur->cls)))); j++)
+		;
+	memmove(&d->causes[j + 1], &d->causes[j], (d->ncauses - j) * sizeof(*cur));
+	d->causes[j] = *cur;
+	d->ncauses++;
+}
+
 void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d)
 {
 	const struct fsl_stalls *st = fsl_analysis__stalls(a);
 	const struct an_ctx *c = an_analysis_ctx(a);
-	unsigned int i, j;
+	uint64_t busy;
+	unsigned int i;
 
 	memset(d, 0, sizeof(*d));
 	d->blocked_ns = st->ns[FSL_ROLE_WORKLOAD];
 	d->whole = *fsl_analysis__wholetime(a);
+	d->cpu = *fsl_analysis__cpu(a);
+	d->has_cpu = d->cpu.period_ns != 0;
+	d->oncpu_ns = d->cpu.total_ns[FSL_ROLE_WORKLOAD];
+	busy = d->blocked_ns + d->oncpu_ns;
 	if (c->win.t1 && c->win.t1 > c->win.t0)
 		d->window_ns = c->win.t1 - c->win.t0;
 	else if (c->now > c->origin)
@@ -410,13 +610,26 @@ void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d)
 		cur.count = st->cls[i].count[FSL_ROLE_WORKLOAD];
 		cur.kthread_ns = st->cls[i].ns[FSL_ROLE_KTHREAD];
 		cur.share = d->blocked_ns ? (double)cur.ns / d->blocked_ns : 0;
+		cur.busy_share = busy ? (double)cur.ns / busy : 0;
 		evidence(a, st, i, &cur, &atime, &mtime);
 		suggestion(a, i, &cur, atime, mtime);
-		for (j = 0; j < d->ncauses && (d->causes[j].ns > cur.ns ||
-					       (d->causes[j].ns == cur.ns && d->causes[j].cls < i)); j++)
-			;
-		memmove(&d->causes[j + 1], &d->causes[j], (d->ncauses - j) * sizeof(cur));
-		d->causes[j] = cur;
-		d->ncauses++;
+		insert_cause(d, &cur);
+	}
+	for (i = 0; d->has_cpu && i < FSL_CC__MAX; i++) {
+		struct fsl_cause cur;
+
+		if (!d->cpu.ns[FSL_ROLE_WORKLOAD][i])
+			continue;
+		memset(&cur, 0, sizeof(cur));
+		cur.kind = FSL_CAUSE_CPU;
+		cur.cls = i;
+		cur.ns = d->cpu.ns[FSL_ROLE_WORKLOAD][i];
+		cur.count = d->cpu.period_ns ? (cur.ns + d->cpu.period_ns / 2) / d->cpu.period_ns : 0;
+		cur.kthread_ns = d->cpu.ns[FSL_ROLE_KTHREAD][i];
+		cur.share = d->oncpu_ns ? (double)cur.ns / d->oncpu_ns : 0;
+		cur.busy_share = busy ? (double)cur.ns / busy : 0;
+		cpu_evidence(a, &d->cpu, i, &cur);
+		cpu_suggestion(c->meta, i, &cur);
+		insert_cause(d, &cur);
 	}
 }

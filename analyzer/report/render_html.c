@@ -408,17 +408,23 @@ static void diag_table(FILE *f, struct fsl_analysis *a)
 			"%.1f%%, blocked %.1f%%, other sleep %.1f%%%s", rn_sec(w->wall_ns), w->threads,
 			w->threads == 1 ? "" : "s", 100 * w->oncpu_ns / wall, 100 * w->runq_ns / wall,
 			100 * w->blocked_ns / wall, 100 * w->sleep_ns / wall,
-			w->blocked_ns * 2 < w->wall_ns ? " (mostly not blocked: the causes below "
-			"explain the blocked part only)." : ".");
+			w->blocked_ns * 2 < w->wall_ns ? (d->has_cpu ?
+			" (mostly not blocked: the causes below explain the blocked and the on-CPU "
+			"parts)." : " (mostly not blocked: the causes below explain the blocked part "
+			"only).") : ".");
 	}
+	if (d->has_cpu)
+		fprintf(f, " On-CPU %.2f s (sampled at %.0f Hz); causes are ranked by blocked and "
+			"on-CPU time together.", rn_sec(d->oncpu_ns), 1e9 / d->cpu.period_ns);
 	fputs("</p>\n", f);
-	fputs("<table><tr><th>#</th><th>cause</th><th>blocked s</th><th>share</th><th>evidence</th>"
-	      "<th>change</th></tr>\n", f);
+	fprintf(f, "<table><tr><th>#</th><th>cause</th><th>%s s</th><th>share</th><th>evidence</th>"
+		"<th>change</th></tr>\n", d->has_cpu ? "time" : "blocked");
 	for (i = 0; i < d->ncauses; i++) {
 		const struct fsl_cause *c = &d->causes[i];
 
 		fprintf(f, "<tr><td>%u</td><td><b>%s</b></td><td>%.3f</td><td>%.1f%%</td><td>", i + 1,
-			fsl_wclass_id(c->cls), rn_sec(c->ns), 100 * c->share);
+			fsl_cause_id(c), rn_sec(c->ns),
+			100 * (d->has_cpu ? c->busy_share : c->share));
 		esc(f, c->evidence, sizeof(c->evidence));
 		fputs("</td><td>", f);
 		esc(f, c->suggestion, sizeof(c->suggestion));

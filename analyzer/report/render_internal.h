@@ -20,4 +20,14 @@ static inline double rn_pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * part / whole : 0;
 }
 
+/* An XFS target: its layout section replaces the ext4 layout and jbd2 journal ones (render_xfs.c). */
+struct fsl_json;
+int rn_is_xfs(struct fsl_analysis *a);
+void rn_xfs_text(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info);
+void rn_xfs_json(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_report_info *info);
+
+/* A fragcheck line of a file without extents, as e2fsck prints it (render_xfs.c). */
+struct fsl_ind_break;
+void rn_ind_line(char *buf, size_t len, const struct fsl_ind_break *b);
+
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "fslens/text.h"
 #include "fslens/devname.h"
+#include "fslens/indmap.h"
 #include "render_internal.h"
 
 #define W 100
@@ -131,7 +132,7 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
  * The workload's whole time first: what the causes below are a part of.
  * Classes under 0.1% of the wall are left out of the parenthesis.
  */
-static void whole_line(FILE *f, const struct fsl_wholetime *w)
+static void whole_line(FILE *f, const struct fsl_wholetime *w, const struct fsl_cpu *cpu)
 {
 	char line[1024], b1[32];
 	size_t used = 0;
@@ -164,14 +165,47 @@ static void whole_line(FILE *f, const struct fsl_wholetime *w)
 		snprintf(line + used, sizeof(line) - used, ", other sleep %.1f%%",
 			 PCT(w->sleep_ns));
 	wrap(f, "whole time: ", 2, line);
+	/* where the on-CPU part went, by the samples' classes (largest first) */
+	if (cpu && cpu->period_ns && cpu->total_ns[FSL_ROLE_WORKLOAD]) {
+		const uint64_t *ns = cpu->ns[FSL_ROLE_WORKLOAD];
+		double all = cpu->total_ns[FSL_ROLE_WORKLOAD];
+		unsigned int order[FSL_CC__MAX], n = 0, j, k;
+
+		for (i = 0; i < FSL_CC__MAX; i++) {
+			if (!ns[i])
+				continue;
+			for (j = n; j > 0 && ns[order[j - 1]] < ns[i]; j--)
+				order[j] = order[j - 1];
+			order[j] = i;
+			n++;
+		}
+		used = 0;
+		for (k = 0; k < n && k < 6 && used < sizeof(line); k++) {
+			if (100.0 * ns[order[k]] / all < 1.0)
+				break;
+			used += snprintf(line + used, sizeof(line) - used, "%s%s %.0f%%",
+					 k ? ", " : "", fsl_cclass_id(order[k]),
+					 100.0 * ns[order[k]] / all);
+		}
+		if (used < sizeof(line))
+			snprintf(line + used, sizeof(line) - used, " (%" PRIu64 " samples at %.0f Hz)",
+				 cpu->samples[FSL_ROLE_WORKLOAD], 1e9 / cpu->period_ns);
+		wrap(f, "on-CPU by class: ", 2, line);
+	}
 	if (w->blocked_ns * 2 < w->wall_ns) {
 		const char *most = w->oncpu_ns >= w->sleep_ns && w->oncpu_ns >= w->runq_ns ?
 				   "on the CPU" : w->sleep_ns >= w->runq_ns ?
 				   "in other sleep (not a counted wait)" : "waiting for a CPU";
 
-		snprintf(line, sizeof(line), "the workload was mostly not blocked: most of its time "
-			 "was %s; the wait causes below explain %.1f%% of it.", most,
-			 PCT(w->blocked_ns));
+		if (cpu && cpu->period_ns)
+			snprintf(line, sizeof(line), "the workload was mostly not blocked: most of its "
+				 "time was %s; the causes below explain the blocked %.1f%% and the "
+				 "on-CPU %.1f%% of it.", most, PCT(w->blocked_ns), PCT(w->oncpu_ns));
+		else
+			snprintf(line, sizeof(line), "the workload was mostly not blocked: most of "
+				 "its time was %s; the wait causes below explain %.1f%% of it (record "
+				 "the cpu family to see where the CPU time went).", most,
+				 PCT(w->blocked_ns));
 		wrap(f, "", 2, line);
 	}
 #undef PCT
@@ -219,9 +253,15 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 			n++;
 	for (i = 0, waits = 0; i < FSL_WC__MAX; i++)
 		waits += st->cls[i].count[FSL_ROLE_WORKLOAD];
-	title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, over %.2f s",
-	      rn_sec(d->blocked_ns), waits, n, n == 1 ? "" : "s", rn_sec(t1 - t0));
-	whole_line(f, &d->whole);
+	if (d->has_cpu)
+		title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, "
+		      "on-CPU %.2f s (sampled), over %.2f s", rn_sec(d->blocked_ns), waits, n,
+		      n == 1 ? "" : "s", rn_sec(d->oncpu_ns), rn_sec(t1 - t0));
+	else
+		title(f, "DIAGNOSIS", "workload blocked %.2f s in %" PRIu64 " waits of %u task%s, "
+		      "over %.2f s", rn_sec(d->blocked_ns), waits, n, n == 1 ? "" : "s",
+		      rn_sec(t1 - t0));
+	whole_line(f, &d->whole, &d->cpu);
 	{
 		const struct fsl_health *h = fsl_analysis__health(a);
 
@@ -232,17 +272,25 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 				h->unknown_stacks);
 	}
 	if (!d->ncauses) {
-		fprintf(f, "  no blocked time of the workload was recorded%s\n",
+		fprintf(f, "  no %s of the workload was recorded%s\n",
+			d->has_cpu ? "blocked or on-CPU time" : "blocked time",
 			st->ns[FSL_ROLE_KTHREAD] ? " (kernel threads' waits below)" : "");
+	} else if (d->has_cpu) {
+		/* waits and CPU ranked together: shares of the time both make up */
+		fprintf(f, "  causes ranked by the workload's time blocked and on-CPU (%s):\n",
+			fsl_fmt_ns(b1, sizeof(b1), d->blocked_ns + d->oncpu_ns));
+		fprintf(f, "  %-2s %-22s %10s %7s %8s\n", "#", "cause", "time", "share", "count");
 	} else {
 		fprintf(f, "  %-2s %-22s %10s %7s %8s\n", "#", "cause", "blocked", "share", "waits");
 	}
 	for (i = 0; i < d->ncauses; i++) {
 		const struct fsl_cause *c = &d->causes[i];
 
-		fprintf(f, "  %-2u %-22s %10s %6.1f%% %8" PRIu64 "   %s\n", i + 1, fsl_wclass_id(c->cls),
-			fsl_fmt_ns(b1, sizeof(b1), c->ns), 100 * c->share, c->count,
-			fsl_wclass_label(c->cls));
+		fprintf(f, "  %-2u %-22s %10s %6.1f%% %8" PRIu64 "   %s\n", i + 1,
+			fsl_cause_id(c),
+			fsl_fmt_ns(b1, sizeof(b1), c->ns),
+			100 * (d->has_cpu ? c->busy_share : c->share), c->count,
+			fsl_cause_label(c));
 		wrap(f, "evidence: ", 5, c->evidence);
 		wrap(f, "change:   ", 5, c->suggestion);
 	}
@@ -307,6 +355,26 @@ static void hist_row(FILE *f, const struct fsl_hist *h)
 	fputc('\n', f);
 }
 
+/*
+ * The large directories' htrees at the end of the recording: a lookup in a
+ * cold directory reads one index block per level before its leaf.
+ */
+static void htree_lines(FILE *f, struct fsl_analysis *a)
+{
+	struct fsl_htree_dir h[8];
+	unsigned int n = fsl_meta__ext4_htree(fsl_analysis__meta(a), h, 8), i;
+
+	if (!n)
+		return;
+	fprintf(f, "  large directories (htree at the end of the recording):\n");
+	fprintf(f, "    %9s %9s %6s %12s  %s\n", "blocks", "leaves", "levels", "index blocks",
+		"directory");
+	for (i = 0; i < n; i++)
+		fprintf(f, "    %9" PRIu64 " %9" PRIu64 " %6u %12u  %.60s\n", h[i].blocks,
+			h[i].blocks > h[i].index_blocks ? h[i].blocks - h[i].index_blocks : 0,
+			h[i].levels, h[i].index_blocks, h[i].path);
+}
+
 static void sec_ops(FILE *f, struct fsl_analysis *a)
 {
 	const struct fsl_ops *o = fsl_analysis__ops(a);
@@ -361,6 +429,7 @@ static void sec_ops(FILE *f, struct fsl_analysis *a)
 	if (o->outside)
 		fprintf(f, "  (%" PRIu64 " calls on paths outside %s not counted)\n", o->outside,
 			rn_kv(a, FSL_KV_MOUNT));
+	htree_lines(f, a);
 }
 
 static const char *data_name(char *buf, size_t len, const char *name, uint64_t ino)
@@ -448,6 +517,8 @@ static uint64_t span(uint64_t a, uint64_t b)
 {
 	return a && b && b >= a ? b - a : 0;
 }
+
+static void contents_lines(FILE *f, struct fsl_analysis *a);
 
 static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
@@ -541,6 +612,7 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 				rn_pct(x->blocks, j->dirtied), sym ? sym : "-");
 		}
 	}
+	contents_lines(f, a);
 	fprintf(f, "  checkpoints: %" PRIu64 " (%s, %" PRIu64 " buffers written, %" PRIu64
 		" dropped)\n  log tail moved %" PRIu64 " times, %" PRIu64 " blocks freed\n",
 		j->checkpoints, fsl_fmt_ns(b[0], 32, j->chp_time_ns), j->chp_written, j->chp_dropped,
@@ -548,6 +620,84 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 	if (j->lock_buffer_stalls)
 		fprintf(f, "  lock-buffer stalls: %" PRIu64 ", %s\n", j->lock_buffer_stalls,
 			fsl_fmt_ns(b[0], 32, j->lock_buffer_stall_ns));
+}
+
+/* "inode_table 245 (93.2%), directory 10 (3.8%)": the classes of v, most first. */
+static size_t class_list(char *buf, size_t len, const uint64_t v[FSL_BC__MAX])
+{
+	uint64_t total = 0, best;
+	unsigned int k, done = 0, pick;
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (k = 0; k < FSL_BC__MAX; k++)
+		total += v[k];
+	while (total && used < len) {
+		for (best = 0, pick = FSL_BC__MAX, k = 0; k < FSL_BC__MAX; k++)
+			if (!(done & (1u << k)) && v[k] > best) {
+				best = v[k];
+				pick = k;
+			}
+		if (pick == FSL_BC__MAX)
+			break;
+		done |= 1u << pick;
+		used += snprintf(buf + used, len - used, "%s%s %" PRIu64 " (%.1f%%)", used ? ", " : "",
+				 fsl_block_class_name(pick), best, rn_pct(best, total));
+	}
+	return used;
+}
+
+/*
+ * The journal's contents by block class (the metadata written home), who
+ * wrote what home, the last checkpoints by transaction, the blocks read.
+ */
+static void contents_lines(FILE *f, struct fsl_analysis *a)
+{
+	const struct fsl_contents *c = fsl_analysis__contents(a);
+	uint64_t n[FSL_WR__MAX] = { 0 }, reads = 0;
+	unsigned int w, k, i, shown = 0;
+	char line[1024], lead[160];
+
+	if (!c || !c->classes)
+		return;
+	for (w = 0; w < FSL_WR__MAX; w++)
+		for (k = 0; k < FSL_BC__MAX; k++)
+			n[w] += c->written[w][k];
+	for (k = 0; k < FSL_BC__MAX; k++)
+		reads += c->read[k];
+	if (c->home_total) {
+		class_list(line, sizeof(line), c->home);
+		fprintf(f, "  contents by block class (the metadata written home, %" PRIu64 " blocks):\n",
+			c->home_total);
+		wrap(f, "", 4, line);
+	}
+	for (w = 0; w < FSL_WR__MAX; w++) {
+		if (!n[w])
+			continue;
+		class_list(line, sizeof(line), c->written[w]);
+		snprintf(lead, sizeof(lead), "%s wrote %" PRIu64 ": ", fsl_block_writer_name(w), n[w]);
+		wrap(f, lead, 4, line);
+	}
+	for (i = c->nchp > 6 ? c->nchp - 6 : 0; i < c->nchp; i++) {
+		const struct fsl_chp_txn *t = &c->chp[i];
+		uint64_t sum = 0;
+
+		for (k = 0; k < FSL_BC__MAX; k++)
+			sum += t->blocks[k];
+		if (!sum)
+			continue;
+		if (!shown++)
+			fprintf(f, "    checkpointed transactions (what their checkpoint wrote home):\n");
+		class_list(line, sizeof(line), t->blocks);
+		snprintf(lead, sizeof(lead), "tid %u, %" PRIu64 " blocks (kernel: %u written): ", t->tid,
+			 sum, t->written);
+		wrap(f, lead, 6, line);
+	}
+	if (reads) {
+		class_list(line, sizeof(line), c->read);
+		snprintf(lead, sizeof(lead), "blocks read %" PRIu64 ": ", reads);
+		wrap(f, lead, 4, line);
+	}
 }
 
 static void sec_writeback(FILE *f, struct fsl_analysis *a)
@@ -608,6 +758,101 @@ static void lat_row(FILE *f, const char *name, const struct fsl_hist *h)
 		fsl_fmt_ns(b[3], 32, h->max));
 }
 
+/* A btt stage row: its MIN AVG P99 MAX and btt's N (how many samples). */
+static void stage_row(FILE *f, const char *name, const struct fsl_hist *h)
+{
+	char b[4][32];
+
+	if (!h->count)
+		return;
+	fprintf(f, "    %-9s %10s %10s %10s %10s %9" PRIu64 "\n", name,
+		fsl_fmt_ns(b[0], 32, h->min), fsl_fmt_ns(b[1], 32, fsl_hist_avg(h)),
+		fsl_fmt_ns(b[2], 32, fsl_hist_quantile(h, 0.99)), fsl_fmt_ns(b[3], 32, h->max),
+		h->count);
+}
+
+/*
+ * The trace's counts beside the kernel's (/sys/block/DEV/stat delta), one
+ * row per counter that is not zero on either side; a difference says where
+ * it comes from when the trace knows.
+ */
+static void kernel_counts(FILE *f, const struct fsl_dev_io *d)
+{
+	static const char *const gn[FSL_SG__MAX] = { "read", "write", "discard", "flush" };
+	static const char *const what[3] = { "I/Os", "merges", "sectors" };
+	unsigned int g, w;
+	int shown = 0;
+
+	for (g = 0; g < FSL_SG__MAX; g++)
+		for (w = 0; w < 3; w++) {
+			const uint64_t *tr = w == 0 ? d->kc.ios : w == 1 ? d->kc.merges : d->kc.sectors;
+			const uint64_t *ns = w == 0 ? d->not_seen.ios : w == 1 ? d->not_seen.merges :
+				d->not_seen.sectors;
+			const uint64_t *ks = w == 0 ? d->kstat.ios : w == 1 ? d->kstat.merges :
+				d->kstat.sectors;
+			uint64_t k = d->have_kstat ? ks[g] : 0;
+			char why[160] = "";
+
+			if (g == FSL_SG_FLUSH && w)
+				continue;
+			if (!tr[g] && !ns[g] && !k)
+				continue;
+			if (!shown++)
+				fprintf(f, "    as the kernel counts them (Documentation/block/stat.rst):\n"
+					"      %-15s %12s %12s %12s\n", "", "trace", "not seen",
+					d->have_kstat ? "/sys/block" : "");
+			if (d->have_kstat && tr[g] + ns[g] != k) {
+				int64_t diff = (int64_t)(k - tr[g] - ns[g]);
+
+				if (g == FSL_SG_DISCARD && w == 1)
+					snprintf(why, sizeof(why), "  %+" PRId64 ": discard bio merges"
+						 " are not traced", diff);
+				else
+					snprintf(why, sizeof(why), "  %+" PRId64 " not explained", diff);
+			} else if (d->have_kstat) {
+				snprintf(why, sizeof(why), "  equal");
+			}
+			fprintf(f, "      %-7s %-7s %12" PRIu64 " %12" PRIu64, gn[g], what[w], tr[g], ns[g]);
+			if (d->have_kstat)
+				fprintf(f, " %12" PRIu64 "%s", k, why);
+			fputc('\n', f);
+		}
+	if (!shown)
+		return;
+	if (d->have_kstat)
+		fprintf(f, "      in flight at the end read: trace %" PRIu64 ", /sys/block %" PRIu64 "\n",
+			d->in_flight_end, d->kstat_in_flight);
+	else
+		fprintf(f, "      (no /sys/block reads in this trace)\n");
+}
+
+static void pairing(FILE *f, const struct fsl_dev_io *d)
+{
+	char line[512];
+	size_t n = 0;
+	unsigned int k;
+
+	if (!d->issues && !d->completions)
+		return;
+	n += snprintf(line + n, sizeof(line) - n, "%" PRIu64 " issues: %" PRIu64
+		      " paired with their completion", d->issues, d->paired);
+	for (k = FSL_UNP_REQUEUED; k <= FSL_UNP_IN_FLIGHT; k++)
+		if (d->unpaired[k])
+			n += snprintf(line + n, sizeof(line) - n, ", %" PRIu64 " %s",
+				      d->unpaired[k],
+				      k == FSL_UNP_REQUEUED ? "requeued (issued again)" :
+				      k == FSL_UNP_NOT_SEEN ? "completion not seen (slot used again)" :
+				      "in flight at the end");
+	if (d->unpaired[FSL_UNP_BEFORE_START] || d->unpaired[FSL_UNP_NO_ISSUE])
+		n += snprintf(line + n, sizeof(line) - n, "; completions with no issue: %" PRIu64
+			      " issued before the recording, %" PRIu64 " issue not seen",
+			      d->unpaired[FSL_UNP_BEFORE_START], d->unpaired[FSL_UNP_NO_ISSUE]);
+	if (d->flush_seq_ends)
+		n += snprintf(line + n, sizeof(line) - n, "; %" PRIu64 " empty preflush writes"
+			      " (their flush ran as the queue's flush request)", d->flush_seq_ends);
+	wrap(f, "pairing: ", 4, line);
+}
+
 static void sec_blockio(FILE *f, struct fsl_analysis *a)
 {
 	const struct fsl_blockio *io = fsl_analysis__blockio(a);
@@ -644,14 +889,31 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 		if (d->double_completions)
 			fprintf(f, " (%" PRIu64 " second, preflush/FUA)", d->double_completions);
 		fputc('\n', f);
-		fprintf(f, "    %-9s %10s %10s %10s %10s\n", "", "min", "avg", "p99", "max");
-		lat_row(f, "Q2D", &d->q2d);
-		lat_row(f, "D2C", &d->d2c);
-		lat_row(f, "Q2C", &d->q2c);
+		pairing(f, d);
+		if (d->bio_level) {
+			fprintf(f, "    btt stages, per bio: %" PRIu64 " queued (Q), %" PRIu64 " merged"
+				" (M), %" PRIu64 " split\n", d->bios, d->bio_merges, d->splits);
+			fprintf(f, "    %-9s %10s %10s %10s %10s %9s\n", "", "min", "avg", "p99", "max", "N");
+			stage_row(f, "Q2Q", &d->q2q);
+			stage_row(f, "Q2G", &d->q2g);
+			stage_row(f, "G2I", &d->g2i);
+			stage_row(f, "Q2M", &d->q2m);
+			stage_row(f, "I2D", &d->i2d);
+			stage_row(f, "M2D", &d->m2d);
+			stage_row(f, "Q2D", &d->q2d);
+			stage_row(f, "D2C", &d->d2c);
+			stage_row(f, "Q2C", &d->q2c);
+		} else {
+			fprintf(f, "    %-9s %10s %10s %10s %10s\n", "", "min", "avg", "p99", "max");
+			lat_row(f, "Q2D", &d->q2d);
+			lat_row(f, "D2C", &d->d2c);
+			lat_row(f, "Q2C", &d->q2c);
+		}
 		if (d->flush_rqs) {
 			lat_row(f, "flush D2C", &d->flush_d2c);
 			lat_row(f, "flush Q2C", &d->flush_q2c);
 		}
+		kernel_counts(f, d);
 		fprintf(f, "    seeks (D2D): %" PRIu64 " of %" PRIu64 " dispatches, %.1f/s; sequential %.1f%%,"
 			" backward %.1f%%\n", d->seeks, d->d2d, secs ? d->seeks / secs : 0,
 			rn_pct(d->seq, d->d2d), rn_pct(d->backward, d->d2d));
@@ -671,7 +933,7 @@ static void sec_blockio(FILE *f, struct fsl_analysis *a)
 							 "%s%s %" PRIu64 " (%.1f%%)", used ? ", " : "",
 							 fsl_block_class_name(k), d->wr_class[k],
 							 rn_pct(d->wr_class[k], n));
-			fprintf(f, "    blocks written by class (geometry): %" PRIu64 "\n", n);
+			fprintf(f, "    blocks written by class: %" PRIu64 "\n", n);
 			wrap(f, "", 6, line);
 		}
 		for (k = 0; k < 2; k++) {
@@ -812,11 +1074,18 @@ static void break_why(FILE *f, const struct fsl_frag_break *b, uint64_t t0)
 			" (+%.3f s)\n", b->expect, b->taker_ino, at);
 		break;
 	case FSL_TAKER_SUPER:
-	case FSL_TAKER_BITMAP:
+	case FSL_TAKER_GDT:
+	case FSL_TAKER_RESERVED_GDT:
+	case FSL_TAKER_BBITMAP:
+	case FSL_TAKER_IBITMAP:
 	case FSL_TAKER_ITABLE:
 		fprintf(f, "          block %" PRIu64 " is metadata: %s\n", b->expect,
-			b->taker_kind == FSL_TAKER_SUPER ? "a superblock backup or group descriptors" :
-			b->taker_kind == FSL_TAKER_BITMAP ? "a block or inode bitmap" : "an inode table");
+			b->taker_kind == FSL_TAKER_SUPER ? "a backup superblock" :
+			b->taker_kind == FSL_TAKER_GDT ? "group descriptors" :
+			b->taker_kind == FSL_TAKER_RESERVED_GDT ?
+			"reserved GDT blocks (the resize inode's)" :
+			b->taker_kind == FSL_TAKER_BBITMAP ? "a block bitmap" :
+			b->taker_kind == FSL_TAKER_IBITMAP ? "an inode bitmap" : "an inode table");
 		break;
 	case FSL_TAKER_FREE:
 		fprintf(f, "          block %" PRIu64 " is free: the allocator placed the extent "
@@ -897,6 +1166,18 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 		if (hist[i])
 			fprintf(f, " %u%s: %" PRIu64, 1u << i, i ? "+" : "", hist[i]);
 	fputc('\n', f);
+	{
+		const struct fsl_allocstat *as = fsl_analysis__allocstat(a);
+
+		if (as && as->decisions)
+			fprintf(f, "  allocator: %" PRIu64 " searches, found at cr 0/1/2/3: %" PRIu64
+				"/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ", goal hits %" PRIu64 " (%.1f%%),"
+				"\n    %.1f groups scanned each; %" PRIu64 " from preallocations\n",
+				as->decisions, as->by_cr[0], as->by_cr[1], as->by_cr[2],
+				as->by_cr[3] + as->by_cr[4], as->goal_hits,
+				rn_pct(as->goal_hits, as->decisions),
+				(double)as->groups / as->decisions, as->prealloc);
+	}
 	n = fsl_layout__breaks(l, &br);
 	if (n) {
 		fprintf(f, "  fragcheck (what e2fsck -fn -E fragcheck prints), and who took the block:\n");
@@ -909,6 +1190,22 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 		if (n > max)
 			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
 		break_positions(f, l);
+	}
+	{
+		const struct fsl_ind_break *ib;
+		uint64_t nf;
+		char line[160];
+
+		n = fsl_analysis__ind_breaks(a, &ib, &nf);
+		if (nf)
+			fprintf(f, "  files without extents (indirect blocks): %" PRIu64 ", %u "
+				"fragcheck lines%s\n", nf, n, n ? " (what e2fsck -fn -E fragcheck prints):" : "");
+		for (i = 0; i < n && i < max; i++) {
+			rn_ind_line(line, sizeof(line), &ib[i]);
+			fprintf(f, "%s\n", line);
+		}
+		if (n > max)
+			fprintf(f, "  ... %u more (--breaks N shows more, --json has all)\n", n - max);
 	}
 	n = fsl_layout__worst(l, worst, 8);
 	if (n) {
@@ -983,13 +1280,16 @@ int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_in
 		sec_ops(f, a);
 		sec_data(f, a);
 	}
-	if (sec & FSL_SEC_JOURNAL)
+	/* XFS has no jbd2 journal; its log shows in the causes and their evidence */
+	if ((sec & FSL_SEC_JOURNAL) && !rn_is_xfs(a))
 		sec_journal(f, a, info);
 	if (sec & FSL_SEC_WRITEBACK)
 		sec_writeback(f, a);
 	if (sec & FSL_SEC_BLOCKIO)
 		sec_blockio(f, a);
-	if (sec & FSL_SEC_LAYOUT)
+	if ((sec & FSL_SEC_LAYOUT) && rn_is_xfs(a))
+		rn_xfs_text(f, a, info);
+	else if (sec & FSL_SEC_LAYOUT)
 		sec_layout(f, a, info);
 	if (sec & FSL_SEC_HEALTH)
 		sec_health(f, a);

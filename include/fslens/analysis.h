@@ -141,6 +141,54 @@ int fsl_wclass_frame_rank(const char *frame);
 /* The rule table: rule idx (from 0); returns 0 past the end. */
 int fsl_wclass_rule(unsigned int idx, const char **func, unsigned int *cls, unsigned int *rank);
 
+/*
+ * CPU classes: where on-CPU time of a sampled stack went (the cpu family).
+ * The rule table (analyzer/cpuclass.c, docs/wait-classes.md) is data; the
+ * innermost frame a rule names decides, because on-CPU the innermost code
+ * is what burns the time (a checksum under an inode update is checksum
+ * time). Ids are "cpu_..." so they never meet a wait class's.
+ */
+enum fsl_cclass {
+	FSL_CC_DIRENT_SCAN = 0,	/* linear directory entry scan (lookup, insert, readdir) */
+	FSL_CC_HTREE,		/* htree index: hashing, probing, splitting */
+	FSL_CC_CHECKSUM,	/* metadata checksums (crc32c) */
+	FSL_CC_MBALLOC,		/* block allocator: group scans, buddy */
+	FSL_CC_IALLOC,		/* inode allocator: group choice, bitmap scan */
+	FSL_CC_EXTENT,		/* extent tree and extent status lookups */
+	FSL_CC_JOURNAL,		/* jbd2 bookkeeping: handles, buffers, commit */
+	FSL_CC_INODE,		/* inode update, inode cache (iget, evict) */
+	FSL_CC_PAGE_COPY,	/* copying data between user space and the page cache */
+	FSL_CC_PAGE_CACHE,	/* page/buffer cache lookup and bookkeeping */
+	FSL_CC_WRITEBACK,	/* preparing dirty pages for writeback */
+	FSL_CC_BLOCK,		/* block layer and driver submission/completion */
+	FSL_CC_PATH_LOOKUP,	/* path walk, dcache */
+	FSL_CC_XFS,		/* XFS code */
+	FSL_CC_EXT4_OTHER,	/* other ext4 code */
+	FSL_CC_LOCK_SPIN,	/* spinning on a contended lock */
+	FSL_CC_MEMORY,		/* allocation, freeing, page faults */
+	FSL_CC_PROCESS,		/* fork, exec, exit */
+	FSL_CC_SCHED,		/* scheduler, context switches */
+	FSL_CC_IRQ,		/* interrupts and softirqs */
+	FSL_CC_KERNEL_OTHER,	/* kernel code no rule names */
+	FSL_CC_USER,		/* user space */
+	FSL_CC_RECORDER,	/* the recorder's own probes running in the task */
+	FSL_CC__MAX,
+};
+
+const char *fsl_cclass_id(unsigned int cls);
+const char *fsl_cclass_label(unsigned int cls);
+int fsl_cclass_parse(const char *id);
+/*
+ * Classify an on-CPU stack (frames innermost first). rule_frame, if not
+ * NULL, gets the frame that decided (-1: none, FSL_CC_KERNEL_OTHER).
+ */
+unsigned int fsl_cclass_of_frames(const char *const *frames, unsigned int nframes,
+				  int *rule_frame);
+/* Rule idx of the table (docs, tests): 0 past the end. */
+int fsl_cclass_rule(unsigned int idx, const char **func, unsigned int *cls, int *weak);
+/* Pattern idx of the recorder's own frames (any frame: cpu_recorder); NULL past the end. */
+const char *fsl_cclass_recorder_frame(unsigned int idx);
+
 /* ----------------------------------------------------------------- tasks */
 
 /*
@@ -159,6 +207,7 @@ struct fsl_class_stat {
 	uint64_t ns[3];			/* blocked ns by enum fsl_task_role */
 	uint64_t count[3];
 	uint64_t max_ns;		/* longest single wait (any role) */
+	uint64_t workload_max_ns;	/* longest single wait of the workload */
 	/* Heaviest stacks of this class (workload role first, then any). */
 	int32_t top_stack[FSL_TOP_STACKS];	/* -1 = none; ranked by workload ns, then all */
 	uint64_t top_stack_ns[FSL_TOP_STACKS];	/* all roles */
@@ -179,6 +228,7 @@ struct fsl_proc_stat {
 	struct fsl_hist op_lat;		/* ns of the dirops counted in ops */
 	/* data operations on the target's files (read/write family): bytes done */
 	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
+	uint64_t oncpu_ns;		/* sampled on-CPU time (cpu family), target's work */
 	char cgroup[FSL_PROC_CGROUP_MAX];	/* its cgroup v2 path, "" unknown */
 };
 
@@ -222,6 +272,8 @@ struct fsl_stalls {
  * threshold, which have no record. threads = 0: the trace has no tasktime
  * records (older recorder, or the offcpu family off).
  */
+#define FSL_WT_CPU_CLASSES	24
+
 struct fsl_wholetime {
 	uint32_t threads;
 	uint32_t alive;			/* of which still running at the end */
@@ -234,6 +286,41 @@ struct fsl_wholetime {
 	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
 	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
 	uint64_t short_ns;		/* blocked_ns - classified_ns */
+	/*
+	 * On-CPU time by CPU class, where the trace has on-CPU samples and an
+	 * analysis provides the split (the cpu family): ncpu classes whose ns
+	 * sum to cpu_sampled_ns, which stands for oncpu_ns (a class's share of
+	 * on-CPU is ns / cpu_sampled_ns). ncpu 0: no split.
+	 */
+	unsigned int ncpu;
+	uint64_t cpu_sampled_ns;
+	struct {
+		char id[24];
+		uint64_t ns;
+	} cpu_cls[FSL_WT_CPU_CLASSES];
+};
+
+/* ----------------------------------------------------------------- cpu */
+
+/*
+ * On-CPU time by CPU class (the cpu family's samples): count x period,
+ * the window's share of each slot by overlap. Estimates: a class's error
+ * is about sqrt(samples) samples. Samples of another filesystem's work
+ * (context stage, OTHERFS) are summed apart and never in the classes.
+ */
+#define FSL_CPU_TOP_STACKS	2
+
+struct fsl_cpu {
+	uint64_t period_ns;			/* 0: the trace has no cpu records */
+	uint64_t samples[3];			/* by role, in the window */
+	uint64_t ns[3][FSL_CC__MAX];		/* by role and class */
+	uint64_t total_ns[3];			/* by role */
+	uint64_t other_fs_ns;			/* the workload's, on other filesystems */
+	uint64_t no_stack;			/* kernel samples whose stack is not known */
+	/* the workload's costliest stacks per class; -1 none */
+	int32_t top_stack[FSL_CC__MAX][FSL_CPU_TOP_STACKS];
+	uint64_t top_stack_ns[FSL_CC__MAX][FSL_CPU_TOP_STACKS];
+	char top_comm[FSL_CC__MAX][FSL_CPU_TOP_STACKS][16];
 };
 
 /* ----------------------------------------------------------------- ops */
@@ -335,6 +422,40 @@ enum fsl_commit_trigger {
 	FSL_TRIG__MAX,
 };
 const char *fsl_trigger_name(unsigned int trig);
+
+/*
+ * What woke the journal thread for a commit, by a function in the waker's
+ * stack (analyzer/an_util.c, an_kick_of_stack): trig is an FSL_TRIG_* value or
+ * FSL_KICK_STOP (jbd2_journal_stop: the timer or a synchronous handle, told
+ * apart by the transaction's age); of several in one stack the highest
+ * rank wins. The monitor resolves the same table to addresses and decides
+ * in the kernel.
+ */
+#define FSL_KICK_STOP	(FSL_TRIG__MAX + 1)
+
+struct fsl_kick_rule {
+	const char *func;
+	uint8_t trig, rank;
+};
+
+/* The table; its length in *n. */
+const struct fsl_kick_rule *fsl_kick_rules(unsigned int *n);
+
+/* What was seen of a commit besides its kick (fsl_trigger_decide). */
+#define FSL_TRIGF_LOG_SPACE	(1u << 0)	/* a checkpoint or log-space wait since the last commit */
+#define FSL_TRIGF_FSYNC		(1u << 1)	/* an fsync waiting when it started */
+#define FSL_TRIGF_FULL		(1u << 2)	/* found full by a task, or 90% of the size limit */
+#define FSL_TRIGF_OLD		(1u << 3)	/* it ran its whole commit interval (run stats) */
+#define FSL_TRIGF_NOSTATS	(1u << 4)	/* no run stats for it */
+#define FSL_TRIGF_SYNC_COMMIT	(1u << 5)	/* jbd2 marked it a synchronous commit */
+
+/*
+ * Why a commit ran: the kick that woke the journal thread (0: none, else
+ * FSL_TRIG_* + 1 or FSL_KICK_STOP) first, else a guess from what was
+ * waiting (flags). The report's journal analysis and the monitor both
+ * decide with this.
+ */
+unsigned int fsl_trigger_decide(unsigned int kick, unsigned int flags);
 
 struct fsl_txn {
 	uint32_t dev;
@@ -461,7 +582,9 @@ struct fsl_writeback {
 struct fsl_io_issuer {
 	char comm[16];		/* kernel threads keep their name: jbd2/loop0-8, kworker/... */
 	uint64_t ios, bytes;
-	uint64_t q2c_ns;	/* summed */
+	uint64_t q2c_ns;	/* summed; Q: the request's first bio queued (its insert or issue
+				 * when the trace has no bios) */
+	uint64_t q2c_max_ns;
 };
 
 /* One point of the offset-vs-time scatter (decimated to FSL_SCATTER_MAX). */
@@ -473,30 +596,107 @@ struct fsl_io_point {
 };
 
 /*
- * What an ext4 block holds, from the recorded geometry alone: superblock and
- * group descriptors (with reserved GDT blocks), block and inode bitmaps and
- * inode tables packed per flex group as mke2fs lays them out (dumpe2fs shows
- * the same), the internal journal (ext4.journal_start, when contiguous);
- * anything else is FSL_BC_OTHER (data, directories, extent-tree blocks).
+ * What an ext4 block holds (analyzer/blockclass.c, docs/report-json.md):
+ * the static metadata from the recorded geometry and group tables (the
+ * superblock and its backups, the group descriptors with the reserved GDT
+ * blocks, each group's bitmaps and inode table wherever they lie, flex_bg or
+ * not, the internal journal's superblock and log), and the blocks the trace
+ * saw allocated or mapped: directory blocks, extent-tree blocks, file data.
+ * FSL_BC_OTHER: none of those known (a block in use before the trace whose
+ * owner the trace never mapped).
  */
 enum fsl_block_class {
 	FSL_BC_OTHER = 0,
-	FSL_BC_SUPER,		/* superblock, group descriptors, reserved GDT */
+	FSL_BC_SUPER,		/* superblock (primary or backup) */
 	FSL_BC_BBITMAP,
 	FSL_BC_IBITMAP,
 	FSL_BC_ITABLE,
-	FSL_BC_JOURNAL,
+	FSL_BC_JOURNAL,		/* the journal's log (descriptors, copies, commit blocks) */
+	FSL_BC_GDT,		/* group descriptors and reserved GDT blocks */
+	FSL_BC_JSB,		/* the journal superblock (its first block) */
+	FSL_BC_DIR,		/* a directory's blocks (htree index and leaves) */
+	FSL_BC_EXTENT,		/* extent-tree blocks (allocated without the data hint) */
+	FSL_BC_DATA,		/* regular files' data */
 	FSL_BC__MAX,
 };
+/* Blocks that go through the journal in data=ordered: every class but data and the journal's own. */
+static inline int fsl_block_class_is_meta(unsigned int cls)
+{
+	return cls == FSL_BC_SUPER || cls == FSL_BC_BBITMAP || cls == FSL_BC_IBITMAP ||
+	       cls == FSL_BC_ITABLE || cls == FSL_BC_GDT || cls == FSL_BC_DIR ||
+	       cls == FSL_BC_EXTENT;
+}
 const char *fsl_block_class_name(unsigned int cls);
+
+/*
+ * Why an issue has no completion paired with it, or a completion no issue
+ * (struct fsl_dev_io.unpaired).
+ */
+enum fsl_unpaired {
+	FSL_UNP_REQUEUED = 0,	/* the driver sent it back (block_rq_requeue): issued again */
+	FSL_UNP_NOT_SEEN,	/* the slot was issued or inserted again with no completion in
+				 * between: the kernel completed it, the trace has no record */
+	FSL_UNP_IN_FLIGHT,	/* issued, not completed when the recording ended */
+	FSL_UNP_BEFORE_START,	/* a completion of a slot not seen before: issued before the start */
+	FSL_UNP_NO_ISSUE,	/* a completion of a slot seen before, with no issue since */
+	FSL_UNP__MAX,
+};
+const char *fsl_unpaired_name(unsigned int why);
+
+/*
+ * Block I/O counted the way the kernel counts it in /sys/block/DEV/stat
+ * (Documentation/block/stat.rst), by stat group (enum fsl_stat_group of
+ * fslens/meta.h: read, write, discard, flush): an I/O at the end of its
+ * request (a request that went through the flush machinery, once; an empty
+ * preflush write too, though only the queue's flush request reached the
+ * disk), sectors at every completion, merges of a bio into a request and
+ * of two requests, flushes as the flush requests that ran.
+ */
+struct fsl_blk_counts {
+	uint64_t ios[FSL_SG__MAX], merges[FSL_SG__MAX], sectors[FSL_SG__MAX];
+};
 
 struct fsl_dev_io {
 	uint32_t dev;
 	uint64_t completed, reads, writes, read_bytes, write_bytes;
 	uint64_t meta, sync, flushes, discards, merges, errors;
 	struct fsl_hist size;			/* bytes per request */
-	/* Requests with data only (btt leaves zero-byte requests out). */
+	/*
+	 * Requests with data only (btt leaves zero-byte requests out). With
+	 * bio events in the trace (bio_level), btt's own figures: one sample
+	 * per bio queued (Q) that completed, as btt counts them; else one
+	 * per request, Q its insert (or its issue when it had none).
+	 */
 	struct fsl_hist q2d, d2c, q2c;		/* ns */
+	int bio_level;
+	/* btt's other stages (bio_level): per bio, from its Q, its request's G, I, D */
+	struct fsl_hist q2q, q2g, g2i, q2m, i2d, m2d;
+	uint64_t bios, bio_merges, splits;	/* Q (with data), M + F, X events */
+	uint64_t bios_dup;	/* Q at the start sector of a bio in flight: replaces it, as in btt */
+	uint64_t bios_not_seen;	/* bios of requests whose completion is not in the trace */
+	/*
+	 * Pairing of the requests: issues, and what became of each (paired
+	 * with its completion, or unpaired by reason); completions with no
+	 * issue by reason; the zero-byte completion that ends the flush
+	 * sequence of an empty preflush write (never issued: its cache flush
+	 * was the queue's flush request).
+	 */
+	uint64_t issues, paired, unpaired[FSL_UNP__MAX];
+	uint64_t flush_seq_ends;
+	uint64_t partials;	/* completions of a part of a request (more follow) */
+	/*
+	 * The trace's counts beside the kernel's (kstat, the delta of
+	 * queue.stat.start/end when the trace has them and the window holds
+	 * theirs; target disk only): counted over the two reads' window;
+	 * not_seen are completions the trace lacks, known from their request
+	 * being reused (FSL_UNP_NOT_SEEN): the kernel counted them.
+	 */
+	struct fsl_blk_counts kc, not_seen;
+	uint64_t in_flight_end;		/* issued and not completed at the end read */
+	int have_kstat;
+	struct fsl_blk_counts kstat;
+	uint64_t kstat_in_flight;	/* the kernel's in-flight count at the end read */
+	uint64_t kstat_t0, kstat_t1;	/* the reads (CLOCK_MONOTONIC) */
 	/* Zero-byte requests (cache flushes), completed: counted in
 	 * `completed`, their latencies apart. */
 	uint64_t flush_rqs;
@@ -545,6 +745,65 @@ struct fsl_blockio {
 	unsigned int ndevs;
 	struct fsl_dev_io devs[FSL_MAX_DEVS];	/* target device first */
 	uint64_t unmatched;			/* completions with no issue seen */
+	uint64_t lost;				/* block events the ring lost (trace stats) */
+};
+
+/* -------------------------------------------------------------- contents */
+
+/* Who wrote a block (analyses/contents.c). */
+enum fsl_block_writer {
+	FSL_WR_COMMIT = 0,	/* the journal thread: log, journal superblock, ordered data */
+	FSL_WR_CHECKPOINT,	/* a task checkpointing (jbd2_log_do_checkpoint) */
+	FSL_WR_WRITEBACK,	/* a flusher in a writeback work */
+	FSL_WR_FSYNC,		/* a task in ext4_sync_file */
+	FSL_WR_OTHER,		/* sync(2), direct I/O, reclaim, ... */
+	FSL_WR__MAX,
+};
+const char *fsl_block_writer_name(unsigned int w);
+
+/* What one checkpoint of a transaction wrote home (jbd2_checkpoint_stats). */
+struct fsl_chp_txn {
+	uint32_t dev, tid;
+	uint64_t ts;
+	uint32_t written, dropped;	/* the kernel's counts */
+	uint64_t blocks[FSL_BC__MAX];	/* what its checkpointing task wrote, by class */
+};
+
+/*
+ * The target's blocks (the filesystem's block size) read and written, by
+ * class and writer, counted at dispatch; classes need the ext4 geometry
+ * (classes = 0: all counts 0).
+ */
+struct fsl_contents {
+	int classes;
+	uint32_t block_size;
+	uint64_t written[FSL_WR__MAX][FSL_BC__MAX];
+	uint64_t wb_reason[FSL_WB_REASONS][FSL_BC__MAX];	/* writeback's, by reason */
+	uint64_t read[FSL_BC__MAX];
+	/*
+	 * The journal's contents by class: the metadata classes written home
+	 * by every writer but commit (what went through the journal, classed
+	 * as it leaves), and their sum.
+	 */
+	uint64_t home[FSL_BC__MAX];
+	uint64_t home_total;
+	/* Checkpoints of transactions in the window, oldest first. */
+	unsigned int nchp;
+	struct fsl_chp_txn chp[FSL_TXN_RING];
+};
+
+/* ------------------------------------------------------------ allocator */
+
+#define FSL_ALLOC_CRS	5
+
+/* ext4_mballoc_alloc decisions in the window (analyses/allocstat.c). */
+struct fsl_allocstat {
+	uint64_t decisions;		/* searches (ext4_mballoc_alloc) */
+	uint64_t by_cr[FSL_ALLOC_CRS];	/* by the criteria pass that found the result */
+	uint64_t goal_hits;		/* result at the normalized goal (s_bal_goals) */
+	uint64_t groups;		/* groups scanned */
+	uint64_t asked, found;		/* blocks (clusters) asked and found */
+	uint64_t prealloc;		/* served from a preallocation (ext4_mballoc_prealloc) */
 };
 
 /* ---------------------------------------------------------------- layout */
@@ -619,9 +878,12 @@ enum fsl_taker_kind {
 	FSL_TAKER_UNKNOWN = 0,	/* in use, owner not seen (before the trace) */
 	FSL_TAKER_FILE,		/* a data block of taker_ino */
 	FSL_TAKER_EXTENT_TREE,	/* an extent-tree block of taker_ino */
-	FSL_TAKER_SUPER,	/* backup superblock or group descriptors */
-	FSL_TAKER_BITMAP,	/* block or inode bitmap (flex_bg packing) */
-	FSL_TAKER_ITABLE,	/* inode table (flex_bg packing) */
+	FSL_TAKER_SUPER,	/* a backup superblock (the primary in group 0) */
+	FSL_TAKER_GDT,		/* group descriptors (or their backup) */
+	FSL_TAKER_RESERVED_GDT,	/* reserved GDT blocks: the resize inode's (taker_ino 7) */
+	FSL_TAKER_BBITMAP,	/* a block bitmap */
+	FSL_TAKER_IBITMAP,	/* an inode bitmap */
+	FSL_TAKER_ITABLE,	/* an inode table */
 	FSL_TAKER_FREE,		/* free at the end: the allocator went elsewhere */
 };
 const char *fsl_taker_kind_name(unsigned int kind);
@@ -726,6 +988,13 @@ struct fsl_analysis_opts {
 	 * the set has its own context and session, fed with feed().
 	 */
 	struct fsl_context *context;
+	/*
+	 * At most this many processes kept (0: no bound): past it the half
+	 * with least blocked time and operations, exited ones first, are
+	 * summed into one row, pid 0 "(evicted)". A live top sees every short
+	 * process of the machine go by; a report keeps them all.
+	 */
+	unsigned int max_procs;
 };
 
 struct fsl_analysis;
@@ -764,8 +1033,14 @@ const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a);
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
 const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);
+/* With the layout section (or the ops section); NULL otherwise. */
+const struct fsl_allocstat *fsl_analysis__allocstat(struct fsl_analysis *a);
+/* With the journal or blockio section; NULL otherwise. */
+const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a);
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
 const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a);
+/* On-CPU time by class; period_ns 0 when the trace has no cpu records. */
+const struct fsl_cpu *fsl_analysis__cpu(struct fsl_analysis *a);
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a);
 const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
 
@@ -773,6 +1048,8 @@ const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
  * their current names. Returns the count; *out is an array owned by a
  * (valid until next feed). */
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out);
+/* Processes summed into the "(evicted)" row so far (opts.max_procs). */
+uint64_t fsl_analysis__procs_evicted(const struct fsl_analysis *a);
 
 /* Layout queries. */
 uint64_t fsl_layout__files(const struct fsl_layout *l);		/* inodes with mapped blocks */
@@ -839,27 +1116,39 @@ const struct fsl_jbd2_info *fsl_analysis__jbd2_end(const struct fsl_analysis *a)
 
 /* ------------------------------------------------------------- diagnosis */
 
-#define FSL_MAX_CAUSES		FSL_WC__MAX
+#define FSL_MAX_CAUSES		(FSL_WC__MAX + FSL_CC__MAX)
 #define FSL_EVIDENCE_LEN	512
 #define FSL_SUGGESTION_LEN	640
 
 struct fsl_cause {
-	unsigned int cls;		/* enum fsl_wclass */
-	uint64_t ns;			/* workload blocked ns */
-	double share;			/* of all workload blocked time, 0..1 */
-	uint64_t count;
-	uint64_t kthread_ns;		/* kernel threads' waits in the same class */
+	unsigned int kind;		/* FSL_CAUSE_WAIT or FSL_CAUSE_CPU */
+	unsigned int cls;		/* enum fsl_wclass, or enum fsl_cclass for CPU */
+	uint64_t ns;			/* workload blocked (or sampled on-CPU) ns */
+	double share;			/* waits: of all workload blocked time; CPU: of on-CPU */
+	double busy_share;		/* of the workload's blocked + sampled on-CPU time */
+	uint64_t count;			/* waits, or samples */
+	uint64_t kthread_ns;		/* kernel threads' time in the same class */
 	char evidence[FSL_EVIDENCE_LEN];
 	char suggestion[FSL_SUGGESTION_LEN];
 };
 
+#define FSL_CAUSE_WAIT	0
+#define FSL_CAUSE_CPU	1
+
 struct fsl_diagnosis {
 	uint64_t blocked_ns;		/* workload */
+	uint64_t oncpu_ns;		/* workload, sampled (cpu family); 0 without it */
+	int has_cpu;			/* the trace has cpu samples: CPU causes are ranked too */
+	struct fsl_cpu cpu;		/* the on-CPU split by class */
 	struct fsl_wholetime whole;	/* the workload's whole time (threads 0: unknown) */
 	uint64_t window_ns;		/* span of the window */
 	unsigned int ncauses;
-	struct fsl_cause causes[FSL_MAX_CAUSES];	/* most blocked first */
+	struct fsl_cause causes[FSL_MAX_CAUSES];	/* most time first, waits and CPU together */
 };
+
+/* A cause's class id and label, from the wait or the CPU table as its kind says. */
+const char *fsl_cause_id(const struct fsl_cause *c);
+const char *fsl_cause_label(const struct fsl_cause *c);
 
 /* Rank the causes of the current window, with evidence and suggestions. */
 void fsl_analysis__diagnose(struct fsl_analysis *a, struct fsl_diagnosis *d);

@@ -30,6 +30,7 @@ enum fsl_family {
 	FSL_FAM_DIROPS,
 	FSL_FAM_OFFCPU,
 	FSL_FAM_PROC,
+	FSL_FAM_CPU,
 	FSL_FAM__MAX,
 };
 
@@ -140,10 +141,59 @@ enum fsl_event_type {
 	FSL_EV_XFS_MAP_BLOCKS_ALLOC,		/* struct fsl_ev_xfs_imap */
 	FSL_EV_XFS_MAP_BLOCKS_FOUND,		/* struct fsl_ev_xfs_imap */
 
+	/* cpu: struct fsl_ev_cpu */
+	FSL_EV_CPU = 160,
+
+	/*
+	 * xfs layout and inode placement (alloc family): which inode a
+	 * directory entry names as it is added (a create's new inode: its AG
+	 * and chunk follow from the number), the create itself, sparse inode
+	 * chunk merges, and extents unmapped (truncate, delete, EOF trim).
+	 */
+	FSL_EV_XFS_DIR2_SF_ADDNAME = 176,	/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_DIR2_BLOCK_ADDNAME,		/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_DIR2_LEAF_ADDNAME,		/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_DIR2_NODE_ADDNAME,		/* struct fsl_ev_xfs_dirname */
+	FSL_EV_XFS_CREATE,			/* struct fsl_ev_xfs_create */
+	FSL_EV_XFS_IREC_MERGE_PRE,		/* struct fsl_ev_xfs_irec */
+	FSL_EV_XFS_IREC_MERGE_POST,		/* struct fsl_ev_xfs_irec */
+	FSL_EV_XFS_BUNMAP,			/* struct fsl_ev_xfs_bunmap */
+	/*
+	 * The ext4 driver's indirect-block mapping (ext2/ext3-format files,
+	 * no extents): kept in this range, which the layout work owns.
+	 */
+	FSL_EV_EXT4_IND_MAP_BLOCKS_ENTER = 184,	/* struct fsl_ev_ext4_map_enter */
+	FSL_EV_EXT4_IND_MAP_BLOCKS_EXIT,	/* struct fsl_ev_ext4_map_blocks */
+	/*
+	 * An XFS inode's in-core extent list as it changes: a record inserted
+	 * (also each one read from disk), removed, and before/after an update.
+	 * Mirrored, they are the records xfs_bmap lists.
+	 */
+	FSL_EV_XFS_IEXT_INSERT = 186,		/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_IEXT_REMOVE,			/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_BMAP_PRE_UPDATE,		/* struct fsl_ev_xfs_iext */
+	FSL_EV_XFS_BMAP_POST_UPDATE,		/* struct fsl_ev_xfs_iext */
+	/* an unlinked inode taken off its AGI bucket as it is freed */
+	FSL_EV_XFS_IUNLINK_REMOVE = 190,	/* struct fsl_ev_xfs_agino */
+
+	/*
+	 * block, bio level (family block): what blktrace calls Q, G, M, F, X
+	 * and, for bio-based devices, C. struct fsl_ev_block_bio except
+	 * block_split (struct fsl_ev_block_split); the requeue of a request is
+	 * a struct fsl_ev_block_rq like the other request events.
+	 */
+	FSL_EV_BLOCK_BIO_QUEUE = 200,
+	FSL_EV_BLOCK_GETRQ,		/* a request made from this bio */
+	FSL_EV_BLOCK_BIO_BACKMERGE,	/* bio appended to a request */
+	FSL_EV_BLOCK_BIO_FRONTMERGE,	/* bio put in front of a request */
+	FSL_EV_BLOCK_RQ_REQUEUE,	/* struct fsl_ev_block_rq */
+	FSL_EV_BLOCK_SPLIT,		/* struct fsl_ev_block_split */
+	FSL_EV_BLOCK_BIO_COMPLETE,	/* completion of a bio-based device's bio */
+
 	/*
 	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
-	 * (layout and inode placement), 200-215 block (bio queue, get, merges,
-	 * requeue), 216-223 data (aio/io_uring submissions and completions).
+	 * (layout and inode placement), 207-215 block, 217-223 data
+	 * (aio/io_uring submissions and completions).
 	 */
 	FSL_EV_FILE_PATH = 216,	/* struct fsl_ev_file_path (dirops): a data file's path */
 	FSL_EV__MAX = 224,
@@ -186,6 +236,32 @@ struct fsl_ev_block_rq {
 	__s32 error;		/* complete: blk_status_t as errno (0 ok) */
 	__u32 _pad;
 	__u64 rq;		/* request identity (kernel address), matches Q/D/C; 0 if unknown */
+};
+
+/*
+ * A bio (block_bio_queue, block_getrq, block_bio_backmerge/frontmerge,
+ * block_bio_complete). No identity: blktrace and btt match a bio to its
+ * request by sector, and so does the analyzer. Kept small: bio_queue fires
+ * for every bio.
+ */
+struct fsl_ev_block_bio {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* kernel dev_t of the bio's disk (a partition's: its whole disk) */
+	__u32 nr_sector;
+	__u64 sector;		/* on the disk (after the partition remap) */
+	__u32 flags;		/* FSL_RQ_* from bi_opf */
+	__s32 error;		/* block_bio_complete: blk_status_t as errno */
+};
+
+/* block_split: the bio at sector was cut at new_sector; the rest goes on. */
+struct fsl_ev_block_split {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 nr_sector;	/* the whole bio before the cut */
+	__u64 sector;
+	__u32 flags;
+	__u32 _pad;
+	__u64 new_sector;
 };
 
 /* Kernel dev_t (MAJOR << 20 | MINOR), as tracepoints report it. */
@@ -577,12 +653,12 @@ enum fsl_dirop_kind {
 #define FSL_DIROP_WALK_INEXACT	(1u << 7)	/* the walk met a bound: judged on what it saw */
 
 enum fsl_dirop_scope {
-	FSL_SCOPE_NONE = 0,
-	FSL_SCOPE_FD,		/* the file of the fd the call returned or was given */
-	FSL_SCOPE_STAT,		/* the device the stat call returned */
-	FSL_SCOPE_DIR_EVENT,	/* the filesystem traced a change of its directory in the call */
-	FSL_SCOPE_WALK,		/* the lookup's start and the mounts its path crosses */
-	FSL_SCOPE_ALL,		/* sync(): every filesystem */
+	FSL_DIROP_SCOPE_NONE = 0,
+	FSL_DIROP_SCOPE_FD,		/* the file of the fd the call returned or was given */
+	FSL_DIROP_SCOPE_STAT,		/* the device the stat call returned */
+	FSL_DIROP_SCOPE_DIR_EVENT,	/* the filesystem traced a change of its directory in the call */
+	FSL_DIROP_SCOPE_WALK,		/* the lookup's start and the mounts its path crosses */
+	FSL_DIROP_SCOPE_ALL,		/* sync(): every filesystem */
 };
 
 /*
@@ -750,6 +826,14 @@ static inline unsigned int fsl_file_path_len(const struct fsl_ev_file_path *e)
 #define FSL_OFFCPU_WOKEN_JBD2_OTHER	(1u << 25)
 /* Inside a data operation on a file of another filesystem than the target. */
 #define FSL_OFFCPU_IN_OTHER_OP		(1u << 24)
+/*
+ * Waiting for the writeback of a folio of the target / of another
+ * filesystem (folio_wait_writeback came right before the sleep), or for
+ * the flusher's work just queued on the target's disk / another's
+ * (writeback_queue): sync(2) waits on every filesystem in turn.
+ */
+#define FSL_OFFCPU_FOLIO_TARGET		(1u << 23)
+#define FSL_OFFCPU_FOLIO_OTHER		(1u << 22)
 
 /*
  * Stack ids at or above this come from the second stack map: the kernel's
@@ -758,6 +842,11 @@ static inline unsigned int fsl_file_path_len(const struct fsl_ev_file_path *e)
  * the top (a different hash), in a second map, and its id is offset by this.
  */
 #define FSL_STACK2_BASE			(1 << 20)
+/*
+ * Ids from here are on-CPU stacks (the cpu family), given by the collector
+ * to each distinct stack it drains; they are not in the kernel's stack map.
+ */
+#define FSL_STACK_CPU_BASE		(1 << 24)
 
 /*
  * An off-CPU wait, emitted when the task runs again. hdr.ts is the moment it
@@ -790,6 +879,19 @@ struct fsl_ev_offcpu {
  * after any sleep is runq, as is the time preempted.
  */
 #define FSL_TASKTIME_EXIT	(1u << 0)	/* the thread ended; else alive at the end */
+/*
+ * A snapshot of a live thread's account, not its end: emitted at one of its
+ * state changes (switch, wakeup) when at least the recorder's snapshot period
+ * (docs/record.md) has passed since its previous record. The sums are
+ * cumulative from first_ts, so two records of a thread give its parts
+ * between them; last_state and last_since say that the thread was in one
+ * state over [last_since, ts), which bounds what is not known to the part
+ * before last_since (docs/wait-classes.md, whole time per window).
+ */
+#define FSL_TASKTIME_SNAP	(1u << 1)
+
+/* The states of a tasktime account (last_state). */
+enum fsl_tt_state { FSL_TT_ONCPU = 0, FSL_TT_RUNQ, FSL_TT_BLOCKED, FSL_TT_SLEEP, FSL_TT__MAX };
 
 struct fsl_ev_tasktime {
 	struct fsl_hdr hdr;	/* ts: end of the span; pid/tid: the thread */
@@ -800,7 +902,29 @@ struct fsl_ev_tasktime {
 	__u64 sleep_ns;		/* other sleep (interruptible, stopped) */
 	__u32 switches;		/* times switched in */
 	__u32 flags;		/* FSL_TASKTIME_* */
+	/* appended (older traces: absent, read as 0 = unknown) */
+	__u32 last_state;	/* enum fsl_tt_state over [last_since, ts) */
+	__u32 state;		/* the state entered at ts (snapshots) */
+	__u64 last_since;	/* start of last_state; 0: unknown */
 };
+
+/*
+ * On-CPU samples of one thread with one kernel stack, counted in the kernel
+ * over one slot of time (a timer-driven perf event on every CPU, sampling
+ * at period_ns). count * period_ns estimates the thread's on-CPU time with
+ * that stack in [hdr.ts, hdr.ts + slot_ns). hdr.cpu is 0: a count sums CPUs.
+ */
+struct fsl_ev_cpu {
+	struct fsl_hdr hdr;	/* ts: start of the slot; pid/tid: the thread sampled */
+	__u64 slot_ns;
+	__u64 period_ns;
+	__s32 stack_id;		/* kernel stack (the stack table); < 0: none */
+	__u32 count;
+	__u32 flags;		/* FSL_CPU_USER | FSL_OFFCPU_IN_* | FSL_OFFCPU_HANDLE_* */
+	__u32 _pad;
+};
+
+#define FSL_CPU_USER		(1u << 0)	/* interrupted in user mode: no kernel stack */
 
 enum fsl_proc_kind {
 	FSL_PROC_SEEN = 0,	/* first sight of a task (records pre-existing tasks) */
@@ -962,6 +1086,109 @@ struct fsl_ev_xfs_imap {
 	__u64 startoff;
 	__u64 startblock;
 	__u64 blockcount;
+};
+
+/*
+ * xfs_dir2_{sf,block,leaf,node}_addname: entry name (its first
+ * FSL_XFS_NAME_MAX bytes, NUL padded; namelen is the whole length) added to
+ * directory dir for inode inumber. Inside a create (xfs_create of the same
+ * thread just before), inumber is the inode just allocated.
+ */
+#define FSL_XFS_NAME_MAX	32
+
+struct fsl_ev_xfs_dirname {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 hashval;
+	__u64 dir;
+	__u64 inumber;
+	__u32 op_flags;		/* XFS_DA_OP_* */
+	__s32 namelen;
+	char name[FSL_XFS_NAME_MAX];
+};
+
+/* xfs_create: a create (file, directory, node) in directory dir, before the inode is allocated. */
+struct fsl_ev_xfs_create {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 namelen;
+	__u64 dir;
+	char name[FSL_XFS_NAME_MAX];
+};
+
+/*
+ * xfs_irec_merge_pre (agino/holemask: the record in the inode btree,
+ * nagino/nholemask: the sparse chunk being merged into it) and
+ * xfs_irec_merge_post (agino/holemask: the merged record; nagino 0).
+ */
+struct fsl_ev_xfs_irec {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 agno;
+	__u32 agino;
+	__u32 nagino;
+	__u16 holemask;
+	__u16 nholemask;
+	__u32 _pad;
+};
+
+/*
+ * xfs_bunmap: file blocks [fileoff, fileoff + len) unmapped from inode ino
+ * (truncate, delete, trimming blocks past EOF, punching holes); flags are
+ * XFS_BMAPI_* (ATTRFORK 0x4 and COWFORK 0x100 name the other forks).
+ */
+struct fsl_ev_xfs_bunmap {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 flags;
+	__u64 ino;
+	__s64 size;		/* the inode's disk size then */
+	__u64 fileoff;
+	__u64 len;
+	__u64 caller_ip;
+};
+
+/*
+ * xfs_iext_insert, xfs_iext_remove, xfs_bmap_pre_update, xfs_bmap_post_update:
+ * one extent record of inode ino (startoff, blockcount in fs blocks;
+ * startblock an fsblock, a delayed allocation's >= 2^52), state 1 when
+ * unwritten; bmap_state BMAP_* (ATTRFORK 0x100 and COWFORK 0x200 are the
+ * other forks), pos its index in the in-core list.
+ */
+struct fsl_ev_xfs_iext {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 state;
+	__u64 ino;
+	__u64 startoff;
+	__u64 startblock;
+	__u64 blockcount;
+	__s32 bmap_state;
+	__s32 pos;
+	__u64 caller_ip;
+};
+
+/*
+ * xfs_iunlink_remove: inode agino of AG agno leaves the unlinked list,
+ * which an unlinked inode does when it is freed (xfs_ifree): the inode
+ * number is agno << (agblklog + inopblog) | agino.
+ */
+struct fsl_ev_xfs_agino {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 agno;
+	__u32 agino;
+	__u32 _pad;
+};
+
+/* ext4_ind_map_blocks_enter: a mapping of [lblk, lblk + len) asked of an indirect-mapped inode. */
+struct fsl_ev_ext4_map_enter {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 flags;		/* EXT4_GET_BLOCKS_* */
+	__u64 ino;
+	__u32 lblk;
+	__u32 len;
 };
 
 #endif /* FSLENS_EVENT_H */

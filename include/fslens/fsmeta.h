@@ -41,6 +41,12 @@ struct fsl_target {
 /* Resolve a mount point or a block device. -ENOENT: not found/not mounted. */
 int fsl_target_resolve(const char *mount, const char *dev, struct fsl_target *t);
 
+/*
+ * Is the target served by the ext4 driver (ext4, or ext2/ext3 mounted by
+ * it)? Its ext4 and jbd2 tracepoints, geometry and journal then apply.
+ */
+int fsl_target_is_ext4(const struct fsl_target *t);
+
 /* Kernel HZ and where it came from ("config", "config.gz", "measured"). */
 int fsl_kernel_hz(const char **source);
 
@@ -53,6 +59,16 @@ int fsl_meta_jbd2(const struct fsl_meta_sink *s, const struct fsl_target *t, con
 
 /* xfs.* geometry keys from XFS_IOC_FSGEOMETRY on the mount point. */
 int fsl_meta_xfs(const struct fsl_meta_sink *s, const struct fsl_target *t);
+/*
+ * The kernel's space map of the mounted filesystem (FS_IOC_GETFSMAP, what
+ * `xfs_io -c fsmap` prints) as text "fsmap.<when>": free space and the
+ * other special owners one a line, file data summed. -errno (EOPNOTSUPP:
+ * the filesystem has no GETFSMAP).
+ */
+int fsl_meta_fsmap(const struct fsl_meta_sink *s, const struct fsl_target *t, const char *when);
+/* XFS inode chunks in use (XFS_IOC_FSINUMBERS) as text "xfs.inumbers.<when>". */
+int fsl_meta_xfs_inumbers(const struct fsl_meta_sink *s, const struct fsl_target *t,
+			  const char *when);
 /* ext4.* superblock keys read with libext2fs (-EOPNOTSUPP without it). */
 int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t);
 /*
@@ -61,6 +77,13 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t);
  * (the groups flagged BLOCK_UNINIT, comma list, may be empty).
  */
 int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev);
+/*
+ * Directories, from one inode scan (libext2fs; the caller syncs first):
+ * at FSL_BITMAP_START the text FSL_TEXT_EXT4_DIR_BLOCKS, at FSL_BITMAP_END
+ * FSL_TEXT_EXT4_HTREE (indexed directories of 2 blocks or more, largest
+ * first, at most 64). Skipped (-E2BIG) past 2,000,000 inodes in use.
+ */
+int fsl_meta_ext4_dirs(const struct fsl_meta_sink *s, const char *bdev, unsigned int when);
 /*
  * Read /proc/fs/ext4/<dev>/mb_groups through, which makes the kernel load
  * every group's buddy, then store ext4.mb_loaded=all; -errno if unreadable.

@@ -285,6 +285,18 @@ uint32_t fsl_dirhash_half_md4(const char *name, size_t len, const uint32_t seed[
 			      int unsigned_chars);
 /* fsl_hash_seed_parse (the hash seed as the trace stores it): include/fslens/meta.h. */
 
+/*
+ * A directory's blocks after a sequence of inserts (analyzer/model/dirsim.c):
+ * ext4's linear block, then its htree (dir_index), leaf splits by hash.
+ * csum: metadata_csum (block tails). NULL on a block size below 1024 or ENOMEM.
+ */
+struct fsl_dir_sim;
+struct fsl_dir_sim *fsl_dir_sim__new(uint32_t block_size, int csum);
+void fsl_dir_sim__free(struct fsl_dir_sim *d);
+/* One new entry: its name's hash and length. 0 or -ENOMEM. */
+int fsl_dir_sim__add(struct fsl_dir_sim *d, uint32_t hash, uint32_t name_len);
+uint64_t fsl_dir_sim__blocks(const struct fsl_dir_sim *d);
+
 /* ---- journal (jbd2) ---- */
 
 enum fsl_commit_reason {
@@ -294,6 +306,7 @@ enum fsl_commit_reason {
 	FSL_COMMIT_SYNC,	/* sync/syncfs */
 	FSL_COMMIT_SPACE,	/* log space short: forced to make room */
 	FSL_COMMIT_END,		/* end of the trace (not a real trigger) */
+	FSL_COMMIT_OTHER,	/* another task's sync or fsync (not the workload's) */
 	FSL_COMMIT__MAX,
 };
 const char *fsl_commit_reason_name(int r);
@@ -317,6 +330,14 @@ struct fsl_journal_cfg {
 	uint64_t flush_ns;		/* cache flush + commit block (FUA) */
 	uint64_t checkpoint_block_ns;	/* one checkpointed block, written in place */
 	uint64_t locked_ns;		/* time to drain running handles */
+	/*
+	 * jbd2 arms its commit timer at round_jiffies_up(expiry): a whole
+	 * second of jiffies. Where those seconds fall in trace time (ns mod
+	 * 1 s), learnt from a recorded timer kick; timer_phase_known 0: half
+	 * a second after the expiry, the rounding's mean.
+	 */
+	uint64_t timer_phase_ns;
+	int timer_phase_known;
 };
 
 struct fsl_journal_commit {
@@ -357,6 +378,22 @@ void fsl_journal__free(struct fsl_journal *j);
 uint32_t fsl_journal__handle(struct fsl_journal *j, uint64_t ts, uint32_t credits,
 			     uint32_t dirtied, uint64_t key, uint64_t *wait_ns,
 			     int *wait_class);
+/*
+ * The same, for a handle that also reserves rsv credits for a later handle
+ * (ext4's writeback reserves the unwritten-extent conversion at end of I/O:
+ * jbd2__journal_start's rsv_blocks). Reserved credits count in every
+ * running transaction's size until the reserved handle starts.
+ */
+uint32_t fsl_journal__handle_rsv(struct fsl_journal *j, uint64_t ts, uint32_t credits,
+				 uint32_t rsv, uint32_t dirtied, uint64_t key, uint64_t *wait_ns,
+				 int *wait_class);
+/*
+ * A reserved handle starts (jbd2_journal_start_reserved): its credits
+ * leave the reservation and it joins the running transaction, with no wait
+ * for size or log space (they were counted when reserved).
+ */
+uint32_t fsl_journal__reserved_start(struct fsl_journal *j, uint64_t ts, uint32_t credits,
+				     uint32_t dirtied);
 /* fsync/sync at ts: force a commit of the running transaction. */
 void fsl_journal__force(struct fsl_journal *j, uint64_t ts, int reason, uint64_t *wait_ns);
 /* Advance time: fire timers, finish commits. */
@@ -408,10 +445,5 @@ struct fsl_disk_stats {
 	uint64_t bytes;
 };
 const struct fsl_disk_stats *fsl_disk__stats(const struct fsl_disk *d);
-
-/* ---- directories (what-if block size) ---- */
-
-/* ext4 directory blocks needed for names of total length name_bytes, n entries. */
-uint64_t fsl_dir_blocks(uint64_t nentries, uint64_t name_bytes, uint32_t block_size);
 
 #endif /* FSLENS_MODEL_H */

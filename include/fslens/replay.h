@@ -85,6 +85,12 @@ struct fsl_replay *fsl_replay__new(const struct fsl_replay_opts *o, int *err);
 void fsl_replay__free(struct fsl_replay *r);
 /* The consumer to hand to fsl_session_run / fsl_session_dispatch. */
 struct fsl_consumer *fsl_replay__consumer(struct fsl_replay *r);
+/*
+ * Replay every event of rd through a session with the context stage (who
+ * is the workload, wait classes). 0 or -errno; *from_reader = 1 when the
+ * error is the reader's.
+ */
+int fsl_replay__run(struct fsl_replay *r, struct fsl_reader *rd, int *from_reader);
 const struct fsl_replay_result *fsl_replay__result(const struct fsl_replay *r);
 /* Problems worth telling the user (missing metadata, no events): one line each. */
 size_t fsl_replay__nnotes(const struct fsl_replay *r);
@@ -104,6 +110,11 @@ struct fsl_replay_journal {
 	uint64_t waits_rec, waits_pred, waits_tp;	/* handle waits > 10 ms */
 	double rec_phase_ms[3], pred_phase_ms[3];	/* locked, flushing, logging means */
 	uint64_t checkpoints_recorded, checkpoints_predicted;
+	/*
+	 * Recorded commits another task's sync or fsync asked for (a jbd2_kick
+	 * from a task outside the workload): not the workload's, not predicted.
+	 */
+	uint64_t commits_by_others;
 	uint64_t stall_ns[FSL_JWAIT__MAX];
 	double rec_wait_ms_total;
 };

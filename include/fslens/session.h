@@ -57,9 +57,17 @@ struct fsl_evctx {
  * summed apart by the stalls analysis. Never set without a target.
  */
 #define FSL_EVCTX_OTHERFS	(1u << 3)
+/*
+ * An on-CPU sample record (cpu family) of the target's: cls is its CPU
+ * class (enum fsl_cclass), role set. Samples of another filesystem's work
+ * get FSL_EVCTX_OTHERFS instead.
+ */
+#define FSL_EVCTX_ONCPU		(1u << 4)
 
 /* The end of an event's span (a wait, a path call); ts for every other event. */
 uint64_t fsl_ev_end(const struct fsl_hdr *ev);
+/* The kernel stack an event carries (offcpu, jbd2_kick, cpu), else -1. */
+int32_t fsl_ev_stack_id(const struct fsl_hdr *ev);
 
 /*
  * The context stage (analyzer/context.c is the one): arrive() sees every

@@ -72,7 +72,7 @@ struct fsl_writer_opts {
 	int force;			/* overwrite an existing file (else -EEXIST) */
 	int zstd_level;			/* 0 = default */
 	size_t chunk_events;		/* events per chunk, 0 = default */
-	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s) */
+	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s): lib/ordered.c */
 	int no_compress;		/* store blocks uncompressed (tests, fuzz seeds) */
 	int sorted;			/* events come in ts order: no reorder hold (late ones counted) */
 };
@@ -81,10 +81,18 @@ struct fsl_writer_opts {
  * Create path (mode 0600). An existing name is -EEXIST unless force, and
  * then replaced by rename, never written through; a symbolic link is
  * -ELOOP, a directory -EISDIR, anything else not a regular file -EINVAL
- * (fsl_writer_strerror says it). "-" is not allowed.
+ * (fsl_writer_strerror says it). "-" is not allowed. With force the new
+ * trace is written beside the old one, which stays as it was until
+ * fsl_writer__publish (or fsl_writer__close) renames the new one over it.
  */
 struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_opts *opts,
 				    int *err);
+/*
+ * Put a replacement in the old trace's place now: the first durable point
+ * (a recorder calls it once the probes run; from then a killed recording is
+ * found at path). 0 or -errno of the rename; nothing to do without force.
+ */
+int fsl_writer__publish(struct fsl_writer *w);
 /* Add "key=value" to the pending KV section (written before the next chunk or at close). */
 int fsl_writer__kv(struct fsl_writer *w, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -94,16 +102,29 @@ int fsl_writer__stack(struct fsl_writer *w, const struct fsl_stack *st);
 int fsl_writer__sym(struct fsl_writer *w, uint64_t addr, const char *name);
 /*
  * Append one record (ev->size bytes). Records may arrive out of ts order by
- * up to reorder_ns; the file stores them in ts order.
+ * up to reorder_ns; the ordering service (include/fslens/ordered.h) puts
+ * them in ts order before they are stored. With opts.sorted the caller's
+ * stream is in order already (one that went through the service itself)
+ * and nothing is held; a record older than the last one is stored as it
+ * comes and counted late.
  */
 int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev);
 int fsl_writer__lost(struct fsl_writer *w, unsigned int family, uint64_t count);
 /* Write buffered events as complete chunks now (crash safety point). */
 int fsl_writer__flush(struct fsl_writer *w);
-/* Flush, write footer, rewrite the header with final sizes, close. Frees w. */
+/*
+ * Flush, write footer, rewrite the header with final sizes, close, and put a
+ * replacement in place (as fsl_writer__publish); one that failed is removed
+ * and the old trace kept. Frees w.
+ */
 int fsl_writer__close(struct fsl_writer *w);
 /* Free without finishing (what a crash leaves: complete chunks stay readable). */
 void fsl_writer__abort(struct fsl_writer *w);
+/*
+ * Give up a trace that never started: remove the file this writer created
+ * (or, replacing, the one beside); an old trace stays untouched. Frees w.
+ */
+void fsl_writer__discard(struct fsl_writer *w);
 /* Bytes written so far (compressed, on disk) and events accepted. */
 uint64_t fsl_writer__bytes(const struct fsl_writer *w);
 uint64_t fsl_writer__events(const struct fsl_writer *w);
@@ -170,6 +191,18 @@ struct fsl_trace_stats {
 };
 /* Stats from the footer (or, for a cut file, from a scan of the chunks). */
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r);
+
+/*
+ * What was decompressed and decoded: the chunks a reader entered and the
+ * events they hold (a chunk is decoded whole once entered; one skipped for
+ * the families asked is not counted). Per reader, and over every reader of
+ * the process, so a test can tell a trace decoded twice, whoever read it.
+ */
+struct fsl_decode_stats {
+	uint64_t chunks, events;
+};
+void fsl_reader__decoded(const struct fsl_reader *r, struct fsl_decode_stats *out);
+void fsl_reader_decoded_total(struct fsl_decode_stats *out);
 
 /* How much metadata the file holds (each KV key counted once). */
 struct fsl_meta_counts {

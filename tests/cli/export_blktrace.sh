@@ -6,7 +6,9 @@
 #   blkparse -i reads the exported files without errors or skips and counts the
 #   same Q, D, C per device; btt on blkparse -d output gives the same D2C and Q2C
 #   averages (within 1%) and seek count; fslens report's block I/O section and
-#   fslens's own CSV io table agree too. The captures hold cache flushes
+#   fslens's own CSV io table agree too; iowatcher's offset axis spans the
+#   requests and its queue depth, on a capture of bursts over about 9 s, is the
+#   line it draws from the original captures. The captures hold cache flushes
 #   (zero-byte requests, left out of btt's D2C/Q2C and seeks) and FUA writes
 #   completing twice (blkparse counts both Cs), as fsync workloads do.
 . "$(dirname "$0")/../lib.sh"
@@ -19,7 +21,7 @@ for tool in blkparse btt python3; do
 done
 
 cd "$T_TMP" || exit 1
-mkdir -p orig out
+mkdir -p orig out slow
 # the interpreter itself: a pyenv shim costs half a second a call
 PY=$(python3 -c 'import sys; print(sys.executable)')
 
@@ -39,7 +41,8 @@ def act(code, cats):
     return code | (cats << 16)
 
 
-def gen(name, major, minor, nreq, t0):
+def gen(name, major, minor, nreq, t0, outdir='orig', pause=0):
+    """pause: the chance of a 0.2-0.8 s gap before a request (bursts over seconds)"""
     dev = (major << 20) | minor
     recs = []      # (time, cpu, sector, bytes, action, pid)
     used = set()
@@ -53,6 +56,8 @@ def gen(name, major, minor, nreq, t0):
     k = 0
     while k < nreq:
         t += random.randint(20000, 200000)
+        if pause and random.random() < pause:
+            t += random.randint(200000000, 800000000)
         pid = random.choice([1000, 1001, 1002])
         if random.random() < 0.1 and t > flush_free:
             # a cache flush: no data, issued directly (sector as the kernel
@@ -136,7 +141,7 @@ def gen(name, major, minor, nreq, t0):
         for seq, (tt, c, sector, nbytes, action, pid) in enumerate(mine, 1):
             out += struct.pack('<IIQQIIIIIHH', MAGIC, seq, tt, sector, nbytes, action, pid,
                                dev, cpu, 0, 0)
-        open('orig/%s.blktrace.%d' % (name, cpu), 'wb').write(out)
+        open('%s/%s.blktrace.%d' % (outdir, name, cpu), 'wb').write(out)
     # expected figures, from the events: Q = inserts + direct issues
     q2c = [c - q for q, d, c in reqs]
     d2c = [c - d for q, d, c in reqs]
@@ -164,10 +169,27 @@ def gen(name, major, minor, nreq, t0):
                         nd=len(ds), seeks=seeks, mean='%.1f' % (tot / len(ds)),
                         flushes=flushes, doubles=doubles)
     expect[name]['rq_n'] = len(reqs)
+    # requests between dispatch and completion at once, at most: what any
+    # queue depth drawn from these events can reach (flushes included)
+    spans = [(r[0], 1) for r in recs if r[4] & 0xffff == D]
+    for td, cpu, sector, nbytes, action, pid in recs:
+        if action & 0xffff == D:
+            tc = min(r[0] for r in recs if r[4] & 0xffff == C and r[2] == sector and r[0] > td)
+            spans.append((tc, -1))
+    depth = maxq = 0
+    for tt, dd in sorted(spans):
+        depth += dd
+        maxq = max(maxq, depth)
+    expect[name]['maxq'] = maxq
+    expect[name]['secs'] = '%.3f' % ((recs[-1][0] - recs[0][0]) / 1e9)
 
 
 gen('sdb', 8, 16, 300, 5_000_000_000)
 gen('sdc', 8, 32, 200, 5_000_100_000)
+# bursts over about 10 s, for iowatcher's per-second graphs (under 2 s of
+# trace it draws no line at all)
+random.seed(48)
+gen('sdd', 8, 48, 300, 5_000_000_000, outdir='slow', pause=0.05)
 json.dump(expect, open('expect.json', 'w'), indent=1)
 with open('expect.env', 'w') as f:
     for d, e in expect.items():
@@ -343,6 +365,49 @@ print(min(labels) == 0, 0.9 * mx <= max(labels) <= 1.1 * mx)
 PY
 )
 	check_eq iowatcher.offset_axis "$axis" "True True"
+	# its queue depth, on bursts over about 10 s (sdd): a line with a point a
+	# second, inside the plot (never below 0), its axis from 0, and the same
+	# line as iowatcher draws from the captures the trace was imported from. A
+	# flush whose completion does not match its dispatch (sector 0 against -1)
+	# stays in flight for iowatcher: the depth runs up (0..26 instead of 0..19
+	# here, measured), or with an unguarded count goes below 0.
+	"$FSLENS" import blktrace slow/sdd -o slow.trace -q &&
+		"$FSLENS" export slow.trace --format blktrace -o sout -q
+	check_eq iowatcher.depth_export "$?" 0
+	timeout 60 iowatcher -t sout/sdd -o depth.svg >/dev/null 2>&1
+	check_eq iowatcher.depth_rc "$?" 0
+	timeout 60 iowatcher -t slow/sdd -o depth-orig.svg >/dev/null 2>&1
+	check_eq iowatcher.depth_orig_rc "$?" 0
+	"$PY" - depth.svg depth-orig.svg "$(exp sdd maxq)" "$(exp sdd secs)" >depth.txt <<'PY'
+import re, sys
+
+def depth(path):
+    """iowatcher's Queue Depth graph: frame, y tick labels, the line's points"""
+    svg = open(path).read()
+    # each graph is drawn in its own <svg x= y=>
+    g = [p for p in svg.split('<svg x=') if '>Queue Depth<' in p][0]
+    frame = tuple(map(int, re.search(r'<path d="M(\d+) (\d+) h (\d+) V (\d+) H \d+ Z"', g).groups()))
+    ticks = [float(t) for t in re.findall(r'text-anchor: end">([-0-9.e+]+)</text>', g)]
+    pts = []
+    for d in re.findall(r'<path d="(M [^"]*)" fill="none"', g):
+        pts += [(float(a), float(b)) for a, b in re.findall(r'(-?[0-9.]+) (-?[0-9.]+)', d)]
+    return frame, ticks, pts
+
+(x0, y0, w, top), ticks, pts = depth(sys.argv[1])
+orig = depth(sys.argv[2])
+maxq, secs = int(sys.argv[3]), float(sys.argv[4])
+print("points", len(pts) >= int(secs) - 1, len(pts), "for", secs, "s")
+print("inside", all(x0 <= x <= x0 + w and top <= y <= y0 for x, y in pts), pts)
+print("axis_from_0", min(ticks) == 0, ticks)
+print("axis_at_most_maxq", 1 <= max(ticks) <= maxq, max(ticks), maxq)
+print("depth_drawn", any(y < y0 for x, y in pts))
+print("same_as_captures", (ticks, pts) == (orig[1], orig[2]), orig[1], orig[2])
+PY
+	while read -r what ok rest; do
+		check_eq "iowatcher.depth_$what" "$ok" True
+		[ "$ok" = True ] || echo "    $what: $rest" >&2
+	done <depth.txt
+	check_eq iowatcher.depth_checks "$(wc -l <depth.txt)" 6
 fi
 
 # Perfetto JSON of the same trace: valid JSON, one async slice per dispatched

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make install into a DESTDIR puts the binary, a man page per command, the
-# docs, LICENSE and the bash completion in place, and they work from there;
+# docs, LICENSE, the bash completion and the monitor's systemd unit in place,
+# and they work from there;
 # make uninstall then leaves no file and none of fslens's own directories.
 # make deb builds a package whose files are the same and whose Depends names
 # the package of every library the binary links (dpkg -S is the truth).
@@ -45,10 +46,16 @@ for c in $("$FSLENS" --help | sed -nE 's/^  ([a-z]+) .*/\1/p'); do
 done
 n=$(wc -l <"$D/usr/share/fslens/manifest")
 check_eq manifest-is-what-is-there "$n" "$(find "$D" -type f | wc -l)"
+# the monitor's systemd unit, by name, with this prefix's paths, in the manifest
+unit=$D/usr/lib/systemd/system/fslens-monitor.service
+check_cmd unit-installed test -s "$unit"
+check_grep unit-execstart '^ExecStart=/usr/bin/fslens monitor ' "$unit"
+check_eq unit-in-manifest "$(grep -c '^lib/systemd/system/fslens-monitor.service$' "$D/usr/share/fslens/manifest")" 1
 
 mk uninstall DESTDIR="$D" PREFIX=/usr >"$T_TMP/out" 2>&1
 check_eq uninstall-rc $? 0
 check_eq uninstall-no-files "$(find "$D" ! -type d)" ""
+check_cmd unit-removed test ! -e "$unit"
 check_eq uninstall-no-own-dirs "$(find "$D" -type d \( -name fslens -o -path '*/doc/fslens' \))" ""
 mk uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>"$T_TMP/err"
 check_eq uninstall-again-rc $? 2

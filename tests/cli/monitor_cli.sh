@@ -1,7 +1,7 @@
 #!/bin/bash
-# fslens monitor's command line without the kernel: a bad option is said
-# on the first line (then the usage) with exit 2, before anything is loaded; `make install` puts the
-# systemd unit in place with the binary's path, and systemd accepts it.
+# fslens monitor's command line without the kernel: a bad option or value
+# is one line naming it, exit 2, before anything is loaded; `make install`
+# puts the systemd unit in place with the binary's path, and systemd accepts it.
 . "$(dirname "$0")/../lib.sh"
 
 bad() {	# bad NAME PATTERN ARGS...
@@ -10,6 +10,7 @@ bad() {	# bad NAME PATTERN ARGS...
 	check_eq "$name-rc" "$?" 2
 	head -1 "$T_TMP/err" >"$T_TMP/err1"
 	check_grep "$name-msg" "^fslens monitor: $pat" "$T_TMP/err1"
+	check_eq "$name-lines" "$(wc -l <"$T_TMP/err")" 1
 }
 bad listen "bad --listen 'nowhere' \(IPv4 ADDR:PORT" --listen nowhere
 bad port "bad --listen '127.0.0.1:99999'" --listen 127.0.0.1:99999
@@ -18,6 +19,9 @@ bad trigger-unit "bad --trigger 'wait>200'" --flight 10 --trigger 'wait>200'
 bad trigger-no-flight "--trigger needs --flight" --trigger 'wait>200ms'
 bad interval "bad --interval '0.01'" --interval 0.01
 bad extra "unexpected argument 'x'" x
+bad unknown "unknown option '--bogus' \(see 'fslens monitor --help'\)$" --bogus
+bad flight-short "unknown option '-F'" -F 10
+bad flight-novalue "option '--flight' needs a value" --flight
 "$FSLENS" monitor --help >"$T_TMP/help"
 check_eq help-rc "$?" 0
 check_grep help-trigger 'p99:OP>DUR' "$T_TMP/help"

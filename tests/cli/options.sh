@@ -1,15 +1,25 @@
 #!/bin/bash
 # Command-line conventions, the same in every command: a bad option is one
 # line "fslens CMD: ... (see 'fslens CMD --help')" and exit 2; options may
-# come after the trace (GNU permutation); -f is --force wherever it exists
-# and export's format is -F; -d takes /dev/NAME, NAME or MAJ:MIN.
+# come after the trace (GNU permutation); a short letter means one thing in
+# every command (-f is --force wherever it exists, -F export's --format,
+# monitor's --flight has none); -d takes /dev/NAME, NAME or MAJ:MIN.
 . "$(dirname "$0")/../lib.sh"
 MK=${BUILD:-build}/tests/fsl_mktrace
 K=$T_TMP/known.trace
 "$MK" "$K" known || { fail mktrace "fsl_mktrace failed"; exit 1; }
+PY=$(python3 -c 'import sys; print(sys.executable)')
+export FSLENS
 cd "$T_TMP" || exit 1
 
-for cmd in record top report replay info dump export import demo compare; do
+cmds="record top report replay info dump export import demo compare"
+# monitor, where it is built in (it needs libmicrohttpd)
+if "$FSLENS" monitor --help >/dev/null 2>&1; then
+	cmds+=" monitor"
+else
+	skip monitor-options "fslens built without libmicrohttpd"
+fi
+for cmd in $cmds; do
 	"$FSLENS" $cmd --bogus x >/dev/null 2>err; rc=$?
 	check_eq "$cmd-badopt-rc" $rc 2
 	check_eq "$cmd-badopt-lines" "$(wc -l <err)" 1
@@ -58,6 +68,28 @@ for cmd in record import demo; do
 done
 check_grep export-F-format '^ *-F, --format' <("$FSLENS" export --help)
 check_grep demo-d '^ *-d, --dev DEV' <("$FSLENS" demo --help)
+
+# one meaning per short letter, across every command's --help
+"$PY" - $cmds >letters <<'PYEOF'
+import subprocess, sys, re, os
+seen = {}
+for c in sys.argv[1:]:
+    h = subprocess.run([os.environ["FSLENS"], c, "--help"], capture_output=True, text=True).stdout
+    for letter, name in re.findall(r"^ +-([A-Za-z]), --([a-z][a-z-]*)", h, re.M):
+        seen.setdefault(letter, {}).setdefault(name, []).append(c)
+bad = ["-%s: %s" % (l, ", ".join("--%s (%s)" % (n, " ".join(cs)) for n, cs in sorted(v.items())))
+       for l, v in sorted(seen.items()) if len(v) > 1]
+print("; ".join(bad) if bad else "one meaning each (%d letters)" % len(seen))
+PYEOF
+check_grep short-letters-one-meaning '^one meaning each \([0-9]+ letters\)$' letters
+case " $cmds " in *" monitor "*)
+	# --flight has no letter: -F is --format
+	"$FSLENS" monitor -F 10 >/dev/null 2>err
+	check_eq monitor-F-rc $? 2
+	check_eq monitor-F-msg "$(cat err)" "fslens monitor: unknown option '-F' (see 'fslens monitor --help')"
+	check_grep monitor-flight-long '^      --flight SEC' <("$FSLENS" monitor --help)
+	;;
+esac
 
 # -d: a name that is no block device is said so, in one line, by every command
 for cmd in record top demo; do

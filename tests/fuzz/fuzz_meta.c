@@ -4,9 +4,10 @@
  * "key=value" lines, then after a NUL the text of /proc/fs/jbd2/DEV/info.
  * Every typed getter, the geometry, jbd2 info, mount option and device name
  * parsers and the models' geometry checks read it; nothing may crash, leak or
- * read out of bounds, and a geometry that passes fsl_geom_check is sane.
+ * read out of bounds, and a geometry that passes fsl_geom_check is sane. The
+ * xfs.* keys go through fsl_meta__xfs_geometry, which must either refuse them
+ * or give the sizes a reader divides by.
  */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +21,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FSL_KV_EXT4_BLOCK_SIZE, FSL_KV_EXT4_BLOCKS_COUNT, FSL_KV_EXT4_BLOCKS_PER_GROUP,
 		FSL_KV_EXT4_INODES_PER_GROUP, FSL_KV_EXT4_GROUP_COUNT, FSL_KV_DEV, FSL_KV_HZ,
 		FSL_KV_START_NS, FSL_KV_END_NS, FSL_KV_EXT4_HASH_SEED, FSL_KV_OPTIONS,
+		FSL_KV_XFS_BLOCK_SIZE, FSL_KV_XFS_AG_COUNT, FSL_KV_XFS_AG_BLOCKS,
+		FSL_KV_XFS_AG_BLOCK_LOG, FSL_KV_XFS_DATA_BLOCKS, FSL_KV_XFS_SECTOR_SIZE,
+		FSL_KV_XFS_INODE_SIZE, FSL_KV_XFS_INODES_PER_BLOCK, FSL_KV_XFS_INODES_PER_CHUNK,
+		FSL_KV_XFS_IMAX_PCT, FSL_KV_XFS_LOG_BLOCKS, FSL_KV_XFS_LOG_START,
+		FSL_KV_XFS_LOG_SUNIT, FSL_KV_XFS_STRIPE_UNIT, FSL_KV_XFS_STRIPE_WIDTH,
+		FSL_KV_XFS_DIR_BLOCK_SIZE, FSL_KV_XFS_RT_BLOCKS, FSL_KV_XFS_VERSION,
+		FSL_KV_XFS_FLAGS, FSL_KV_XFS_UUID,
 	};
 	static volatile uint64_t sink;
 	struct fsl_meta_store st;
 	struct fsl_ext4_geometry eg;
+	struct fsl_xfs_geometry xg;
 	struct fsl_jbd2_info ji;
 	struct fsl_meta m;
 	const char *end = (const char *)data + size, *p = (const char *)data, *nul;
@@ -79,6 +88,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 		sink += eg.features ? strlen(eg.features) : 0;
+	}
+	if (!fsl_meta__xfs_geometry(&m, &xg)) {
+		/* what diagnosis and the layout analysis divide by or shift with */
+		if (!xg.block_size || !xg.ag_blocks || !xg.inode_size ||
+		    xg.inodes_per_block != (fsl_meta_kv(&m, FSL_KV_XFS_INODES_PER_BLOCK) ?
+					    xg.inodes_per_block : xg.block_size / xg.inode_size))
+			abort();
+		sink += (uint64_t)xg.log_blocks * xg.block_size + xg.ag_count + xg.data_blocks +
+			xg.stripe_unit + xg.stripe_width + xg.log_start + xg.inodes_per_chunk;
 	}
 	sink += !fsl_meta__jbd2_info(&m, FSL_JBD2_START, &ji) ? ji.transactions : 0;
 	sink += !fsl_meta__jbd2_info(&m, FSL_JBD2_END, &ji) ? ji.handles : 0;

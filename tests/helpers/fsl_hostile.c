@@ -8,6 +8,8 @@
  *   fsl_hostile OUT names                a task named with terminal escapes, paths with
  *                                        escapes, a newline and a tab
  *   fsl_hostile OUT past                 record.end_ns at 2 s, events up to 1000 s
+ *   fsl_hostile OUT longio               the geom trace plus one 512-byte write that
+ *                                        takes 9e18 ns (issued at 1 s)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -252,6 +254,30 @@ static int past(struct fsl_writer *w)
 	return err ? die("event", err) : 0;
 }
 
+/* A valid trace whose device was busy 9e18 ns for one sector (issue 19, UBSan in replay). */
+static int longio(struct fsl_writer *w)
+{
+	char end[] = "record.end_ns=9000000001000000000";
+	char *kv[] = { end };
+	struct fsl_ev_block_rq rq = { 0 };
+	int err = geom(w, 1, kv);
+
+	if (err)
+		return err;
+	hdr(&rq.hdr, FSL_EV_BLOCK_RQ_ISSUE, sizeof(rq), 100);
+	rq.dev = DEV;
+	rq.sector = 100;
+	rq.nr_sector = 1;
+	rq.bytes = 512;
+	rq.flags = FSL_RQ_WRITE;
+	rq.rq = 0xffff1;
+	err = ev(w, &rq.hdr);
+	rq.hdr.type = FSL_EV_BLOCK_RQ_COMPLETE;
+	rq.hdr.ts += 9000000000000000000ull;
+	err = err ? err : ev(w, &rq.hdr);
+	return err ? die("event", err) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsl_writer_opts o = { .force = 1 };
@@ -263,7 +289,7 @@ int main(int argc, char **argv)
 	o.chunk_events = getenv("FSL_CHUNK_EVENTS") ? strtoul(getenv("FSL_CHUNK_EVENTS"), NULL, 10)
 						    : 0;
 	if (argc < 3) {
-		fprintf(stderr, "usage: fsl_hostile OUT geom [KEY=VALUE...] | names | past\n");
+		fprintf(stderr, "usage: fsl_hostile OUT geom [KEY=VALUE...] | names | past | longio\n");
 		return 2;
 	}
 	w = fsl_writer__open(argv[1], &o, &err);
@@ -275,6 +301,8 @@ int main(int argc, char **argv)
 		rc = names(w);
 	else if (!strcmp(argv[2], "past"))
 		rc = past(w);
+	else if (!strcmp(argv[2], "longio"))
+		rc = longio(w);
 	else
 		rc = die(argv[2], -EINVAL);
 	err = fsl_writer__close(w);

@@ -3,7 +3,7 @@
  * Writes a synthetic trace with a known, steady workload for the top tests
  * and the top cost bench:
  *
- *   top_trace OUT [SECONDS [SCALE [ramp|procstack]]]
+ *   top_trace OUT [SECONDS [SCALE [ramp|procstack|manyrm]]]
  *
  * Per second of trace time (times SCALE):
  *   pid 1001 "mkdir":  100 mkdir in /mnt/t/a (1 ms each), 20 off-CPU waits of
@@ -17,7 +17,10 @@
  * and 7 lost off-CPU events. Everything is on dev 7:0 mounted at /mnt/t.
  * With "ramp", second s (from 0) holds s + 1 times the calls, waits and
  * I/O, so windows differ from one another. With "procstack", see
- * frames_unlink. The trace spans [1 s, 1 s +
+ * frames_unlink. With "manyrm", every second also holds 30 short-lived "rm"
+ * processes (pids 3000 + 30 s + i, each seen, 3 unlinks of 0.2 ms, one 4 ms
+ * wait for log space on stack 3, exit: 120 ms/s together) and pid 1004
+ * "sync" waits 300 ms for a commit (stack 4). The trace spans [1 s, 1 s +
  * SECONDS] of CLOCK_MONOTONIC; the tests derive every expected number from
  * the rates above.
  */
@@ -56,17 +59,23 @@ static void hdr(struct fsl_hdr *h, unsigned int type, size_t size, uint64_t ts, 
 	h->size = size;
 }
 
-static void proc(uint64_t ts, uint32_t pid, const char *comm, uint32_t flags)
+static void proc_kind(uint64_t ts, uint32_t pid, const char *comm, uint32_t flags,
+		      unsigned int kind)
 {
 	struct fsl_ev_proc p;
 
 	memset(&p, 0, sizeof(p));
 	hdr(&p.hdr, FSL_EV_PROC, sizeof(p), ts, pid);
-	p.kind = FSL_PROC_SEEN;
+	p.kind = kind;
 	p.flags = flags;
 	p.ppid = 1;
 	snprintf(p.comm, sizeof(p.comm), "%s", comm);
 	put(&p);
+}
+
+static void proc(uint64_t ts, uint32_t pid, const char *comm, uint32_t flags)
+{
+	proc_kind(ts, pid, comm, flags, FSL_PROC_SEEN);
 }
 
 static void dirop(uint64_t ts, uint32_t pid, unsigned int op, const char *path, uint64_t lat)
@@ -194,6 +203,12 @@ static char *frames_unlink[] = {
 	"jbd2__journal_start+0xf0", "__ext4_unlink+0x90", "ext4_unlink+0x40",
 };
 
+/* With "manyrm": sync(1) waiting for the journal to commit. */
+static char *frames_sync[] = {
+	"__schedule+0x2a", "schedule+0x10", "jbd2_log_wait_commit+0xa1",
+	"ext4_sync_fs+0x70", "sync_filesystem+0x30", "ksys_sync+0x60",
+};
+
 static char *frames_dir_read[] = {
 	"__schedule+0x2a", "schedule+0x10", "io_schedule+0x12", "bit_wait_io+0x10",
 	"__wait_on_bit+0x40", "out_of_line_wait_on_bit+0x90", "__wait_on_buffer+0x30",
@@ -206,13 +221,14 @@ int main(int argc, char **argv)
 {
 	struct fsl_writer_opts wo = { .force = 1 };
 	struct fsl_stack st;
-	unsigned int seconds = 10, scale = 1, s, i, k, ramp = 0, procstack = 0;
+	unsigned int seconds = 10, scale = 1, s, i, k, ramp = 0, procstack = 0, manyrm = 0;
 	uint64_t rq = 0x1000, jsector = 100000;
 	int err = 0;
 
 	if (argc < 2 || argc > 5 ||
-	    (argc == 5 && strcmp(argv[4], "ramp") && strcmp(argv[4], "procstack"))) {
-		fprintf(stderr, "usage: top_trace OUT [SECONDS [SCALE [ramp|procstack]]]\n");
+	    (argc == 5 && strcmp(argv[4], "ramp") && strcmp(argv[4], "procstack") &&
+	     strcmp(argv[4], "manyrm"))) {
+		fprintf(stderr, "usage: top_trace OUT [SECONDS [SCALE [ramp|procstack|manyrm]]]\n");
 		return 2;
 	}
 	if (argc > 2)
@@ -221,6 +237,7 @@ int main(int argc, char **argv)
 		scale = (unsigned int)strtoul(argv[3], NULL, 10);
 	ramp = argc == 5 && !strcmp(argv[4], "ramp");
 	procstack = argc == 5 && !strcmp(argv[4], "procstack");
+	manyrm = argc == 5 && !strcmp(argv[4], "manyrm");
 	if (!seconds || !scale)
 		return 2;
 	w = fsl_writer__open(argv[1], &wo, &err);
@@ -239,10 +256,16 @@ int main(int argc, char **argv)
 	fsl_writer__stack(w, &st);
 	st = (struct fsl_stack){ 2, sizeof(frames_dir_read) / sizeof(char *), frames_dir_read };
 	fsl_writer__stack(w, &st);
-	if (procstack) {
+	if (procstack || manyrm) {
 		st = (struct fsl_stack){ 3, sizeof(frames_unlink) / sizeof(char *), frames_unlink };
 		fsl_writer__stack(w, &st);
+	}
+	if (procstack)
 		proc(T0, 1003, "rm", 0);
+	if (manyrm) {
+		st = (struct fsl_stack){ 4, sizeof(frames_sync) / sizeof(char *), frames_sync };
+		fsl_writer__stack(w, &st);
+		proc(T0, 1004, "sync", 0);
 	}
 
 	proc(T0, 1001, "mkdir", 0);
@@ -281,6 +304,21 @@ int main(int argc, char **argv)
 		}
 		for (i = 0; procstack && i < 10; i++)
 			offcpu(base + 7000 + (uint64_t)i * (NS / 10), 1003, 3000000, 3);
+		for (i = 0; manyrm && i < 30; i++) {
+			uint64_t t = base + 9000 + (uint64_t)i * (NS / 30);
+			uint32_t pid = 3000 + 30 * s + i;
+			unsigned int u;
+
+			proc(t, pid, "rm", 0);
+			for (u = 0; u < 3; u++) {
+				snprintf(path, sizeof(path), "/mnt/t/b/f%u_%u", s, 3 * i + u);
+				dirop(t + 1000 + u * 300000, pid, FSL_OP_UNLINK, path, 200000);
+			}
+			offcpu(t + 1000000, pid, 4000000, 3);
+			proc_kind(t + 6000000, pid, "rm", 0, FSL_PROC_EXIT);
+		}
+		if (manyrm)
+			offcpu(base + 600 * 1000000ull, 1004, 300000000, 4);
 		for (i = 0; i < 10 * k; i++) {
 			uint64_t t = base + 6000 + (uint64_t)i * (NS / (10 * k));
 

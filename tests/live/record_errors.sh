@@ -31,6 +31,24 @@ check_eq exists_untouched "$(cat exists.trace)" keep
 check_eq command_status $? 7
 "$Q" exists.trace stats >st
 check_grep force_overwrote '^complete=1 ' st
+check_eq force_nothing_beside "$(ls -A | grep -c '^\.exists\.trace\.')" 0
+
+# -f over a trace, and the recording fails to start (the probes cannot load,
+# the command cannot start: too few file descriptors): the old trace stays
+# byte for byte, and nothing is left beside it
+cp exists.trace keep.trace
+failed=0
+for n in 12 16 20 24 28 32 36 40; do
+	cp keep.trace exists.trace
+	(ulimit -n $n; "$FSLENS" record -e block -f -o exists.trace -- true) >out 2>err
+	rc=$?
+	grep -q 'recording' err && continue	# it started: the trace is the new one
+	failed=$((failed + 1))
+	check_eq "force_failed_start_rc.$n" "$rc" 1
+	check_cmd "force_failed_start_keeps_old.$n" cmp -s keep.trace exists.trace
+	check_eq "force_failed_start_nothing_beside.$n" "$(ls -A | grep -c '^\.exists\.trace\.')" 0
+done
+check_ge force_failed_starts "$failed" 1
 
 # output not writable
 "$FSLENS" record -e block -o /proc/nope/x.trace -- true 2>err; rc=$?

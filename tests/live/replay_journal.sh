@@ -5,9 +5,11 @@
 #    of the recorded ones; the recorded count equals the change of
 #    /proc/fs/jbd2/<dev>/info "transactions" (independent truth)
 #  - a steady trickle of creates with commit=1 (timer-triggered commits):
-#    predicted within 20% of recorded. Not 5%: on 6.18 about one commit in
-#    four of this workload is requested early by a caller the trace does not
-#    show (measured: 12 predicted, 14 recorded); see docs/model.md
+#    predicted within 10% of the workload's recorded commits. The commits
+#    once called "early, by a caller the trace does not show" (14 recorded,
+#    12 predicted) were other tasks' sync(2) and the recorder's own syncfs:
+#    their jbd2_kick names them, the replay counts them apart and feeds them
+#    to the model (measured since: 11 recorded, 10 predicted; 12 and 11)
 #  - what-if: a 4x larger journal never predicts more checkpoints or more
 #    log-space stall; 4 KiB blocks never predict more directory blocks than 1 KiB
 . "$(dirname "$0")/../lib.sh"
@@ -78,11 +80,13 @@ if "$FSLENS" record -m "$M" -e alloc,journal,dirops -o "$T_TMP/timer.trace" -f \
 	>"$T_TMP/timer.rec" 2>&1; then
 	"$FSLENS" replay --json "$T_TMP/timer.trace" >"$T_TMP/timer.json" 2>"$T_TMP/timer.err" ||
 		fail timer-replay "$(cat "$T_TMP/timer.err")"
-	rec=$(jget "$T_TMP/timer.json" journal.commits_recorded)
+	# the workload's: less the commits other tasks' syncs asked for
+	rec=$(( $(jget "$T_TMP/timer.json" journal.commits_recorded) -
+		$(jget "$T_TMP/timer.json" journal.commits_by_others) ))
 	echo "timer: commits $rec recorded, $(jget "$T_TMP/timer.json" journal.commits_predicted)" \
 	     "predicted" >&2
 	check_ge timer-commits-recorded "$rec" 8
-	within timer-commits-predicted "$(jget "$T_TMP/timer.json" journal.commits_predicted)" "$rec" 20
+	within timer-commits-predicted "$(jget "$T_TMP/timer.json" journal.commits_predicted)" "$rec" 10
 	check_ge timer-commits-timer "$(jget "$T_TMP/timer.json" journal.commits_by_reason_predicted.timer)" 8
 else
 	fail timer-record "$(tail -3 "$T_TMP/timer.rec")"

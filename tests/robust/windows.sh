@@ -1,5 +1,6 @@
 #!/bin/bash
-# Windows past the end of a trace say so (issue 19, item 14); top -b ends at
+# Windows past the end of a trace, starting at its end or ending at its start
+# say so (issue 19, item 14); top -b ends at
 # the trace's end even when its metadata says otherwise (item 9); a closed
 # pipe ends every reader quietly.
 . "$(dirname "$0")/../lib.sh"
@@ -16,9 +17,23 @@ for c in "report" "report --json" "export --format csv --table ops" "export --fo
 	check_eq "$n.past.msg" "$(cat err)" \
 		"fslens ${c%% *}: --from 100.000 s is past the end of '$G', which is 10.000 s long"
 	check_eq "$n.past.stdout" "$(wc -c <out)" 0
+	# a window that starts at the very end, or ends at the very start, is as
+	# empty as one past the end: the same one line, exit 1, nothing on stdout
+	"$FSLENS" $c "$G" --from 10 >out 2>err
+	check_eq "$n.at_end.rc" $? 1
+	check_eq "$n.at_end.msg" "$(cat err)" \
+		"fslens ${c%% *}: --from 10.000 s is at the end of '$G', which is 10.000 s long"
+	check_eq "$n.at_end.stdout" "$(wc -c <out)" 0
+	"$FSLENS" $c "$G" --to 0 >out 2>err
+	check_eq "$n.to0.rc" $? 1
+	check_eq "$n.to0.msg" "$(cat err)" \
+		"fslens ${c%% *}: --to 0.000 s is at the start of '$G', which is 10.000 s long"
+	check_eq "$n.to0.stdout" "$(wc -c <out)" 0
 	# inside, or running past the end: a report of what is there
 	"$FSLENS" $c "$G" --from 1 --to 200 >out 2>err
 	check_eq "$n.clip.rc" $? 0
+	"$FSLENS" $c "$G" --from 9.999 >out 2>err
+	check_eq "$n.last_ms.rc" $? 0
 done
 "$FSLENS" export --format csv --table ops "$G" --from 99999 >out 2>err
 check_eq export.99999.rc $? 1

@@ -206,7 +206,7 @@ TEST(layout_taker_is_end_owner)
 	b = find(br, n, 602);
 	REQUIRE(b);
 	CHECK_U64(b->expect, 65);
-	CHECK_EQ(b->taker_kind, FSL_TAKER_BITMAP);
+	CHECK_EQ(b->taker_kind, FSL_TAKER_BBITMAP);
 	b = find(br, n, 603);
 	REQUIRE(b);
 	CHECK_U64(b->expect, 2120);
@@ -242,6 +242,59 @@ TEST(layout_taker_is_end_owner)
 }
 
 /* Breaks at 15/16 blocks (mb_stream_req) and at multiples of 2048 (writeback) are told apart. */
+/*
+ * Metadata without flex_bg (mkfs.ext4 -O ^flex_bg, as dumpe2fs lays out a
+ * 512 MiB filesystem with 4 KiB blocks): every group has its own bitmaps and
+ * inode table after its superblock copy. Groups 1 and 3: backup superblock
+ * at +0, descriptors +1, reserved GDT +2..+64 (the resize inode's), block
+ * bitmap +65, inode bitmap +66, inode table +67..+578; group 2 (no backup):
+ * block bitmap 65536, inode bitmap 65537, inode table 65538-66049.
+ */
+TEST(layout_taker_metadata_without_flex_bg)
+{
+	static const struct { uint64_t expect; int kind; uint64_t ino; } want[] = {
+		{ 98304, FSL_TAKER_SUPER, 0 },
+		{ 32769, FSL_TAKER_GDT, 0 },
+		{ 32800, FSL_TAKER_RESERVED_GDT, 7 },
+		{ 32833, FSL_TAKER_BBITMAP, 0 },
+		{ 98370, FSL_TAKER_IBITMAP, 0 },
+		{ 33000, FSL_TAKER_ITABLE, 0 },
+		{ 65536, FSL_TAKER_BBITMAP, 0 },
+		{ 66049, FSL_TAKER_ITABLE, 0 },
+		{ 70000, FSL_TAKER_FREE, 0 },
+	};
+	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
+	const struct fsl_frag_break *br, *b;
+	struct fsl_analysis *a;
+	struct fx_meta fx;
+	unsigned int n, i;
+
+	geometry(&fx);
+	fx_set(&fx, "ext4.flex_bg_size", "0");
+	fx_set(&fx, "ext4.feature_incompat", "0xc2");	/* filetype extent 64bit */
+	fx_set(&fx, "ext4.feature_compat", "0x10");	/* resize_inode */
+	a = fsl_analysis__new(&o, NULL);
+	REQUIRE(a && !fsl_analysis__begin(a, &fx.m));
+	/*
+	 * file 700 + i: one block just before want[i] (synthetic: some sit on
+	 * metadata, no expected block is another file's), then 4 far away
+	 */
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		put(a, 1000 + i * 100, 700 + i, 0, want[i].expect - 1, 1);
+		put(a, 1050 + i * 100, 700 + i, 4, 90000 + i * 16, 4);
+	}
+	n = fsl_layout__breaks(fsl_analysis__layout(a), &br);
+	CHECK_EQ(n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		b = find(br, n, 700 + i);
+		REQUIRE(b);
+		CHECK_U64(b->expect, want[i].expect);
+		CHECK_STR(fsl_taker_kind_name(b->taker_kind), fsl_taker_kind_name(want[i].kind));
+		CHECK_U64(b->taker_ino, want[i].ino);
+	}
+	fsl_analysis__free(a);
+}
+
 TEST(layout_break_positions)
 {
 	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
@@ -384,6 +437,40 @@ static int fx_release(struct fsl_analysis *a, unsigned int type, uint64_t ts, ui
  * blocks, the preallocation as created (512) less the tail it gave back
  * before the decision (40100+426), and 704's blocks freed again.
  */
+/*
+ * A journal in three pieces (mke2fs without flex_bg splits it around the
+ * groups' metadata; ext4.journal_extents as the recorder reads its map): its
+ * breaks are fragcheck lines, as e2fsck prints them, though the trace only
+ * looked some of its blocks up; the block it expected is a block bitmap.
+ */
+TEST(layout_journal_in_pieces)
+{
+	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };
+	const struct fsl_frag_break *br;
+	struct fsl_analysis *a;
+	struct fx_meta fx;
+
+	geometry(&fx);
+	fx_set(&fx, "ext4.flex_bg_size", "0");
+	fx_set(&fx, "ext4.feature_incompat", "0xc2");
+	fx_set(&fx, "ext4.journal_inum", "8");
+	fx_set(&fx, "ext4.journal_blocks", "8192");
+	fx_set(&fx, "ext4.journal_extents", "0:62000+3536,3536:66050+4000,7536:98883+656");
+	a = fsl_analysis__new(&o, NULL);
+	REQUIRE(a && !fsl_analysis__begin(a, &fx.m));
+	/* jbd2 maps one block at a time: a lookup, not a new mapping */
+	fx_map(a, 100, 1, 8, 10, 62010, 1);
+	REQUIRE(fsl_layout__breaks(fsl_analysis__layout(a), &br) == 2);
+	CHECK_U64(br[0].ino, 8);
+	CHECK_U64(br[0].expect, 65536);
+	CHECK_U64(br[0].phys, 66050);
+	CHECK_U64(br[0].log, 3536);
+	CHECK_EQ(br[0].taker_kind, FSL_TAKER_BBITMAP);
+	CHECK_U64(br[1].expect, 70050);
+	CHECK_EQ(br[1].taker_kind, FSL_TAKER_FREE);
+	fsl_analysis__free(a);
+}
+
 TEST(layout_goal_group_offer)
 {
 	struct fsl_analysis_opts o = { .root_pid = 0, .sections = FSL_SEC_LAYOUT };

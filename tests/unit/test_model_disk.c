@@ -51,14 +51,60 @@ TEST(model_disk_service_times)
 	fsl_disk__free(d);
 }
 
-TEST(model_dir_blocks_by_block_size)
+/*
+ * A directory replayed entry by entry (model/dirsim.c). 1 KiB blocks, no
+ * metadata_csum: "." and ".." take 24 bytes, names of 10 bytes 20 each, so
+ * block 0 holds 50; the 51st makes it an htree: root, and block 1 split in
+ * two (do_split moves the 26 of the highest hashes: 520 bytes, the 27th
+ * would pass half the block) = 3 blocks.
+ */
+TEST(model_dir_sim_linear_then_htree)
 {
-	/* 30,000 names of 8 bytes: 18 bytes each + 24 */
-	uint64_t n = 30000, names = 8 * n;
+	struct fsl_dir_sim *d = fsl_dir_sim__new(1024, 0);
+	uint32_t i;
 
-	CHECK_EQ(fsl_dir_blocks(2, 10, 1024), 1);
-	/* 540024 bytes at 3/4 fill: 704 leaves of 1 KiB (+ root + 6 index blocks) */
-	CHECK_EQ(fsl_dir_blocks(n, names, 1024), 1 + 704 + 6);
-	CHECK_EQ(fsl_dir_blocks(n, names, 4096), 1 + 176);
-	CHECK(fsl_dir_blocks(n, names, 4096) <= fsl_dir_blocks(n, names, 1024));
+	REQUIRE(d);
+	for (i = 0; i < 50; i++)
+		CHECK_EQ(fsl_dir_sim__add(d, i * 77777777u, 10), 0);
+	CHECK_U64(fsl_dir_sim__blocks(d), 1);
+	CHECK_EQ(fsl_dir_sim__add(d, 123, 10), 0);
+	CHECK_U64(fsl_dir_sim__blocks(d), 3);
+	fsl_dir_sim__free(d);
+	/* with metadata_csum the block ends in a 12-byte tail: 49 fit */
+	d = fsl_dir_sim__new(1024, 1);
+	REQUIRE(d);
+	for (i = 0; i < 50; i++)
+		CHECK_EQ(fsl_dir_sim__add(d, i * 77777777u, 10), 0);
+	CHECK_U64(fsl_dir_sim__blocks(d), 3);
+	fsl_dir_sim__free(d);
+	CHECK(fsl_dir_sim__new(512, 0) == NULL);
+}
+
+/*
+ * Many random hashes: leaves end between half and full (random inserts fill
+ * a B-tree's nodes to about ln 2), and past the root's 124 entries (1 KiB,
+ * no csum) index nodes appear; 4 KiB blocks take about a quarter as many.
+ */
+TEST(model_dir_sim_random_fill)
+{
+	struct fsl_dir_sim *d1 = fsl_dir_sim__new(1024, 0), *d4 = fsl_dir_sim__new(4096, 0);
+	uint64_t x = 88172645463325252ull, b1, b4;
+	uint32_t i, n = 30000;
+
+	REQUIRE(d1 && d4);
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		CHECK_EQ(fsl_dir_sim__add(d1, (uint32_t)x & ~1u, 8), 0);
+		CHECK_EQ(fsl_dir_sim__add(d4, (uint32_t)x & ~1u, 8), 0);
+	}
+	b1 = fsl_dir_sim__blocks(d1);
+	b4 = fsl_dir_sim__blocks(d4);
+	/* 30,000 x 16 bytes: 469 full 1 KiB leaves; at 1/2..1 full, 469..938 */
+	CHECK(b1 > 1 + 469 + 3 && b1 < 1 + 938);
+	CHECK(b1 * 1024 * 0.65 < 30000.0 * 16 * 1.1 + 1024 * 8 && b1 * 1024 * 0.75 > 30000.0 * 16);
+	CHECK(b4 > 118 && b4 < 240);
+	fsl_dir_sim__free(d1);
+	fsl_dir_sim__free(d4);
 }

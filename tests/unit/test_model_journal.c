@@ -36,25 +36,97 @@ TEST(model_journal_timer_commits)
 	fsl_journal__finish(j, 20 * S);
 	st = fsl_journal__stats(j);
 	/*
-	 * txn 100 starts at 1 s and its timer commits it at 6 s; the handle at
-	 * 6 s waits 10 us for the lock and opens txn 101 at 6.00001 s, which
-	 * expires 5 s later, just after the handle at 11 s.
+	 * txn 100 starts at 1 s and expires at 6 s; the handle at 6 s joins it
+	 * and, stopping at its expiry, asks for the commit (jbd2_journal_stop),
+	 * before the timer rounded up to a whole second would. txn 101 opens
+	 * at 7 s and the handle at 12 s commits it the same way.
 	 */
-	CHECK_EQ(st->commits, 3);
-	CHECK_EQ(st->commits_by_reason[FSL_COMMIT_TIMER], 3);
+	CHECK_EQ(st->commits, 2);
+	CHECK_EQ(st->commits_by_reason[FSL_COMMIT_TIMER], 2);
 	CHECK_EQ(tid[5], 100);
-	CHECK_EQ(tid[6], 101);
-	CHECK_EQ(tid[11], 101);
-	CHECK_EQ(tid[12], 102);
+	CHECK_EQ(tid[6], 100);
+	CHECK_EQ(tid[7], 101);
+	CHECK_EQ(tid[12], 101);
 	c = fsl_journal__commit_at(j, 0);
 	REQUIRE(c);
 	CHECK_U64(c->start_ns, 6 * S);
-	CHECK_EQ(c->handles, 5);
-	CHECK_EQ(c->blocks, 5);
-	/* 5 blocks + 1 descriptor + 1 commit block at 100 us, +1 ms flush, +10 us locked */
-	CHECK_U64(c->end_ns, 6 * S + 10 * US + 7 * 100 * US + 1 * MS);
-	CHECK_U64(fsl_journal__commit_at(j, 1)->start_ns, 11 * S + 10 * US);
-	CHECK_U64(fsl_journal__commit_at(j, 2)->start_ns, 17 * S);
+	CHECK_EQ(c->handles, 6);
+	CHECK_EQ(c->blocks, 6);
+	/* 6 blocks + 1 descriptor + 1 commit block at 100 us, +1 ms flush, +10 us locked */
+	CHECK_U64(c->end_ns, 6 * S + 10 * US + 8 * 100 * US + 1 * MS);
+	CHECK_U64(fsl_journal__commit_at(j, 1)->start_ns, 12 * S);
+	fsl_journal__free(j);
+}
+
+/*
+ * With no handle after the expiry the timer commits: jbd2 arms it at
+ * round_jiffies_up(expiry), the next whole second of jiffies. Its phase in
+ * trace time known (0.3 s): at 6.3 s; unknown: half a second late, 6.5 s.
+ */
+TEST(model_journal_timer_rounded_up)
+{
+	struct fsl_journal_cfg c = {
+		.journal_blocks = 4096, .block_size = 4096, .commit_ns = 5 * S,
+		.write_block_ns = 100 * US, .flush_ns = 1 * MS, .checkpoint_block_ns = 5 * MS,
+		.locked_ns = 10 * US, .max_txn_blocks = 1024,
+		.timer_phase_ns = 300 * MS, .timer_phase_known = 1,
+	};
+	struct fsl_journal *j;
+	uint64_t w;
+	int err = 0, known;
+
+	for (known = 1; known >= 0; known--) {
+		c.timer_phase_known = known;
+		j = fsl_journal__new(&c, 100, &err);
+		REQUIRE(j);
+		fsl_journal__handle(j, 1 * S, 2, 1, 0, &w, NULL);
+		fsl_journal__handle(j, 1 * S + 200 * MS, 2, 1, 0, &w, NULL);
+		fsl_journal__finish(j, 20 * S);
+		REQUIRE(fsl_journal__ncommits(j) == 1);
+		CHECK_U64(fsl_journal__commit_at(j, 0)->start_ns,
+			  known ? 6 * S + 300 * MS : 6 * S + 500 * MS);
+		fsl_journal__free(j);
+	}
+}
+
+/*
+ * Credits reserved for a later handle (ext4 writeback reserving the
+ * unwritten-extent conversion) count in every running transaction until
+ * the reserved handle starts: with 500 reserved, 5 handles of 100 fill the
+ * 1024-block transaction (5 descriptors + 10 + 500 + 500 = 1015); the 6th
+ * commits it with 510 blocks of its own (the reservation moves on to the
+ * next transaction, which starts with 5 + 500). The reserved handle then
+ * starts without waiting, dirtying 20 of its 500: 5 + 100 + 20 remain.
+ */
+TEST(model_journal_reserved_credits)
+{
+	struct fsl_journal *j = mk(100 * S);
+	const struct fsl_journal_commit *c;
+	uint64_t w;
+	uint32_t t1, t7, tr;
+	int i;
+
+	REQUIRE(j);
+	t1 = fsl_journal__handle_rsv(j, 1 * S, 10, 500, 10, 0, &w, NULL);
+	for (i = 0; i < 5; i++)
+		fsl_journal__handle(j, (2 + (uint64_t)i) * S, 100, 100, 0, &w, NULL);
+	CHECK_EQ(fsl_journal__ncommits(j), 0);
+	t7 = fsl_journal__handle(j, 8 * S, 100, 100, 0, &w, NULL);
+	CHECK_EQ(t1, 100);
+	CHECK_EQ(t7, 101);
+	tr = fsl_journal__reserved_start(j, 9 * S, 500, 20);
+	CHECK_EQ(tr, 101);
+	fsl_journal__finish(j, 10 * S);
+	c = fsl_journal__commit_at(j, 0);
+	REQUIRE(c);
+	CHECK_EQ(c->reason, FSL_COMMIT_SIZE);
+	CHECK_EQ(c->blocks, 510);
+	/* the rest is the next transaction's: 5 + 100 + 20; 8 more of 100 fit, the 9th commits */
+	for (i = 0; i < 9; i++)
+		fsl_journal__handle(j, (11 + (uint64_t)i) * S, 100, 100, 0, &w, NULL);
+	fsl_journal__finish(j, 30 * S);
+	REQUIRE(fsl_journal__ncommits(j) == 2);
+	CHECK_EQ(fsl_journal__commit_at(j, 1)->blocks, 120 + 8 * 100);
 	fsl_journal__free(j);
 }
 
@@ -185,9 +257,10 @@ TEST(model_journal_commit_list_bounded)
 	CHECK_EQ(fsl_journal__ncommits(j), FSL_JOURNAL_KEEP_COMMITS);
 	REQUIRE(fsl_journal__commit_at(j, FSL_JOURNAL_KEEP_COMMITS - 1));
 	CHECK(!fsl_journal__commit_at(j, FSL_JOURNAL_KEEP_COMMITS));
-	CHECK_U64(fsl_journal__commit_at(j, 0)->start_ns, 15 * S);
+	/* each by its timer, half a second after the expiry (the phase unknown) */
+	CHECK_U64(fsl_journal__commit_at(j, 0)->start_ns, 15 * S + S / 2);
 	CHECK_U64(fsl_journal__commit_at(j, FSL_JOURNAL_KEEP_COMMITS - 1)->start_ns,
-		  (10ull * FSL_JOURNAL_KEEP_COMMITS + 5) * S);
+		  (10ull * FSL_JOURNAL_KEEP_COMMITS + 5) * S + S / 2);
 	CHECK(fabs(st->phase_ms[0] - n * 0.010) < 1e-6 * n);
 	CHECK(fabs(st->phase_ms[0] + st->phase_ms[1] + st->phase_ms[2] - n * 1.310) < 1e-6 * n);
 	fsl_journal__free(j);

@@ -12,6 +12,7 @@
 #include "fslens/event.h"
 #include "fslens/replay.h"
 #include "fslens/session.h"
+#include "../../analyzer/replay/replay_int.h"
 
 #define S 1000000000ull
 
@@ -218,7 +219,14 @@ TEST(replay_one_step_fidelity_synthetic)
 	CHECK_EQ(commit(5, 6 * S), 0);
 	CHECK_EQ(handle(100, 6, 7 * S, 20000000), 0);
 	CHECK_EQ(commit(6, 12 * S), 0);
-	now = 20 * S;
+	/* the trace goes on to 20 s: the model's timer for tid 6 fires before */
+	{
+		struct fsl_ev_block_rq rq = { 0 };
+
+		now = 20 * S;
+		hdr(&rq.hdr, FSL_EV_BLOCK_RQ_COMPLETE, sizeof(rq), 99);
+		CHECK_EQ(fsl_session_dispatch(cons, 1, &rq.hdr), 0);
+	}
 	REQUIRE(cons[0]->end(cons[0], &meta) == 0);
 
 	res = fsl_replay__result(r);
@@ -346,5 +354,74 @@ TEST(replay_journal_events_of_other_devices)
 	jr = fsl_replay__journal(r);
 	CHECK_U64(jr->checkpoints_recorded, 2);
 	CHECK_U64(jr->commits_recorded, 0);
+	fsl_replay__free(r);
+}
+
+/*
+ * A checkpointed block costs busy time x block size / bytes, in integers: a
+ * valid trace with one 512-byte request of 9e18 ns made the double product
+ * overflow uint64_t (UBSan float-cast-overflow at journal.c).
+ */
+TEST(replay_checkpoint_block_cost)
+{
+	/* 2 s busy for 8 MiB: 4096 / 8388608 of 2 s */
+	CHECK_U64(rp_checkpoint_block_ns(2 * S, 4096, 8388608), 976562);
+	CHECK_U64(rp_checkpoint_block_ns(2 * S, 1024, 8388608), 244140);
+	/* no bytes recorded: the default */
+	CHECK_U64(rp_checkpoint_block_ns(0, 4096, 0), 100000);
+	CHECK_U64(rp_checkpoint_block_ns(5 * S, 4096, 0), 100000);
+	/* less than a block seen: the whole busy time, never more */
+	CHECK_U64(rp_checkpoint_block_ns(8999999999000000000ull, 4096, 512), 8999999999000000000ull);
+	CHECK_U64(rp_checkpoint_block_ns(UINT64_MAX, 65536, 4096), UINT64_MAX);
+	/* the product needs more than 64 bits; the result does not */
+	CHECK_U64(rp_checkpoint_block_ns(UINT64_MAX, 4096, 8192), UINT64_MAX / 2);
+	CHECK_U64(rp_checkpoint_block_ns(8999999999000000000ull, 4096, 1ull << 40),
+		  33527612682ull);
+}
+
+/*
+ * A what-if whose journal jbd2 would refuse (1 MiB at 4 KiB blocks: 256
+ * blocks, below its 1024-block minimum) prints no predicted journal figure:
+ * the recorded settings' figures stay, the change's column says why.
+ */
+TEST(replay_whatif_journal_below_minimum)
+{
+	struct fsl_meta meta = { .kv = m_kv, .bitmap = m_bitmap };
+	struct fsl_replay_opts o = { 0 };
+	struct fsl_replay *r;
+	const char *why;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+	int err = 0;
+
+	CHECK_EQ(fsl_replay_opts_add_set(&o, "journal_size=1M", &why), 0);
+	r = fsl_replay__new(&o, &err);
+	REQUIRE(r);
+	cons[0] = fsl_replay__consumer(r);
+	now = 1 * S;
+	REQUIRE(cons[0]->begin(cons[0], &meta) == 0);
+	CHECK_EQ(handle(100, 5, 1 * S, 1000), 0);
+	/* the timer rounded up to a whole second of jiffies: 6 s expiry, 7 s here */
+	CHECK_EQ(commit(5, 7 * S), 0);
+	REQUIRE(cons[0]->end(cons[0], &meta) == 0);
+	f = open_memstream(&buf, &n);
+	REQUIRE(f);
+	CHECK_EQ(fsl_replay__write_text(r, f), 0);
+	fclose(f);
+	REQUIRE(buf);
+	CHECK(strstr(buf, "commits                 1 |        1 | skipped\n") != NULL);
+	CHECK(strstr(buf, "journal with the change skipped: a journal of 256 blocks is below "
+		      "jbd2's 1024-block minimum") != NULL);
+	CHECK(strstr(buf, "checkpoints      ") == NULL);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	REQUIRE(f);
+	CHECK_EQ(fsl_replay__write_json(r, f), 0);
+	fclose(f);
+	REQUIRE(buf);
+	CHECK(strstr(buf, "\"journal\": \"a journal of 256 blocks") != NULL);
+	free(buf);
 	fsl_replay__free(r);
 }

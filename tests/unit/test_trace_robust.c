@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Trace reader against damaged input: truncation, bit flips, bad headers, absurd sizes. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -394,6 +395,93 @@ TEST(trace_writer_create_and_abort)
 	CHECK_EQ(read_all(t_path("a.trace"), &nwarn, NULL, 0), 0);
 	CHECK_EQ(nwarn, 0);
 	CHECK(fsl_writer__open("-", NULL, &err) == NULL);
+}
+
+/* Names in dir that start with prefix: the files a writer left beside a trace. */
+static int count_beside(const char *dir, const char *prefix)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int n = 0;
+
+	if (!dp)
+		return -1;
+	while ((d = readdir(dp)))
+		n += !strncmp(d->d_name, prefix, strlen(prefix));
+	closedir(dp);
+	return n;
+}
+
+static void put_events(struct fsl_writer *w, int n, uint64_t ts0)
+{
+	struct fsl_ev_jbd2_commit c = { .hdr = { .type = FSL_EV_JBD2_START_COMMIT,
+						 .size = sizeof(c) } };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		c.hdr.ts = ts0 + i;
+		fsl_writer__event(w, &c.hdr);
+	}
+}
+
+/*
+ * Replacing (force) writes beside the old trace: it survives a start that
+ * fails (discard) and is replaced only at the first durable point (publish)
+ * or at a clean close; a crash after that leaves the new chunks at the name.
+ */
+TEST(trace_writer_replace_keeps_old_until_published)
+{
+	struct fsl_writer_opts force = { .force = 1 };
+	struct fsl_writer *w;
+	size_t nwarn;
+	int err = 0;
+
+	w = fsl_writer__open(t_path("r.trace"), NULL, &err);
+	REQUIRE(w);
+	put_events(w, 600, 1000);
+	REQUIRE(fsl_writer__close(w) == 0);
+	CHECK_EQ(read_all(t_path("r.trace"), &nwarn, NULL, 0), 600);
+
+	/* a failed start: the new file goes, the old trace is as it was */
+	w = fsl_writer__open(t_path("r.trace"), &force, &err);
+	REQUIRE(w);
+	CHECK_EQ(count_beside(t_tmpdir(), ".r.trace."), 1);
+	put_events(w, 100, 5000);
+	CHECK_EQ(fsl_writer__flush(w), 0);
+	CHECK_EQ(read_all(t_path("r.trace"), &nwarn, NULL, 0), 600);
+	fsl_writer__discard(w);
+	CHECK_EQ(read_all(t_path("r.trace"), &nwarn, NULL, 0), 600);
+	CHECK_EQ(nwarn, 0);
+	CHECK_EQ(count_beside(t_tmpdir(), ".r.trace."), 0);
+
+	/* published at the first durable point; a crash then leaves the new chunks */
+	w = fsl_writer__open(t_path("r.trace"), &force, &err);
+	REQUIRE(w);
+	put_events(w, 50, 9000);
+	CHECK_EQ(fsl_writer__publish(w), 0);
+	CHECK_EQ(count_beside(t_tmpdir(), ".r.trace."), 0);
+	CHECK_EQ(fsl_writer__publish(w), 0);	/* once is enough */
+	CHECK_EQ(fsl_writer__flush(w), 0);
+	fsl_writer__abort(w);
+	CHECK_EQ(read_all(t_path("r.trace"), &nwarn, NULL, 0), 50);
+	CHECK_EQ(nwarn, 1);
+
+	/* a clean close replaces without a publish */
+	w = fsl_writer__open(t_path("r.trace"), &force, &err);
+	REQUIRE(w);
+	put_events(w, 30, 20000);
+	CHECK_EQ(read_all(t_path("r.trace"), &nwarn, NULL, 0), 50);
+	CHECK_EQ(fsl_writer__close(w), 0);
+	CHECK_EQ(read_all(t_path("r.trace"), &nwarn, NULL, 0), 30);
+	CHECK_EQ(nwarn, 0);
+	CHECK_EQ(count_beside(t_tmpdir(), ".r.trace."), 0);
+
+	/* a new file (no force) that never started is removed by discard */
+	w = fsl_writer__open(t_path("n.trace"), NULL, &err);
+	REQUIRE(w);
+	fsl_writer__discard(w);
+	CHECK(access(t_path("n.trace"), F_OK) != 0);
+	fsl_writer__discard(NULL);
 }
 
 static long fill_until_full(const char *path)

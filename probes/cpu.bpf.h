@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cpu family: a timer-driven perf event on every CPU (cpu-clock, the
+ * collector opens it at --cpu-freq) samples the task on the CPU. A sample
+ * of a recorded task is counted in the kernel per (thread, kernel stack,
+ * marks, slot of time); the collector drains finished slots into one
+ * struct fsl_ev_cpu each. Nothing goes through the ring per sample, so
+ * the cost is a stack walk and a hash update per tick of a recorded task.
+ *
+ * The stack's frames are part of the key, not an id in the shared stack
+ * map: on-CPU stacks differ by every instruction they were caught at, and
+ * a long recording's samples would fill the map the off-CPU waits need.
+ * The collector gives each distinct stack its id when it drains.
+ *
+ * Marks say what the thread was inside when sampled, as for its waits
+ * (offcpu.bpf.h): a data call on the target or on another filesystem, a
+ * jbd2 handle of the target or of another journal. The context stage
+ * judges the sample's filesystem from them as it judges a wait's.
+ */
+#ifndef FSL_CPU_BPF_H
+#define FSL_CPU_BPF_H
+
+#include "common.bpf.h"
+#include "offcpu.bpf.h"
+
+#define CPU_STACK_DEPTH		48
+
+/* log2 of the slot length in ns: 2^27 ns = 134 ms */
+const volatile __u32 targ_cpu_slot_shift = 27;
+
+struct cpu_key {
+	__u64 slot;		/* ts >> targ_cpu_slot_shift */
+	__u32 tid;
+	__u32 tgid;
+	__u32 flags;		/* FSL_CPU_USER | marks */
+	__u32 nframes;
+	__u64 ips[CPU_STACK_DEPTH];	/* innermost first, zero past nframes */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cpu_key);
+} cpu_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct cpu_key);
+	__type(value, __u64);
+} cpu_counts SEC(".maps");
+
+SEC("perf_event")
+int cpu_sample(struct bpf_perf_event_data *ctx)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid(), one = 1, *v;
+	__u32 tgid = id >> 32, zero = 0;
+	struct cpu_key *k;
+	long n;
+
+	/* the idle task, and the recorder itself */
+	if (!(__u32)id || !offcpu_wanted(t, tgid, 1))
+		return 0;
+	k = bpf_map_lookup_elem(&cpu_scratch, &zero);
+	if (!k)
+		return 0;
+	__builtin_memset(k, 0, sizeof(*k));
+	k->slot = bpf_ktime_get_ns() >> targ_cpu_slot_shift;
+	k->tid = (__u32)id;
+	k->tgid = tgid;
+	/* kernel addresses are the upper half on every arch fslens builds for */
+	if ((long)PT_REGS_IP(&ctx->regs) < 0) {
+		n = bpf_get_stack(ctx, k->ips, sizeof(k->ips), 0);
+		k->nframes = n > 0 ? n / sizeof(__u64) : 0;
+	} else {
+		k->flags = FSL_CPU_USER;
+	}
+	k->flags |= offcpu_in_data_op(t, k->tid, 1) | offcpu_handle(t);
+	v = bpf_map_lookup_elem(&cpu_counts, k);
+	if (v) {
+		__sync_fetch_and_add(v, 1);
+	} else if (bpf_map_update_elem(&cpu_counts, k, &one, BPF_NOEXIST)) {
+		/* another CPU added it first (or the map is full) */
+		v = bpf_map_lookup_elem(&cpu_counts, k);
+		if (v)
+			__sync_fetch_and_add(v, 1);
+		else
+			lost_inc(FSL_FAM_CPU);
+	}
+	return 0;
+}
+
+#endif /* FSL_CPU_BPF_H */
