@@ -60,7 +60,7 @@ done <"$T_TMP/cmp"
 check_eq tmpfs_json_families "$(python3 -c 'import json,sys
 f = json.load(open(sys.argv[1]))["trace"]["families"]
 print(",".join(f["recorded"]), " ".join("%s=%s" % kv for kv in sorted(f["cannot_apply"].items())))' \
-	"$T_TMP/t.json")" "dirops,offcpu,proc alloc=not ext4 or xfs block=no block device journal=not ext4 or xfs writeback=no block device"
+	"$T_TMP/t.json")" "dirops,offcpu,proc,cpu alloc=not ext4 or xfs block=no block device journal=not ext4 or xfs writeback=no block device"
 "$FSLENS" report "$T_TMP/t.trace" >"$T_TMP/t.txt" 2>&1
 check_grep tmpfs_text_no_disk '^block, writeback cannot apply: the target \(tmpfs\) has no block device$' \
 	"$T_TMP/t.txt"
