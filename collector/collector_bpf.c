@@ -695,6 +695,11 @@ static int attach_sc(struct fsl_collector *c, struct bpf_program *prog, const ch
 	return 0;
 }
 
+static int add_link_cb(void *ctx, struct bpf_link *l)
+{
+	return add_link(ctx, l);
+}
+
 /*
  * The sampling program on a cpu-clock event of every online CPU, at the
  * period asked. A kernel or VM without the event loses the family (said in
@@ -702,40 +707,15 @@ static int attach_sc(struct fsl_collector *c, struct bpf_program *prog, const ch
  */
 static int attach_cpu(struct fsl_collector *c, struct bpf_program *prog)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = c->cpu_period_ns,	/* cpu-clock counts ns */
-	};
-	int ncpu = libbpf_num_possible_cpus(), i, fd, e;
+	int n = fsl_attach_cpu_clock(prog, c->cpu_period_ns, add_link_cb, c);
 
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	for (i = 0; i < ncpu; i++) {
-		fd = syscall(__NR_perf_event_open, &attr, -1, i, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENODEV || errno == EINVAL)
-				continue;	/* a possible CPU that is not online */
-			e = -errno;
-			goto fail;
-		}
-		e = add_link(c, bpf_program__attach_perf_event(prog, fd));
-		if (e) {
-			close(fd);
-			goto fail;
-		}
-		c->ncpu_fds++;
+	if (n > 0) {
+		c->ncpu_fds = n;
+		return 0;
 	}
-	if (!c->ncpu_fds) {
-		e = -ENODEV;
-		goto fail;
-	}
-	return 0;
-fail:
 	add_missing(c, "perf", "cpu-clock");
 	c->families &= ~(1u << FSL_FAM_CPU);
-	return e;
+	return n;
 }
 
 int fsl_collector__start(struct fsl_collector *c)
