@@ -145,6 +145,11 @@ static int tp_family(const char *tp, const char **group)
 		*group = "sched";
 		return FSL_FAM_PROC;
 	}
+	/* a direct-I/O write is one record, dio_write, from its begin and completion */
+	if (!strcmp(tp, "iomap_dio_rw_begin") || !strcmp(tp, "iomap_dio_complete")) {
+		*group = "iomap";
+		return FSL_FAM_WRITEBACK;
+	}
 	n = fsl_schema_builtin_all(&d);
 	for (i = 0; i < n; i++) {
 		if (d[i].name && d[i].tp_group && !strcmp(d[i].name, tp)) {
@@ -280,15 +285,17 @@ static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp,
 }
 
 /*
- * Does a journal or alloc program on a tracepoint of this group fit the
- * target's filesystem? ext4's and jbd2's only on ext4, XFS's only on XFS;
- * with no target, both (each filters on nothing but the device).
+ * Does a program on a tracepoint of this group fit the target's
+ * filesystem? ext4's and jbd2's only on ext4, XFS's only on XFS (journal
+ * and alloc, and writeback's ext4_writepages_result); with no target, both
+ * (each filters on nothing but the device).
  */
 static int fs_fits(int fs, int fam, const char *group)
 {
 	int xfs = !strcmp(group, "xfs");
 
-	if (fam != FSL_FAM_JOURNAL && fam != FSL_FAM_ALLOC)
+	if (fam != FSL_FAM_JOURNAL && fam != FSL_FAM_ALLOC &&
+	    strcmp(group, "ext4") && strcmp(group, "jbd2") && !xfs)
 		return 1;
 	switch (fs) {
 	case FSL_COLLECTOR_FS_ANY:
@@ -479,7 +486,9 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
 	if (!err && !(want & (1u << FSL_FAM_CPU)))
 		err = bpf_map__set_max_entries(skel->maps.cpu_counts, 1);
-	if (!err && !(want & ((1u << FSL_FAM_OFFCPU) | (1u << FSL_FAM_CPU)))) {
+	/* writeback keeps the stack each writeback call returned through */
+	if (!err && !(want & ((1u << FSL_FAM_OFFCPU) | (1u << FSL_FAM_CPU) |
+			      (1u << FSL_FAM_WRITEBACK)))) {
 		err = bpf_map__set_max_entries(skel->maps.stacks, 1);
 		if (!err)
 			err = bpf_map__set_max_entries(skel->maps.stacks2, 1);

@@ -2,13 +2,17 @@
 /*
  * writeback family: flusher work (start/written with reason), per-inode
  * writeback, inode dirtying, balance_dirty_pages throttling and the global
- * dirty state. Classic tracepoints. Writeback names the backing device by
- * its bdi name "MAJ:MIN", parsed here to a dev_t for the device filter.
+ * dirty state (classic tracepoints: writeback names the backing device by
+ * its bdi name "MAJ:MIN", parsed here to a dev_t for the device filter);
+ * and who wrote the filesystem's data: every ext4 writeback call with the
+ * stack it returned through, and every direct-I/O write (tp_btf, raw_tp
+ * fallback).
  */
 #ifndef FSL_WRITEBACK_BPF_H
 #define FSL_WRITEBACK_BPF_H
 
 #include "common.bpf.h"
+#include "stacks.bpf.h"
 
 /* "259:0" -> kernel dev_t; 0 if the name is not MAJ:MIN (e.g. "(unknown)"). */
 static __always_inline __u32 bdi_dev(const char *ctx_name)
@@ -177,5 +181,119 @@ int tp_global_dirty_state(struct trace_event_raw_global_dirty_state *ctx)
 	EV_SUBMIT(e);
 	return 0;
 }
+
+/*
+ * ext4_writepages_result(struct inode *inode, struct writeback_control *wbc,
+ *			  int ret, int pages_written)
+ * The stack is taken here, at the end of the call: it runs through whoever
+ * asked for the writeback, which is the cause the analysis names.
+ */
+static __always_inline int on_ext4_writepages_result(__u64 *ctx)
+{
+	struct inode *inode = (void *)ctx[0];
+	struct writeback_control *wbc = (void *)ctx[1];
+	struct fsl_ev_ext4_writepages_result *e;
+	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
+
+	if (DEV_SKIP(dev))
+		return 0;
+	e = EV_NEW(fsl_ev_ext4_writepages_result, FSL_EV_EXT4_WRITEPAGES_RESULT,
+		   FSL_FAM_WRITEBACK);
+	if (!e)
+		return 0;
+	e->dev = dev;
+	e->ino = BPF_CORE_READ(inode, i_ino);
+	e->ret = (int)ctx[2];
+	e->pages_written = (int)ctx[3];
+	e->pages_skipped = BPF_CORE_READ(wbc, pages_skipped);
+	e->sync_mode = BPF_CORE_READ(wbc, sync_mode);
+	e->writeback_index = BPF_CORE_READ(inode, i_mapping, writeback_index);
+	e->stack_id = offcpu_stack_id(ctx);
+	EV_SUBMIT(e);
+	return 0;
+}
+
+/*
+ * Direct-I/O writes in flight: iocb -> where and by whom, from
+ * iomap_dio_rw_begin to iomap_dio_complete. The completion carries no
+ * direction (a synchronous write's kiocb has no IOCB_WRITE), the begin's
+ * iov_iter does. An entry a begin leaves behind (the call failed or fell
+ * back to buffered I/O before any dio existed) is replaced by the next
+ * begin of the same kiocb, or aged out.
+ */
+struct dio_start {
+	__s64 pos;
+	__u32 tid;
+	__u32 aio;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct dio_start);
+} dio_writes SEC(".maps");
+
+/* Before 6.0 the direction was a bit of iov_iter.type (WRITE = 1). */
+struct iov_iter___o {
+	unsigned int type;
+} __attribute__((preserve_access_index));
+
+/* iomap_dio_rw_begin(struct kiocb *iocb, struct iov_iter *iter, unsigned int dio_flags, size_t done_before) */
+static __always_inline int on_iomap_dio_rw_begin(__u64 *ctx)
+{
+	struct kiocb *iocb = (void *)ctx[0];
+	struct iov_iter *iter = (void *)ctx[1];
+	__u64 key = (__u64)iocb;
+	struct dio_start v = {};
+	bool write;
+
+	if (DEV_SKIP(BPF_CORE_READ(iocb, ki_filp, f_inode, i_sb, s_dev)))
+		return 0;
+	if (bpf_core_field_exists(iter->data_source))
+		write = BPF_CORE_READ(iter, data_source);
+	else
+		write = BPF_CORE_READ((struct iov_iter___o *)iter, type) & 1;
+	if (!write) {
+		bpf_map_delete_elem(&dio_writes, &key);
+		return 0;
+	}
+	v.pos = BPF_CORE_READ(iocb, ki_pos);
+	v.tid = (__u32)bpf_get_current_pid_tgid();
+	v.aio = !!BPF_CORE_READ(iocb, ki_complete);
+	bpf_map_update_elem(&dio_writes, &key, &v, BPF_ANY);
+	return 0;
+}
+
+/* iomap_dio_complete(struct kiocb *iocb, int error, ssize_t ret) */
+static __always_inline int on_iomap_dio_complete(__u64 *ctx)
+{
+	struct kiocb *iocb = (void *)ctx[0];
+	__u64 key = (__u64)iocb;
+	struct fsl_ev_dio_write *e;
+	struct dio_start *v = bpf_map_lookup_elem(&dio_writes, &key);
+	struct inode *inode;
+
+	if (!v)
+		return 0;
+	e = EV_NEW(fsl_ev_dio_write, FSL_EV_DIO_WRITE, FSL_FAM_WRITEBACK);
+	if (e) {
+		inode = BPF_CORE_READ(iocb, ki_filp, f_inode);
+		e->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+		e->ino = BPF_CORE_READ(inode, i_ino);
+		e->error = (int)ctx[1];
+		e->ret = (__s64)ctx[2];
+		e->pos = v->pos;
+		e->tid = v->tid;
+		e->aio = v->aio;
+		EV_SUBMIT(e);
+	}
+	bpf_map_delete_elem(&dio_writes, &key);
+	return 0;
+}
+
+FSL_RAW_TP(ext4_writepages_result, on_ext4_writepages_result)
+FSL_RAW_TP(iomap_dio_rw_begin, on_iomap_dio_rw_begin)
+FSL_RAW_TP(iomap_dio_complete, on_iomap_dio_complete)
 
 #endif
