@@ -285,6 +285,19 @@ static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp,
 }
 
 /*
+ * Programs of a family on another family's tracepoint (or one no record is
+ * named after): writeback counts what each ext4 writeback call wrote from
+ * the call's start (ext4_writepages, alloc's) and the bios it submits.
+ */
+static int prog_family(struct bpf_program *prog, const char *tp, const char **group)
+{
+	if (!strstr(bpf_program__name(prog), "wbcount"))
+		return -1;
+	*group = !strcmp(tp, "block_bio_queue") ? "block" : "ext4";
+	return FSL_FAM_WRITEBACK;
+}
+
+/*
  * Does a program on a tracepoint of this group fit the target's
  * filesystem? ext4's and jbd2's only on ext4, XFS's only on XFS (journal
  * and alloc, and writeback's ext4_writepages_result); with no target, both
@@ -350,7 +363,9 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 			}
 			continue;
 		}
-		fam = tp_family(tp, &group);
+		fam = prog_family(prog, tp, &group);
+		if (fam < 0)
+			fam = tp_family(tp, &group);
 		if (kind == 't')
 			group = grp;
 		on = fam >= 0 && (want & (1u << fam));

@@ -183,6 +183,66 @@ int tp_global_dirty_state(struct trace_event_raw_global_dirty_state *ctx)
 }
 
 /*
+ * ext4 writeback calls in progress: thread -> the write bios it submitted
+ * since the call's ext4_writepages. ext4 submits every bio of a call from
+ * the calling thread before ext4_writepages_result (block_bio_queue runs
+ * in the submitter, before any plug or merge), so their bytes are exactly
+ * what the call wrote; pages_written is not (large folios, redirtied ones).
+ */
+struct wb_call {
+	__u64 bytes;
+	__u32 bios;
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct wb_call);
+} wb_calls SEC(".maps");
+
+/* ext4_writepages(struct inode *inode, struct writeback_control *wbc): a call starts */
+static __always_inline int on_wbcount_enter(__u64 *ctx)
+{
+	struct inode *inode = (void *)ctx[0];
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct wb_call zero = {};
+
+	if (DEV_SKIP(BPF_CORE_READ(inode, i_sb, s_dev)))
+		return 0;
+	bpf_map_update_elem(&wb_calls, &tid, &zero, BPF_ANY);
+	return 0;
+}
+
+/*
+ * A bio submitted by a thread inside an ext4 writeback call. The classic
+ * tracepoint: its format (rwbs, nr_sector) is the same on every kernel,
+ * where the raw arguments changed (5.11 dropped the request_queue).
+ */
+SEC("tracepoint/block/block_bio_queue")
+int tp_wbcount_bio(struct trace_event_raw_block_bio *c)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct wb_call *w = bpf_map_lookup_elem(&wb_calls, &tid);
+	char rwbs[8];
+	int i;
+
+	if (!w)
+		return 0;
+	/* the verifier refuses variable offsets into ctx: copy to the stack */
+	if (bpf_probe_read_kernel(rwbs, sizeof(rwbs), c->rwbs) || rwbs[0] != 'W')
+		return 0;
+	/* metadata an ext4 call writes is not its data (none is expected) */
+	for (i = 1; i < 8 && rwbs[i]; i++)
+		if (rwbs[i] == 'M')
+			return 0;
+	w->bytes += (__u64)c->nr_sector << 9;
+	w->bios++;
+	return 0;
+}
+
+/*
  * ext4_writepages_result(struct inode *inode, struct writeback_control *wbc,
  *			  int ret, int pages_written)
  * The stack is taken here, at the end of the call: it runs through whoever
@@ -194,6 +254,8 @@ static __always_inline int on_ext4_writepages_result(__u64 *ctx)
 	struct writeback_control *wbc = (void *)ctx[1];
 	struct fsl_ev_ext4_writepages_result *e;
 	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct wb_call *w;
 
 	if (DEV_SKIP(dev))
 		return 0;
@@ -201,6 +263,13 @@ static __always_inline int on_ext4_writepages_result(__u64 *ctx)
 		   FSL_FAM_WRITEBACK);
 	if (!e)
 		return 0;
+	w = bpf_map_lookup_elem(&wb_calls, &tid);
+	if (w) {
+		e->bytes = w->bytes;
+		e->bios = w->bios;
+		e->flags = FSL_WP_COUNTED;
+		bpf_map_delete_elem(&wb_calls, &tid);
+	}
 	e->dev = dev;
 	e->ino = BPF_CORE_READ(inode, i_ino);
 	e->ret = (int)ctx[2];
@@ -292,6 +361,7 @@ static __always_inline int on_iomap_dio_complete(__u64 *ctx)
 	return 0;
 }
 
+FSL_RAW_TP(ext4_writepages, on_wbcount_enter)
 FSL_RAW_TP(ext4_writepages_result, on_ext4_writepages_result)
 FSL_RAW_TP(iomap_dio_rw_begin, on_iomap_dio_rw_begin)
 FSL_RAW_TP(iomap_dio_complete, on_iomap_dio_complete)

@@ -144,15 +144,29 @@ static int on_writepages_result(struct fsl_consumer *cons, const struct fsl_hdr 
 	struct an_wb_work *w;
 	unsigned int cause;
 
-	if (h->size < sizeof(*ev) || ev->pages_written <= 0 || !an_in_window(&s->c->win, h->ts))
+	int64_t pages;
+	uint64_t bytes;
+
+	if (h->size < sizeof(*ev) || !an_in_window(&s->c->win, h->ts))
 		return 0;
 	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	/*
+	 * What the call wrote: the bytes of its bios when its start was
+	 * recorded; else ext4's page count less the pages it put back dirty,
+	 * which still counts a large folio whole for a few dirty blocks.
+	 */
+	pages = (int64_t)ev->pages_written - (ev->pages_skipped > 0 ? ev->pages_skipped : 0);
+	if (pages < 0)
+		pages = 0;
+	bytes = ev->flags & FSL_WP_COUNTED ? ev->bytes : (uint64_t)pages * s->res.page_size;
+	if (!bytes)
 		return 0;
 	cause = stack_cause(s, ev->stack_id);
 	w = fsl_map__get(&s->works, h->tid);
 	if (cause == FSL_WBC__MAX || (ev->stack_id < 0 && w))
 		cause = w ? fsl_wbcause_of_reason(w->reason) : FSL_WBC_FLUSHER_OTHER;
-	cause_add(s, cause, (uint64_t)ev->pages_written * s->res.page_size, ev->pages_written);
+	cause_add(s, cause, bytes, pages);
 	return 0;
 }
 

@@ -408,13 +408,20 @@ struct fsl_ev_global_dirty_state {
 };
 
 /*
- * ext4_writepages_result: one writeback call on an inode returned, having
- * written pages_written pages of it (the journal commit's ordered-data
- * calls included). stack_id is the kernel stack it returned through (the
- * offcpu stack table), which says who asked for the writeback: the
- * flusher, fsync, an O_SYNC write, the journal commit, close or rename
- * over a truncated file, direct I/O flushing the page cache...
+ * ext4_writepages_result: one writeback call on an inode returned (the
+ * journal commit's ordered-data calls included). stack_id is the kernel
+ * stack it returned through (the offcpu stack table), which says who asked
+ * for the writeback: the flusher, fsync, an O_SYNC write, the journal
+ * commit, close or rename over a truncated file, direct I/O flushing the
+ * page cache... pages_written is ext4's count of the folios' pages it
+ * handled, which is more than it wrote: a large folio counts whole when a
+ * few of its blocks were dirty, and a folio it could not write yet
+ * (pages_skipped, redirtied) counts too. bytes is what it wrote: the write
+ * bios the thread submitted between the call's ext4_writepages and this
+ * (block_bio_queue), whole when FSL_WP_COUNTED says the start was seen.
  */
+#define FSL_WP_COUNTED		(1u << 0)
+
 struct fsl_ev_ext4_writepages_result {
 	struct fsl_hdr hdr;
 	__u32 dev;
@@ -425,6 +432,9 @@ struct fsl_ev_ext4_writepages_result {
 	__s64 pages_skipped;
 	__u64 writeback_index;
 	__s32 stack_id;		/* < 0: none */
+	__u32 bios;		/* write bios submitted during the call */
+	__u64 bytes;		/* their bytes */
+	__u32 flags;		/* FSL_WP_* */
 	__u32 _pad;
 };
 
