@@ -13,8 +13,10 @@
 #       target's completed requests by rwbs. With SYNC=1 (the default) a
 #       `sync -f` of the filesystem follows the workload inside the
 #       recording but outside the workload's tasks, so every byte it
-#       dirtied reaches the device while recorded. /proc/fs/jbd2 is read
-#       before and after.
+#       dirtied reaches the device while recorded, and one before the
+#       tallies start leaves the setup's dirty data out (SYNC=0: neither,
+#       for a test that wants dirty metadata at the start). /proc/fs/jbd2
+#       is read before and after.
 #   truth_check TAG [NAME]
 #       The report of the workload's tasks (--root-pid of fsltruthroot)
 #       against the tallies: PASS/FAIL lines named NAME:TAG-check (NAME
@@ -93,9 +95,11 @@ truth_run() {
 	[ -x "$T_TMP/fsltruthroot" ] || cp "$(command -v sh)" "$T_TMP/fsltruthroot"
 	truth_warm "$T_TMP/fsltruthroot" sync "$FSLENS"
 	kdev=$(( $(stat -c %t "$SCRATCH_LOOP" | sed 's/^/0x/') << 20 | 0x$(stat -c %T "$SCRATCH_LOOP") ))
-	[ "$sync" = 1 ] && tail="; sync -f $SCRATCH_MNT"
 	# what the setup dirtied is not the workload's
-	sync -f "$SCRATCH_MNT"
+	if [ "$sync" = 1 ]; then
+		tail="; sync -f $SCRATCH_MNT"
+		sync -f "$SCRATCH_MNT"
+	fi
 	truth_tally_start "$T_TMP/$tag.bt.out" "$kdev" ||
 		{ fail "$tag-bpftrace" "$(head -c 300 "$T_TMP/$tag.bt.out.err")"; return 1; }
 	truth_jinfo >"$T_TMP/$tag.jbd2.before"
@@ -111,10 +115,10 @@ truth_check() {
 	local tag=$1 name=${2:-$T_SUITE/$T_NAME} root
 	root=$(sed -n 's/^ROOT \([0-9]*\)$/\1/p' "$T_TMP/$tag.bt.out" | head -1)
 	[ -n "$root" ] || { fail "$name:$tag-root" "bpftrace saw no fsltruthroot exec"; return 1; }
-	"$FSLENS" report --json --root-pid "$root" "$T_TMP/$tag.trace" >"$T_TMP/$tag.json" \
+	"$FSLENS" report --json --root-pid "$root" "$T_TMP/$tag.trace" >"$T_TMP/$tag.truth.json" \
 		2>"$T_TMP/$tag.report.err" ||
 		{ fail "$name:$tag-report" "$(head -c 300 "$T_TMP/$tag.report.err")"; return 1; }
-	python3 "$TRUTH_H/truth.py" "$name" "$tag" "$T_TMP/$tag.json" "$T_TMP/$tag.bt.out" \
+	python3 "$TRUTH_H/truth.py" "$name" "$tag" "$T_TMP/$tag.truth.json" "$T_TMP/$tag.bt.out" \
 		"$T_TMP/$tag.jbd2.before" "$T_TMP/$tag.jbd2.after" "$TRUTH_TOP" >"$T_TMP/$tag.judged" 2>&1
 	grep -v '^FIG ' "$T_TMP/$tag.judged"
 	grep -q '^FAIL' "$T_TMP/$tag.judged" && T_FAILS=$((T_FAILS + $(grep -c '^FAIL' "$T_TMP/$tag.judged")))
