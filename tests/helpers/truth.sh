@@ -126,7 +126,10 @@ truth_check() {
 		fail "$tag-judge" "$(tail -3 "$T_TMP/$tag.judged")"
 	# the figures, for VERBOSE=1 runs and the closing note
 	sed -n 's/^FIG /# truth: /p' "$T_TMP/$tag.judged" >&2
-	[ -z "${TRUTH_FIGURES:-}" ] || grep '^FIG ' "$T_TMP/$tag.judged" >>"$TRUTH_FIGURES"
+	if [ -n "${TRUTH_FIGURES:-}" ]; then
+		echo "CMD $tag $(tr '\n\t' '  ' <"$T_TMP/$tag.work" | tr -s ' ')" >>"$TRUTH_FIGURES"
+		grep '^FIG ' "$T_TMP/$tag.judged" >>"$TRUTH_FIGURES"
+	fi
 	[ -z "${TRUTH_KEEP:-}" ] || cp "$T_TMP/$tag".* "$TRUTH_KEEP/"
 	truth_block_hook "$tag"
 	return 0

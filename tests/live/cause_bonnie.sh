@@ -128,7 +128,7 @@ print("# fslens causes:", [(c["class"], round(100 * c["share"])) for c in json.l
 # test), through the truth harness (tests/helpers/truth.sh): the same top
 # cause and share as the tally of its tasks, and its whole time, commits and
 # data written against the kernel's own figures
-scratch_fs 512 ext4 -E lazy_itable_init=0,lazy_journal_init=0 ||
+scratch_fs "${BONNIE_FS_MB:-512}" ext4 -E lazy_itable_init=0,lazy_journal_init=0 ||
 	{ fail setup "cannot make scratch fs"; exit 1; }
 M=$SCRATCH_MNT
 truth_warm bonnie++
