@@ -203,7 +203,8 @@ bench: deps
 FUZZ_LIB := $(filter lib/%,$(CORE_SRC))
 # the replay runs with the context stage (who is the workload, wait and CPU classes)
 FUZZ_MODEL := $(filter analyzer/replay/% analyzer/model/%,$(CORE_SRC)) analyzer/an_util.c \
-	analyzer/context.c analyzer/waitclass.c analyzer/cpuclass.c
+	analyzer/context.c analyzer/scope.c analyzer/waitclass.c analyzer/cpuclass.c \
+	analyzer/blockclass.c
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -O1 -g -std=gnu11 -Iinclude -D_GNU_SOURCE -MMD -MP
 FUZZ_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(1))

@@ -23,6 +23,14 @@
  * series (an_fold_*). Times before t0 go to bin 0.
  */
 unsigned int an_tb_bin(struct fsl_timebase *tb, uint64_t origin, uint64_t t, unsigned int *folds);
+/*
+ * Add the duration [from, to) to the series s on tb, each bin getting the
+ * part that overlaps it (the window rule, docs/report-json.md, applied to
+ * bins: a 600 ms wait is never one task blocked 30 times over in a 20 ms
+ * bin). Call after an_tb_bin() for to - 1 has folded the series, so every
+ * bin it touches exists. Time before tb->t0 goes to bin 0, as a point does.
+ */
+void an_tb_spread(const struct fsl_timebase *tb, uint64_t *s, uint64_t from, uint64_t to);
 void an_fold_sum(uint64_t *s, unsigned int folds);
 void an_fold_max(uint64_t *s, unsigned int folds);
 void an_fold_sum32(uint32_t *s, size_t stride, unsigned int folds);
@@ -50,7 +58,7 @@ int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk);
  * the jbd2 thread): FSL_TRIG_* + 1, AN_KICK_STOP (a handle stopping past its
  * transaction's expiry or synchronous), or AN_KICK_NONE (no rule matched).
  */
-enum { AN_KICK_NONE = 0, AN_KICK_STOP = FSL_TRIG__MAX + 1 };
+enum { AN_KICK_NONE = 0, AN_KICK_STOP = FSL_KICK_STOP };
 uint8_t an_kick_of_stack(const struct fsl_stack *st);
 
 /* ---- window ---- */
@@ -62,8 +70,24 @@ static inline int an_in_window(const struct an_window *w, uint64_t t)
 	return t >= w->t0 && (!w->t1 || t < w->t1);
 }
 
-/* What every analysis of one set shares: the window, the metadata, the
- * context stage (tasks, roles, classes) and the per-process totals. */
+/*
+ * On-CPU time of the workload by CPU class in the window: a table filled by
+ * whoever provides CPU classes (an analysis of on-CPU samples calls
+ * an_oncpu_add() per sample or per class), read by the whole time, which
+ * splits its on-CPU part by it. Cleared with the window. Past
+ * FSL_WT_CPU_CLASSES names the rest go to the last.
+ */
+struct an_oncpu_split {
+	unsigned int n;
+	uint64_t sampled_ns;
+	struct {
+		char id[24];
+		uint64_t ns;
+	} cls[FSL_WT_CPU_CLASSES];
+};
+
+/* What every analysis of one set shares: the window, the metadata and the
+ * context stage (tasks, roles, classes, this window's per-process totals). */
 struct an_ctx {
 	const struct fsl_meta *meta;
 	struct fsl_context *cx;	/* the context stage (analyzer/context.h) */
@@ -72,14 +96,14 @@ struct an_ctx {
 	uint64_t hz;		/* host.hz, default 250 */
 	uint32_t target_dev;
 	uint64_t now;
-	struct fsl_map procs;	/* tgid -> struct fsl_proc_stat (window) */
-	uint64_t waits_without_stack;	/* in the window: stack id absent from the trace */
+	struct fsl_ctx_procs procs;	/* the window's per-process totals (context.h) */
 	const char *mount;		/* target.mount, or NULL */
 	size_t mount_len;
+	struct an_oncpu_split oncpu;	/* the window's on-CPU time by CPU class */
 };
 
-/* The window's totals of one process (created with its role and name). */
-struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid);
+/* Add ns of on-CPU time in CPU class cls ("cpu_dirent_scan") to the window's split. */
+void an_oncpu_add(struct an_ctx *c, const char *cls, uint64_t ns);
 
 static inline uint64_t an_jiffies_ns(const struct an_ctx *c, uint64_t j)
 {

@@ -147,6 +147,27 @@ unsigned int an_tb_bin(struct fsl_timebase *tb, uint64_t origin, uint64_t t, uns
 	return bin;
 }
 
+void an_tb_spread(const struct fsl_timebase *tb, uint64_t *s, uint64_t from, uint64_t to)
+{
+	uint64_t bin, end;
+
+	if (to <= from || !tb->width_ns)
+		return;
+	/* before the first bin: bin 0, as an_tb_bin() places a point there */
+	if (from < tb->t0) {
+		end = to < tb->t0 ? to : tb->t0;
+		s[0] += end - from;
+		from = end;
+	}
+	for (bin = (from - tb->t0) / tb->width_ns; from < to; bin++) {
+		end = tb->t0 + (bin + 1) * tb->width_ns;
+		if (end > to)
+			end = to;
+		s[bin] += end - from;
+		from = end;
+	}
+}
+
 void an_fold_sum(uint64_t *s, unsigned int folds)
 {
 	unsigned int i;
@@ -203,13 +224,15 @@ static int group_has_super(const struct fsl_ext4_geometry *g, uint64_t grp)
 }
 
 /*
- * Which static metadata holds blk, as mke2fs lays it out on a fresh
- * filesystem (dumpe2fs shows the same): a superblock (the primary in group
- * 0, a backup in the sparse_super groups), the group descriptors and the
- * reserved GDT blocks after it; the internal journal; the block bitmaps,
- * inode bitmaps and inode tables, with flex_bg packed at the start of each
- * flex group (n block bitmaps, n inode bitmaps, n tables for its n groups),
- * without it at the start of each group after its superblock copy.
+ * Which static metadata holds blk, from the geometry alone, as mke2fs lays
+ * out a fresh filesystem (dumpe2fs shows the same): a superblock (the
+ * primary in group 0, a backup in the sparse_super groups), the group
+ * descriptors and the reserved GDT blocks after it; the internal journal;
+ * the block bitmaps, inode bitmaps and inode tables, with flex_bg packed at
+ * the start of each flex group (n block bitmaps, n inode bitmaps, n tables
+ * for its n groups), without it at the start of each group after its
+ * superblock copy. A trace that recorded the group tables (ext4.group_*) is
+ * classed through them instead (blockclass.c).
  */
 int an_ext4_meta_kind(const struct fsl_ext4_geometry *g, uint64_t blk)
 {
@@ -263,9 +286,10 @@ int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 	switch (an_ext4_meta_kind(g, blk)) {
 	case AN_META_SUPER:
 	case AN_META_SUPER_BACKUP:
+		return FSL_BC_SUPER;
 	case AN_META_GDT:
 	case AN_META_RESERVED_GDT:
-		return FSL_BC_SUPER;
+		return FSL_BC_GDT;
 	case AN_META_BBITMAP:
 		return FSL_BC_BBITMAP;
 	case AN_META_IBITMAP:
@@ -273,7 +297,7 @@ int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 	case AN_META_ITABLE:
 		return FSL_BC_ITABLE;
 	case AN_META_JOURNAL:
-		return FSL_BC_JOURNAL;
+		return blk == g->journal_start ? FSL_BC_JSB : FSL_BC_JOURNAL;
 	default:
 		return FSL_BC_OTHER;
 	}
@@ -282,7 +306,8 @@ int an_ext4_block_class(const struct fsl_ext4_geometry *g, uint64_t blk)
 const char *fsl_block_class_name(unsigned int cls)
 {
 	static const char *const n[FSL_BC__MAX] = {
-		"other", "super_gdt", "block_bitmap", "inode_bitmap", "inode_table", "journal",
+		"other", "superblock", "block_bitmap", "inode_bitmap", "inode_table", "journal",
+		"group_desc", "journal_super", "directory", "extent_tree", "data",
 	};
 
 	return cls < FSL_BC__MAX ? n[cls] : "?";
@@ -302,10 +327,7 @@ const char *fsl_block_class_name(unsigned int cls)
  * the transaction's age. The cause nearest the request wins: a sync whose
  * writeback found the transaction full is "full".
  */
-static const struct {
-	const char *func;
-	uint8_t trig, rank;
-} kick_rules[] = {
+static const struct fsl_kick_rule kick_rules[] = {
 	{ "jbd2_log_do_checkpoint",	FSL_TRIG_LOG_SPACE,	5 },
 	{ "__jbd2_log_wait_for_space",	FSL_TRIG_LOG_SPACE,	5 },
 	{ "add_transaction_credits",	FSL_TRIG_FULL,		4 },
@@ -319,8 +341,15 @@ static const struct {
 	{ "commit_timeout",		FSL_TRIG_TIMER,		1 },
 	/* commit_timeout ends in a tail call: only the timer frame is left */
 	{ "call_timer_fn",		FSL_TRIG_TIMER,		1 },
-	{ "jbd2_journal_stop",		AN_KICK_STOP,		0 },
+	{ "jbd2_journal_stop",		FSL_KICK_STOP,		0 },
 };
+
+/* The monitor resolves the same table to addresses and decides in the kernel. */
+const struct fsl_kick_rule *fsl_kick_rules(unsigned int *n)
+{
+	*n = sizeof(kick_rules) / sizeof(kick_rules[0]);
+	return kick_rules;
+}
 
 uint8_t an_kick_of_stack(const struct fsl_stack *st)
 {
@@ -335,8 +364,8 @@ uint8_t an_kick_of_stack(const struct fsl_stack *st)
 			if (strcmp(f, kick_rules[k].func) || kick_rules[k].rank <= best)
 				continue;
 			best = kick_rules[k].rank;
-			kick = kick_rules[k].trig == AN_KICK_STOP ? AN_KICK_STOP
-								  : kick_rules[k].trig + 1;
+			kick = kick_rules[k].trig == FSL_KICK_STOP ? AN_KICK_STOP
+								   : kick_rules[k].trig + 1;
 		}
 	}
 	return kick;

@@ -29,6 +29,8 @@ struct fsl_analysis {
 	struct an_xfslayout *xfslayout;
 	struct an_indmap *indmap;
 	struct an_cpu *cpu;
+	struct an_contents *contents;
+	struct an_allocstat *allocstat;
 	/* set (the metadata at begin) first, then one consumer per analysis */
 	struct fsl_consumer set;
 	struct fsl_consumer *cons[16];
@@ -36,8 +38,6 @@ struct fsl_analysis {
 	struct fsl_context *own_cx;	/* opts.context NULL: the set's own */
 	struct fsl_session *own;	/* the session behind fsl_analysis__feed() */
 	struct fsl_session *sess;	/* the session it is attached to */
-	struct fsl_proc_stat *procs;
-	size_t procs_cap;
 	struct fsl_jbd2_info jinfo[2];	/* start, end */
 };
 
@@ -101,17 +101,22 @@ int fsl_section_parse(const char *list, uint32_t *mask, const char **bad)
 	return 0;
 }
 
-struct fsl_proc_stat *an_proc(struct an_ctx *c, uint32_t pid)
+void an_oncpu_add(struct an_ctx *c, const char *cls, uint64_t ns)
 {
-	int fresh;
-	struct fsl_proc_stat *p = fsl_map__put(&c->procs, pid, &fresh);
+	struct an_oncpu_split *s = &c->oncpu;
+	unsigned int i;
 
-	if (p && fresh) {
-		p->pid = pid;
-		p->role = fsl_context__role(c->cx, pid, 0);
-		an_comm_copy(p->comm, fsl_context__comm(c->cx, pid));
+	for (i = 0; i < s->n; i++)
+		if (!strncmp(s->cls[i].id, cls, sizeof(s->cls[i].id) - 1))
+			break;
+	if (i == s->n) {
+		if (s->n < FSL_WT_CPU_CLASSES)
+			snprintf(s->cls[s->n++].id, sizeof(s->cls[0].id), "%s", cls);
+		else
+			i = FSL_WT_CPU_CLASSES - 1;	/* the last row takes the rest */
 	}
-	return p;
+	s->cls[i].ns += ns;
+	s->sampled_ns += ns;
 }
 
 /* The set's own consumer, first on the session: metadata, origin, clock. */
@@ -168,7 +173,6 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 		a->opts.root_pid = -1;
 	sec = a->opts.sections ? a->opts.sections : FSL_SEC_ALL;
 	a->opts.sections = sec;
-	fsl_map__init(&a->c.procs, sizeof(struct fsl_proc_stat));
 	a->c.win.t0 = a->opts.t0;
 	a->c.win.t1 = a->opts.t1;
 	a->c.origin = a->opts.t0;
@@ -177,6 +181,10 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 	a->c.cx = a->opts.context;
 	if (!a->c.cx && !(a->c.cx = a->own_cx = fsl_context__new(a->opts.root_pid, &e)))
 		goto fail;
+	fsl_ctx_procs__init(&a->c.procs, a->c.cx);
+	a->c.procs.max = a->opts.max_procs;
+	/* the process table is the diagnosis's, the operations' and block I/O's */
+	a->c.procs.off = !(sec & (FSL_SEC_DIAGNOSIS | FSL_SEC_OPS | FSL_SEC_BLOCKIO));
 
 	a->set.name = "analysis";
 	a->set.priv = a;
@@ -206,6 +214,16 @@ struct fsl_analysis *fsl_analysis__new(const struct fsl_analysis_opts *opts, int
 		if (!(a->blockio = an_blockio_new(&a->c)))
 			goto fail;
 		a->cons[a->ncons++] = an_blockio_consumer(a->blockio);
+	}
+	if (sec & (FSL_SEC_JOURNAL | FSL_SEC_BLOCKIO)) {
+		if (!(a->contents = an_contents_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_contents_consumer(a->contents);
+	}
+	if (sec & (FSL_SEC_LAYOUT | FSL_SEC_OPS)) {
+		if (!(a->allocstat = an_allocstat_new(&a->c)))
+			goto fail;
+		a->cons[a->ncons++] = an_allocstat_consumer(a->allocstat);
 	}
 	if (sec & FSL_SEC_LAYOUT) {
 		if (!(a->layout = an_layout_new(&a->c)))
@@ -264,9 +282,10 @@ void fsl_analysis__free(struct fsl_analysis *a)
 	an_health_free(a->health);
 	an_wholetime_free(a->wholetime);
 	an_cpu_free(a->cpu);
+	fsl_ctx_procs__free(&a->c.procs);
+	an_contents_free(a->contents);
+	an_allocstat_free(a->allocstat);
 	fsl_context__free(a->own_cx);
-	fsl_map__free(&a->c.procs);
-	free(a->procs);
 	free(a);
 }
 
@@ -306,8 +325,8 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	a->c.win.t0 = t0;
 	a->c.win.t1 = t1;
 	a->c.origin = t0;
-	fsl_map__clear(&a->c.procs);
-	a->c.waits_without_stack = 0;
+	fsl_ctx_procs__clear(&a->c.procs);
+	memset(&a->c.oncpu, 0, sizeof(a->c.oncpu));
 	an_stalls_reset(a->stalls);
 	if (a->ops)
 		an_ops_reset(a->ops);
@@ -328,6 +347,10 @@ void fsl_analysis__reset(struct fsl_analysis *a, uint64_t t0, uint64_t t1)
 	an_health_reset(a->health);
 	an_wholetime_reset(a->wholetime);
 	an_cpu_reset(a->cpu);
+	if (a->contents)
+		an_contents_reset(a->contents);
+	if (a->allocstat)
+		an_allocstat_reset(a->allocstat);
 }
 
 void fsl_analysis__window(const struct fsl_analysis *a, uint64_t *t0, uint64_t *t1)
@@ -402,6 +425,16 @@ const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a)
 	return a->blockio && (a->opts.sections & FSL_SEC_BLOCKIO) ? an_blockio_result(a->blockio) : NULL;
 }
 
+const struct fsl_allocstat *fsl_analysis__allocstat(struct fsl_analysis *a)
+{
+	return a->allocstat ? an_allocstat_result(a->allocstat) : NULL;
+}
+
+const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a)
+{
+	return a->contents ? an_contents_result(a->contents) : NULL;
+}
+
 const struct fsl_layout *fsl_analysis__layout(struct fsl_analysis *a)
 {
 	return a->layout ? an_layout_result(a->layout) : NULL;
@@ -454,45 +487,15 @@ const struct an_ctx *an_analysis_ctx(struct fsl_analysis *a)
 	return &a->c;
 }
 
-static int proc_cmp(const void *x, const void *y)
-{
-	const struct fsl_proc_stat *a = x, *b = y;
-
-	if (a->blocked_ns != b->blocked_ns)
-		return a->blocked_ns < b->blocked_ns ? 1 : -1;
-	if (a->ops != b->ops)
-		return a->ops < b->ops ? 1 : -1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
-}
-
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out)
 {
-	struct fsl_proc_stat *p;
-	size_t it = 0, n = 0;
-
 	release(a);
-	if (a->procs_cap < a->c.procs.n) {
-		struct fsl_proc_stat *np = realloc(a->procs, a->c.procs.n * sizeof(*np));
+	return fsl_ctx_procs__sorted(&a->c.procs, out);
+}
 
-		if (!np) {
-			*out = NULL;
-			return 0;
-		}
-		a->procs = np;
-		a->procs_cap = a->c.procs.n;
-	}
-	while ((p = fsl_map__next(&a->c.procs, &it, NULL))) {
-		/* the current name: exec and comm changes come after the first event */
-		const char *comm = fsl_context__comm(a->c.cx, p->pid);
-
-		if (comm)
-			an_comm_copy(p->comm, comm);
-		a->procs[n++] = *p;
-	}
-	if (n)
-		qsort(a->procs, n, sizeof(*a->procs), proc_cmp);
-	*out = a->procs;
-	return n;
+uint64_t fsl_analysis__procs_evicted(const struct fsl_analysis *a)
+{
+	return a->c.procs.evicted;
 }
 
 const struct fsl_jbd2_info *fsl_analysis__jbd2_start(const struct fsl_analysis *a)

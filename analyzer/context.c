@@ -13,6 +13,11 @@
 /* TASK_NOLOAD: idle kernel threads wait in TASK_IDLE; that is not a stall. */
 #define CTX_TASK_NOLOAD	0x400
 
+/*
+ * No cgroup here: the proc records (struct fsl_ev_proc) carry none, and the
+ * only cgroup in the events is a writeback's (the bdi_writeback's, not a
+ * task's). --cgroup filters in the kernel at record time.
+ */
 struct fsl_ctx_task {
 	uint32_t ppid;
 	uint32_t flags;		/* FSL_PROC_* */
@@ -31,6 +36,8 @@ struct fsl_ctx_task {
 #define CTX_EXITED_NS		10000000000ull
 
 
+static void prune_scope(struct fsl_context *cx, uint64_t now);
+
 static void prune_tasks(struct fsl_context *cx, uint64_t now)
 {
 	struct fsl_ctx_task *k;
@@ -48,9 +55,12 @@ static void prune_tasks(struct fsl_context *cx, uint64_t now)
 	while ((k = fsl_map__next(&cx->tasks, &it, &key)))
 		if (k->exit_ts && k->exit_ts + CTX_EXITED_NS < now)
 			old[n++] = key;
-	for (i = 0; i < n; i++)	/* not while iterating: deletion moves slots */
+	for (i = 0; i < n; i++) {	/* not while iterating: deletion moves slots */
 		fsl_map__del(&cx->tasks, old[i]);
+		fsl_map__del(&cx->proc_seen, old[i]);
+	}
 	free(old);
+	prune_scope(cx, now);
 	cx->prune_at = 2 * fsl_map__count(&cx->tasks);
 	if (cx->prune_at < CTX_MAX_TASKS)
 		cx->prune_at = CTX_MAX_TASKS;
@@ -134,6 +144,13 @@ int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint)
 	return role;
 }
 
+uint64_t fsl_context__exited(const struct fsl_context *cx, uint32_t pid)
+{
+	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+
+	return k ? k->exit_ts : 0;
+}
+
 const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 {
 	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
@@ -141,56 +158,171 @@ const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 	return k && k->known ? k->comm : NULL;
 }
 
-static int has_prefix(const char *s, const char *const *pre)
+void fsl_ctx_procs__init(struct fsl_ctx_procs *p, struct fsl_context *cx)
 {
-	for (; *pre; pre++)
-		if (!strncmp(s, *pre, strlen(*pre)))
-			return 1;
-	return 0;
+	memset(p, 0, sizeof(*p));
+	p->cx = cx;
+	fsl_map__init(&p->map, sizeof(struct fsl_proc_stat));
 }
 
-/* The filesystem whose code a function is (enum fsl_ctx_fs), by its name. */
-static unsigned int frame_fs(const char *f)
+void fsl_ctx_procs__free(struct fsl_ctx_procs *p)
 {
-	static const char *const ext4[] = { "ext4_", "__ext4_", "jbd2_", "__jbd2_", "jbd2__", NULL };
-	static const char *const xfs[] = { "xfs_", "__xfs_", "xlog_", "xlog", NULL };
-	static const char *const btrfs[] = { "btrfs_", "__btrfs_", NULL };
-	static const char *const other[] = { "nfs_", "nfs4_", "fuse_", "f2fs_", NULL };
-
-	if (has_prefix(f, ext4))
-		return FSL_CTX_FS_EXT4;
-	if (has_prefix(f, xfs))
-		return FSL_CTX_FS_XFS;
-	if (has_prefix(f, btrfs))
-		return FSL_CTX_FS_BTRFS;
-	if (has_prefix(f, other))
-		return FSL_CTX_FS_OTHER;
-	return FSL_CTX_FS_NONE;
+	fsl_map__free(&p->map);
+	free(p->sorted);
+	p->sorted = NULL;
+	p->cap = 0;
 }
 
-/* The target's type as frame_fs() names it; FS_TARGET_ELSE: none of those (tmpfs). */
-#define FS_TARGET_ELSE	0xff
-
-static unsigned int fstype_fs(const char *t)
+void fsl_ctx_procs__clear(struct fsl_ctx_procs *p)
 {
-	if (!t)
-		return FS_TARGET_ELSE;
-	if (!strcmp(t, "ext4") || !strcmp(t, "ext3") || !strcmp(t, "ext2"))
-		return FSL_CTX_FS_EXT4;
-	if (!strcmp(t, "xfs"))
-		return FSL_CTX_FS_XFS;
-	if (!strcmp(t, "btrfs"))
-		return FSL_CTX_FS_BTRFS;
-	if (!strncmp(t, "nfs", 3) || !strncmp(t, "fuse", 4) || !strcmp(t, "f2fs"))
-		return FSL_CTX_FS_OTHER;
-	return FS_TARGET_ELSE;
+	fsl_map__clear(&p->map);
+	p->evicted = 0;
+}
+
+static void proc_fold(struct fsl_proc_stat *d, const struct fsl_proc_stat *s)
+{
+	unsigned int i;
+
+	d->blocked_ns += s->blocked_ns;
+	for (i = 0; i < FSL_WC__MAX; i++)
+		d->ns[i] += s->ns[i];
+	d->ops += s->ops;
+	d->op_lat_ns += s->op_lat_ns;
+	d->read_bytes += s->read_bytes;
+	d->write_bytes += s->write_bytes;
+	d->throttle_ns += s->throttle_ns;
+	fsl_hist_merge(&d->op_lat, &s->op_lat);
+	d->data_reads += s->data_reads;
+	d->data_writes += s->data_writes;
+	d->data_read_bytes += s->data_read_bytes;
+	d->data_write_bytes += s->data_write_bytes;
+	d->oncpu_ns += s->oncpu_ns;
+}
+
+struct proc_rank {
+	uint64_t key, w;
+};
+
+static int proc_rank_cmp(const void *a, const void *b)
+{
+	const struct proc_rank *x = a, *y = b;
+
+	return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/*
+ * The table is full: sum the half that matters least into the evicted row.
+ * Exited processes first (they will not come back), then by what they
+ * did. Halving keeps the cost O(1) a process.
+ */
+static void procs_evict(struct fsl_ctx_procs *p)
+{
+	size_t n = fsl_map__count(&p->map), it = 0, k = 0, i;
+	struct proc_rank *v = malloc(n * sizeof(*v));
+	struct fsl_proc_stat *ps, *o, copy;
+	uint64_t key;
+
+	if (!v)
+		return;
+	while ((ps = fsl_map__next(&p->map, &it, &key))) {
+		if (key == FSL_CTX_PROCS_EVICTED)
+			continue;
+		v[k].key = key;
+		v[k].w = ps->blocked_ns + ps->op_lat_ns + ps->throttle_ns + ps->oncpu_ns +
+			 (ps->read_bytes + ps->write_bytes + ps->data_read_bytes +
+			  ps->data_write_bytes) / 4;
+		/* gone: below every live one */
+		v[k].w = fsl_context__exited(p->cx, ps->pid) ? v[k].w >> 8 : v[k].w | 1ull << 62;
+		k++;
+	}
+	qsort(v, k, sizeof(*v), proc_rank_cmp);
+	for (i = 0; i < k / 2; i++) {
+		ps = fsl_map__get(&p->map, v[i].key);
+		if (!ps)
+			continue;
+		copy = *ps;
+		o = fsl_map__put(&p->map, FSL_CTX_PROCS_EVICTED, NULL);
+		if (!o)
+			break;
+		if (!o->comm[0]) {
+			o->pid = 0;
+			o->role = FSL_ROLE_OTHER;
+			snprintf(o->comm, sizeof(o->comm), "(evicted)");
+		}
+		proc_fold(o, &copy);
+		fsl_map__del(&p->map, v[i].key);
+		p->evicted++;
+	}
+	free(v);
+}
+
+struct fsl_proc_stat *fsl_ctx_procs__get(struct fsl_ctx_procs *p, uint32_t pid)
+{
+	struct fsl_proc_stat *ps;
+	int fresh;
+
+	if (p->off)
+		return NULL;
+	if (p->max && fsl_map__count(&p->map) >= p->max && !fsl_map__get(&p->map, pid))
+		procs_evict(p);
+	ps = fsl_map__put(&p->map, pid, &fresh);
+	if (ps && fresh) {
+		ps->pid = pid;
+		ps->role = fsl_context__role(p->cx, pid, 0);
+		comm_copy(ps->comm, fsl_context__comm(p->cx, pid));
+		fsl_text_sanitize(ps->comm);	/* a task can name itself with terminal escapes */
+	}
+	return ps;
+}
+
+static int proc_cmp(const void *x, const void *y)
+{
+	const struct fsl_proc_stat *a = x, *b = y;
+
+	if (a->blocked_ns != b->blocked_ns)
+		return a->blocked_ns < b->blocked_ns ? 1 : -1;
+	if (a->ops != b->ops)
+		return a->ops < b->ops ? 1 : -1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+unsigned int fsl_ctx_procs__sorted(struct fsl_ctx_procs *p, const struct fsl_proc_stat **out)
+{
+	struct fsl_proc_stat *ps;
+	size_t it = 0, n = 0;
+	uint64_t key;
+
+	if (p->cap < p->map.n) {
+		struct fsl_proc_stat *np = realloc(p->sorted, p->map.n * sizeof(*np));
+
+		if (!np) {
+			*out = NULL;
+			return 0;
+		}
+		p->sorted = np;
+		p->cap = p->map.n;
+	}
+	while ((ps = fsl_map__next(&p->map, &it, &key))) {
+		/* the evicted row is no task: its name stays */
+		const char *comm = key == FSL_CTX_PROCS_EVICTED ? NULL :
+				   fsl_context__comm(p->cx, ps->pid);
+
+		if (comm) {
+			comm_copy(ps->comm, comm);
+			fsl_text_sanitize(ps->comm);
+		}
+		p->sorted[n++] = *ps;
+	}
+	if (n)
+		qsort(p->sorted, n, sizeof(*p->sorted), proc_cmp);
+	*out = p->sorted;
+	return n;
 }
 
 static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack *out)
 {
 	const struct fsl_stack *st = NULL;
 	struct fsl_ctx_stack *k;
-	unsigned int i;
 	int fresh;
 
 	memset(out, 0, sizeof(*out));
@@ -209,29 +341,9 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 		out->cls = fsl_wclass_of_frames((const char *const *)st->frames, st->nframes, NULL);
 		out->ccls = fsl_cclass_of_frames((const char *const *)st->frames, st->nframes,
 						 NULL);
+		fsl_scope_stack_of_frames((const char *const *)st->frames, st->nframes, &out->sc);
 	}
 	out->missing = !st;
-	for (i = 0; st && i < st->nframes; i++) {
-		char f[64];
-		unsigned int fs;
-
-		fsl_frame_func(st->frames[i], f, sizeof(f));
-		if (!strcmp(f, "kthread")) {
-			out->kthread = 1;
-			break;
-		}
-		/* innermost first: the last one found is the outermost */
-		fs = frame_fs(f);
-		if (fs)
-			out->fs = fs;
-		if (!strcmp(f, "loop_process_work") || !strcmp(f, "loop_workfn"))
-			out->loop = 1;
-		if (!strcmp(f, "wb_workfn") || !strcmp(f, "wb_writeback"))
-			out->flush = 1;
-		if (!strcmp(f, "jbd2_log_wait_commit") || !strcmp(f, "wait_transaction_locked") ||
-		    !strcmp(f, "wait_transaction_switching"))
-			out->jwait = 1;
-	}
 	if (k)
 		*k = *out;
 }
@@ -293,11 +405,12 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	jbd2_prefix(cx, m);
 	cx->disk = (uint32_t)fsl_meta__u64(m, FSL_KV_DISK, 0);
 	cx->scoped = cx->disk || fsl_meta__u64(m, FSL_KV_DEV, 0);
-	cx->fs = fstype_fs(fsl_meta__str(m, FSL_KV_FSTYPE));
+	cx->fs = fsl_scope_fs_of_type(fsl_meta__str(m, FSL_KV_FSTYPE));
 	fsl_map__clear(&cx->own_kthreads);
 	fsl_map__clear(&cx->scope_cache);
 	fsl_map__clear(&cx->jbd2_dev);
 	fsl_map__clear(&cx->proc_seen);
+	fsl_blockclass__begin(cx->bc, m);
 	return 0;
 }
 
@@ -347,77 +460,110 @@ static int jbd2_other(const struct fsl_context *cx, const struct fsl_ctx_task *k
 	return cx->fs != FSL_CTX_FS_EXT4;
 }
 
+/* The kernel's marks of a call or a jbd2 handle (a wait's state, a sample's flags). */
+static uint8_t op_evidence(uint32_t marks)
+{
+	if (marks & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET | FSL_OFFCPU_FOLIO_TARGET))
+		return FSL_SCOPE_TARGET;
+	if (marks & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP | FSL_OFFCPU_FOLIO_OTHER))
+		return FSL_SCOPE_OTHER;
+	return FSL_SCOPE_NONE;
+}
+
+/*
+ * What the tables kept here say of a kernel thread, for a wait and a
+ * sample alike: a journal thread by its name, the target's flusher and
+ * loop workers by the work seen, a known name.
+ */
+static void kthread_evidence(struct fsl_context *cx, const struct fsl_hdr *h,
+			     struct fsl_scope_evidence *e)
+{
+	const struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, h->pid);
+	const uint8_t *own = fsl_map__get(&cx->own_kthreads, h->tid);
+
+	if (jbd2_thread(k))
+		e->jbd2 = jbd2_other(cx, k) ? FSL_SCOPE_OTHER : FSL_SCOPE_TARGET;
+	e->flush = own && (*own & OWN_FLUSH) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+	e->loop = own && (*own & OWN_LOOP) ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+	e->worked = own ? FSL_SCOPE_TARGET : FSL_SCOPE_NONE;
+	e->named = k && k->known;
+}
+
 /*
  * Does this wait wait on the target? 1 = another filesystem's, its device
- * in *dev (0 unknown). Evidence in order: inside a data operation on the
- * target or holding a jbd2 handle of its journal or of another (the kernel
- * says so, FSL_OFFCPU_*); a kernel thread is the target's when it is
- * its jbd2 thread, its flusher at work, its loop worker, or woken by a
- * completion of its disk (a thread of no known name is judged as a task
- * is); the disk whose completion woke it; the journal thread that woke it; a stack in
- * another filesystem's code. -1: no evidence either way.
+ * in *dev (0 unknown); -1: no evidence either way. The evidence comes from
+ * the record (FSL_OFFCPU_* marks, the disk whose completion woke it) and
+ * the tables kept here (journal threads by name, the target's flusher and
+ * loop workers); the rules are fsl_scope_decide()'s (analyzer/scope.c), the
+ * ones the monitor applies too. A kernel thread of no known name is judged
+ * as a task is.
  */
 static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 			 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
 {
-	const struct fsl_ctx_task *k;
-	const uint8_t *own;
-	uint32_t jb;
+	struct fsl_scope_evidence e = { .kthread = (uint8_t)!!kthread };
+	const struct fsl_ctx_task *w;
+	enum fsl_scope_rule rule;
+	const uint32_t *jdev;
+	int v;
 
 	*dev = ev->wake_dev;
-	if (ev->state & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
-		return 0;
-	if (ev->state & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP))
-		return 1;
-	if (kthread) {
-		k = fsl_map__get(&cx->tasks, ev->hdr.pid);
-		if (jbd2_thread(k)) {
-			uint32_t *jdev = ev->wake_dev ?
-				fsl_map__put(&cx->jbd2_dev, ev->hdr.pid, NULL) : NULL;
+	e.op = op_evidence(ev->state);
+	if (kthread && !e.op) {
+		kthread_evidence(cx, &ev->hdr, &e);
+		/* a journal thread's own I/O waits say which disk its journal is on */
+		if (e.jbd2 && ev->wake_dev) {
+			uint32_t *jd = fsl_map__put(&cx->jbd2_dev, ev->hdr.pid, NULL);
 
-			if (jdev)
-				*jdev = ev->wake_dev;
-			return jbd2_other(cx, k);
+			if (jd)
+				*jd = ev->wake_dev;
 		}
-		own = fsl_map__get(&cx->own_kthreads, ev->hdr.tid);
-		if (sc->flush)
-			return !(own && (*own & OWN_FLUSH));
-		if (sc->loop)
-			return !(own && (*own & OWN_LOOP));
-		/* another named thread: only a completion of the target's disk makes it ours */
-		if (k && k->known)
-			return !(cx->disk && ev->wake_dev == cx->disk);
 	}
-	/*
-	 * Woken by a completion while a journal thread ran: a wait for the
-	 * journal thread is its (the completion interrupted it a moment
-	 * before), any other the completion's.
-	 */
-	jb = ev->state & (FSL_OFFCPU_WOKEN_JBD2_TARGET | FSL_OFFCPU_WOKEN_JBD2_OTHER);
-	if (ev->wake_dev && !(jb && sc->jwait))
-		return ev->wake_dev != cx->disk;
-	k = ev->waker_pid ? fsl_map__get(&cx->tasks, ev->waker_pid) : NULL;
-	if (jb) {
-		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
-
+	if (ev->wake_dev)
+		e.wake = cx->disk && ev->wake_dev == cx->disk ? FSL_SCOPE_TARGET : FSL_SCOPE_OTHER;
+	if (ev->state & FSL_OFFCPU_WOKEN_JBD2_TARGET)
+		e.woken_jbd2 = FSL_SCOPE_TARGET;
+	else if (ev->state & FSL_OFFCPU_WOKEN_JBD2_OTHER)
+		e.woken_jbd2 = FSL_SCOPE_OTHER;
+	w = ev->waker_pid ? fsl_map__get(&cx->tasks, ev->waker_pid) : NULL;
+	if (jbd2_thread(w))
+		e.waker_jbd2 = jbd2_other(cx, w) ? FSL_SCOPE_OTHER : FSL_SCOPE_TARGET;
+	v = fsl_scope_decide(&e, &sc->sc, cx->fs, &rule);
+	/* the journal's device, as its own I/O waits said */
+	jdev = rule == FSL_SCOPE_RULE_WOKEN_JBD2 || rule == FSL_SCOPE_RULE_WAKER_JBD2 ?
+	       fsl_map__get(&cx->jbd2_dev, ev->waker_pid) : NULL;
+	if (rule == FSL_SCOPE_RULE_WOKEN_JBD2)
 		*dev = jdev ? *jdev : 0;
-		return !(ev->state & FSL_OFFCPU_WOKEN_JBD2_TARGET);
-	}
-	if (jbd2_thread(k)) {
-		const uint32_t *jdev = fsl_map__get(&cx->jbd2_dev, ev->waker_pid);
-
-		if (jdev)	/* the journal's device, as its own I/O waits said */
-			*dev = *jdev;
-		return jbd2_other(cx, k);
-	}
-	if (sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs)
-		return 1;
-	return -1;	/* no evidence either way */
+	else if (jdev)
+		*dev = *jdev;
+	return v;
 }
 
 struct ctx_seen {
 	uint32_t target, other;	/* judged waits of the process */
 };
+
+/*
+ * A thread's verdict is kept for the pieces of its current wait; one
+ * judged long ago is of a wait over (or judged again, the same way).
+ * The kernel threads seen working for the target stay: there are few.
+ */
+static void prune_scope(struct fsl_context *cx, uint64_t now)
+{
+	struct fsl_ctx_scope *v;
+	uint64_t key, *old;
+	size_t it = 0, n = 0, i;
+
+	old = malloc((fsl_map__count(&cx->scope_cache) + 1) * sizeof(*old));
+	if (!old)
+		return;
+	while ((v = fsl_map__next(&cx->scope_cache, &it, &key)))
+		if (v->ts + CTX_EXITED_NS < now)
+			old[n++] = key;
+	for (i = 0; i < n; i++)
+		fsl_map__del(&cx->scope_cache, old[i]);
+	free(old);
+}
 
 /*
  * A wait with no evidence of its own goes where most of its process's
@@ -438,7 +584,7 @@ static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		return v;
 	}
 	*dev = 0;
-	return seen && seen->other > seen->target;
+	return seen ? fsl_scope_majority(seen->target, seen->other, 0) : 0;
 }
 
 /* The verdict of a wait, the same for every piece of it a window cut gives. */
@@ -474,6 +620,11 @@ static int ctx_arrive(struct fsl_stage *st, const struct fsl_hdr *h)
 				  h->type == FSL_EV_WRITEBACK_START ||
 				  h->type == FSL_EV_WRITEBACK_WRITTEN)) {
 		own_kthread_event(cx, h);
+	} else if (h->type == FSL_EV_EXT4_ALLOCATE_BLOCKS ||
+		   h->type == FSL_EV_EXT4_EXT_MAP_BLOCKS_EXIT ||
+		   h->type == FSL_EV_EXT4_FREE_BLOCKS || h->type == FSL_EV_EXT4_ALLOCATE_INODE ||
+		   h->type == FSL_EV_EXT4_FREE_INODE) {
+		fsl_blockclass__event(cx->bc, h);
 	} else if (is_stall(h)) {
 		cx->last_id = ((const struct fsl_ev_offcpu *)h)->stack_id;
 		stack_info(cx, cx->last_id, &cx->last);
@@ -492,46 +643,33 @@ static int is_kthread(struct fsl_context *cx, uint32_t pid, int hint)
 }
 
 /*
- * Is an on-CPU sample another filesystem's work? By the same evidence as a
- * wait, less what only waits have (the waker): the marks the kernel set
- * (a data call, a jbd2 handle), a kernel thread's identity (the target's
- * jbd2 thread, flusher, loop worker; any other named kernel thread is not
- * the target's), then the filesystem code the stack runs in. With none of
- * that (user space, the kernel at large, the same type of filesystem's
- * code), the process decides as for its waits: where most of its judged
- * waits went. A process that never waited on either is the target's only
- * when it is the recorded command's: without a command every process on
- * the machine is sampled, and a compiler in another terminal is not the
+ * Is an on-CPU sample another filesystem's work? By the wait's evidence,
+ * gathered the same way, less what only waits have (the waker); the rules
+ * are fsl_scope_decide_sample()'s (analyzer/scope.c). With no evidence
+ * (user space, the kernel at large, the same type of filesystem's code),
+ * the process decides as for its waits: where most of its judged waits
+ * went. A process that never waited on either is the target's only when
+ * it is the recorded command's: without a command every process on the
+ * machine is sampled, and a compiler in another terminal is not the
  * target's time.
  */
 static int sample_other_fs(struct fsl_context *cx, const struct fsl_ev_cpu *ev,
 			   const struct fsl_ctx_stack *sc, int kthread)
 {
-	const struct fsl_ctx_task *k;
+	struct fsl_scope_evidence e = { .kthread = (uint8_t)!!kthread };
 	const struct ctx_seen *seen;
-	const uint8_t *own;
+	enum fsl_scope_rule rule;
+	int v;
 
-	if (ev->flags & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET))
-		return 0;
-	if (ev->flags & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP))
-		return 1;
-	if (kthread) {
-		k = fsl_map__get(&cx->tasks, ev->hdr.pid);
-		if (jbd2_thread(k))
-			return jbd2_other(cx, k);
-		own = fsl_map__get(&cx->own_kthreads, ev->hdr.tid);
-		if (sc->flush || sc->loop)
-			return !(own && (*own & (sc->flush ? OWN_FLUSH : OWN_LOOP)));
-		if (own)
-			return 0;
-		return k && k->known;
-	}
-	if (sc->fs != FSL_CTX_FS_NONE && sc->fs != cx->fs)
-		return 1;
+	e.op = op_evidence(ev->flags);
+	if (kthread && !e.op)
+		kthread_evidence(cx, &ev->hdr, &e);
+	v = fsl_scope_decide_sample(&e, &sc->sc, cx->fs, &rule);
+	if (v >= 0)
+		return v;
 	seen = fsl_map__get(&cx->proc_seen, ev->hdr.pid);
-	if (seen && (seen->other || seen->target))
-		return seen->other > seen->target;
-	return cx->root_pid <= 0;
+	return fsl_scope_majority(seen ? seen->target : 0, seen ? seen->other : 0,
+				  cx->root_pid <= 0);
 }
 
 static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct fsl_evctx *x)
@@ -544,10 +682,11 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 
 		stack_info(cx, ev->stack_id, &sc);
 		x->cls = (ev->flags & FSL_CPU_USER) ? FSL_CC_USER : sc.ccls;
-		x->role = fsl_context__role(cx, h->pid, sc.kthread);
+		x->role = fsl_context__role(cx, h->pid, sc.sc.kthread);
 		if (ev->stack_id >= 0 && sc.missing)
 			x->flags |= FSL_EVCTX_NOSTACK;
-		if (cx->scoped && sample_other_fs(cx, ev, &sc, is_kthread(cx, h->pid, sc.kthread)))
+		if (cx->scoped &&
+		    sample_other_fs(cx, ev, &sc, is_kthread(cx, h->pid, sc.sc.kthread)))
 			x->flags |= FSL_EVCTX_OTHERFS;
 		else
 			x->flags |= FSL_EVCTX_ONCPU;
@@ -563,10 +702,10 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 		else
 			stack_info(cx, id, &sc);
 		x->cls = sc.cls;
-		x->role = fsl_context__role(cx, h->pid, sc.kthread);
+		x->role = fsl_context__role(cx, h->pid, sc.sc.kthread);
 		x->flags |= sc.missing ? FSL_EVCTX_NOSTACK : 0;
 		if (cx->scoped && wait_scope(cx, (const struct fsl_ev_offcpu *)h, &sc,
-					     is_kthread(cx, h->pid, sc.kthread), &x->dev))
+					     is_kthread(cx, h->pid, sc.sc.kthread), &x->dev))
 			x->flags |= FSL_EVCTX_OTHERFS;
 		else
 			x->flags |= FSL_EVCTX_STALL;
@@ -598,6 +737,13 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
 	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
 	fsl_map__init(&cx->proc_seen, sizeof(struct ctx_seen));
+	cx->bc = fsl_blockclass__new();
+	if (!cx->bc) {
+		fsl_context__free(cx);
+		if (err)
+			*err = -ENOMEM;
+		return NULL;
+	}
 	cx->stage.priv = cx;
 	cx->stage.begin = ctx_begin;
 	cx->stage.arrive = ctx_arrive;
@@ -615,6 +761,7 @@ void fsl_context__free(struct fsl_context *cx)
 	fsl_map__free(&cx->scope_cache);
 	fsl_map__free(&cx->jbd2_dev);
 	fsl_map__free(&cx->proc_seen);
+	fsl_blockclass__free(cx->bc);
 	free(cx);
 }
 

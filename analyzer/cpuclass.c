@@ -370,7 +370,7 @@ static const struct {
 	[FSL_CC_DIRENT_SCAN]	= { "cpu_dirent_scan", "CPU: directory entry scan" },
 	[FSL_CC_HTREE]		= { "cpu_htree", "CPU: htree index (hash, probe, split)" },
 	[FSL_CC_CHECKSUM]	= { "cpu_checksum", "CPU: metadata checksums" },
-	[FSL_CC_MBALLOC]	= { "cpu_mballoc", "CPU: block allocator" },
+	[FSL_CC_MBALLOC]	= { "cpu_block_alloc", "CPU: block allocator" },
 	[FSL_CC_IALLOC]		= { "cpu_ialloc", "CPU: inode allocator" },
 	[FSL_CC_EXTENT]		= { "cpu_extent", "CPU: extent tree and mapping" },
 	[FSL_CC_JOURNAL]	= { "cpu_journal", "CPU: journal bookkeeping" },

@@ -6,11 +6,17 @@
 #    record`; under `perf record -a` of the tracepoints record uses. Median
 #    of RUNS; ratios of the workload's wall and CPU time to untraced, and
 #    the monitor process's own CPU as a share of one core during the run.
-# 2. Soak: SOAK seconds of a create/delete loop under `fslens monitor
+# 2. CPU and memory at rest and under load: the monitor's CPU share of one
+#    core over LOAD seconds idle, then over LOAD seconds of bench/fsops_load
+#    (2 processes of stat + open/close on the target, paced to RATE calls a
+#    second, default 100000), and its RSS; without and with --flight 30.
+#    The bounds (issue 18): 1% idle, 3% at 100k operations/s, 64 MiB.
+# 3. Soak: SOAK seconds of a create/delete loop under `fslens monitor
 #    --flight 30`, after a minute idle; every minute the monitor's RSS and
 #    its CPU share of one core over that minute, and the loop's op rate.
 # Pinning as bench/record.sh: workload on the last CPU, tracers elsewhere.
-#   bench/monitor.sh [N=300000] [RUNS=3] [SOAK=600]   (RUNS=0: the soak only)
+#   bench/monitor.sh [N=300000] [RUNS=3] [SOAK=600]   (RUNS=0: no overhead runs)
+#   LOAD=60 RATE=100000 (LOAD=0: no load section)
 set -u
 cd "$(dirname "$0")/.."
 N=${1:-300000}
@@ -109,13 +115,38 @@ done
 }
 [ "$RUNS" -gt 0 ] && overhead
 
+# ---- CPU and memory, idle and at RATE operations a second ----
+LOAD=${LOAD:-60}
+RATE=${RATE:-100000}
+rss() { awk '/^VmRSS/ { print $2 / 1024 }' "/proc/$MON/status"; }
+pct() { echo "($2 - $1) / $HZ_U / $3 * 100" | bc -l; }	# ticks0 ticks1 seconds
+load_cpu() {
+	fresh_fs
+	${CC:-gcc} -O2 -o "$W/fsops_load" bench/fsops_load.c || exit 1
+	mkdir -p "$W/mnt/ld"
+	echo
+	echo "monitor CPU (share of one core) and RSS: ${LOAD} s idle, ${LOAD} s at $RATE stat+open/s"
+	for v in mon flight; do
+		if [ $v = flight ]; then start_monitor --flight 30; else start_monitor; fi
+		sleep 5
+		k0=$(ticks "$MON"); sleep "$LOAD"; k1=$(ticks "$MON")
+		# not pinned: the two load processes need both CPUs for 100k/s
+		got=$("$W/fsops_load" "$W/mnt/ld" "$RATE" "$LOAD" 2 | awk '{ print $2 }')
+		k2=$(ticks "$MON")
+		printf '  %-22s idle %.2f%%  load %.2f%% at %s ops/s  RSS %.1f MiB\n' \
+			"$([ $v = flight ] && echo "monitor --flight 30" || echo "fslens monitor")" \
+			"$(pct "$k0" "$k1" "$LOAD")" "$(pct "$k1" "$k2" "$LOAD")" "$got" "$(rss)"
+		stop_monitor
+	done
+}
+[ "$LOAD" -gt 0 ] && load_cpu
+
 # ---- soak ----
 [ "$SOAK" -gt 0 ] || exit 0
 fresh_fs
 start_monitor --flight 30
 echo
 echo "soak: $SOAK s of create/delete (1000 files a round) under monitor --flight 30, after 60 s idle"
-rss() { awk '/^VmRSS/ { print $2 / 1024 }' "/proc/$MON/status"; }
 k0=$(ticks "$MON")
 sleep 60
 k1=$(ticks "$MON")

@@ -48,12 +48,16 @@ echo "  ring:${ring:- the collector default (64 MiB)} (TOP_LIVE_RING_BYTES, tui/
 printf "  %6s %10s\n" "t (s)" "RSS (MiB)"
 t=0
 printf "  %6d %10.1f\n" 0 "$(echo "$(rss_kb "$TOP" VmRSS) / 1024" | bc -l)"
+mid=
 while [ "$t" -lt "$SECS" ]; do
 	sleep 10
 	t=$((t + 10))
 	kill -0 "$TOP" 2>/dev/null || { echo "top_memory: fslens top exited" >&2; cat "$W/top.err" >&2; exit 1; }
-	printf "  %6d %10.1f\n" "$t" "$(echo "$(rss_kb "$TOP" VmRSS) / 1024" | bc -l)"
+	r=$(rss_kb "$TOP" VmRSS)
+	[ -z "$mid" ] && [ "$t" -ge $((SECS / 2)) ] && mid=$r
+	printf "  %6d %10.1f\n" "$t" "$(echo "$r / 1024" | bc -l)"
 done
+end=$r
 hwm=$(rss_kb "$TOP" VmHWM)
 kill "$LOADPID"; wait "$LOADPID" 2>/dev/null; LOADPID=
 kill -INT "$TOP"; wait "$TOP" 2>/dev/null; TOP=
@@ -61,3 +65,10 @@ ops=$(grep -c . "$W/top.out")
 lost=$(grep -o 'lost[ :=]*[0-9]*' "$W/top.out" | tail -1)
 printf "  peak RSS (VmHWM) %.1f MiB; last frame: %s; %d lines of frames\n" \
 	"$(echo "$hwm / 1024" | bc -l)" "${lost:-lost not shown}" "$ops"
+if [ "$end" -gt $((64 * 1024)) ] || [ "$((end - ${mid:-$end}))" -gt 2048 ]; then
+	printf "  FAIL: RSS %.1f MiB at the end, %+.1f MiB over the second half (bound 64 MiB, flat)\n" \
+		"$(echo "$end / 1024" | bc -l)" "$(echo "($end - ${mid:-$end}) / 1024" | bc -l)"
+	exit 1
+fi
+printf "  ok: RSS %.1f MiB at the end, %+.1f MiB over the second half\n" \
+	"$(echo "$end / 1024" | bc -l)" "$(echo "($end - ${mid:-$end}) / 1024" | bc -l)"

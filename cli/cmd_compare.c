@@ -11,7 +11,7 @@
 #include "fslens/compare.h"
 
 static const char compare_usage[] =
-"usage: fslens compare TRACE... [--json] [--no-causes]\n"
+"usage: fslens compare TRACE... [--json] [--no-causes] [--base N]\n"
 "\n"
 "One table: rows are phases (from TRACE's .phases file, else the whole trace),\n"
 "columns are the traces (or runs); each cell: time, ops/s, top cause and its share\n"
@@ -19,9 +19,17 @@ static const char compare_usage[] =
 "the blocks dirtied, I/O during the phase, read and write seeks per second and mean\n"
 "distance. Long labels wrap, never cut.\n"
 "\n"
-"  --json        the same as JSON\n"
-"  --no-causes   do not analyse the causes per phase (faster; no cause or seek\n"
-"                line)\n";
+"Then what changed, per phase, each column against the base: one sentence naming\n"
+"the mechanism, the time difference split into on-CPU, runnable, blocked by wait\n"
+"class and other sleep, and the mechanisms that moved (commits by trigger, journal\n"
+"blocks by site and block class, checkpoint and writeback writes, seeks, directory\n"
+"blocks read, htree, allocator, fragmentation), ranked by the part of the time they\n"
+"explain (docs/compare.md).\n"
+"\n"
+"  --json        the same as JSON (docs/compare.md)\n"
+"  --base N      tell the other columns against column N (default 1)\n"
+"  --no-causes   do not analyse the phases (faster; no causes, seeks or differences\n"
+"                beyond time)\n";
 
 static void warn_cb(void *ctx, const char *trace, const char *msg)
 {
@@ -33,6 +41,7 @@ int cmd_compare(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-causes", no_argument, NULL, 'n' },
+		{ "base", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -48,6 +57,16 @@ int cmd_compare(int argc, char **argv)
 		switch (opt) {
 		case 'j': json = 1; break;
 		case 'n': o.causes = 0; break;
+		case 'b': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > FSL_COMPARE_MAX)
+				return fsl_usage_error("compare", compare_usage, "bad --base '%s'",
+						       optarg);
+			o.base = v - 1;
+			break;
+		}
 		case 'h': fputs(compare_usage, stdout); return 0;
 		default: return EXIT_USAGE;
 		}
@@ -67,12 +86,20 @@ int cmd_compare(int argc, char **argv)
 		fsl_compare__free(c);
 		return 1;
 	}
-	/* what reading cost, per trace (tests: each trace decoded once) */
-	if (getenv("FSLENS_STATS"))
+	/* what the readers decoded, per trace and in all (tests: each trace once) */
+	if (getenv("FSLENS_STATS")) {
+		struct fsl_decode_stats all;
+
 		for (i = 0; (st = fsl_compare__stats(c, i, &trace)); i++)
-			fprintf(stderr, "fslens compare: stats: %s: opens %u passes %u windows %u "
-				"events %llu\n", trace, st->opens, st->passes, st->windows,
-				(unsigned long long)st->events);
+			fprintf(stderr, "fslens compare: stats: %s: windows %u chunks %llu events "
+				"%llu\n", trace, st->windows,
+				(unsigned long long)st->decoded.chunks,
+				(unsigned long long)st->decoded.events);
+		fsl_reader_decoded_total(&all);
+		fprintf(stderr, "fslens compare: stats: decoded by every reader: chunks %llu "
+			"events %llu\n", (unsigned long long)all.chunks,
+			(unsigned long long)all.events);
+	}
 	err = json ? fsl_compare__json(c, stdout) : fsl_compare__text(c, stdout);
 	fsl_compare__free(c);
 	return err ? 1 : 0;	/* a failed write: main() says so, once */

@@ -20,7 +20,7 @@ static const char dump_usage[] =
 	"\n"
 	"  --json           one JSON object per line: \"type\" (tracepoint name), ts_ns,\n"
 	"                   pid, tid, cpu, comm and the tracepoint's fields\n"
-	"  -e FAMILIES      only these: block,journal,writeback,alloc,dirops,offcpu,proc\n"
+	"  -e FAMILIES      only these: block,journal,writeback,alloc,dirops,offcpu,proc,cpu\n"
 	"                   (comma-separated, or all)\n";
 
 /* The name of a record's task: its thread's, else its process's. */

@@ -219,11 +219,19 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 	for (i = 0; i < fsl_bt_export__ndevs(x) && !a->quiet; i++) {
 		const struct fsl_bt_dev_stats *d = fsl_bt_export__dev(x, i);
 
-		fprintf(stderr, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu  I %llu  M %llu  D %llu"
-			"  C %llu  (blkparse -i %s/%s)\n", dir, d->name, d->ncpus - 1,
-			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q,
-			(unsigned long long)d->i, (unsigned long long)d->m,
-			(unsigned long long)d->d, (unsigned long long)d->c, dir, d->name);
+		fprintf(stderr, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu", dir, d->name, d->ncpus - 1,
+			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q);
+		if (d->bios)
+			fprintf(stderr, "  G %llu", (unsigned long long)d->g);
+		fprintf(stderr, "  I %llu  M %llu", (unsigned long long)d->i,
+			(unsigned long long)d->m);
+		if (d->bios)
+			fprintf(stderr, "  F %llu  X %llu", (unsigned long long)d->f,
+				(unsigned long long)d->x);
+		if (d->r)
+			fprintf(stderr, "  R %llu", (unsigned long long)d->r);
+		fprintf(stderr, "  D %llu  C %llu  (blkparse -i %s/%s)\n", (unsigned long long)d->d,
+			(unsigned long long)d->c, dir, d->name);
 	}
 	fsl_bt_export__free(x);
 	return 0;

@@ -45,6 +45,7 @@ int cmd_monitor(int argc, char **argv)
 static const char usage_text[] =
 	"usage: fslens monitor [-m MOUNT ...] [--listen ADDR:PORT] [--interval SEC]\n"
 	"                      [--flight SEC] [--trigger EXPR ...] [--trigger-gap SEC] [-o DIR]\n"
+	"                      [--cgroup-label]\n"
 	"\n"
 	"Always-on metrics of the filesystems at MOUNT (default: every mounted ext4),\n"
 	"aggregated in the kernel, served as Prometheus text at http://ADDR:PORT/metrics.\n"
@@ -59,10 +60,13 @@ static const char usage_text[] =
 	"  -g, --trigger-gap SEC at most one capture per SEC (default 60)\n"
 	"      --flight-max MB   bound of the flight ring (default 16, at most 32)\n"
 	"  -o, --output DIR      where captures go (default .)\n"
+	"  -C, --cgroup-label    the blocked and op families per cgroup v2 too\n"
+	"                        (cgroup=\"PATH\"; at most 64, then cgroup=\"other\")\n"
 	"  -v, --verbose         libbpf's messages\n"
 	"\n"
 	"SIGUSR1 or POST /trigger also trigger a capture. Each capture is DIR/fslens-TIME-N.trace\n"
-	"with its report beside it (.report.txt).\n";
+	"(one per filesystem, named -DISK, with several -m) with its report beside it\n"
+	"(.report.txt).\n";
 
 enum { OPT_FLIGHT = 0x100, OPT_FLIGHT_MAX };
 
@@ -177,21 +181,47 @@ static uint32_t commit_jiffies(const struct fsl_target *t, int hz)
 	return (uint32_t)((s > 0 ? s : 5) * (hz > 0 ? hz : 250));
 }
 
+static int jbd2_text(void *ctx, const char *name, const void *data, size_t len)
+{
+	fsl_jbd2_info_parse(data, len, ctx);
+	return 0;
+}
+
+/* jbd2's transaction size limit, from /proc/fs/jbd2/<dev>-N/info; 0 if none. */
+static uint32_t max_txn_blocks(const struct fsl_target *t)
+{
+	struct fsl_jbd2_info ji = { 0 };
+	struct fsl_meta_sink sink = { &ji, NULL, jbd2_text, NULL };
+
+	if (fsl_meta_jbd2(&sink, t, "now") || !ji.valid)
+		return 0;
+	return (uint32_t)ji.max_blocks;
+}
+
+static int mon_target(struct fsl_mon_metrics *mm, const struct fsl_target *t, int hz)
+{
+	struct fsl_mon_target mt = {
+		.label = t->mount, .disk = t->diskname, .fstype = t->fstype, .devname = t->devname,
+		.dev = t->dev, .blkdev = t->blkdev, .commit_jiffies = commit_jiffies(t, hz),
+		.max_txn_blocks = max_txn_blocks(t),
+	};
+
+	return fsl_mon_metrics__target(mm, &mt);
+}
+
 static int add_target(struct fsl_mon_metrics *mm, const char *mount, struct fsl_target *t, int hz)
 {
 	int e = fsl_target_resolve(mount, NULL, t);
 
 	if (e)
 		return fsl_err(e, "monitor: cannot use '%s'", mount);
-	e = fsl_mon_metrics__target(mm, t->mount, t->diskname, t->dev, t->blkdev,
-				    commit_jiffies(t, hz));
-	if (e < 0)
-		return fsl_err(e, "monitor: at most %d filesystems", MON_TARGETS_MAX);
+	if (mon_target(mm, t, hz) < 0)
+		return fsl_err(-ENOSPC, "monitor: at most %d filesystems", MON_TARGETS_MAX);
 	return 0;
 }
 
 /* Every mounted ext4 (with no -m), each once. */
-static int add_all_ext4(struct fsl_mon_metrics *mm, struct fsl_target *first, int hz)
+static int add_all_ext4(struct fsl_mon_metrics *mm, struct fsl_target *tg, int hz)
 {
 	FILE *f = fopen("/proc/self/mounts", "r");
 	char src[4096], dir[4096], type[64];
@@ -208,11 +238,9 @@ static int add_all_ext4(struct fsl_mon_metrics *mm, struct fsl_target *first, in
 			continue;
 		for (i = 0; i < mm->ntargets; i++)
 			dup |= mm->fs[i].dev == t.dev;
-		if (dup || fsl_mon_metrics__target(mm, t.mount, t.diskname, t.dev, t.blkdev,
-						   commit_jiffies(&t, hz)) < 0)
+		if (dup || mon_target(mm, &t, hz) < 0)
 			continue;
-		if (!n++)
-			*first = t;
+		tg[n++] = t;
 	}
 	fclose(f);
 	if (!n) {
@@ -220,6 +248,23 @@ static int add_all_ext4(struct fsl_mon_metrics *mm, struct fsl_target *first, in
 		return 1;
 	}
 	return 0;
+}
+
+/* The first cgroup2 mount: where the cgroup label's paths are read. */
+static void cgroup2_root(char *out, size_t n)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char src[4096], dir[4096], type[64];
+
+	out[0] = 0;
+	if (!f)
+		return;
+	while (fscanf(f, "%4095s %4095s %63s %*[^\n]", src, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(out, n, "%.255s", dir);
+			break;
+		}
+	fclose(f);
 }
 
 /* `fslens report TRACE > TRACE.report.txt` in a child; reaped later. */
@@ -243,6 +288,35 @@ static pid_t spawn_report(const char *trace)
 	return pid;
 }
 
+/* A capture asked for: of one target (its flight) or of all (-1). */
+struct pending {
+	char why[160];
+	int tgt;
+	int64_t at;
+};
+
+static void capture(struct fsl_flight **fl, unsigned int nfl, const struct pending *p,
+		    struct fsl_mon_metrics *mm)
+{
+	char path[4200];
+	unsigned int i;
+	int e;
+
+	for (i = 0; i < nfl; i++) {
+		if (p->tgt >= 0 && (unsigned int)p->tgt != i)
+			continue;
+		e = fsl_flight__capture(fl[i], p->why, path, sizeof(path));
+		if (e) {
+			mm->captures_failed++;
+			fsl_err(e, "monitor: capture (%s) of %s failed", p->why, mm->fs[i].label);
+			continue;
+		}
+		mm->captures++;
+		fprintf(stderr, "fslens monitor: capture (%s) -> %s\n", p->why, path);
+		spawn_report(path);
+	}
+}
+
 int cmd_monitor(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -255,36 +329,34 @@ int cmd_monitor(int argc, char **argv)
 		{ "trigger", required_argument, NULL, 't' },
 		{ "trigger-gap", required_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "cgroup-label", no_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *mounts[MON_TARGETS_MAX], *listen = "127.0.0.1:9477", *dir = ".";
 	struct fsl_mon_trigger trigs[16];
-	struct fsl_mon_hist prev_op[MON_TARGETS_MAX][MON_OPS];
+	struct fsl_mon_hist (*prev_op)[MON_OPS] = NULL;
 	uint64_t interval_ns = 5000000000ull, flight_ns = 0, gap_ns = 60000000000ull;
 	uint64_t flight_max = 16ull << 20;
-	unsigned int nmounts = 0, ntrigs = 0, i, j;
+	unsigned int nmounts = 0, ntrigs = 0, nfl = 0, i, j;
 	struct fsl_mon_metrics *mm = NULL;
 	struct fsl_monitor *km = NULL;
-	struct fsl_flight *fl = NULL;
+	struct fsl_flight *fl[MON_TARGETS_MAX] = { NULL };
 	struct MHD_Daemon *httpd = NULL;
 	struct sockaddr_in sin = { 0 };
-	struct fsl_target first;
+	struct fsl_target *tg = NULL;
 	struct mon m = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct monitor_state {
-		char pending[160];
-		int64_t capture_at, last_capture;
-	} st = { "", 0, 0 };
+	struct pending pend = { "", -1, 0 };
+	int64_t last_capture = 0, next_read, now;
 	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose };
 	struct sigaction sa;
 	const char *hz_src;
-	int opt, e, rc = 0, hz, have_first = 0;
-	int64_t next_read, now;
+	int opt, e, rc = 0, hz, cglabel = 0;
 	char *endp, *colon;
 
 	optind = 0;
-	while ((opt = fsl_getopt("monitor", argc, argv, "m:l:i:t:g:o:vh", lopts)) != -1) {
+	while ((opt = fsl_getopt("monitor", argc, argv, "m:l:i:t:g:o:Cvh", lopts)) != -1) {
 		switch (opt) {
 		case 'm':
 			if (nmounts == MON_TARGETS_MAX)
@@ -324,6 +396,7 @@ int cmd_monitor(int argc, char **argv)
 						       "bad --trigger-gap '%s' (seconds)", optarg);
 			break;
 		case 'o': dir = optarg; break;
+		case 'C': cglabel = 1; break;
 		case 'v': m.verbose = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -364,23 +437,22 @@ int cmd_monitor(int argc, char **argv)
 	}
 
 	mm = fsl_mon_metrics__new();
-	if (!mm)
-		return fsl_err(-ENOMEM, "monitor");
+	tg = calloc(MON_TARGETS_MAX, sizeof(*tg));
+	prev_op = calloc(MON_TARGETS_MAX, sizeof(*prev_op));
+	if (!mm || !tg || !prev_op) {
+		rc = fsl_err(-ENOMEM, "monitor");
+		goto out;
+	}
 	hz = fsl_kernel_hz(&hz_src);
 	mm->hz = hz;
-	for (i = 0; i < nmounts && !rc; i++) {
-		struct fsl_target t;
-
-		rc = add_target(mm, mounts[i], &t, hz);
-		if (!rc && !have_first) {
-			first = t;
-			have_first = 1;
-		}
+	if (cglabel) {
+		mm->cgroups = 1;
+		cgroup2_root(mm->cgroup_root, sizeof(mm->cgroup_root));
 	}
-	if (!rc && !nmounts) {
-		rc = add_all_ext4(mm, &first, hz);
-		have_first = !rc;
-	}
+	for (i = 0; i < nmounts && !rc; i++)
+		rc = add_target(mm, mounts[i], &tg[mm->ntargets], hz);
+	if (!rc && !nmounts)
+		rc = add_all_ext4(mm, tg, hz);
 	if (rc)
 		goto out;
 	{
@@ -394,31 +466,43 @@ int cmd_monitor(int argc, char **argv)
 			     " (-v shows libbpf's messages)");
 		goto out;
 	}
-	if (flight_ns) {
+	/*
+	 * One flight recorder per target, each scoped as `fslens record -m`
+	 * would be; the memory bounds are shared out among them.
+	 */
+	for (i = 0; flight_ns && i < mm->ntargets; i++) {
+		uint64_t ring = (4ull << 20) / mm->ntargets;
 		struct fsl_flight_opts fo = {
-			.target = have_first ? &first : NULL,
+			.target = &tg[i],
 			.window_ns = flight_ns,
-			.max_bytes = flight_max,
+			.max_bytes = flight_max / mm->ntargets,
 			.dir = dir,
+			.tag = mm->ntargets > 1 ? mm->fs[i].disk : NULL,
 			.log = log_libbpf,
 			.log_ctx = &m.verbose,
 		};
 
-		for (i = 0; i < ntrigs; i++) {
-			if (trigs[i].kind == FSL_MON_TRIG_WAIT)
-				fo.wait_over_ns = trigs[i].over_ns;
-			else if (trigs[i].kind == FSL_MON_TRIG_COMMIT)
-				fo.commit_over_ns = trigs[i].over_ns;
+		/* a ring buffer's size is a power of two pages, at least 1 MiB here */
+		while (ring & (ring - 1))
+			ring &= ring - 1;
+		fo.ring_bytes = ring < (1ull << 20) ? 1ull << 20 : ring;
+		for (j = 0; j < ntrigs; j++) {
+			if (trigs[j].kind == FSL_MON_TRIG_WAIT)
+				fo.wait_over_ns = trigs[j].over_ns;
+			else if (trigs[j].kind == FSL_MON_TRIG_COMMIT)
+				fo.commit_over_ns = trigs[j].over_ns;
 		}
-		fl = fsl_flight__new(&fo, &e);
-		if (!fl) {
-			rc = fsl_err(e, "monitor: cannot load the flight recorder's probes");
+		fl[i] = fsl_flight__new(&fo, &e);
+		if (!fl[i]) {
+			rc = fsl_err(e, "monitor: cannot load the flight recorder's probes (%s)",
+				     mm->fs[i].label);
 			goto out;
 		}
+		nfl++;
 	}
 	e = fsl_monitor__start(km);
-	if (!e && fl)
-		e = fsl_flight__start(fl);
+	for (i = 0; !e && i < nfl; i++)
+		e = fsl_flight__start(fl[i]);
 	if (e) {
 		rc = fsl_err(e, "monitor: cannot attach the probes");
 		goto out;
@@ -446,46 +530,64 @@ int cmd_monitor(int argc, char **argv)
 	for (i = 0; i < mm->ntargets; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", mm->fs[i].label);
 	fprintf(stderr, "), http://%s/metrics every %.1f s%s\n", listen, interval_ns / 1e9,
-		fl ? "; flight recorder on" : "");
-	memset(prev_op, 0, sizeof(prev_op));
+		nfl ? "; flight recorder on" : "");
 	next_read = mono_ns() + (int64_t)interval_ns;
 	while (!got_stop) {
 		char trig[160] = "";
+		int ttgt = -1;
 
-		if (fl) {
-			e = fsl_flight__poll(fl, 100, trig, sizeof(trig));
+		/* the first ring waits; the others are emptied after it */
+		for (i = 0; i < nfl; i++) {
+			char t1[160] = "";
+
+			e = fsl_flight__poll(fl[i], i ? 0 : 100, t1, sizeof(t1));
 			if (e < 0 && e != -EINTR) {
 				rc = fsl_err(e, "monitor: reading the flight recorder's ring");
-				break;
+				goto stop;
 			}
-		} else {
-			poll(NULL, 0, 100);
+			if (t1[0] && !trig[0]) {
+				/* a long mount point is cut: this is a log line and a trace key */
+				snprintf(trig, sizeof(trig), "%.60s on %.90s", t1, mm->fs[i].label);
+				ttgt = (int)i;
+			}
 		}
+		if (!nfl)
+			poll(NULL, 0, 100);
 		if (got_usr1) {
 			got_usr1 = 0;
 			snprintf(trig, sizeof(trig), "SIGUSR1");
+			ttgt = -1;
 		}
 		if (m.http_trigger) {
 			m.http_trigger = 0;
 			snprintf(trig, sizeof(trig), "POST /trigger");
+			ttgt = -1;
 		}
 		now = mono_ns();
 		if (now >= next_read) {
 			next_read = now + (int64_t)interval_ns;
 			fsl_monitor__read(km);
-			if (fl)
-				fsl_flight__lost(fl, mm->lost);
+			for (i = 0; i < nfl; i++) {
+				uint64_t lost[FSL_FAM__MAX] = { 0 };
+
+				if (!i)
+					memset(mm->lost, 0, sizeof(mm->lost));
+				fsl_flight__lost(fl[i], lost);
+				for (j = 0; j < FSL_FAM__MAX; j++)
+					mm->lost[j] += lost[j];
+			}
 			for (j = 0; j < ntrigs && !trig[0]; j++) {
+				uint64_t p;
+				int t;
+
 				if (trigs[j].kind != FSL_MON_TRIG_P99)
 					continue;
-				for (i = 0; i < mm->ntargets && !trig[0]; i++) {
-					uint64_t p = fsl_mon_hist_quantile(&mm->fs[i].op[trigs[j].op],
-									   &prev_op[i][trigs[j].op],
-									   0.99);
-					if (p > trigs[j].over_ns)
-						snprintf(trig, sizeof(trig), "p99 of %s on %s under %.0f ms",
-							 fsl_mon_op_name(trigs[j].op), mm->fs[i].label,
-							 p / 1e6);
+				t = fsl_mon_p99_over(mm, prev_op, &trigs[j], &p);
+				if (t >= 0) {
+					snprintf(trig, sizeof(trig), "p99 of %s on %s %.1f ms",
+						 fsl_mon_op_name(trigs[j].op), mm->fs[t].label,
+						 p / 1e6);
+					ttgt = t;
 				}
 			}
 			for (i = 0; i < mm->ntargets; i++)
@@ -493,46 +595,40 @@ int cmd_monitor(int argc, char **argv)
 			publish(&m, mm);
 		}
 		if (trig[0]) {
-			if (!fl) {
+			if (!nfl) {
 				fprintf(stderr, "fslens monitor: trigger (%s) ignored: no --flight\n",
 					trig);
-			} else if (st.pending[0] || (st.last_capture &&
-				   now - st.last_capture < (int64_t)gap_ns)) {
+			} else if (pend.why[0] || (last_capture &&
+				   now - last_capture < (int64_t)gap_ns)) {
 				mm->triggers_suppressed++;
 			} else {
 				/* keep a second after the trigger in the capture too */
-				snprintf(st.pending, sizeof(st.pending), "%s", trig);
-				st.capture_at = now + 1000000000ll;
-				st.last_capture = now;
+				snprintf(pend.why, sizeof(pend.why), "%s", trig);
+				pend.tgt = ttgt;
+				pend.at = now + 1000000000ll;
+				last_capture = now;
 			}
 		}
-		if (st.pending[0] && now >= st.capture_at) {
-			char path[4200];
-
-			e = fsl_flight__capture(fl, st.pending, path, sizeof(path));
-			if (e) {
-				mm->captures_failed++;
-				fsl_err(e, "monitor: capture (%s) failed", st.pending);
-			} else {
-				mm->captures++;
-				fprintf(stderr, "fslens monitor: capture (%s) -> %s\n", st.pending,
-					path);
-				spawn_report(path);
-			}
-			st.pending[0] = 0;
+		if (pend.why[0] && now >= pend.at) {
+			capture(fl, nfl, &pend, mm);
+			pend.why[0] = 0;
 			publish(&m, mm);
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
 	}
+stop:
 	if (got_stop)
 		fprintf(stderr, "fslens monitor: stopped (%s)\n", strsignal(got_stop));
 out:
 	if (httpd)
 		MHD_stop_daemon(httpd);
-	fsl_flight__free(fl);
+	for (i = 0; i < MON_TARGETS_MAX; i++)
+		fsl_flight__free(fl[i]);
 	fsl_monitor__free(km);
 	fsl_mon_metrics__free(mm);
+	free(tg);
+	free(prev_op);
 	free(m.page);
 	/* the last report child, if any, finishes on its own; reap what is done */
 	while (waitpid(-1, NULL, WNOHANG) > 0)

@@ -206,8 +206,7 @@ int cmd_record(int argc, char **argv)
 		case 'o': o.out = optarg; break;
 		case 'f': o.force = 1; break;
 		case 'D':
-			o.duration = strtod(optarg, &endp);
-			if (*endp || o.duration <= 0)
+			if (fsl_parse_seconds(optarg, &o.duration_ns) || !o.duration_ns)
 				return fsl_usage_error("record", usage_text, "bad --duration '%s'", optarg);
 			break;
 		case 'W':
@@ -217,15 +216,15 @@ int cmd_record(int argc, char **argv)
 			o.min_wait_us = (uint64_t)min_wait_us;
 			break;
 		case 'R': {
-			/* MB by default; K or M suffix; the ring is a power of two >= a page */
-			double v = strtod(optarg, &endp);
+			/* a size ("64K", "1M"); a bare number is MiB, as it always was */
+			uint64_t v = 0;
+			int e = fsl_parse_size(optarg, &v);
 
-			if (*endp == 'k' || *endp == 'K')
-				o.ring_bytes = (uint64_t)(v * 1024), endp++;
-			else if (*endp == 'm' || *endp == 'M' || !*endp)
-				o.ring_bytes = (uint64_t)(v * 1048576), endp += !!*endp;
-			if (*endp || v <= 0 || o.ring_bytes < 4096 || o.ring_bytes > (2ull << 30))
+			if (!e && !optarg[strspn(optarg, "0123456789")])
+				v = v <= 2048 ? v << 20 : UINT64_MAX;
+			if (e || v < 4096 || v > (2ull << 30))
 				return fsl_usage_error("record", usage_text, "bad --ring-size '%s' (4K to 2048M)", optarg);
+			o.ring_bytes = v;
 			break;
 		}
 		case 'Q': {

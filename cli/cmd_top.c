@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "fslens/devname.h"
+#include "fslens/text.h"
 #include "fslens/collector.h"
 #include "fslens/fsmeta.h"
 #include "../tui/top.h"
@@ -36,16 +37,17 @@ static const char usage_text[] =
 static const char *const view_names[] = { "processes", "stalls", "journal", "devices", "dirs",
 					   "files" };
 
-static int parse_double(const char *s, double min, double *out)
+/*
+ * A non-negative decimal, in ns min_ns..max_ns, as seconds are read (lib/text.c: "0.3"
+ * is exactly 0.3): the interval, and --speed, a factor read the same way.
+ */
+static int parse_decimal(const char *s, uint64_t min_ns, uint64_t max_ns, double *out)
 {
-	char *end;
-	double v;
+	uint64_t ns;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= min) || v > 1e9)
+	if (fsl_parse_seconds(s, &ns) || ns < min_ns || ns > max_ns)
 		return -1;
-	*out = v;
+	*out = ns / 1e9;
 	return 0;
 }
 
@@ -153,7 +155,7 @@ int cmd_top(int argc, char **argv)
 			dev = devnode;
 			break;
 		case 'i':
-			if (parse_double(optarg, 0.05, &o.interval_s))
+			if (parse_decimal(optarg, 50000000, 1000000000000000000ull, &o.interval_s))
 				return fsl_usage_error("top", usage_text,
 						       "bad interval '%s' (seconds, >= 0.05)", optarg);
 			break;
@@ -167,7 +169,7 @@ int cmd_top(int argc, char **argv)
 			replay = optarg;
 			break;
 		case 'S':
-			if (parse_double(optarg, 1e-3, &o.speed))
+			if (parse_decimal(optarg, 1000000, 1000000000000000000ull, &o.speed))
 				return fsl_usage_error("top", usage_text,
 						       "bad speed '%s' (a factor > 0)", optarg);
 			speed_set = 1;

@@ -61,6 +61,7 @@ struct fsl_collector {
 	unsigned int cpu_shift;
 	uint64_t cpu_period_ns;
 	uint64_t cpu_next_slot;		/* slots before this are delivered */
+	uint64_t cpu_t0;		/* when the probes were attached */
 	struct fsl_map cpu_ids;		/* hash of the frames -> index into cpu_stacks + 1 */
 	struct cpu_stack *cpu_stacks;	/* by id - FSL_STACK_CPU_BASE */
 	size_t ncpu_stacks, cpu_stacks_cap;
@@ -128,7 +129,8 @@ static int tp_family(const char *tp, const char **group)
 	const struct fsl_event_desc *d;
 	unsigned int i, n;
 
-	if (!strncmp(tp, "block_rq_", 9)) {
+	if (!strncmp(tp, "block_rq_", 9) || !strncmp(tp, "block_bio_", 10) ||
+	    !strcmp(tp, "block_getrq") || !strcmp(tp, "block_split")) {
 		*group = "block";
 		return FSL_FAM_BLOCK;
 	}
@@ -139,6 +141,11 @@ static int tp_family(const char *tp, const char **group)
 	if (!strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking") ||
 	    !strcmp(tp, "sched_wakeup_new")) {
 		*group = "sched";
+		return FSL_FAM_OFFCPU;
+	}
+	/* the offcpu family's mark of what a writeback wait waits on */
+	if (!strcmp(tp, "folio_wait_writeback") || !strcmp(tp, "writeback_queue")) {
+		*group = "writeback";
 		return FSL_FAM_OFFCPU;
 	}
 	if (!strncmp(tp, "sched_process_", 14)) {
@@ -487,6 +494,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));
 	skel->rodata->targ_offcpu_all = o->offcpu_all;
 	skel->rodata->targ_min_wait_ns = o->min_wait_ns;
+	skel->rodata->targ_tt_period_ns = o->tasktime_period_ns ? o->tasktime_period_ns :
+					  FSL_COLLECTOR_TT_PERIOD_DEFAULT;
 	skel->rodata->targ_o_creat = O_CREAT;
 	skel->rodata->targ_o_direct = O_DIRECT;
 	skel->rodata->targ_o_append = O_APPEND;
@@ -759,7 +768,8 @@ int fsl_collector__start(struct fsl_collector *c)
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	c->cpu_next_slot = ((uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec) >> c->cpu_shift;
+	c->cpu_t0 = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	c->cpu_next_slot = c->cpu_t0 >> c->cpu_shift;
 	bpf_object__for_each_program(prog, c->skel->obj) {
 		int e;
 
@@ -869,6 +879,8 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 	int fd = bpf_map__fd(c->skel->maps.cpu_counts), e = 0;
 	struct cpu_key *keys = NULL, k, *prev = NULL;
 	size_t n = 0, cap = 0, i;
+	struct timespec t;
+	uint64_t now;
 
 	if (!(c->families & (1u << FSL_FAM_CPU)))
 		return 0;
@@ -885,7 +897,10 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 		keys[n] = k;
 		prev = &keys[n++];
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	now = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
 	for (i = 0; i < n && !e; i++) {
+		uint64_t from = keys[i].slot << c->cpu_shift, to = from + (1ull << c->cpu_shift);
 		struct fsl_ev_cpu ev;
 		uint64_t count;
 
@@ -894,12 +909,23 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 		if (bpf_map_lookup_and_delete_elem(fd, &keys[i], &count))
 			continue;
 		memset(&ev, 0, sizeof(ev));
-		ev.hdr.ts = keys[i].slot << c->cpu_shift;
+		/*
+		 * The slot, within the recording: the samples of the first slot
+		 * were all taken after the attach, those of the last (drained at
+		 * the end) before now, so a window never sees them outside it.
+		 */
+		if (from < c->cpu_t0)
+			from = c->cpu_t0;
+		if (to > now)
+			to = now;
+		if (to <= from)
+			to = from + 1;
+		ev.hdr.ts = from;
 		ev.hdr.pid = keys[i].tgid;
 		ev.hdr.tid = keys[i].tid;
 		ev.hdr.type = FSL_EV_CPU;
 		ev.hdr.size = sizeof(ev);
-		ev.slot_ns = 1ull << c->cpu_shift;
+		ev.slot_ns = to - from;
 		ev.period_ns = c->cpu_period_ns;
 		ev.stack_id = cpu_stack_id(c, &keys[i]);
 		ev.count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
@@ -1027,6 +1053,7 @@ static void detach_all(struct fsl_collector *c)
 struct tasktime_val {
 	uint64_t first, since, ns[4];
 	uint32_t tgid, state, switches, _pad;
+	uint64_t last_emit;
 };
 
 /*
@@ -1064,6 +1091,10 @@ static int tasktime_rest(struct fsl_collector *c, fsl_collector_event_fn fn, voi
 		ev.blocked_ns = v.ns[2];
 		ev.sleep_ns = v.ns[3];
 		ev.switches = v.switches;
+		/* in one state since its last change: what a snapshot says too */
+		ev.last_state = v.state & 3;
+		ev.state = v.state & 3;
+		ev.last_since = v.since;
 		e = fn(ctx, &ev.hdr);
 		if (e)
 			return e;

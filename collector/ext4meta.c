@@ -6,6 +6,7 @@
  * descriptor buffers, so after a syncfs they show the kernel's state.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,13 @@ static int journal_layout(const struct fsl_meta_sink *s, ext2_filsys fs, ext2_in
 	}
 	if (l == n + 1 && pieces == 1)
 		err = fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_START, "%llu", (unsigned long long)first);
-	else if (l == n + 1)
+	/*
+	 * An ext3-format journal maps its blocks through indirect blocks that
+	 * sit between them: its data is "in pieces" where e2fsck sees no break
+	 * (it expects each indirect block), so only an extent-mapped journal's
+	 * pieces are breaks.
+	 */
+	else if (l == n + 1 && (ino->i_flags & EXT4_EXTENTS_FL))
 		err = fsl_sink_kv(s, FSL_KV_EXT4_JOURNAL_EXTENTS, "%s", list);
 	free(list);
 	return err;
@@ -219,11 +226,11 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t)
 	return err ? -EIO : 0;
 }
 
-/* Append "sep%u" to a growing list; -ENOMEM on failure. */
-static int list_add(char **buf, size_t *len, size_t *cap, unsigned int v)
+/* Append "sep%llu" to a growing list; -ENOMEM on failure. */
+static int list_add(char **buf, size_t *len, size_t *cap, unsigned long long v)
 {
-	char t[16];
-	int n = snprintf(t, sizeof(t), "%s%u", *len ? "," : "", v);
+	char t[32];
+	int n = snprintf(t, sizeof(t), "%s%llu", *len ? "," : "", v);
 
 	if (*len + n + 1 > *cap) {
 		size_t nc = *cap ? *cap * 2 : 256;
@@ -242,29 +249,291 @@ static int list_add(char **buf, size_t *len, size_t *cap, unsigned int v)
 	return 0;
 }
 
+/*
+ * The group tables' locations are what the block classes of a trace map
+ * through (analyzer/blockclass.c) whatever the layout (flex_bg or not,
+ * resized); past this many groups (2 TiB of 4 KiB blocks) the values would
+ * make the metadata large, and the analyzer computes mke2fs's layout.
+ */
+#define GROUP_TABLES_MAX	16384
+
 int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev)
 {
-	char *dirs = NULL, *uninit = NULL;
-	size_t dl = 0, dc = 0, ul = 0, uc = 0;
+	char *dirs = NULL, *uninit = NULL, *tab[3] = { NULL, NULL, NULL };
+	size_t dl = 0, dc = 0, ul = 0, uc = 0, tl[3] = { 0 }, tc[3] = { 0 };
+	static const char *const keys[3] = { FSL_KV_EXT4_GROUP_BLOCK_BITMAP,
+					     FSL_KV_EXT4_GROUP_INODE_BITMAP,
+					     FSL_KV_EXT4_GROUP_INODE_TABLE };
 	ext2_filsys fs;
 	dgrp_t g;
-	int e;
+	int e, tables, k;
 
 	e = open_fs(bdev, &fs);
 	if (e)
 		return e;
+	tables = fs->group_desc_count <= GROUP_TABLES_MAX;
 	for (g = 0; g < fs->group_desc_count && !e; g++) {
 		e = list_add(&dirs, &dl, &dc, ext2fs_bg_used_dirs_count(fs, g));
 		if (!e && ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT))
 			e = list_add(&uninit, &ul, &uc, g);
+		if (!e && tables)
+			e = list_add(&tab[0], &tl[0], &tc[0], ext2fs_block_bitmap_loc(fs, g));
+		if (!e && tables)
+			e = list_add(&tab[1], &tl[1], &tc[1], ext2fs_inode_bitmap_loc(fs, g));
+		if (!e && tables)
+			e = list_add(&tab[2], &tl[2], &tc[2], ext2fs_inode_table_loc(fs, g));
 	}
 	ext2fs_close_free(&fs);
 	if (!e)
 		e = s->kv(s->ctx, FSL_KV_EXT4_USED_DIRS, dirs ? dirs : "");
 	if (!e)
 		e = s->kv(s->ctx, FSL_KV_EXT4_BLOCK_UNINIT, uninit ? uninit : "");
+	for (k = 0; k < 3 && !e && tables; k++)
+		e = s->kv(s->ctx, keys[k], tab[k] ? tab[k] : "");
 	free(dirs);
 	free(uninit);
+	for (k = 0; k < 3; k++)
+		free(tab[k]);
+	return e;
+}
+
+/* A growing text. */
+struct tbuf {
+	char *p;
+	size_t len, cap;
+	int err;
+};
+
+static void tb_printf(struct tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tb_printf(struct tbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->err)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->err = -EINVAL;
+			return;
+		}
+		if (b->p && b->len + n < b->cap) {
+			b->len += n;
+			return;
+		}
+		{
+			size_t nc = b->cap ? b->cap * 2 : 4096;
+			char *np;
+
+			while (nc < b->len + n + 1)
+				nc *= 2;
+			np = realloc(b->p, nc);
+			if (!np) {
+				b->err = -ENOMEM;
+				return;
+			}
+			b->p = np;
+			b->cap = nc;
+		}
+	}
+}
+
+/* One directory's blocks as runs: data (dir) blocks and extent-tree blocks apart. */
+struct dir_runs {
+	struct tbuf *out;
+	blk64_t start[2], len[2];	/* [0] dir blocks, [1] tree blocks */
+	blk64_t nblocks;
+};
+
+static void runs_flush(struct dir_runs *d, int k)
+{
+	if (d->len[k])
+		tb_printf(d->out, "%c %llu %llu\n", k ? 'E' : 'D', (unsigned long long)d->start[k],
+			  (unsigned long long)d->len[k]);
+	d->len[k] = 0;
+}
+
+static int dir_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt, blk64_t ref_blk,
+		     int ref_offset, void *priv)
+{
+	struct dir_runs *d = priv;
+	int k = blockcnt < 0;
+
+	if (!*blocknr)
+		return 0;
+	d->nblocks += !k;
+	if (d->len[k] && d->start[k] + d->len[k] == *blocknr) {
+		d->len[k]++;
+		return 0;
+	}
+	runs_flush(d, k);
+	d->start[k] = *blocknr;
+	d->len[k] = 1;
+	return 0;
+}
+
+struct htree_dir {
+	ext2_ino_t ino;
+	blk64_t blocks;
+	unsigned int levels, index;
+};
+
+/*
+ * An indexed directory's htree: levels (dx_root's indirect_levels + 1) and
+ * index blocks (the root and every interior node), walked from the root.
+ * The root's entries start at byte 0x20 (after "." and the ".." header with
+ * dx_root_info), an interior node's at byte 8 (one empty dirent); each
+ * area starts with {limit, count} in the first entry's hash.
+ */
+static int htree_walk(ext2_filsys fs, ext2_ino_t ino, struct ext2_inode *inode,
+		      struct htree_dir *h)
+{
+	unsigned int bs = fs->blocksize, lvl, i, n = 0, nn;
+	uint32_t *cur = NULL, *next = NULL;
+	unsigned char *buf = malloc(bs);
+	blk64_t pb;
+	int e = -EIO;
+
+	if (!buf)
+		return -ENOMEM;
+	if (ext2fs_bmap2(fs, ino, inode, NULL, 0, 0, NULL, &pb) || !pb ||
+	    io_channel_read_blk64(fs->io, pb, 1, buf))
+		goto out;
+	h->levels = buf[0x1e] + 1;	/* dx_root_info.indirect_levels */
+	h->index = 1;
+	if (h->levels > 4)
+		goto out;
+	for (lvl = 0; lvl < h->levels; lvl++) {
+		unsigned int off = lvl ? 8 : 0x20, count;
+
+		nn = 0;
+		free(next);
+		next = NULL;
+		for (i = 0; i < (lvl ? n : 1); i++) {
+			unsigned int k;
+
+			if (lvl) {
+				if (ext2fs_bmap2(fs, ino, inode, NULL, 0, cur[i], NULL, &pb) || !pb ||
+				    io_channel_read_blk64(fs->io, pb, 1, buf))
+					goto out;
+				h->index++;
+			}
+			if (lvl + 1 == h->levels)
+				continue;	/* its children are leaves */
+			count = buf[off + 2] | buf[off + 3] << 8;
+			if (off + 8 * count > bs)
+				goto out;
+			{
+				uint32_t *g = realloc(next, (nn + count) * sizeof(*g));
+
+				if (!g) {
+					e = -ENOMEM;
+					goto out;
+				}
+				next = g;
+			}
+			for (k = 0; k < count; k++) {
+				const unsigned char *p = buf + off + 8 * k + 4;
+
+				next[nn++] = (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) &
+					     0x0fffffff;
+			}
+		}
+		free(cur);
+		cur = next;
+		next = NULL;
+		n = nn;
+	}
+	e = 0;
+out:
+	free(cur);
+	free(next);
+	free(buf);
+	return e;
+}
+
+static int htree_cmp(const void *x, const void *y)
+{
+	const struct htree_dir *a = x, *b = y;
+
+	return a->blocks < b->blocks ? 1 : a->blocks > b->blocks ? -1 : (a->ino > b->ino) - (a->ino < b->ino);
+}
+
+#define DIRS_MAX_INODES		2000000
+#define HTREE_DIRS_MAX		64
+
+int fsl_meta_ext4_dirs(const struct fsl_meta_sink *s, const char *bdev, unsigned int when)
+{
+	struct tbuf out = { 0 };
+	struct htree_dir *hd = NULL;
+	size_t nh = 0, ch = 0, i;
+	ext2_inode_scan scan;
+	struct ext2_inode inode;
+	ext2_filsys fs;
+	ext2_ino_t ino;
+	int e;
+
+	e = open_fs(bdev, &fs);
+	if (e)
+		return e;
+	if (fs->super->s_inodes_count - fs->super->s_free_inodes_count > DIRS_MAX_INODES) {
+		ext2fs_close_free(&fs);
+		return -E2BIG;
+	}
+	if (ext2fs_open_inode_scan(fs, 0, &scan)) {
+		ext2fs_close_free(&fs);
+		return -EIO;
+	}
+	while (!ext2fs_get_next_inode(scan, &ino, &inode) && ino) {
+		if (!inode.i_links_count || !LINUX_S_ISDIR(inode.i_mode) ||
+		    !ext2fs_inode_has_valid_blocks2(fs, &inode))
+			continue;
+		if (when == FSL_BITMAP_START) {
+			struct dir_runs d = { .out = &out };
+
+			ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, dir_block, &d);
+			runs_flush(&d, 0);
+			runs_flush(&d, 1);
+		} else if ((inode.i_flags & EXT2_INDEX_FL) &&
+			   EXT2_I_SIZE(&inode) >= 2 * (uint64_t)fs->blocksize) {
+			struct htree_dir h = { .ino = ino,
+					       .blocks = EXT2_I_SIZE(&inode) / fs->blocksize };
+
+			if (htree_walk(fs, ino, &inode, &h))
+				continue;
+			if (nh == ch) {
+				struct htree_dir *g = realloc(hd, (ch = ch ? 2 * ch : 64) * sizeof(*g));
+
+				if (!g)
+					break;
+				hd = g;
+			}
+			hd[nh++] = h;
+		}
+	}
+	ext2fs_close_inode_scan(scan);
+	if (when != FSL_BITMAP_START) {
+		qsort(hd, nh, sizeof(*hd), htree_cmp);
+		for (i = 0; i < nh && i < HTREE_DIRS_MAX; i++) {
+			char *name = NULL;
+
+			ext2fs_get_pathname(fs, hd[i].ino, 0, &name);
+			tb_printf(&out, "%u %llu %u %u %s\n", hd[i].ino,
+				  (unsigned long long)hd[i].blocks, hd[i].levels, hd[i].index,
+				  name ? name : "?");
+			ext2fs_free_mem(&name);
+		}
+	}
+	free(hd);
+	ext2fs_close_free(&fs);
+	e = out.err;
+	if (!e)
+		e = s->text(s->ctx, when == FSL_BITMAP_START ? FSL_TEXT_EXT4_DIR_BLOCKS :
+			    FSL_TEXT_EXT4_HTREE, out.p ? out.p : "", out.len);
+	free(out.p);
 	return e;
 }
 
@@ -354,6 +623,11 @@ int fsl_ext4_read_bitmaps(const char *bdev, struct fsl_bitmap *blocks, struct fs
 }
 
 #else /* !FSL_HAVE_EXT2FS */
+
+int fsl_meta_ext4_dirs(const struct fsl_meta_sink *s, const char *bdev, unsigned int when)
+{
+	return -EOPNOTSUPP;
+}
 
 int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev)
 {

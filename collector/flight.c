@@ -17,6 +17,7 @@
 #include "fslens/flight.h"
 #include "fslens/ksyms.h"
 #include "fslens/meta.h"
+#include "fslens/ordered.h"
 #include "fslens/schema.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
@@ -189,6 +190,34 @@ static int seen_near(const struct fsl_flight *f, uint32_t tid, uint64_t from, ui
 	       f->seen_ts[slot] <= to + SEEN_NS;
 }
 
+/*
+ * Is tid a kernel thread (PF_KTHREAD in /proc/TID/stat's flags)? Asked only
+ * of a wait over the trigger's limit, so rarely. A thread gone by then is
+ * taken for a task.
+ */
+static int is_kthread(uint32_t tid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* after "(comm)": state ppid pgrp session tty_nr tpgid flags */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return 0;
+	return !!(flags & 0x00200000);
+}
+
 static int on_event(void *ctx, const struct fsl_hdr *ev)
 {
 	struct fsl_flight *f = ctx;
@@ -201,10 +230,13 @@ static int on_event(void *ctx, const struct fsl_hdr *ev)
 
 		/*
 		 * Only a wait of a task working on the target: one elsewhere on
-		 * the machine is not this filesystem's stall.
+		 * the machine is not this filesystem's stall, and a kernel
+		 * thread's (the journal's commit I/O, a flusher) is evidence
+		 * beside the workload's waits, not a stall of its own.
 		 */
 		if (o->dur_ns > f->o.wait_over_ns &&
-		    (!f->have_target || seen_near(f, ev->tid, ev->ts, ev->ts + o->dur_ns)))
+		    (!f->have_target || seen_near(f, ev->tid, ev->ts, ev->ts + o->dur_ns)) &&
+		    !is_kthread(ev->tid))
 			snprintf(f->trig, f->trigsz, "wait of %.0f ms (tid %u)", o->dur_ns / 1e6,
 				 ev->tid);
 	} else if (ev->type == FSL_EV_JBD2_START_COMMIT) {
@@ -263,41 +295,33 @@ static int sink_bitmap(void *ctx, const struct fsl_bitmap *bm)
 	return fsl_writer__bitmap(ctx, bm);
 }
 
-static int cmp_ev(const void *a, const void *b)
-{
-	const struct fsl_hdr *x = *(const struct fsl_hdr *const *)a;
-	const struct fsl_hdr *y = *(const struct fsl_hdr *const *)b;
+#define MAX_STACK_IDS	8192
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x < y ? -1 : x > y;	/* same time: ring order (addresses grow until a wrap) */
+/* The stack ids of the held waits, kicks and samples, each once (at most MAX_STACK_IDS). */
+static void note_stack(const struct fsl_hdr *ev, int32_t *ids, size_t *nids)
+{
+	int32_t id;
+	size_t j;
+
+	id = fsl_ev_stack_id(ev);
+	if (id < 0)
+		return;
+	for (j = 0; j < *nids && ids[j] != id; j++)
+		;
+	if (j == *nids && id >= 0 && *nids < MAX_STACK_IDS)
+		ids[(*nids)++] = id;
 }
 
-static int write_stacks(struct fsl_flight *f, struct fsl_writer *w, const struct fsl_hdr **evs,
-			size_t n)
+static int write_stacks(struct fsl_flight *f, struct fsl_writer *w, const int32_t *ids,
+			size_t nids)
 {
 	struct fsl_ksyms *k;
-	int32_t *ids;
-	size_t nids = 0, i, j;
+	size_t i;
 	int e = 0;
 
-	ids = malloc((n ? n : 1) * sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (fsl_ev_stack_id(evs[i]) >= 0) {
-			int32_t id = fsl_ev_stack_id(evs[i]);
-
-			for (j = 0; j < nids && ids[j] != id; j++)
-				;
-			if (j == nids && id >= 0 && nids < 8192)
-				ids[nids++] = id;
-		}
 	k = fsl_ksyms__load(NULL, &e);
-	if (!k) {
-		free(ids);
+	if (!k)
 		return e;
-	}
 	for (i = 0; i < nids && !e; i++) {
 		uint64_t ips[STACK_DEPTH];
 		char *frames[STACK_DEPTH], name[512];
@@ -328,18 +352,24 @@ static int write_stacks(struct fsl_flight *f, struct fsl_writer *w, const struct
 			free(frames[--nf]);
 	}
 	fsl_ksyms__free(k);
-	free(ids);
 	return e;
+}
+
+static int write_event(void *ctx, const struct fsl_hdr *ev)
+{
+	return fsl_writer__event(ctx, ev);
 }
 
 int fsl_flight__capture(struct fsl_flight *f, const char *reason, char *path, size_t pathsz)
 {
-	struct fsl_writer_opts wo = { 0 };
-	const struct fsl_hdr **evs = NULL;
+	/* the ring is in arrival order: the ordering service sorts it, the writer stores it */
+	struct fsl_writer_opts wo = { .sorted = 1 };
+	struct fsl_ordered *ord;
 	struct fsl_meta_sink sink;
 	struct fsl_writer *w;
 	uint64_t off, lost[FSL_FAM__MAX] = { 0 }, first = 0, last = 0;
-	size_t n = 0, cap = 0, i;
+	int32_t *ids;
+	size_t nids = 0, i;
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -349,38 +379,43 @@ int fsl_flight__capture(struct fsl_flight *f, const char *reason, char *path, si
 	fsl_collector__poll(f->c, 0, on_event, f);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(path, pathsz, "%s/fslens-%s-%u.trace", f->o.dir, stamp, ++f->ncaptures);
+	snprintf(path, pathsz, "%s/fslens-%s-%u%s%s.trace", f->o.dir, stamp, ++f->ncaptures,
+		 f->o.tag ? "-" : "", f->o.tag ? f->o.tag : "");
 
-	for (off = f->tail; off != f->head;) {
+	/*
+	 * Every record held, none released before the end: a wait is stamped
+	 * with its start and arrives when it ends, however long that was, so
+	 * no window is long enough (the copies cost about the ring's bytes,
+	 * for the length of a capture).
+	 */
+	ord = fsl_ordered__new(0);
+	ids = malloc(MAX_STACK_IDS * sizeof(*ids));
+	if (!ord || !ids) {
+		fsl_ordered__free(ord);
+		free(ids);
+		return -ENOMEM;
+	}
+	for (off = f->tail; off != f->head && !e;) {
 		uint32_t len = rec_len(f, off);
+		const struct fsl_hdr *ev;
 
 		if (!len) {
 			off += f->cap - off % f->cap;
 			continue;
 		}
-		if (n == cap) {
-			const struct fsl_hdr **v;
-
-			cap = cap ? cap * 2 : 65536;
-			v = realloc(evs, cap * sizeof(*evs));
-			if (!v) {
-				free(evs);
-				return -ENOMEM;
-			}
-			evs = v;
-		}
-		evs[n++] = rec_ev(f, off);
+		ev = rec_ev(f, off);
+		if (!first || ev->ts < first)
+			first = ev->ts;
+		if (ev->ts > last)
+			last = ev->ts;
+		note_stack(ev, ids, &nids);
+		e = fsl_ordered__push(ord, ev, NULL, NULL);
 		off += len;
 	}
-	qsort(evs, n, sizeof(*evs), cmp_ev);
-	if (n) {
-		first = evs[0]->ts;
-		last = evs[n - 1]->ts;
-	}
-
-	w = fsl_writer__open(path, &wo, &e);
+	w = e ? NULL : fsl_writer__open(path, &wo, &e);
 	if (!w) {
-		free(evs);
+		fsl_ordered__free(ord);
+		free(ids);
 		return e;
 	}
 	sink = (struct fsl_meta_sink){ w, sink_kv, sink_text, sink_bitmap };
@@ -407,16 +442,16 @@ int fsl_flight__capture(struct fsl_flight *f, const char *reason, char *path, si
 		fsl_writer__kv(w, FSL_KV_FAMILIES, "%s", fams);
 	}
 	fsl_writer__kv(w, "monitor.trigger", "%s", reason);
-	for (i = 0; i < n && !e; i++)
-		e = fsl_writer__event(w, evs[i]);
+	e = fsl_ordered__flush(ord, write_event, w);
+	fsl_ordered__free(ord);
 	fsl_writer__kv(w, FSL_KV_END_NS, "%" PRIu64, last ? last : (uint64_t)mono_ns());
 	if (!e)
-		e = write_stacks(f, w, evs, n);
+		e = write_stacks(f, w, ids, nids);
+	free(ids);
 	if (!e && fsl_flight__lost(f, lost) == 0)
 		for (i = 0; i < FSL_FAM__MAX; i++)
 			if (lost[i])
 				fsl_writer__lost(w, i, lost[i]);
-	free(evs);
 	if (e) {
 		fsl_writer__discard(w);
 		return e;

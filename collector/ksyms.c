@@ -102,6 +102,21 @@ size_t fsl_ksyms__count(const struct fsl_ksyms *k)
 	return k ? k->n : 0;
 }
 
+size_t fsl_ksyms__ranges(const struct fsl_ksyms *k, const char *name, uint64_t (*r)[2],
+			 size_t max)
+{
+	size_t i, n = 0;
+
+	/* a symbol ends where the next one begins */
+	for (i = 0; k && i + 1 < k->n && n < max; i++)
+		if (!strcmp(k->syms[i].name, name)) {
+			r[n][0] = k->syms[i].addr;
+			r[n][1] = k->syms[i + 1].addr;
+			n++;
+		}
+	return n;
+}
+
 const char *fsl_ksyms__name(const struct fsl_ksyms *k, uint64_t addr, char *buf, size_t len)
 {
 	size_t lo = 0, hi = k->n;

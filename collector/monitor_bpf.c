@@ -1,22 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The monitor's in-kernel side: loads probes/monitor.bpf.c, fills its
- * target and syscall maps, attaches, and each interval copies mon_agg into
- * the metrics state. Blocked-time entries are read and deleted one stack
- * id at a time and named with the wait-class table, so neither the
- * aggregate map nor the stack map grows with the run's length.
+ * target and syscall maps and the kick rules' addresses, attaches, and each
+ * interval hands mon_agg to the metrics state. Blocked-time entries are read
+ * and deleted one key at a time; each stack is named once with the
+ * wait-class table and judged with the scope rules (include/fslens/scope.h),
+ * so neither the aggregate map nor the stack map grows with the run's
+ * length. A stack's class is written back for the kernel's commit-trigger
+ * evidence (mon_stack_cls).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "fslens/monitor.h"
+#include "fslens/scope.h"
 #include "fslens/ksyms.h"
 #include "fslens/text.h"
 #include "collector_int.h"
@@ -25,6 +32,8 @@
 #define MON_KEYS_MAX	32768	/* mon_agg's max_entries */
 #define STACK_DEPTH	64
 
+#define STACK_CACHE	4096
+
 struct fsl_monitor {
 	struct monitor_bpf *skel;
 	struct fsl_mon_metrics *mm;
@@ -32,9 +41,10 @@ struct fsl_monitor {
 	struct mon_key *keys;
 	struct mon_val *vals;	/* one per possible CPU */
 	int ncpus;
-	/* stack id -> class, for ids already deleted from the stack map */
-	int32_t cache_id[4096];
-	uint8_t cache_cls[4096];
+	/* stack id -> what it is, for ids already deleted from the stack map */
+	int32_t cache_id[STACK_CACHE];
+	uint8_t cache_cls[STACK_CACHE];
+	struct fsl_scope_stack cache_sc[STACK_CACHE];
 };
 
 static const struct fsl_monitor_opts *mon_log;
@@ -71,11 +81,23 @@ static int fill_syscalls(struct monitor_bpf *skel)
 			/* openat2's flags are inside struct open_how: not read here */
 			.flags = t[i].sc.how ? -1 : t[i].sc.flags,
 			.creat = t[i].sc.creat,
+			.stbuf = -1,
 		};
 		__u32 nr = t[i].nr;
 
 		if (nr >= 1024)
 			continue;
+		/* the stat family: where the buffer is */
+		if (!strcmp(t[i].name, "stat") || !strcmp(t[i].name, "lstat")) {
+			sc.stbuf = 1;
+			sc.stkind = MON_ST_STAT;
+		} else if (!strcmp(t[i].name, "newfstatat") || !strcmp(t[i].name, "fstatat64")) {
+			sc.stbuf = 2;
+			sc.stkind = MON_ST_STAT;
+		} else if (!strcmp(t[i].name, "statx")) {
+			sc.stbuf = 4;
+			sc.stkind = MON_ST_STATX;
+		}
 		e = bpf_map_update_elem(fd, &nr, &sc, BPF_ANY);
 		if (e)
 			return -errno;
@@ -89,6 +111,80 @@ static int fill_syscalls(struct monitor_bpf *skel)
 			return -errno;
 	}
 	return 0;
+}
+
+/*
+ * The targets' journal threads (jbd2/DEVNAME-N), marked in their task
+ * storage from the start: the kernel side learns a journal thread at its
+ * first commit, too late for the kick that asked for that commit.
+ */
+static void mark_jbd2_threads(struct fsl_monitor *m)
+{
+	int fd = bpf_map__fd(m->skel->maps.mon_task);
+	char path[64], comm[32], want[32];
+	struct dirent *d;
+	unsigned int i;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		struct mon_task v = { 0 };
+		int pid = atoi(d->d_name), pfd;
+		FILE *f;
+		size_t n;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		n = fread(comm, 1, sizeof(comm) - 1, f);
+		fclose(f);
+		comm[n] = 0;
+		comm[strcspn(comm, "\n")] = 0;
+		for (i = 0; i < m->mm->ntargets; i++) {
+			snprintf(want, sizeof(want), "jbd2/%s-", m->mm->fs[i].devname);
+			/* comm is cut at 15 characters */
+			if (m->mm->fs[i].devname[0] && !strncmp(comm, want, strlen(want) < 15 ?
+								   strlen(want) : 15))
+				break;
+		}
+		if (i == m->mm->ntargets)
+			continue;
+		pfd = syscall(SYS_pidfd_open, pid, 0);
+		if (pfd < 0)
+			continue;
+		v.kt_jbd2 = MON_EV_TGT(i);
+		bpf_map_update_elem(fd, &pfd, &v, BPF_NOEXIST);
+		close(pfd);
+	}
+	closedir(dir);
+}
+
+/* The report's kick rules at this kernel's addresses, into the rodata (before load). */
+static void fill_kicks(struct monitor_bpf *skel, const struct fsl_ksyms *k)
+{
+	const struct fsl_kick_rule *r;
+	unsigned int nr, i, n = 0;
+	uint64_t rg[4][2];
+	size_t j, nrg;
+
+	r = fsl_kick_rules(&nr);
+	for (i = 0; i < nr; i++) {
+		nrg = fsl_ksyms__ranges(k, r[i].func, rg, 4);
+		for (j = 0; j < nrg && n < MON_KICK_RULES; j++, n++) {
+			struct mon_kick_range *kr = (struct mon_kick_range *)&skel->rodata->targ_kick[n];
+
+			kr->lo = rg[j][0];
+			kr->hi = rg[j][1];
+			kr->kick = r[i].trig == FSL_KICK_STOP ? FSL_KICK_STOP : r[i].trig + 1u;
+			kr->rank = r[i].rank;
+		}
+	}
+	skel->rodata->targ_nkick = n;
 }
 
 struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fsl_monitor_opts *o,
@@ -112,36 +208,41 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 		e = -ENOMEM;
 		goto fail;
 	}
-	for (i = 0; i < 4096; i++)
+	for (i = 0; i < STACK_CACHE; i++)
 		m->cache_id[i] = -1;
+	m->ksyms = fsl_ksyms__load(NULL, &e);
+	if (!m->ksyms)
+		goto fail;
 	m->skel = monitor_bpf__open();
 	if (!m->skel) {
 		e = -errno ? -errno : -EINVAL;
 		goto fail;
 	}
 	m->skel->rodata->targ_self = getpid();
+	m->skel->rodata->targ_cgroup = mm->cgroups != 0;
+	m->skel->rodata->targ_all_ext4 = 1;
+	for (i = 0; i < mm->ntargets; i++)
+		if (mm->fs[i].fs != FSL_CTX_FS_EXT4)
+			m->skel->rodata->targ_all_ext4 = 0;
+	m->skel->rodata->targ_ntgt = mm->ntargets;
+	for (i = 0; i < mm->ntargets && i < MON_TARGETS_MAX; i++) {
+		m->skel->rodata->targ_fs_dev[i] = mm->fs[i].dev;
+		m->skel->rodata->targ_disk_dev[i] = mm->fs[i].blkdev;
+		m->skel->rodata->targ_commit_jiffies[i] = mm->fs[i].commit_jiffies;
+		m->skel->rodata->targ_max_txn[i] = mm->fs[i].max_txn_blocks;
+	}
+	m->skel->rodata->targ_st_dev_off = offsetof(struct stat, st_dev);
+	m->skel->rodata->targ_stx_dev_off = offsetof(struct statx, stx_dev_major);
+	m->skel->rodata->targ_wc_log_space = FSL_WC_JOURNAL_LOG_SPACE + 1;
+	m->skel->rodata->targ_wc_commit_wait = FSL_WC_COMMIT_WAIT + 1;
+	m->skel->rodata->targ_wc_txn_locked = FSL_WC_TXN_LOCKED + 1;
+	fill_kicks(m->skel, m->ksyms);
 	if (monitor_bpf__load(m->skel)) {
 		e = -errno ? -errno : -EINVAL;
 		goto fail;
 	}
 	e = fill_syscalls(m->skel);
 	if (e)
-		goto fail;
-	for (i = 0; i < mm->ntargets; i++) {
-		struct mon_tgt fs = { .idx = i, .commit_jiffies = mm->fs[i].commit_jiffies };
-		struct mon_tgt dk = { .idx = i, .fs_dev = mm->fs[i].dev };
-
-		if (bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_fs), &mm->fs[i].dev, &fs,
-					BPF_ANY) ||
-		    (mm->fs[i].blkdev &&
-		     bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_disk), &mm->fs[i].blkdev,
-					 &dk, BPF_ANY))) {
-			e = -errno;
-			goto fail;
-		}
-	}
-	m->ksyms = fsl_ksyms__load(NULL, &e);
-	if (!m->ksyms)
 		goto fail;
 	return m;
 fail:
@@ -152,18 +253,25 @@ fail:
 
 int fsl_monitor__start(struct fsl_monitor *m)
 {
+	mark_jbd2_threads(m);
 	return monitor_bpf__attach(m->skel) ? (-errno ? -errno : -EINVAL) : 0;
 }
 
-/* The wait class of a stack id: named from the stack map (then deleted), else the cache. */
-static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
+/*
+ * What a stack id is (class, scope): named from the stack map (then
+ * deleted), else the cache. The class goes back to the kernel too.
+ */
+static unsigned int stack_info(struct fsl_monitor *m, int32_t id, struct fsl_scope_stack *sc)
 {
 	uint64_t ips[STACK_DEPTH] = { 0 };
 	char *frames[STACK_DEPTH], name[256];
-	unsigned int slot = (uint32_t)id % 4096, cls, nf = 0;
+	unsigned int slot = (uint32_t)id % STACK_CACHE, cls, nf = 0;
 	int fd = bpf_map__fd(m->skel->maps.mon_stacks), j;
 	int32_t key = id;
+	uint32_t cslot;
+	uint8_t c1;
 
+	memset(sc, 0, sizeof(*sc));
 	if (id < 0)
 		return FSL_WC_OTHER;
 	if (id >= FSL_STACK2_BASE) {
@@ -171,8 +279,10 @@ static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
 		key = id - FSL_STACK2_BASE;
 	}
 	if (bpf_map_lookup_elem(fd, &key, ips)) {
-		if (m->cache_id[slot] == id)
+		if (m->cache_id[slot] == id) {
+			*sc = m->cache_sc[slot];
 			return m->cache_cls[slot];
+		}
 		m->mm->stacks_unnamed++;
 		return FSL_WC_OTHER;
 	}
@@ -189,15 +299,21 @@ static unsigned int stack_class(struct fsl_monitor *m, int32_t id)
 			nf++;
 	}
 	cls = fsl_wclass_of_frames((const char *const *)frames, nf, NULL);
+	fsl_scope_stack_of_frames((const char *const *)frames, nf, sc);
 	while (nf)
 		free(frames[--nf]);
 	/*
 	 * Deleting keeps the stack map from filling over a long run; a task
-	 * asleep on this stack now finds the class in the cache when it wakes.
+	 * asleep on this stack now finds it in the cache when it wakes.
 	 */
 	bpf_map_delete_elem(fd, &key);
 	m->cache_id[slot] = id;
 	m->cache_cls[slot] = cls;
+	m->cache_sc[slot] = *sc;
+	cslot = id >= FSL_STACK2_BASE ? (uint32_t)key + MON_STACKS : (uint32_t)key;
+	c1 = (uint8_t)(cls + 1);
+	if (cslot < MON_STACKS + MON_STACKS2)
+		bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_stack_cls), &cslot, &c1, BPF_ANY);
 	return cls;
 }
 
@@ -215,9 +331,18 @@ int fsl_monitor__read(struct fsl_monitor *m)
 	for (i = 0; i < n; i++) {
 		struct mon_val sum = { 0 };
 		const struct mon_key *kp = &m->keys[i];
-		int e;
+		struct fsl_scope_stack sc;
+		unsigned int cls;
+		int e, del;
 
-		if (kp->kind == MON_BLOCKED)
+		/*
+		 * Blocked time is read and deleted (each entry is judged once);
+		 * so is a cgroup's past the table, whose keys would otherwise
+		 * pile up: their series is "other", a sum of what was read.
+		 */
+		del = kp->kind == MON_BLOCKED ||
+		      (kp->cg && fsl_mon_metrics__cg_slot(m->mm, kp->cg) == MON_CG_OTHER);
+		if (del)
 			e = bpf_map_lookup_and_delete_elem(fd, kp, m->vals);
 		else
 			e = bpf_map_lookup_elem(fd, kp, m->vals);
@@ -227,11 +352,13 @@ int fsl_monitor__read(struct fsl_monitor *m)
 			sum.count += m->vals[c].count;
 			sum.sum += m->vals[c].sum;
 		}
-		if (kp->kind == MON_BLOCKED)
-			fsl_mon_metrics__blocked(m->mm, kp->tgt, kp->a, stack_class(m, kp->x),
-						 sum.sum);
-		else
-			fsl_mon_metrics__apply(m->mm, kp, &sum);
+		if (kp->kind == MON_BLOCKED) {
+			cls = stack_info(m, kp->x, &sc);
+			fsl_mon_metrics__blocked(m->mm, fsl_mon_wait_target(m->mm, kp, &sc),
+						 MON_A_ROLE(kp->a), cls, kp->cg, sum.sum);
+		} else {
+			fsl_mon_metrics__apply(m->mm, kp, &sum, del);
+		}
 	}
 	return 0;
 }

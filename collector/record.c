@@ -282,9 +282,10 @@ static int write_symbols(struct rec *r, struct fsl_stream *st)
  * before detach: the window the block events cover (the recorder's own
  * metadata reads happen outside it).
  */
-static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *when)
+static void disk_stat_kv(struct rec *r, const struct fsl_target *t, int end)
 {
-	char p[128], buf[512], key[64];
+	char p[128], buf[512];
+	uint64_t ts = 0;
 	FILE *f;
 
 	if (!t->diskname[0])
@@ -293,10 +294,21 @@ static void disk_stat_kv(struct rec *r, const struct fsl_target *t, const char *
 	f = fopen(p, "re");
 	if (!f)
 		return;
+	/*
+	 * The trace's events count against the kernel's delta between the
+	 * two reads: the start read's time is after it, the end read's before
+	 * it, so no completion the kernel counted is left out of the window.
+	 */
+	if (end)
+		ts = mono_ns();
 	if (fgets(buf, sizeof(buf), f)) {
+		if (!end)
+			ts = mono_ns();
 		buf[strcspn(buf, "\n")] = 0;
-		snprintf(key, sizeof(key), FSL_KV_QUEUE_STAT_PREFIX "%s", when);
-		fsl_writer__kv(r->w, key, "%s", buf + strspn(buf, " "));
+		fsl_writer__kv(r->w, end ? FSL_KV_QUEUE_STAT_END : FSL_KV_QUEUE_STAT_START, "%s",
+			       buf + strspn(buf, " "));
+		fsl_writer__kv(r->w, end ? FSL_KV_QUEUE_STAT_END_NS : FSL_KV_QUEUE_STAT_START_NS,
+			       "%" PRIu64, ts);
 	}
 	fclose(f);
 }
@@ -370,6 +382,10 @@ static void meta_start(struct rec *r, const struct fsl_target *t, int have_targe
 	e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_START);
 	if (e)
 		say(r, FSL_RECORD_WARNING, "cannot read the bitmaps of %s: %s", t->bdev, strerror(-e));
+	e = fsl_meta_ext4_dirs(&sink, t->bdev, FSL_BITMAP_START);
+	if (e && e != -E2BIG)
+		say(r, FSL_RECORD_WARNING, "cannot read the directories of %s: %s", t->bdev,
+		    strerror(-e));
 }
 
 /*
@@ -474,7 +490,7 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 static int record_loop(struct rec *r, struct fsl_stream *st, int64_t t0, pid_t *child,
 		       int *status)
 {
-	int64_t t_end = r->o->duration ? t0 + (int64_t)(r->o->duration * 1e9) : 0;
+	int64_t t_end = r->o->duration_ns ? t0 + (int64_t)r->o->duration_ns : 0;
 	int64_t now, last_flush = t0;
 	int e;
 
@@ -590,7 +606,7 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 			fsl_writer__kv(r->w, FSL_KV_JBD2_INFO_END_NS, "%" PRId64, mono_ns());
 	}
 	if (have_target)
-		disk_stat_kv(r, t, "end");
+		disk_stat_kv(r, t, 1);
 	/* the recording window ends where detaching begins */
 	fsl_writer__kv(r->w, FSL_KV_END_NS, "%" PRId64, mono_ns());
 	fill_sample(r, st);
@@ -615,6 +631,10 @@ static void record_end(struct rec *r, struct fsl_stream *st, const struct fsl_ta
 		e = fsl_meta_bitmaps(&sink, t->bdev, FSL_BITMAP_END);
 		if (e && e != -EOPNOTSUPP)
 			say(r, FSL_RECORD_WARNING, "cannot read the end bitmaps: %s", strerror(-e));
+		e = fsl_meta_ext4_dirs(&sink, t->bdev, FSL_BITMAP_END);
+		if (e && e != -EOPNOTSUPP && e != -E2BIG)
+			say(r, FSL_RECORD_WARNING, "cannot read the directories' htrees: %s",
+			    strerror(-e));
 	}
 	if (have_target && r->fs == FSL_COLLECTOR_FS_XFS && !r->unmounted)
 		xfs_space(r, t, "end");
@@ -795,6 +815,11 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 			goto out;
 		}
 	}
+	/*
+	 * The recording starts as the probes are attached: no event (nor the
+	 * first slot of the cpu samples, clamped to the attach) is before it.
+	 */
+	t0 = mono_ns();
 	e = fsl_collector__start(c);
 	if (e) {
 		rc = e;
@@ -810,10 +835,9 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 		goto out;
 	}
 	started = 1;
-	t0 = mono_ns();
 	r.t0 = t0;
 	if (have_target)
-		disk_stat_kv(&r, &t, "start");
+		disk_stat_kv(&r, &t, 0);
 	if (have_target && is_ext4)
 		jbd2_start_kv(&r, &t);
 	meta_recording(&r, c, &co, t0, child);
@@ -821,7 +845,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	    have_target ? " " : " every filesystem",
 	    have_target ? (t.mount[0] ? t.mount : t.bdev) : "", fsl_collector__mode(c),
 	    fsl_collector__fentry(c) ? "available, unused" : "refused",
-	    o->cmd ? "" : o->duration ? "" : "; Ctrl-C to stop");
+	    o->cmd ? "" : o->duration_ns ? "" : "; Ctrl-C to stop");
 	if (gate >= 0) {
 		if (write(gate, "g", 1) != 1) {
 			rc = -errno;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The one hash map (include/fslens/hashmap.h). */
+/* The one hash map and the one string hash (include/fslens/hashmap.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,4 +157,24 @@ void *fsl_map__next(const struct fsl_map *m, size_t *i, uint64_t *key)
 		}
 	}
 	return NULL;
+}
+
+uint64_t fsl_hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ull ^ n, w;
+
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	while (n--)
+		h = (h ^ *s++) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+uint64_t fsl_hash_str(const char *s)
+{
+	return fsl_hash_bytes(s, strlen(s));
 }

@@ -130,6 +130,59 @@ int fsl_meta__xfs_geometry(const struct fsl_meta *m, struct fsl_xfs_geometry *g)
 	return found == 5 && g->block_size && g->ag_blocks && g->inode_size ? 0 : -ENOENT;
 }
 
+static int u64_list(const char *v, uint32_t n, uint64_t *out)
+{
+	uint32_t i;
+	char *end;
+
+	for (i = 0; v && i < n; i++) {
+		out[i] = strtoull(v, &end, 10);
+		if (end == v || (*end && *end != ','))
+			return -ENOENT;
+		v = *end ? end + 1 : end;
+	}
+	return v && i == n && !*v ? 0 : -ENOENT;
+}
+
+unsigned int fsl_meta__ext4_htree(const struct fsl_meta *m, struct fsl_htree_dir *out,
+				  unsigned int max)
+{
+	size_t len = 0;
+	const char *t = fsl_meta__text(m, FSL_TEXT_EXT4_HTREE, &len), *end = t + len;
+	unsigned int n = 0;
+	char line[256];
+
+	while (t && t < end && n < max) {
+		const char *nl = memchr(t, '\n', end - t);
+		size_t l = (nl ? nl : end) - t;
+		unsigned long long ino, blocks;
+		unsigned int levels, index;
+		int at = 0;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l : sizeof(line) - 1), t);
+		if (sscanf(line, "%llu %llu %u %u %n", &ino, &blocks, &levels, &index, &at) == 4 && at) {
+			out[n].ino = ino;
+			out[n].blocks = blocks;
+			out[n].levels = levels;
+			out[n].index_blocks = index;
+			snprintf(out[n].path, sizeof(out[n].path), "%s", line + at);
+			n++;
+		}
+		t = nl ? nl + 1 : end;
+	}
+	return n;
+}
+
+int fsl_meta__ext4_group_tables(const struct fsl_meta *m, uint32_t n, uint64_t *bb, uint64_t *ib,
+				uint64_t *it)
+{
+	if (!n || u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_BLOCK_BITMAP), n, bb) ||
+	    u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_INODE_BITMAP), n, ib) ||
+	    u64_list(fsl_meta__str(m, FSL_KV_EXT4_GROUP_INODE_TABLE), n, it))
+		return -ENOENT;
+	return 0;
+}
+
 int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *g)
 {
 	const char *v;
@@ -418,4 +471,58 @@ void fsl_meta_store__view(struct fsl_meta_store *s, struct fsl_meta *m)
 	m->priv = s;
 	m->kv = view_kv;
 	m->text = view_text;
+}
+
+int fsl_disk_stat_parse(const char *line, struct fsl_disk_stat *o)
+{
+	/* field order of Documentation/block/stat.rst */
+	static const struct { unsigned char g, what; } at[] = {
+		{ FSL_SG_READ, 0 }, { FSL_SG_READ, 1 }, { FSL_SG_READ, 2 }, { FSL_SG_READ, 3 },
+		{ FSL_SG_WRITE, 0 }, { FSL_SG_WRITE, 1 }, { FSL_SG_WRITE, 2 }, { FSL_SG_WRITE, 3 },
+		{ 0, 4 }, { 0, 5 }, { 0, 6 },
+		{ FSL_SG_DISCARD, 0 }, { FSL_SG_DISCARD, 1 }, { FSL_SG_DISCARD, 2 },
+		{ FSL_SG_DISCARD, 3 },
+		{ FSL_SG_FLUSH, 0 }, { FSL_SG_FLUSH, 3 },
+	};
+	const char *p = line;
+	unsigned int n = 0;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	while (p && n < sizeof(at) / sizeof(at[0])) {
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		v = strtoull(p, &end, 10);
+		p = end;
+		switch (at[n].what) {
+		case 0: o->ios[at[n].g] = v; break;
+		case 1: o->merges[at[n].g] = v; break;
+		case 2: o->sectors[at[n].g] = v; break;
+		case 3: o->ticks_ms[at[n].g] = v; break;
+		case 4: o->in_flight = v; break;
+		case 5: o->io_ticks_ms = v; break;
+		case 6: o->time_in_queue_ms = v; break;
+		}
+		n++;
+	}
+	o->nfields = n;
+	return n >= 11 ? 0 : -EINVAL;
+}
+
+int fsl_meta__disk_stat(const struct fsl_meta *m, int end, struct fsl_disk_stat *o)
+{
+	const char *v = fsl_meta__str(m, end ? FSL_KV_QUEUE_STAT_END : FSL_KV_QUEUE_STAT_START);
+	int e;
+
+	if (!v) {
+		memset(o, 0, sizeof(*o));
+		return -ENOENT;
+	}
+	e = fsl_disk_stat_parse(v, o);
+	o->ts = fsl_meta__u64(m, end ? FSL_KV_QUEUE_STAT_END_NS : FSL_KV_QUEUE_STAT_START_NS, 0);
+	return e;
 }

@@ -18,6 +18,12 @@
 	F(fsl_ev_block_rq, flags, U32), F(fsl_ev_block_rq, error, S32), \
 	F(fsl_ev_block_rq, rq, HEX), FN(fsl_ev_block_rq, hdr.cpu, "cpu", U16) } }
 
+#define BLOCK_BIO(id, nm) \
+	{ id, FSL_FAM_BLOCK, 6, sizeof(struct fsl_ev_block_bio), nm, "block", { \
+	F(fsl_ev_block_bio, dev, DEV), F(fsl_ev_block_bio, sector, U64), \
+	F(fsl_ev_block_bio, nr_sector, U32), F(fsl_ev_block_bio, flags, U32), \
+	F(fsl_ev_block_bio, error, S32), FN(fsl_ev_block_bio, hdr.cpu, "cpu", U16) } }
+
 #define JBD2_COMMIT(id, nm) \
 	{ id, FSL_FAM_JOURNAL, 4, sizeof(struct fsl_ev_jbd2_commit), nm, "jbd2", { \
 	F(fsl_ev_jbd2_commit, dev, DEV), F(fsl_ev_jbd2_commit, transaction, U32), \
@@ -172,6 +178,17 @@ static const struct fsl_event_desc table[] = {
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_ISSUE, "block_rq_issue"),
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_COMPLETE, "block_rq_complete"),
 	BLOCK_RQ(FSL_EV_BLOCK_RQ_MERGE, "block_rq_merge"),
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_QUEUE, "block_bio_queue"),
+	BLOCK_BIO(FSL_EV_BLOCK_GETRQ, "block_getrq"),
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_BACKMERGE, "block_bio_backmerge"),
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_FRONTMERGE, "block_bio_frontmerge"),
+	BLOCK_RQ(FSL_EV_BLOCK_RQ_REQUEUE, "block_rq_requeue"),
+	{ FSL_EV_BLOCK_SPLIT, FSL_FAM_BLOCK, 6, sizeof(struct fsl_ev_block_split),
+	  "block_split", "block", {
+	F(fsl_ev_block_split, dev, DEV), F(fsl_ev_block_split, sector, U64),
+	F(fsl_ev_block_split, nr_sector, U32), F(fsl_ev_block_split, flags, U32),
+	F(fsl_ev_block_split, new_sector, U64), FN(fsl_ev_block_split, hdr.cpu, "cpu", U16) } },
+	BLOCK_BIO(FSL_EV_BLOCK_BIO_COMPLETE, "block_bio_complete"),
 
 	JBD2_COMMIT(FSL_EV_JBD2_START_COMMIT, "jbd2_start_commit"),
 	JBD2_COMMIT(FSL_EV_JBD2_COMMIT_LOCKING, "jbd2_commit_locking"),
@@ -344,11 +361,12 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_offcpu, waker_pid, U32), F(fsl_ev_offcpu, state, U32),
 	F(fsl_ev_offcpu, wake_dev, DEV), F(fsl_ev_offcpu, runq_ns, U64) } },
 
-	{ FSL_EV_TASKTIME, FSL_FAM_OFFCPU, 7, sizeof(struct fsl_ev_tasktime), "tasktime", NULL, {
+	{ FSL_EV_TASKTIME, FSL_FAM_OFFCPU, 10, sizeof(struct fsl_ev_tasktime), "tasktime", NULL, {
 	F(fsl_ev_tasktime, first_ts, U64), F(fsl_ev_tasktime, oncpu_ns, U64),
 	F(fsl_ev_tasktime, runq_ns, U64), F(fsl_ev_tasktime, blocked_ns, U64),
 	F(fsl_ev_tasktime, sleep_ns, U64), F(fsl_ev_tasktime, switches, U32),
-	F(fsl_ev_tasktime, flags, HEX) } },
+	F(fsl_ev_tasktime, flags, HEX), F(fsl_ev_tasktime, last_state, U32),
+	F(fsl_ev_tasktime, state, U32), F(fsl_ev_tasktime, last_since, U64) } },
 
 	{ FSL_EV_CPU, FSL_FAM_CPU, 5, sizeof(struct fsl_ev_cpu), "cpu", NULL, {
 	F(fsl_ev_cpu, slot_ns, U64), F(fsl_ev_cpu, period_ns, U64),

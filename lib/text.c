@@ -91,6 +91,19 @@ const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t b)
 	return buf;
 }
 
+const char *fsl_fmt_bytes_short(char *buf, size_t len, uint64_t b)
+{
+	if (b >= 10ull << 30)
+		snprintf(buf, len, "%.0fG", b / 1073741824.0);
+	else if (b >= 10ull << 20)
+		snprintf(buf, len, "%.0fM", b / 1048576.0);
+	else if (b >= 10ull << 10)
+		snprintf(buf, len, "%.0fK", b / 1024.0);
+	else
+		snprintf(buf, len, "%" PRIu64, b);
+	return buf;
+}
+
 size_t fsl_frame_func_len(const char *frame)
 {
 	return strcspn(frame, "+/ \t[");

@@ -73,6 +73,7 @@ struct fsl_reader {
 	uint8_t fam_of[FSL_STATE_TYPES];
 	uint16_t min_size[FSL_STATE_TYPES];
 	ZSTD_DCtx *dc;
+	struct fsl_decode_stats decoded;
 
 	/* metadata */
 	struct kv_ent *kv;
@@ -91,6 +92,9 @@ struct fsl_reader {
 	char **warnings;
 	size_t nwarn, nwarn_dropped;
 };
+
+/* Every reader's decoding since the process started (readers decode on other threads). */
+static uint64_t total_chunks, total_events;
 
 static void warn(struct fsl_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -1061,6 +1065,11 @@ static int next_chunk(struct fsl_reader *r)
 		r->rp = p;
 		r->rend = p + b.raw_len;
 		r->left = r->ccount = b.count;
+		/* entered: its events are all decoded (or the chunk skipped as bad) */
+		r->decoded.chunks++;
+		r->decoded.events += b.count;
+		__atomic_add_fetch(&total_chunks, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&total_events, b.count, __ATOMIC_RELAXED);
 		r->coff = e->off;
 		r->prev_ts = 0;
 		for (size_t i = 0; i <= FSL_STATE_TYPES; i++) {
@@ -1645,6 +1654,17 @@ const struct fsl_event_desc *fsl_reader__schema(const struct fsl_reader *r, unsi
 		if (r->schema[i].type == type)
 			return &r->schema[i];
 	return NULL;
+}
+
+void fsl_reader__decoded(const struct fsl_reader *r, struct fsl_decode_stats *out)
+{
+	*out = r->decoded;
+}
+
+void fsl_reader_decoded_total(struct fsl_decode_stats *out)
+{
+	out->chunks = __atomic_load_n(&total_chunks, __ATOMIC_RELAXED);
+	out->events = __atomic_load_n(&total_events, __ATOMIC_RELAXED);
 }
 
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trace writer: reorders events within a window, delta-encodes them per type
- * into chunks, compresses each chunk with zstd and appends it as one block.
+ * Trace writer: puts events in time order through the ordering service
+ * (lib/ordered.c; unless the caller's stream is sorted already), delta-encodes
+ * them per type into chunks, compresses each chunk with zstd and appends it
+ * as one block.
  * Every block is written whole or (after a write error) cut off again, so a
  * crash or a full disk leaves a file whose complete blocks all read back.
  */
@@ -16,33 +18,18 @@
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
+#include "fslens/ordered.h"
 #include "trace_internal.h"
 
 #define DEF_CHUNK_EVENTS	65536
 #define DEF_CHUNK_BYTES		(1u << 20)	/* encoded bytes before compression */
 #define DEF_REORDER_NS		2000000000ull
-#define DRAIN_BATCH		8192
-#define MAX_PENDING		(1u << 18)	/* events held for reordering */
-#define RING_BYTES		(32u << 20)	/* their bytes */
-#define META_FLUSH_BYTES	(1u << 20)
-
 /*
- * Events held for reordering: records sit in a byte ring in arrival order;
- * items[] sorts them by (ts, arrival). arr[] has one word per arrival (the
- * ring bytes it took, whether it wrapped, whether it was emitted), so the
- * ring head advances over emitted records by reading a small dense array,
- * and in-order input is never copied a second time.
+ * Bytes the ordering may hold (copies and slots): past it the oldest go
+ * out, window or not, and whatever is older than them arrives late.
  */
-struct pend {
-	uint64_t ts;
-	uint64_t seq;		/* arrival order: ties keep it */
-	uint32_t off;		/* in the ring */
-	uint32_t len;
-};
-
-#define ARR_CAP		(1u << 19)	/* arrivals not yet reclaimed */
-#define ARR_EMITTED	(1u << 31)
-#define ARR_WRAPPED	(1u << 30)
+#define ORDER_BYTES		(32u << 20)
+#define META_FLUSH_BYTES	(1u << 20)
 
 struct lane_state {
 	uint32_t lanes[FSL_MAX_LANES];
@@ -61,17 +48,10 @@ struct fsl_writer {
 	uint64_t off;		/* end of the last complete block */
 	struct fsl_file_hdr fh;
 
-	/* reorder window */
-	unsigned char *one;	/* opts.sorted: a dirop whose paths are clamped */
-	struct pend *items, *tmp;
-	size_t n, head, cap, drain_at, sorted_end;
-	int new_sorted;
-	uint64_t seq;
-	unsigned char *ring;
-	size_t ring_head, ring_tail, ring_used;
-	uint32_t *arr;
-	uint64_t arr_head;	/* oldest arrival not reclaimed; seq is the next */
-	uint64_t max_ts, last_emit_ts;
+	/* ordering (NULL: opts.sorted) and the emitted stream */
+	struct fsl_ordered *ord;
+	unsigned char *one;	/* a dirop whose paths are clamped */
+	uint64_t last_emit_ts;
 	int emitted_any;
 
 	/* current chunk */
@@ -355,8 +335,6 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 		w->opts.zstd_level = 1;	/* fast; level 3 saves ~12% of size at ~25% more CPU */
 	if (!w->opts.reorder_ns)
 		w->opts.reorder_ns = DEF_REORDER_NS;
-	w->new_sorted = 1;
-	w->drain_at = DRAIN_BATCH;
 	for (t = 0; t < FSL_STATE_TYPES; t++) {
 		const struct fsl_event_desc *d = fsl_schema_builtin(t);
 
@@ -364,12 +342,11 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 		w->type_lanes[t] = d ? fsl_lanes_for(d->size) : FSL_MAX_LANES;
 	}
 	w->zc = ZSTD_createCCtx();
-	w->ring = malloc(RING_BYTES);
-	w->arr = malloc(ARR_CAP * sizeof(*w->arr));
-	if (!w->zc || !w->ring || !w->arr) {
+	if (!w->opts.sorted && (w->ord = fsl_ordered__new(w->opts.reorder_ns)))
+		fsl_ordered__set_limit(w->ord, ORDER_BYTES);
+	if (!w->zc || (!w->opts.sorted && !w->ord)) {
 		ZSTD_freeCCtx(w->zc);
-		free(w->ring);
-		free(w->arr);
+		fsl_ordered__free(w->ord);
 		free(w);
 		*err = -ENOMEM;
 		return NULL;
@@ -379,9 +356,8 @@ struct fsl_writer *fsl_writer__open(const char *path, const struct fsl_writer_op
 	if (w->fd < 0) {
 		*err = w->fd;
 		ZSTD_freeCCtx(w->zc);
-		free(w->ring);
-		free(w->arr);
 		free(w->path);
+		fsl_ordered__free(w->ord);
 		free(w);
 		return NULL;
 	}
@@ -703,231 +679,38 @@ static int encode(struct fsl_writer *w, const unsigned char *rec)
 	return 0;
 }
 
-static int emit(struct fsl_writer *w, const unsigned char *rec)
+/* One record in time order (a late one is counted, as the reader reports it). */
+static int emit(void *ctx, const struct fsl_hdr *h)
 {
-	const struct fsl_hdr *h = (const struct fsl_hdr *)rec;
+	struct fsl_writer *w = ctx;
 
 	if (w->emitted_any && h->ts < w->last_emit_ts)
 		w->late++;
 	else
 		w->last_emit_ts = h->ts;
 	w->emitted_any = 1;
-	return encode(w, rec);
-}
-
-static inline int pend_cmp(const void *a, const void *b)
-{
-	const struct pend *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Offset of room for a record of len bytes in the ring (recorded in arr[]), or -1. */
-static long ring_alloc(struct fsl_writer *w, size_t len)
-{
-	size_t need = (len + 7) & ~(size_t)7, pos;
-	uint32_t wrapped = 0;
-
-	if (w->seq - w->arr_head >= ARR_CAP)
-		return -1;
-	if (!w->ring_used)
-		w->ring_head = w->ring_tail = 0;
-	if (!w->ring_used || w->ring_tail > w->ring_head) {
-		if (RING_BYTES - w->ring_tail >= need) {
-			pos = w->ring_tail;
-		} else if (w->ring_head >= need) {
-			/* wrap: the end of the ring is left unused */
-			w->ring_used += RING_BYTES - w->ring_tail;
-			wrapped = ARR_WRAPPED;
-			pos = 0;
-		} else {
-			return -1;
-		}
-	} else if (w->ring_head - w->ring_tail >= need) {
-		pos = w->ring_tail;
-	} else {
-		return -1;
+	if (h->type == FSL_EV_DIROP && h->size >= sizeof(struct fsl_ev_dirop)) {
+		/* path lengths that do not fit the record are cut to it */
+		if (!w->one && !(w->one = malloc(65536)))
+			return -ENOMEM;
+		memcpy(w->one, h, h->size);
+		dirop_clamp_paths((struct fsl_ev_dirop *)w->one,
+				  h->size - offsetof(struct fsl_ev_dirop, paths));
+		return encode(w, w->one);
 	}
-	w->ring_tail = pos + need;
-	if (w->ring_tail == RING_BYTES)
-		w->ring_tail = 0;
-	w->ring_used += need;
-	w->arr[w->seq % ARR_CAP] = need | wrapped;
-	return (long)pos;
-}
-
-/* Reclaim ring space of emitted records, oldest arrival first. */
-static void ring_release(struct fsl_writer *w)
-{
-	while (w->arr_head < w->seq) {
-		uint32_t a = w->arr[w->arr_head % ARR_CAP], need = a & ~(ARR_EMITTED | ARR_WRAPPED);
-
-		if (!(a & ARR_EMITTED))
-			break;
-		if (a & ARR_WRAPPED) {
-			w->ring_used -= RING_BYTES - w->ring_head + need;
-			w->ring_head = need;
-		} else {
-			w->ring_used -= need;
-			w->ring_head += need;
-		}
-		if (w->ring_head == RING_BYTES)
-			w->ring_head = 0;
-		w->arr_head++;
-	}
-	if (!w->ring_used)
-		w->ring_head = w->ring_tail = 0;
-}
-
-/*
- * Make items[head..n) sorted: the part added since the last drain is sorted
- * on its own, then merged with only the suffix of the sorted part it
- * overlaps (with a bounded disorder that suffix is short).
- */
-static int sort_pending(struct fsl_writer *w)
-{
-	struct pend *nw = w->items + w->sorted_end;
-	size_t k = w->n - w->sorted_end, lo, hi, a, i, j, o;
-
-	if (!k)
-		return 0;
-	if (!w->new_sorted)
-		qsort(nw, k, sizeof(*nw), pend_cmp);
-	if (w->sorted_end > w->head && pend_cmp(&w->items[w->sorted_end - 1], nw) > 0) {
-		lo = w->head;
-		hi = w->sorted_end;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (pend_cmp(&w->items[mid], nw) <= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		a = w->sorted_end - lo;
-		for (i = lo, j = 0, o = 0; i < w->sorted_end && j < k;)
-			w->tmp[o++] = pend_cmp(&w->items[i], &nw[j]) <= 0 ? w->items[i++] : nw[j++];
-		while (i < w->sorted_end)
-			w->tmp[o++] = w->items[i++];
-		while (j < k)
-			w->tmp[o++] = nw[j++];
-		memcpy(w->items + lo, w->tmp, (a + k) * sizeof(*w->tmp));
-	}
-	w->sorted_end = w->n;
-	w->new_sorted = 1;
-	return 0;
-}
-
-static int emit_head(struct fsl_writer *w)
-{
-	const struct pend *p = &w->items[w->head++];
-
-	w->arr[p->seq % ARR_CAP] |= ARR_EMITTED;
-	return emit(w, w->ring + p->off);
-}
-
-/*
- * Emit what left the reorder window (everything when final; at least
- * `force` events when the ring is full), keeping at most MAX_PENDING.
- */
-static int drain(struct fsl_writer *w, int final, size_t force)
-{
-	uint64_t wm;
-	int err = 0, over;
-
-	sort_pending(w);
-	wm = final ? UINT64_MAX :
-	     w->max_ts > w->opts.reorder_ns ? w->max_ts - w->opts.reorder_ns : 0;
-	over = w->n - w->head > MAX_PENDING;
-	while (w->head < w->n && !err) {
-		if (over && w->n - w->head <= MAX_PENDING / 2)
-			over = 0;
-		if (!force && !over && w->items[w->head].ts > wm)
-			break;
-		err = emit_head(w);
-		if (force)
-			force--;
-	}
-	ring_release(w);
-	if (w->head == w->n) {
-		w->head = w->n = w->sorted_end = 0;
-	} else if (w->head >= w->n - w->head) {
-		memmove(w->items, w->items + w->head, (w->n - w->head) * sizeof(*w->items));
-		w->n -= w->head;
-		w->sorted_end -= w->head;
-		w->head = 0;
-	}
-	w->drain_at = (w->n - w->head) + DRAIN_BATCH;
-	return err;
+	return encode(w, (const unsigned char *)h);
 }
 
 int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev)
 {
-	struct pend *p;
-	long off;
-	int err;
-
 	if (w->err)
 		return w->err;
 	if (!ev || ev->size < sizeof(struct fsl_hdr))
 		return -EINVAL;
-	if (w->opts.sorted) {
-		/* in order already (the recorder's stream): no reorder copy */
-		if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop)) {
-			if (!w->one && !(w->one = malloc(65536)))
-				return -ENOMEM;
-			memcpy(w->one, ev, ev->size);
-			dirop_clamp_paths((struct fsl_ev_dirop *)w->one,
-					  ev->size - offsetof(struct fsl_ev_dirop, paths));
-			return emit(w, w->one);
-		}
-		return emit(w, (const unsigned char *)ev);
-	}
-	if (w->n == w->cap) {
-		size_t nc = w->cap ? w->cap * 2 : 4096;
-		struct pend *ni = realloc(w->items, nc * sizeof(*ni));
-		struct pend *nt;
-
-		if (!ni)
-			return -ENOMEM;
-		w->items = ni;
-		nt = realloc(w->tmp, nc * sizeof(*nt));
-		if (!nt)
-			return -ENOMEM;
-		w->tmp = nt;
-		w->cap = nc;
-	}
-	while ((off = ring_alloc(w, ev->size)) < 0) {
-		/* ring full: the oldest events go out, window or not */
-		if (w->head == w->n)
-			return -ENOBUFS;	/* cannot happen: an empty ring has room */
-		err = drain(w, 0, DRAIN_BATCH);
-		if (err)
-			return err;
-	}
-	memcpy(w->ring + off, ev, ev->size);
-	if (ev->type == FSL_EV_DIROP && ev->size >= sizeof(struct fsl_ev_dirop)) {
-		/* path lengths that do not fit the record are cut to it */
-		struct fsl_ev_dirop *d = (struct fsl_ev_dirop *)(w->ring + off);
-		size_t room = ev->size - offsetof(struct fsl_ev_dirop, paths);
-
-		dirop_clamp_paths(d, room);
-	}
-	p = &w->items[w->n];
-	if (w->n > w->sorted_end && ev->ts < p[-1].ts)
-		w->new_sorted = 0;
-	p->ts = ev->ts;
-	p->seq = w->seq++;
-	p->off = off;
-	p->len = ev->size;
-	w->n++;
-	if (ev->ts > w->max_ts)
-		w->max_ts = ev->ts;
-	if (w->n - w->head >= w->drain_at)
-		return drain(w, 0, 0);
-	return 0;
+	/* in order already (the recorder's stream): no copy held */
+	if (!w->ord)
+		return emit(w, ev);
+	return fsl_ordered__push(w->ord, ev, emit, w);
 }
 
 int fsl_writer__flush(struct fsl_writer *w)
@@ -936,7 +719,7 @@ int fsl_writer__flush(struct fsl_writer *w)
 
 	if (w->err)
 		return w->err;
-	err = drain(w, 1, 0);
+	err = w->ord ? fsl_ordered__flush(w->ord, emit, w) : 0;
 	if (!err)
 		err = write_chunk(w);
 	if (!err)
@@ -991,10 +774,7 @@ static void free_writer(struct fsl_writer *w)
 	free(w->path);
 	free(w->beside);
 	free(w->one);
-	free(w->items);
-	free(w->tmp);
-	free(w->ring);
-	free(w->arr);
+	fsl_ordered__free(w->ord);
 	fsl_buf_free(&w->enc);
 	fsl_buf_free(&w->zbuf);
 	fsl_buf_free(&w->kv);
@@ -1064,5 +844,5 @@ uint64_t fsl_writer__bytes(const struct fsl_writer *w)
 
 uint64_t fsl_writer__events(const struct fsl_writer *w)
 {
-	return w->events + w->ccount + (w->n - w->head);
+	return w->events + w->ccount + (w->ord ? fsl_ordered__pending(w->ord) : 0);
 }

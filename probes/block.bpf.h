@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * block family: block_rq_insert/issue/complete/merge on tp_btf (raw_tp
- * fallback). The tracepoints pass the struct request; the fields the
- * classic tracepoint prints (dev, sector, size, rwbs) are derived here the
- * same way the kernel's trace point assign does, through CO-RE reads.
+ * block family on tp_btf (raw_tp fallback). Requests: block_rq_insert,
+ * issue, complete, merge, requeue (the tracepoints pass the struct
+ * request). Bios: block_bio_queue, block_getrq, block_bio_backmerge and
+ * frontmerge, block_split, block_bio_complete (they pass the struct bio;
+ * these are the prototypes of 5.11 and later, one bio argument). The
+ * fields the classic tracepoints print (dev, sector, size, rwbs) are derived
+ * here the way the kernel's trace point assign does, through CO-RE reads.
+ * Every program drops what is not on the target's disk before reserving.
  */
 #ifndef FSL_BLOCK_BPF_H
 #define FSL_BLOCK_BPF_H
@@ -23,6 +27,28 @@ static __always_inline __u32 rq_dev(struct request *rq)
 		disk = BPF_CORE_READ((struct request___old *)rq, rq_disk);
 	else
 		disk = BPF_CORE_READ(rq, q, disk);
+	if (!disk)
+		return 0;
+	return FSL_MKDEV(BPF_CORE_READ(disk, major), BPF_CORE_READ(disk, first_minor));
+}
+
+/* Kernels before 5.12 named the bio's disk directly (bio->bi_disk). */
+struct bio___old {
+	struct gendisk *bi_disk;
+} __attribute__((preserve_access_index));
+
+/*
+ * The disk of a bio, as the request events name it: a partition's bio
+ * counts on its whole disk (bd_disk), where its requests are.
+ */
+static __always_inline __u32 bio_dev(struct bio *bio)
+{
+	struct gendisk *disk = NULL;
+
+	if (bpf_core_field_exists(struct bio___old, bi_disk))
+		disk = BPF_CORE_READ((struct bio___old *)bio, bi_disk);
+	else
+		disk = BPF_CORE_READ(bio, bi_bdev, bd_disk);
 	if (!disk)
 		return 0;
 	return FSL_MKDEV(BPF_CORE_READ(disk, major), BPF_CORE_READ(disk, first_minor));
@@ -109,6 +135,25 @@ static __always_inline int block_ev(struct request *rq, __u16 type, int complete
 	return 0;
 }
 
+static __always_inline int bio_ev(struct bio *bio, __u16 type, __s32 error)
+{
+	struct fsl_ev_block_bio *e;
+	__u32 dev = bio_dev(bio);
+
+	if (targ_blkdev && dev != targ_blkdev)
+		return 0;
+	e = EV_NEW(fsl_ev_block_bio, type, FSL_FAM_BLOCK);
+	if (!e)
+		return 0;
+	e->dev = dev;
+	e->sector = BPF_CORE_READ(bio, bi_iter.bi_sector);
+	e->nr_sector = BPF_CORE_READ(bio, bi_iter.bi_size) >> 9;
+	e->flags = rq_flags(BPF_CORE_READ(bio, bi_opf));
+	e->error = error;
+	EV_SUBMIT(e);
+	return 0;
+}
+
 static __always_inline int on_rq_insert(__u64 *ctx)
 {
 	return block_ev((struct request *)ctx[0], FSL_EV_BLOCK_RQ_INSERT, 0, 0, 0);
@@ -128,9 +173,67 @@ static __always_inline int on_rq_complete(__u64 *ctx)
 			(__u8)ctx[1], (__u32)ctx[2]);
 }
 
+static __always_inline int on_rq_requeue(__u64 *ctx)
+{
+	return block_ev((struct request *)ctx[0], FSL_EV_BLOCK_RQ_REQUEUE, 0, 0, 0);
+}
+
+/* block_bio_queue(struct bio *bio): blktrace's Q, once per bio */
+static __always_inline int on_bio_queue(__u64 *ctx)
+{
+	return bio_ev((struct bio *)ctx[0], FSL_EV_BLOCK_BIO_QUEUE, 0);
+}
+/* block_getrq(struct bio *bio): G, a request made for this bio */
+static __always_inline int on_getrq(__u64 *ctx)
+{
+	return bio_ev((struct bio *)ctx[0], FSL_EV_BLOCK_GETRQ, 0);
+}
+static __always_inline int on_bio_backmerge(__u64 *ctx)
+{
+	return bio_ev((struct bio *)ctx[0], FSL_EV_BLOCK_BIO_BACKMERGE, 0);
+}
+static __always_inline int on_bio_frontmerge(__u64 *ctx)
+{
+	return bio_ev((struct bio *)ctx[0], FSL_EV_BLOCK_BIO_FRONTMERGE, 0);
+}
+/* block_bio_complete(struct request_queue *q, struct bio *bio) */
+static __always_inline int on_bio_complete(__u64 *ctx)
+{
+	struct bio *bio = (struct bio *)ctx[1];
+
+	return bio_ev(bio, FSL_EV_BLOCK_BIO_COMPLETE, blk_errno(BPF_CORE_READ(bio, bi_status)));
+}
+/* block_split(struct bio *bio, unsigned int new_sector) */
+static __always_inline int on_split(__u64 *ctx)
+{
+	struct bio *bio = (struct bio *)ctx[0];
+	struct fsl_ev_block_split *e;
+	__u32 dev = bio_dev(bio);
+
+	if (targ_blkdev && dev != targ_blkdev)
+		return 0;
+	e = EV_NEW(fsl_ev_block_split, FSL_EV_BLOCK_SPLIT, FSL_FAM_BLOCK);
+	if (!e)
+		return 0;
+	e->dev = dev;
+	e->sector = BPF_CORE_READ(bio, bi_iter.bi_sector);
+	e->nr_sector = BPF_CORE_READ(bio, bi_iter.bi_size) >> 9;
+	e->flags = rq_flags(BPF_CORE_READ(bio, bi_opf));
+	e->new_sector = (__u32)ctx[1];
+	EV_SUBMIT(e);
+	return 0;
+}
+
 FSL_RAW_TP(block_rq_insert, on_rq_insert)
 FSL_RAW_TP(block_rq_issue, on_rq_issue)
 FSL_RAW_TP(block_rq_merge, on_rq_merge)
 FSL_RAW_TP(block_rq_complete, on_rq_complete)
+FSL_RAW_TP(block_rq_requeue, on_rq_requeue)
+FSL_RAW_TP(block_bio_queue, on_bio_queue)
+FSL_RAW_TP(block_getrq, on_getrq)
+FSL_RAW_TP(block_bio_backmerge, on_bio_backmerge)
+FSL_RAW_TP(block_bio_frontmerge, on_bio_frontmerge)
+FSL_RAW_TP(block_bio_complete, on_bio_complete)
+FSL_RAW_TP(block_split, on_split)
 
 #endif

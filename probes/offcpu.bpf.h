@@ -53,7 +53,16 @@ struct tasktime {
 	__u32 state;		/* TT_* now */
 	__u32 switches;
 	__u32 _pad;
+	__u64 last_emit;	/* the thread's last record (snapshot), 0 none */
 };
+
+/*
+ * A live thread's account is emitted (FSL_TASKTIME_SNAP) at its first state
+ * change once this long has passed since its last record, so that a window
+ * can be cut from the difference of two records (docs/record.md); 0: only
+ * at the thread's end.
+ */
+const volatile __u64 targ_tt_period_ns = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -74,18 +83,17 @@ static __always_inline void tt_insert(__u32 pid, struct tasktime *nt, __u64 flag
 		lost_inc(FSL_FAM_OFFCPU);
 }
 
-static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now)
-{
-	if (t->state < 4 && now > t->since)
-		t->ns[t->state & 3] += now - t->since;
-	t->since = now;
-	t->state = state;
-}
-
-static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now)
+/*
+ * The account as of now: left is the state of [since, now), which the
+ * record carries so that a reader knows where the thread was since its last
+ * change.
+ */
+static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now, __u32 left,
+				    __u64 since, __u32 flags)
 {
 	struct fsl_ev_tasktime *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
+	t->last_emit = now;
 	if (!e) {
 		lost_inc(FSL_FAM_OFFCPU);
 		return;
@@ -103,8 +111,26 @@ static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now)
 	e->blocked_ns = t->ns[TT_BLOCKED];
 	e->sleep_ns = t->ns[TT_SLEEP];
 	e->switches = t->switches;
-	e->flags = FSL_TASKTIME_EXIT;
+	e->flags = flags;
+	e->last_state = left;
+	e->state = t->state;
+	e->last_since = since;
 	bpf_ringbuf_submit(e, rb_flags());
+}
+
+/* A state change; snap: a snapshot may follow (not at the thread's end, which has its own). */
+static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now, __u32 tid,
+				  bool snap)
+{
+	__u32 left = t->state;
+	__u64 since = t->since;
+
+	if (t->state < 4 && now > t->since)
+		t->ns[t->state & 3] += now - t->since;
+	t->since = now;
+	t->state = state;
+	if (snap && targ_tt_period_ns && now - t->last_emit >= targ_tt_period_ns)
+		tt_emit(t, tid, now, left & 3, since, FSL_TASKTIME_SNAP);
 }
 
 /*
@@ -121,9 +147,12 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 	     ((state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) ? TT_BLOCKED :
 	     TT_SLEEP;
 	if (t) {
-		tt_to(t, to, now);
+		__u32 left = t->state;
+		__u64 since = t->since;
+
+		tt_to(t, to, now, pid, !(state & TASK_DEAD_BIT));
 		if (state & TASK_DEAD_BIT) {
-			tt_emit(t, pid, now);
+			tt_emit(t, pid, now, left & 3, since, FSL_TASKTIME_EXIT);
 			bpf_map_delete_elem(&tasktime, &pid);
 		}
 		return;
@@ -136,6 +165,7 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 		return;
 	nt.first = now;
 	nt.since = now;
+	nt.last_emit = now;
 	nt.tgid = tgid;
 	nt.state = to;
 	tt_insert(pid, &nt, BPF_NOEXIST);
@@ -160,6 +190,7 @@ static __always_inline void tt_start_woken(struct task_struct *p, __u32 pid, con
 		return;
 	nt.first = bpf_ktime_get_ns();
 	nt.since = nt.first;
+	nt.last_emit = nt.first;
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
 	tt_insert(pid, &nt, BPF_NOEXIST);
@@ -213,6 +244,88 @@ static __always_inline __u32 offcpu_handle(struct task_struct *t)
 	       FSL_OFFCPU_HANDLE_TARGET : FSL_OFFCPU_HANDLE_OTHER;
 }
 
+/*
+ * The filesystem of the folio a thread is about to wait for: the
+ * folio_wait_writeback tracepoint comes right before the sleep, so a mark
+ * younger than FOLIO_MARK_NS at the thread's next uninterruptible
+ * switch-out is that wait's. Short: the writeback may end before the
+ * sleep, and a stale mark would name the next wait (sync(2) goes from one
+ * filesystem's folios to another's journal).
+ */
+#define FOLIO_MARK_NS	20000
+
+struct folio_mark {
+	__u64 ts;
+	__u32 dev;
+	__u32 disk;		/* dev is a disk (a bdi's), not a filesystem's */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct folio_mark);
+} folio_wait SEC(".maps");
+
+/* folio_wait_writeback(struct folio *folio, struct address_space *mapping) */
+static __always_inline int on_folio_wait(__u64 *ctx, const int btf)
+{
+	struct address_space *mapping = (struct address_space *)ctx[1];
+	struct folio_mark fm = {};
+	__u32 tid;
+
+	if (!targ_dev || !mapping)
+		return 0;
+	fm.dev = BPF_CORE_READ(mapping, host, i_sb, s_dev);
+	if (!fm.dev)
+		return 0;
+	fm.ts = bpf_ktime_get_ns();
+	tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_update_elem(&folio_wait, &tid, &fm, BPF_ANY);
+	return 0;
+}
+
+/*
+ * writeback_queue(struct bdi_writeback *wb, struct wb_writeback_work *work):
+ * sync(2) and syncfs queue work for a bdi's flusher and wait for it right
+ * after; that wait is the bdi's disk's.
+ */
+static __always_inline int on_wb_queue(__u64 *ctx, const int btf)
+{
+	struct bdi_writeback *wb = (struct bdi_writeback *)ctx[0];
+	struct folio_mark fm = { .disk = 1 };
+	struct device *d;
+	__u32 tid;
+
+	if (!targ_dev || !wb)
+		return 0;
+	d = BPF_CORE_READ(wb, bdi, dev);
+	fm.dev = d ? BPF_CORE_READ(d, devt) : 0;
+	if (!fm.dev)
+		return 0;
+	fm.ts = bpf_ktime_get_ns();
+	tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_update_elem(&folio_wait, &tid, &fm, BPF_ANY);
+	return 0;
+}
+
+static __always_inline __u32 offcpu_folio(__u32 pid, __u64 now)
+{
+	struct folio_mark *fm;
+	__u32 v = 0;
+
+	if (!targ_dev)
+		return 0;
+	fm = bpf_map_lookup_elem(&folio_wait, &pid);
+	if (!fm)
+		return 0;
+	if (now - fm->ts < FOLIO_MARK_NS)
+		v = fm->dev == (fm->disk ? targ_blkdev : targ_dev) ? FSL_OFFCPU_FOLIO_TARGET :
+		    FSL_OFFCPU_FOLIO_OTHER;
+	bpf_map_delete_elem(&folio_wait, &pid);
+	return v;
+}
+
 static __always_inline bool offcpu_wanted(struct task_struct *t, __u32 tgid, const int btf)
 {
 	if (!tgid || tgid == targ_self)
@@ -255,8 +368,8 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 		nt = bpf_map_lookup_elem(&tasktime, &npid);
 		if (nt) {
 			/* a sleep ended without a wakeup seen stays in its state */
-			tt_to(nt, TT_ONCPU, now);
 			nt->switches++;
+			tt_to(nt, TT_ONCPU, now, npid, true);
 		}
 	}
 	/* an interruptible sleep inside io_getevents/io_uring_enter waits on I/O */
@@ -275,6 +388,7 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 			st.tgid = tgid;
 			st.state |= offcpu_in_data_op(prev, pid, btf);
 			st.state |= offcpu_handle(prev);
+			st.state |= offcpu_folio(pid, now);
 			st.stack_id = offcpu_stack_id(ctx);
 			bpf_map_update_elem(&offcpu_start, &pid, &st, BPF_ANY);
 		}
@@ -340,7 +454,7 @@ static __always_inline int on_sched_waking(__u64 *ctx, const int btf)
 
 	/* a waking of a thread still on its CPU (or already woken) changes nothing */
 	if (t && (t->state == TT_BLOCKED || t->state == TT_SLEEP))
-		tt_to(t, TT_RUNQ, bpf_ktime_get_ns());
+		tt_to(t, TT_RUNQ, bpf_ktime_get_ns(), pid, true);
 	else if (!t)
 		tt_start_woken(p, pid, btf);
 	if (targ_jbd2_kick && targ_jbd2_pid && pid == targ_jbd2_pid)
@@ -383,6 +497,7 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const int btf)
 		return 0;
 	nt.first = bpf_ktime_get_ns();
 	nt.since = nt.first;
+	nt.last_emit = nt.first;
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
 	/* a new thread: an entry of a dead one with this tid is stale */
@@ -393,5 +508,7 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const int btf)
 FSL_RAW_TP_BTF(sched_switch, on_sched_switch)
 FSL_RAW_TP_BTF(sched_waking, on_sched_waking)
 FSL_RAW_TP_BTF(sched_wakeup_new, on_sched_wakeup_new)
+FSL_RAW_TP_BTF(folio_wait_writeback, on_folio_wait)
+FSL_RAW_TP_BTF(writeback_queue, on_wb_queue)
 
 #endif

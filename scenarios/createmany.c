@@ -16,25 +16,36 @@
 #include <unistd.h>
 #include "scenario.h"
 
-static void name_of(char *buf, size_t len, uint64_t i)
+static void name_of(char *buf, size_t len, uint64_t i, unsigned int namelen)
 {
 	/* createmany's default "f%d" names, fixed width so all names are equal length */
-	snprintf(buf, len, "f%08llu", (unsigned long long)i);
+	int n = snprintf(buf, len, "f%08llu", (unsigned long long)i);
+
+	/* longer names: padded, so a leaf block holds fewer of them */
+	while (n < (int)namelen && n < (int)len - 1)
+		buf[n++] = 'x';
+	buf[n] = 0;
 }
 
 int fsl_scn_createmany(struct fsl_wl *wl)
 {
 	uint64_t n = fsl_params__size(wl->p, "n"), i, seed;
+	uint64_t namelen = fsl_params__size(wl->p, "namelen");
 	const char *mode = fsl_params__get(wl->p, "mode");
+	const char *on_full = fsl_params__get(wl->p, "on_full");
 	int use_mknod = !mode || strcmp(mode, "create");
+	int stop_full = on_full && !strcmp(on_full, "stop");
 	uint32_t *order;
-	char name[32], top[4096];
+	char name[256], top[4096];
 	int dfd, err = 0, fd;
 	struct stat st;
 
 	if (mode && strcmp(mode, "mknod") && strcmp(mode, "create"))
 		return fsl_wl__fail(wl, -EINVAL, "createmany: mode must be mknod or create, not '%s'",
 				    mode);
+	if (namelen < 9 || namelen > 255)
+		return fsl_wl__fail(wl, -EINVAL, "createmany: namelen must be 9 to 255, not %llu",
+				    (unsigned long long)namelen);
 	snprintf(top, sizeof(top), "%s/many", wl->dir);
 	if (mkdir(top, 0755) && errno != EEXIST)
 		return fsl_wl__fail(wl, errno, "mkdir '%s'", top);
@@ -48,20 +59,22 @@ int fsl_scn_createmany(struct fsl_wl *wl)
 			err = fsl_wl__fail(wl, -EINTR, "interrupted");
 			goto out;
 		}
-		name_of(name, sizeof(name), i);
-		if (use_mknod) {
-			if (mknodat(dfd, name, S_IFREG | 0644, 0)) {
-				err = fsl_wl__fail(wl, errno, "mknod '%s/%s'", top, name);
-				goto out;
-			}
-		} else {
-			fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-			if (fd < 0) {
-				err = fsl_wl__fail(wl, errno, "create '%s/%s'", top, name);
-				goto out;
-			}
-			close(fd);
+		name_of(name, sizeof(name), i, namelen);
+		fd = use_mknod ? mknodat(dfd, name, S_IFREG | 0644, 0) :
+		     openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && errno == ENOSPC && stop_full && i) {
+			/* the directory is full: the names made so far are the workload */
+			n = i;
+			break;
 		}
+		if (fd < 0) {
+			err = fsl_wl__fail(wl, errno, "%s '%s/%s'%s", use_mknod ? "mknod" : "create",
+					   top, name, errno == ENOSPC ? " (a full htree, without "
+					   "large_dir, also says this)" : "");
+			goto out;
+		}
+		if (!use_mknod)
+			close(fd);
 		fsl_wl__progress(wl, i + 1);
 	}
 	if ((err = fsl_wl__sync(wl)))
@@ -94,7 +107,7 @@ int fsl_scn_createmany(struct fsl_wl *wl)
 				err = fsl_wl__fail(wl, -EINTR, "interrupted");
 				goto free;
 			}
-			name_of(name, sizeof(name), order[i]);
+			name_of(name, sizeof(name), order[i], namelen);
 			if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 				err = fsl_wl__fail(wl, errno, "stat '%s/%s'", top, name);
 				goto free;
@@ -112,7 +125,7 @@ int fsl_scn_createmany(struct fsl_wl *wl)
 			err = fsl_wl__fail(wl, -EINTR, "interrupted");
 			goto free;
 		}
-		name_of(name, sizeof(name), order[i]);
+		name_of(name, sizeof(name), order[i], namelen);
 		if (unlinkat(dfd, name, 0)) {
 			err = fsl_wl__fail(wl, errno, "unlink '%s/%s'", top, name);
 			goto free;

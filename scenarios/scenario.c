@@ -29,6 +29,10 @@ const struct fsl_param_def fsl_common_params[] = {
 	{ "sync",        { "1" },         "1: every phase ends with syncfs() (its cost is part of the phase)" },
 	{ "dirty_bytes", { "" },          "set vm.dirty_bytes for the run (restored afterwards)" },
 	{ "dirty_background_bytes", { "" }, "set vm.dirty_background_bytes for the run (restored)" },
+	{ "dirty_expire_centisecs", { "" }, "set vm.dirty_expire_centisecs for the run (restored): "
+	  "how old dirty data is before periodic writeback takes it" },
+	{ "dirty_writeback_centisecs", { "" }, "set vm.dirty_writeback_centisecs for the run "
+	  "(restored): the flusher's period; 0 stops periodic writeback" },
 	{ "tick_ms",     { "10", "100", "100" }, "rate sample interval (small scale: short phases need finer samples)" },
 	{ "seed",        { "1" },         "seed of the deterministic generator" },
 	{ NULL },
@@ -45,8 +49,13 @@ static const struct fsl_param_def createmany_params[] = {
 	{ "n",       { "20000", "200000", "1000000" }, "entries in one directory" },
 	{ "mode",    { "mknod" }, "mknod or create (open O_CREAT + close)" },
 	{ "lookups", { "1" }, "1: a lookup phase (stat each name, shuffled) before unlink" },
+	{ "namelen", { "9" }, "name length (createmany's f%d is 9); longer names fill the htree sooner" },
+	{ "on_full", { "fail" }, "fail, or stop: a full directory (ENOSPC: no third htree level "
+	  "without large_dir) ends the create phase and the rest runs on the names made" },
 	{ "fs_size", { "1G", "2G", "8G" }, NULL },
-	{ "inodes",  { "65536", "262144", "1100000" }, NULL },
+	{ "inodes",  { "" }, "mkfs.ext4 -N; empty = n + 10% + 4096, an inode per name" },
+	/* the lookups and unlinks find the directory on disk, as createmany's did */
+	{ "drop_caches", { "1" }, NULL },
 	{ NULL },
 };
 

@@ -593,7 +593,8 @@ int fsl_vm__set(struct fsl_vm_saved *s, const char *name, const char *value)
 	int err;
 
 	if (strcmp(name, "dirty_bytes") && strcmp(name, "dirty_background_bytes") &&
-	    strcmp(name, "dirty_ratio") && strcmp(name, "dirty_background_ratio"))
+	    strcmp(name, "dirty_ratio") && strcmp(name, "dirty_background_ratio") &&
+	    strcmp(name, "dirty_expire_centisecs") && strcmp(name, "dirty_writeback_centisecs"))
 		return -EINVAL;
 	if (!s->saved) {
 		if (!s->lock_fd && (err = fsl_vm__lock(s, 1)))
@@ -601,7 +602,10 @@ int fsl_vm__set(struct fsl_vm_saved *s, const char *name, const char *value)
 		if ((err = read_sysctl("dirty_bytes", s->dirty_bytes, sizeof(s->dirty_bytes))) ||
 		    (err = read_sysctl("dirty_ratio", s->dirty_ratio, sizeof(s->dirty_ratio))) ||
 		    (err = read_sysctl("dirty_background_bytes", s->bg_bytes, sizeof(s->bg_bytes))) ||
-		    (err = read_sysctl("dirty_background_ratio", s->bg_ratio, sizeof(s->bg_ratio))))
+		    (err = read_sysctl("dirty_background_ratio", s->bg_ratio, sizeof(s->bg_ratio))) ||
+		    (err = read_sysctl("dirty_expire_centisecs", s->expire, sizeof(s->expire))) ||
+		    (err = read_sysctl("dirty_writeback_centisecs", s->writeback,
+				       sizeof(s->writeback))))
 			return err;
 		s->saved = 1;
 	}
@@ -621,6 +625,12 @@ int fsl_vm__restore(struct fsl_vm_saved *s)
 		err = e;
 	e = strcmp(s->bg_bytes, "0") ? write_sysctl("dirty_background_bytes", s->bg_bytes)
 				     : write_sysctl("dirty_background_ratio", s->bg_ratio);
+	if (e && !err)
+		err = e;
+	e = write_sysctl("dirty_expire_centisecs", s->expire);
+	if (e && !err)
+		err = e;
+	e = write_sysctl("dirty_writeback_centisecs", s->writeback);
 	if (e && !err)
 		err = e;
 	if (!err) {

@@ -63,8 +63,10 @@ int fsl_scratch_opts__from_params(struct fsl_scratch_opts *o, const struct fsl_p
 				  char *notes, size_t notes_len);
 
 /*
- * Temporary vm.* tunables. fsl_vm__set() saves the originals the first time;
- * fsl_vm__restore() puts them back (each bytes/ratio pair as it was).
+ * Temporary vm.* tunables (dirty_bytes, dirty_background_bytes, the ratios,
+ * dirty_expire_centisecs, dirty_writeback_centisecs). fsl_vm__set() saves
+ * all the originals the first time; fsl_vm__restore() puts them back (each
+ * bytes/ratio pair as it was).
  * Between the two an exclusive flock on FSL_VM_LOCK is held, so two runs
  * never take each other's lowered values for the originals (the second
  * waits; -EINTR if a signal comes meanwhile).
@@ -76,6 +78,7 @@ struct fsl_vm_saved {
 	int lock_fd;			/* 0: not taken (fd 0 is never the lock) */
 	char dirty_bytes[32], dirty_ratio[32];
 	char bg_bytes[32], bg_ratio[32];
+	char expire[32], writeback[32];	/* dirty_expire_centisecs, dirty_writeback_centisecs */
 };
 /* Take the lock now: -EWOULDBLOCK without wait when another run holds it. */
 int fsl_vm__lock(struct fsl_vm_saved *s, int wait);

@@ -84,10 +84,19 @@ static const uint8_t wclass_group[FSL_WC__MAX] = {
 #define TOP_SECTIONS (FSL_SEC_OPS | FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK | FSL_SEC_BLOCKIO | \
 		      FSL_SEC_HEALTH)
 
+/*
+ * Processes kept per analysis set: the procs view shows the busiest few, and
+ * a live top sees every short process of the machine (a create/delete loop
+ * starts two a file); the rest are summed in one "(evicted)" row. A process
+ * costs about 6 KiB (its latency histogram), twice that in the map's slack.
+ */
+#define TOP_MAX_PROCS	256
+
 /* A set of analyses on the feed's session (begun at once: the session has). */
 static struct fsl_analysis *analysis_new(struct top_feed *f, uint32_t sections, int *err)
 {
-	struct fsl_analysis_opts ao = { .sections = sections, .root_pid = -1, .context = f->cx };
+	struct fsl_analysis_opts ao = { .sections = sections, .root_pid = -1, .context = f->cx,
+					.max_procs = TOP_MAX_PROCS };
 	struct fsl_analysis *a = fsl_analysis__new(&ao, err);
 
 	if (!a)
@@ -202,6 +211,17 @@ static void fill_header(struct top_snap *s, struct fsl_analysis *a, struct fsl_a
 		h->commits_s = per_s(j->commits, w);
 		h->commit_avg_ms = j->commit_ns.count ? (double)j->commit_ns.sum /
 							j->commit_ns.count / 1e6 : 0.0;
+	}
+	{
+		/* where the workload's threads spent the window (docs/wait-classes.md) */
+		const struct fsl_wholetime *wt = fsl_analysis__wholetime(a);
+
+		if (wt && wt->wall_ns) {
+			h->have_whole = 1;
+			h->oncpu_pct = 100.0 * wt->oncpu_ns / wt->wall_ns;
+			h->runq_pct = 100.0 * wt->runq_ns / wt->wall_ns;
+			h->blocked_pct = 100.0 * wt->blocked_ns / wt->wall_ns;
+		}
 	}
 	/* The dirty state is a level, not a rate: the latest value seen. */
 	if (wb && wb->dirty_thresh) {

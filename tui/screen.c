@@ -59,6 +59,11 @@ static unsigned int header_fields(const struct top_snap *snap, struct hfield *f)
 		HF("dirty MB", TUI_A_DIM, "-");
 		HF("writeback MB", TUI_A_DIM, "-");
 	}
+	if (h->have_whole) {
+		HF("on-CPU %", TUI_A_VALUE, "%.1f", h->oncpu_pct);
+		HF("runnable %", TUI_A_VALUE, "%.1f", h->runq_pct);
+		HF("blocked %", TUI_A_VALUE, "%.1f", h->blocked_pct);
+	}
 	HF("lost", h->lost ? TUI_A_WARN : TUI_A_VALUE, "%llu", (unsigned long long)h->lost);
 #undef HF
 	return n;

@@ -44,6 +44,9 @@ struct top_header {
 	double commit_avg_ms;
 	double dirty_mb, writeback_mb;
 	int have_dirty;		/* a global_dirty_state was seen */
+	/* the workload threads' time in the window (whole time): shares, % */
+	int have_whole;
+	double oncpu_pct, runq_pct, blocked_pct;
 	uint64_t lost;
 	int paused;
 	int ended;		/* replay reached the end of the trace */

@@ -2,6 +2,7 @@
 /* Directories view: the hottest directories by operations and by lookup wait. */
 #include <stddef.h>
 #include <string.h>
+#include "fslens/hashmap.h"
 #include "view.h"
 
 static const struct top_col cols[] = {
@@ -23,12 +24,7 @@ static const void *rows(const struct top_snap *s, size_t *n, size_t *stride)
 
 static uint64_t ident(const void *row)
 {
-	const char *s = ((const struct top_dir *)row)->path;
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	return fsl_hash_str(((const struct top_dir *)row)->path);
 }
 
 static int match(const void *row, const char *filter)

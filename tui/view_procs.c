@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/analysis.h"
+#include "fslens/hashmap.h"
 #include "view.h"
 
 #define DARR(i, p) (uint8_t)(((i) << 4) | (p))
@@ -117,14 +118,8 @@ static const void *rows(const struct top_snap *s, size_t *n, size_t *stride)
 static uint64_t ident(const void *row)
 {
 	const struct top_proc *p = row;
-	uint64_t h = 1469598103934665603ull;
-	const char *c;
 
-	if (!grouped)
-		return p->pid;
-	for (c = p->comm; *c; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211ull;
-	return h;
+	return grouped ? fsl_hash_str(p->comm) : p->pid;
 }
 
 static int key(struct top_view *v, int k)

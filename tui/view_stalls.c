@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fslens/text.h"
+#include "fslens/hashmap.h"
 #include "view.h"
 
 enum { COL_HIST = 4, COL_STACK = 5 };
@@ -29,18 +30,9 @@ static const void *rows(const struct top_snap *s, size_t *n, size_t *stride)
 	return s->stalls;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 static uint64_t ident(const void *row)
 {
-	return hash_str(((const struct top_stall *)row)->cls);
+	return fsl_hash_str(((const struct top_stall *)row)->cls);
 }
 
 static int match(const void *row, const char *filter)

@@ -29,6 +29,8 @@ AN_DECLARE(health, fsl_health)
 AN_DECLARE(wholetime, fsl_wholetime)
 AN_DECLARE(xfslayout, fsl_xfslayout)
 AN_DECLARE(cpu, fsl_cpu)
+AN_DECLARE(contents, fsl_contents)
+AN_DECLARE(allocstat, fsl_allocstat)
 
 #undef AN_DECLARE
 

@@ -61,6 +61,8 @@ static int add_sample(struct an_cpu *s, const struct fsl_hdr *h, const struct fs
 	s->res.total_ns[role] += ns;
 	if (role != FSL_ROLE_WORKLOAD || !ns)
 		return 0;
+	/* the whole time splits its on-CPU part by these (compare, report) */
+	an_oncpu_add(s->c, fsl_cclass_id(x->cls), ns);
 	st = fsl_map__put(&s->stacks, (uint64_t)(uint32_t)ev->stack_id, NULL);
 	if (!st)
 		return -ENOMEM;
@@ -68,7 +70,7 @@ static int add_sample(struct an_cpu *s, const struct fsl_hdr *h, const struct fs
 	st->cls = x->cls;
 	if (!st->pid)
 		st->pid = h->pid;
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps)
 		ps->oncpu_ns += ns;
 	return 0;

@@ -140,7 +140,7 @@ static int on_data(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	t->pid = h->pid;
 	top_add(t, ev);
 
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps) {
 		if (is_read(ev->op)) {
 			ps->data_reads++;

@@ -18,7 +18,12 @@ struct an_health {
 static int on_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_health *s = cons->priv;
+	const struct fsl_evctx *x = cons->ctx;
 
+	/* a stall whose stack the trace lacks, counted where it ends, as its wait is */
+	if (x && (x->flags & FSL_EVCTX_STALL) && (x->flags & FSL_EVCTX_NOSTACK) &&
+	    an_in_window(&s->c->win, x->end))
+		s->res.unknown_stacks++;
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
 	if (!s->res.first_ts || h->ts < s->res.first_ts)
@@ -81,6 +86,5 @@ const struct fsl_health *an_health_result(struct an_health *s)
 	s->res.loss_advice = fsl_meta_kv(m, FSL_KV_LOSS_ADVICE);
 	s->res.lost_behind = fsl_meta__u64(m, FSL_KV_LOST_BEHIND, 0);
 	s->res.lost_burst = fsl_meta__u64(m, FSL_KV_LOST_BURST, 0);
-	s->res.unknown_stacks = s->c->waits_without_stack;
 	return &s->res;
 }

@@ -95,35 +95,50 @@ static int on_kick(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
-static void decide_trigger(struct an_journal *s, struct an_open_txn *o)
+unsigned int fsl_trigger_decide(unsigned int kick, unsigned int f)
 {
-	struct fsl_txn *t = &o->t;
-	int old = t->have_stats &&
-		  t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns;
-
-	t->kicked = o->kick != AN_KICK_NONE;
-	if (o->kick == AN_KICK_STOP)
-		t->trigger = old || !t->have_stats ? FSL_TRIG_TIMER : FSL_TRIG_SYNC;
-	else if (o->kick != AN_KICK_NONE)
-		t->trigger = o->kick - 1;
+	if (kick == AN_KICK_STOP)
+		return f & (FSL_TRIGF_OLD | FSL_TRIGF_NOSTATS) ? FSL_TRIG_TIMER : FSL_TRIG_SYNC;
+	if (kick != AN_KICK_NONE && kick <= FSL_TRIG__MAX)
+		return kick - 1;
 	/*
 	 * No kick: the jbd2 thread was busy with the previous commit when
 	 * this one was asked for, so no wake-up says who asked. Guess from
 	 * what was waiting.
 	 */
-	else if (o->log_space)
-		t->trigger = FSL_TRIG_LOG_SPACE;
-	else if (o->fsync_inflight)
-		t->trigger = FSL_TRIG_FSYNC;
-	else if (o->full || (t->have_stats && s->max_txn_blocks &&
-			     (uint64_t)t->blocks * 10 >= s->max_txn_blocks * 9))
-		t->trigger = FSL_TRIG_FULL;
-	else if (t->have_stats && t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns)
-		t->trigger = FSL_TRIG_TIMER;
-	else if (t->sync_commit)
-		t->trigger = FSL_TRIG_SYNC;
-	else
-		t->trigger = FSL_TRIG_UNKNOWN;
+	if (f & FSL_TRIGF_LOG_SPACE)
+		return FSL_TRIG_LOG_SPACE;
+	if (f & FSL_TRIGF_FSYNC)
+		return FSL_TRIG_FSYNC;
+	if (f & FSL_TRIGF_FULL)
+		return FSL_TRIG_FULL;
+	if (f & FSL_TRIGF_OLD)
+		return FSL_TRIG_TIMER;
+	if (f & FSL_TRIGF_SYNC_COMMIT)
+		return FSL_TRIG_SYNC;
+	return FSL_TRIG_UNKNOWN;
+}
+
+static void decide_trigger(struct an_journal *s, struct an_open_txn *o)
+{
+	struct fsl_txn *t = &o->t;
+	unsigned int f = 0;
+
+	if (o->log_space)
+		f |= FSL_TRIGF_LOG_SPACE;
+	if (o->fsync_inflight)
+		f |= FSL_TRIGF_FSYNC;
+	if (o->full || (t->have_stats && s->max_txn_blocks &&
+			(uint64_t)t->blocks * 10 >= s->max_txn_blocks * 9))
+		f |= FSL_TRIGF_FULL;
+	if (t->have_stats && t->running_ns + 2 * an_jiffies_ns(s->c, 1) >= s->commit_interval_ns)
+		f |= FSL_TRIGF_OLD;
+	if (!t->have_stats)
+		f |= FSL_TRIGF_NOSTATS;
+	if (t->sync_commit)
+		f |= FSL_TRIGF_SYNC_COMMIT;
+	t->kicked = o->kick != AN_KICK_NONE;
+	t->trigger = fsl_trigger_decide(o->kick, f);
 }
 
 /* Find the ring copy of a transaction that already ended (recent ones only). */

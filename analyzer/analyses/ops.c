@@ -49,21 +49,6 @@ struct an_ops {
 	struct fsl_ops res;
 };
 
-/* 8 bytes at a time; the map mixes the bits again. */
-static uint64_t str_hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull ^ n, w;
-
-	for (; n >= 8; n -= 8, s += 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-		h ^= h >> 29;
-	}
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h ? h : 1;	/* 0 means "no directory" */
-}
-
 static int is_create(unsigned int op)
 {
 	return op == FSL_OP_CREATE || op == FSL_OP_MKDIR || op == FSL_OP_MKNOD ||
@@ -174,7 +159,7 @@ static int track_thread(struct an_ops *s, const struct fsl_hdr *h, const char *d
 		return -ENOMEM;
 	t->op_ts = h->ts;
 	t->op_end = end;
-	t->op_dir = n ? str_hash(dir, n) : 0;
+	t->op_dir = n ? fsl_hash_bytes(dir, n) : 0;
 	memcpy(t->op_path, dir, n);
 	t->op_path[n] = 0;
 	if (!t->op_dir || !t->nring)
@@ -251,7 +236,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		row = 23;
 	s->res.heat[bin][row]++;
 
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps) {
 		ps->ops++;
 		ps->op_lat_ns += ev->lat_ns;
@@ -259,7 +244,7 @@ static int on_dirop(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	}
 
 	if (n) {
-		struct an_dir *d = dir_get(s, str_hash(dir, n), dir, n);
+		struct an_dir *d = dir_get(s, fsl_hash_bytes(dir, n), dir, n);
 
 		if (d) {
 			d->ops++;

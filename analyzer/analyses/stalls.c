@@ -99,12 +99,12 @@ static void add_other_fs(struct an_stalls *s, const struct fsl_evctx *x, uint64_
 static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct fsl_evctx *x)
 {
 	const struct fsl_ev_offcpu *ev = (const void *)h;
-	uint64_t ns = an_overlap(&s->c->win, x->from, x->to), bt = x->to;
+	uint64_t ns = an_overlap(&s->c->win, x->from, x->to);
 	int counted = !(x->flags & FSL_EVCTX_PARTIAL) && an_in_window(&s->c->win, x->end);
 	struct an_stack_agg *agg;
 	struct fsl_class_stat *cs;
 	struct fsl_proc_stat *ps;
-	unsigned int bin, folds, i, cls = x->cls;
+	unsigned int folds, i, cls = x->cls;
 	int role = x->role;
 
 	if ((x->flags & FSL_EVCTX_OTHERFS) && (ns || counted)) {
@@ -117,7 +117,6 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 	cs = &s->res.cls[cls];
 	cs->ns[role] += ns;
 	if (counted) {
-		s->c->waits_without_stack += !!(x->flags & FSL_EVCTX_NOSTACK);
 		s->res.waits++;
 		cs->count[role]++;
 		if (ev->dur_ns > cs->max_ns)
@@ -143,7 +142,7 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 			return rc;
 	}
 
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps) {
 		ps->blocked_ns += ns;
 		ps->ns[cls] += ns;
@@ -151,13 +150,14 @@ static int add_stall(struct an_stalls *s, const struct fsl_hdr *h, const struct 
 	}
 
 	if (role == FSL_ROLE_WORKLOAD && ns) {
-		if (s->c->win.t1 && bt >= s->c->win.t1)
-			bt = s->c->win.t1 - 1;
-		bin = an_tb_bin(&s->res.tb, s->c->origin, bt, &folds);
+		/* the piece inside the window, [from, from + ns), over the bins it spans */
+		uint64_t from = x->from > s->c->win.t0 ? x->from : s->c->win.t0;
+
+		an_tb_bin(&s->res.tb, s->c->origin, from + ns - 1, &folds);
 		if (folds)
 			for (i = 0; i < FSL_WC__MAX; i++)
 				an_fold_sum(s->res.series[i], folds);
-		s->res.series[cls][bin] += ns;
+		an_tb_spread(&s->res.tb, s->res.series[cls], from, from + ns);
 	}
 	return 0;
 }

@@ -30,8 +30,6 @@ struct an_writeback {
 	struct fsl_map throttled;	/* pid -> fsl_wb_throttle (window) */
 	uint64_t inodes_dropped;
 	struct fsl_map stack_cause;	/* stack id -> uint8_t enum fsl_wbcause (or __MAX) */
-	int have_geom;			/* an ext4 target with its geometry */
-	struct fsl_ext4_geometry g;
 	struct fsl_writeback res;
 };
 
@@ -53,7 +51,8 @@ static unsigned int reason_idx(int reason)
 	return reason >= 0 && reason < FSL_WB_REASONS - 1 ? reason : FSL_WB_REASONS - 1;
 }
 
-static void series_add(struct an_writeback *s, uint64_t t, uint64_t *series, uint64_t v, int max)
+/* The bin of t, the series folded first if t is past the last one. */
+static unsigned int series_bin(struct an_writeback *s, uint64_t t)
 {
 	unsigned int folds, bin = an_tb_bin(&s->res.tb, s->c->origin, t, &folds);
 
@@ -63,6 +62,13 @@ static void series_add(struct an_writeback *s, uint64_t t, uint64_t *series, uin
 		an_fold_sum(s->res.series_written, folds);
 		an_fold_sum(s->res.series_throttle_ns, folds);
 	}
+	return bin;
+}
+
+static void series_add(struct an_writeback *s, uint64_t t, uint64_t *series, uint64_t v, int max)
+{
+	unsigned int bin = series_bin(s, t);
+
 	if (max)
 		series[bin] = v > series[bin] ? v : series[bin];
 	else
@@ -185,24 +191,27 @@ static int on_dio_write(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 /*
  * A write request completed on the target's device: its blocks by what
- * they hold. A request marked REQ_META is metadata wherever it lands
- * (directory and extent-tree blocks lie in the data area; ext4 and jbd2
- * mark their buffers, the checkpoint's and the block device's writeback
- * of them alike); the rest is data unless the geometry says the block is
- * a bitmap, an inode table, a descriptor or the journal.
+ * they hold (the context stage's block classes). A request marked REQ_META
+ * is metadata wherever it lands (ext4 and jbd2 mark their buffers, the
+ * checkpoint's and the block device's writeback of them alike); the rest
+ * is data unless its block is the journal's or metadata by its class.
  */
 static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_writeback *s = cons->priv;
 	const struct fsl_ev_block_rq *ev = (const void *)h;
+	const struct fsl_blockclass *bc = fsl_context__blocks(s->c->cx);
 	uint64_t spb, b, b0, b1;
-	int cls;
+	unsigned int cls;
 
-	if (!s->have_geom || ev->dev != s->c->target_dev || !ev->nr_sector || ev->error ||
-	    !(ev->flags & FSL_RQ_WRITE) || !an_in_window(&s->c->win, h->ts))
+	if (h->size < sizeof(*ev) || !fsl_blockclass__ready(bc) || ev->dev != s->c->target_dev ||
+	    !ev->nr_sector || ev->error || !(ev->flags & FSL_RQ_WRITE) ||
+	    !an_in_window(&s->c->win, h->ts))
+		return 0;
+	spb = fsl_blockclass__block_size(bc) / 512;
+	if (!spb)
 		return 0;
 	s->res.have_device = 1;
-	spb = s->g.block_size / 512;
 	b0 = ev->sector / spb;
 	b1 = (ev->sector + ev->nr_sector + spb - 1) / spb;
 	for (b = b0; b < b1; b++) {
@@ -212,10 +221,12 @@ static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
 									  : ev->sector + ev->nr_sector;
 		uint64_t bytes = (hi - lo) * 512;
 
-		cls = an_ext4_block_class(&s->g, b);
+		cls = fsl_blockclass__class(bc, b);
 		if (cls == FSL_BC_JOURNAL)
 			s->res.dev_journal_bytes += bytes;
-		else if (cls != FSL_BC_OTHER || (ev->flags & FSL_RQ_META))
+		else if (cls != FSL_BC_OTHER && cls != FSL_BC_DATA)
+			s->res.dev_meta_bytes += bytes;
+		else if (ev->flags & FSL_RQ_META)
 			s->res.dev_meta_bytes += bytes;
 		else
 			s->res.dev_data_bytes += bytes;
@@ -229,9 +240,6 @@ static int wb_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
 	uint64_t ps = m ? fsl_meta__u64(m, FSL_KV_PAGE_SIZE, 4096) : 4096;
 
 	s->res.page_size = ps >= 512 && ps <= (1u << 20) ? ps : 4096;
-	if (m && !fsl_meta__ext4_geometry(m, &s->g) && s->g.block_size >= 512 &&
-	    s->g.blocks_per_group)
-		s->have_geom = 1;
 	return 0;
 }
 
@@ -269,7 +277,7 @@ static int on_single_inode(struct fsl_consumer *cons, const struct fsl_hdr *h)
 static int add_pause(struct an_writeback *s, const struct fsl_hdr *h, const struct fsl_evctx *x)
 {
 	const struct fsl_ev_balance_dirty_pages *ev = (const void *)h;
-	uint64_t ns, bt = x->to;
+	uint64_t ns;
 	int counted = !(x->flags & FSL_EVCTX_PARTIAL) && an_in_window(&s->c->win, x->end);
 	struct fsl_wb_throttle *t;
 	struct fsl_proc_stat *ps;
@@ -289,13 +297,15 @@ static int add_pause(struct an_writeback *s, const struct fsl_hdr *h, const stru
 		t->pid = h->pid;
 	t->pauses += counted;
 	t->pause_ns += ns;
-	ps = an_proc(s->c, h->pid);
+	ps = fsl_ctx_procs__get(&s->c->procs, h->pid);
 	if (ps)
 		ps->throttle_ns += ns;
 	if (ns) {
-		if (s->c->win.t1 && bt >= s->c->win.t1)
-			bt = s->c->win.t1 - 1;
-		series_add(s, bt, s->res.series_throttle_ns, ns, 0);
+		/* the pause's part in the window, over the bins it spans */
+		uint64_t from = x->from > s->c->win.t0 ? x->from : s->c->win.t0;
+
+		series_bin(s, from + ns - 1);
+		an_tb_spread(&s->res.tb, s->res.series_throttle_ns, from, from + ns);
 	}
 	return 0;
 }

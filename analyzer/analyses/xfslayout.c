@@ -511,7 +511,8 @@ void an_xfslayout_reset(struct an_xfslayout *s)
 	s->res.creates = s->res.creates_unmatched = 0;
 	s->res.reads = s->res.read_seeks = s->res.read_seek_total = s->res.backward_reads = 0;
 	fsl_hist_reset(&s->res.read_seek);
-	memset(s->ags, 0, s->nags_cap * sizeof(*s->ags));
+	if (s->ags)
+		memset(s->ags, 0, s->nags_cap * sizeof(*s->ags));
 	fsl_map__clear(&s->chunks_win);
 	s->dirty = 1;
 }

@@ -3,8 +3,14 @@
  * blktrace export: fslens block events -> per-CPU files <name>.blktrace.<cpu>
  * in the blktrace v7 binary format, so blkparse, btt and iowatcher read them.
  *
- * fslens records requests (insert, issue, complete, request merges), not
- * bios, so each request gets one Q: at its insert (followed by an I), or at
+ * A device whose trace has bio events gets them as blktrace records them:
+ * Q (block_bio_queue), G (block_getrq), M and F (bio back and front merges),
+ * X (block_split, the new sector as the payload), and from the requests I,
+ * D, C, R (requeue) and M (a request merged into another, as the kernel's
+ * blktrace writes it). btt then matches them by sector itself.
+ *
+ * A trace without bio events (fslens before them, imports) has requests
+ * only, so each request gets one Q: at its insert (followed by an I), or at
  * its issue when no insert was seen (a direct issue). D and C follow the
  * issue and completion; a request merged into another gets an M. When a
  * scan pass (fsl_bt_export__scan) saw the whole trace first, a request that
@@ -205,6 +211,7 @@ struct fsl_bt_export {
 	struct fsl_map scan_ins;	/* scan pass: request key -> insert ts */
 	struct fsl_map merged;		/* (key, insert ts) of requests merged away */
 	struct fsl_map noted;		/* (dev, tid) -> 1 once its process notify is out */
+	struct fsl_map bio_devs;	/* scan: devices with bio events */
 	struct fsl_map comm_idx;	/* tid -> index into comms + 1 */
 	char (*comms)[16];
 	size_t ncomms, comms_cap;
@@ -223,6 +230,7 @@ struct fsl_bt_export *fsl_bt_export__new(const struct fsl_bt_export_opts *opts, 
 	fsl_map__init(&x->scan_ins, sizeof(uint64_t));
 	fsl_map__init(&x->merged, sizeof(uint64_t));
 	fsl_map__init(&x->noted, sizeof(uint64_t));
+	fsl_map__init(&x->bio_devs, sizeof(uint64_t));
 	fsl_map__init(&x->comm_idx, sizeof(uint64_t));
 	if (!x->o.dir)
 		x->o.dir = ".";
@@ -416,32 +424,100 @@ static uint64_t rq_key(const struct fsl_ev_block_rq *b)
 	return mix64(b->sector * 0x9e3779b97f4a7c15ull ^ b->dev) | 1;
 }
 
-static int emit(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_ev_block_rq *b,
-		uint32_t tid, unsigned int code, uint32_t cats)
+static int emit_one(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_hdr *h,
+		    uint64_t sector, uint32_t bytes, uint32_t flags, int32_t error,
+		    uint32_t tid, unsigned int code, uint32_t cats, const void *pdu, uint16_t pdu_len)
 {
 	struct fsl_bt_rec r = { 0 };
 
-	r.time = b->hdr.ts;
+	r.time = h->ts;
 	/*
 	 * A request with no start sector (a cache flush) has __sector -1; the
 	 * kernel's own tracers write 0 there (blk_rq_trace_sector), and so
 	 * must we, or blkparse and iowatcher see a request at the disk's end.
 	 */
-	r.sector = b->sector == UINT64_MAX ? 0 : b->sector;
-	r.bytes = b->bytes;
+	r.sector = sector == UINT64_MAX ? 0 : sector;
+	r.bytes = bytes;
 	r.pid = tid;
-	r.cpu = b->hdr.cpu;
-	r.action = FSL_BT_ACTION(code, cats | fsl_bt_cats_from_flags(b->flags));
+	r.cpu = h->cpu;
+	r.action = FSL_BT_ACTION(code, cats | fsl_bt_cats_from_flags(flags));
 	if (code == FSL_BT_A_COMPLETE)
-		r.error = (uint16_t)b->error;
+		r.error = (uint16_t)error;
+	r.pdu_len = pdu_len;
 	switch (code) {
 	case FSL_BT_A_QUEUE: d->st.q++; break;
 	case FSL_BT_A_INSERT: d->st.i++; break;
 	case FSL_BT_A_BACKMERGE: d->st.m++; break;
+	case FSL_BT_A_FRONTMERGE: d->st.f++; break;
+	case FSL_BT_A_GETRQ: d->st.g++; break;
+	case FSL_BT_A_REQUEUE: d->st.r++; break;
+	case FSL_BT_A_SPLIT: d->st.x++; break;
 	case FSL_BT_A_ISSUE: d->st.d++; break;
 	case FSL_BT_A_COMPLETE: d->st.c++; break;
 	}
-	return put_rec(x, d, &r, NULL);
+	return put_rec(x, d, &r, pdu);
+}
+
+static int emit(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_ev_block_rq *b,
+		uint32_t tid, unsigned int code, uint32_t cats)
+{
+	return emit_one(x, d, &b->hdr, b->sector, b->bytes, b->flags, b->error, tid, code, cats,
+			NULL, 0);
+}
+
+/* The bio events of a device that has them: blktrace's own actions, one each. */
+static int bio_event(struct fsl_bt_export *x, struct bt_dev *d, const struct fsl_hdr *ev,
+		     uint32_t tid)
+{
+	const struct fsl_ev_block_bio *b = (const void *)ev;
+	const struct fsl_ev_block_split *sp = (const void *)ev;
+	unsigned char pdu[8];
+	unsigned int code;
+
+	switch (ev->type) {
+	case FSL_EV_BLOCK_BIO_QUEUE: code = FSL_BT_A_QUEUE; break;
+	case FSL_EV_BLOCK_GETRQ: code = FSL_BT_A_GETRQ; break;
+	case FSL_EV_BLOCK_BIO_BACKMERGE: code = FSL_BT_A_BACKMERGE; break;
+	case FSL_EV_BLOCK_BIO_FRONTMERGE: code = FSL_BT_A_FRONTMERGE; break;
+	case FSL_EV_BLOCK_BIO_COMPLETE:
+		return emit_one(x, d, ev, b->sector, b->nr_sector << 9, b->flags, b->error, tid,
+				FSL_BT_A_COMPLETE, FSL_BT_C_COMPLETE, NULL, 0);
+	case FSL_EV_BLOCK_SPLIT:
+		/* the kernel's payload: the new sector, big-endian whatever the host */
+		put64(pdu, sp->new_sector, 1);
+		return emit_one(x, d, ev, sp->sector, sp->nr_sector << 9, sp->flags, 0, tid,
+				FSL_BT_A_SPLIT, 0, pdu, sizeof(pdu));
+	default:
+		return 0;
+	}
+	return emit_one(x, d, ev, b->sector, b->nr_sector << 9, b->flags, 0, tid, code,
+			FSL_BT_C_QUEUE, NULL, 0);
+}
+
+static int is_bio_event(unsigned int type)
+{
+	return type == FSL_EV_BLOCK_BIO_QUEUE || type == FSL_EV_BLOCK_GETRQ ||
+	       type == FSL_EV_BLOCK_BIO_BACKMERGE || type == FSL_EV_BLOCK_BIO_FRONTMERGE ||
+	       type == FSL_EV_BLOCK_SPLIT || type == FSL_EV_BLOCK_BIO_COMPLETE;
+}
+
+/* Size of the record of a block event type, 0 if not one. */
+static size_t block_ev_size(unsigned int type)
+{
+	if (type == FSL_EV_BLOCK_SPLIT)
+		return sizeof(struct fsl_ev_block_split);
+	if (is_bio_event(type))
+		return sizeof(struct fsl_ev_block_bio);
+	if ((type >= FSL_EV_BLOCK_RQ_INSERT && type <= FSL_EV_BLOCK_RQ_MERGE) ||
+	    type == FSL_EV_BLOCK_RQ_REQUEUE)
+		return sizeof(struct fsl_ev_block_rq);
+	return 0;
+}
+
+/* Every block record starts with its header and the dev_t. */
+static uint32_t block_ev_dev(const struct fsl_hdr *ev)
+{
+	return ((const struct fsl_ev_block_bio *)ev)->dev;
 }
 
 static uint64_t ins_id(uint64_t key, uint64_t ts)
@@ -452,10 +528,13 @@ static uint64_t ins_id(uint64_t key, uint64_t ts)
 int fsl_bt_export__scan(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 {
 	const struct fsl_ev_block_rq *b = (const void *)ev;
+	size_t need = block_ev_size(ev->type);
 	uint64_t *ts;
 
-	if (ev->size < sizeof(*b) || (x->o.only_dev && b->dev != x->o.only_dev))
+	if (!need || ev->size < need || (x->o.only_dev && block_ev_dev(ev) != x->o.only_dev))
 		return 0;
+	if (ev->type == FSL_EV_BLOCK_BIO_QUEUE)
+		return map_set(&x->bio_devs, block_ev_dev(ev), 1);
 	switch (ev->type) {
 	case FSL_EV_BLOCK_RQ_INSERT:
 		return map_set(&x->scan_ins, rq_key(b), ev->ts);
@@ -480,20 +559,46 @@ int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 	uint64_t key;
 	int err = 0;
 
+	size_t need = block_ev_size(ev->type);
+	uint32_t dev;
+
 	if (ev->type == FSL_EV_PROC && ev->size >= sizeof(struct fsl_ev_proc))
 		return note_proc(x, (const void *)ev);
-	if (ev->type < FSL_EV_BLOCK_RQ_INSERT || ev->type > FSL_EV_BLOCK_RQ_MERGE ||
-	    ev->size < sizeof(*b))
+	if (!need || ev->size < need)
 		return 0;
-	if (x->o.only_dev && b->dev != x->o.only_dev)
+	dev = block_ev_dev(ev);
+	if (x->o.only_dev && dev != x->o.only_dev)
 		return 0;
-	d = get_dev(x, b->dev, &err);
+	/* a trace fed with no scan: a device's bios count from the first one seen */
+	if (ev->type == FSL_EV_BLOCK_BIO_QUEUE && !fsl_map__get(&x->bio_devs, dev) &&
+	    map_set(&x->bio_devs, dev, 1))
+		return -ENOMEM;
+	d = get_dev(x, dev, &err);
 	if (!d)
 		return err;
 	tid = ev->tid ? ev->tid : ev->pid;
 	err = notifies(x, d, ev, tid);
 	if (err)
 		return err;
+	if (fsl_map__get(&x->bio_devs, dev)) {
+		d->st.bios = 1;
+		switch (ev->type) {
+		case FSL_EV_BLOCK_RQ_INSERT:
+			return emit(x, d, b, tid, FSL_BT_A_INSERT, FSL_BT_C_QUEUE | FSL_BT_C_FS);
+		case FSL_EV_BLOCK_RQ_ISSUE:
+			return emit(x, d, b, tid, FSL_BT_A_ISSUE, FSL_BT_C_ISSUE | FSL_BT_C_FS);
+		case FSL_EV_BLOCK_RQ_COMPLETE:
+			return emit(x, d, b, tid, FSL_BT_A_COMPLETE, FSL_BT_C_COMPLETE | FSL_BT_C_FS);
+		case FSL_EV_BLOCK_RQ_MERGE:
+			return emit(x, d, b, tid, FSL_BT_A_BACKMERGE, FSL_BT_C_QUEUE | FSL_BT_C_FS);
+		case FSL_EV_BLOCK_RQ_REQUEUE:
+			return emit(x, d, b, tid, FSL_BT_A_REQUEUE, FSL_BT_C_REQUEUE | FSL_BT_C_FS);
+		default:
+			return bio_event(x, d, ev, tid);
+		}
+	}
+	if (is_bio_event(ev->type))
+		return 0;
 	key = rq_key(b);
 	switch (ev->type) {
 	case FSL_EV_BLOCK_RQ_INSERT:
@@ -518,6 +623,10 @@ int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev)
 		break;
 	case FSL_EV_BLOCK_RQ_COMPLETE:
 		err = emit(x, d, b, tid, FSL_BT_A_COMPLETE, FSL_BT_C_COMPLETE | FSL_BT_C_FS);
+		break;
+	case FSL_EV_BLOCK_RQ_REQUEUE:
+		fsl_map__del(&x->inserted, key);
+		err = emit(x, d, b, tid, FSL_BT_A_REQUEUE, FSL_BT_C_REQUEUE | FSL_BT_C_FS);
 		break;
 	}
 	return err;
@@ -581,6 +690,7 @@ void fsl_bt_export__free(struct fsl_bt_export *x)
 	fsl_map__free(&x->scan_ins);
 	fsl_map__free(&x->merged);
 	fsl_map__free(&x->noted);
+	fsl_map__free(&x->bio_devs);
 	fsl_map__free(&x->comm_idx);
 	free(x->comms);
 	free(x);

@@ -21,12 +21,12 @@
 #include <string.h>
 #include <time.h>
 #include "fslens/export.h"
+#include "fslens/hashmap.h"
 #include "fslens/schema.h"
 
-struct csv_io {
-	uint64_t key, insert_ts, issue_ts;
+struct csv_io {		/* a request in flight, by io_key() */
+	uint64_t insert_ts, issue_ts;
 	uint32_t tid;
-	struct csv_io *next;
 };
 
 struct csv_txn {
@@ -36,7 +36,6 @@ struct csv_txn {
 	uint32_t handles, blocks, blocks_logged;
 };
 
-#define IO_BUCKETS 4096
 #define U(v) ((unsigned long long)(v))
 
 struct fsl_csv_export {
@@ -46,7 +45,7 @@ struct fsl_csv_export {
 	fsl_classify_fn classify;
 	void *cctx;
 	struct fsl_comms *comms;
-	struct csv_io *io[IO_BUCKETS];
+	struct fsl_map io;		/* io_key() -> struct csv_io */
 	struct csv_txn *txns;
 	size_t ntxns, captxns;
 	uint64_t origin;		/* t_s = (ts - origin) / 1e9 */
@@ -95,6 +94,7 @@ struct fsl_csv_export *fsl_csv_export__new(FILE *out, int table, const struct fs
 		*err = -ENOMEM;
 		return NULL;
 	}
+	fsl_map__init(&x->io, sizeof(struct csv_io));
 	x->out = out;
 	x->table = table;
 	x->meta = meta;
@@ -158,20 +158,10 @@ static uint64_t io_key(const struct fsl_ev_block_rq *b)
 	return b->rq ? b->rq : (b->sector << 8) ^ b->dev ^ 0x8000000000000000ull;
 }
 
-static struct csv_io **io_slot(struct fsl_csv_export *x, uint64_t key)
-{
-	struct csv_io **pp;
-
-	for (pp = &x->io[(key ^ (key >> 17) ^ (key >> 31)) % IO_BUCKETS]; *pp; pp = &(*pp)->next)
-		if ((*pp)->key == key)
-			break;
-	return pp;
-}
-
 static int on_io(struct fsl_csv_export *x, const struct fsl_ev_block_rq *b)
 {
 	uint64_t key = io_key(b);
-	struct csv_io **pp = io_slot(x, key), *e = *pp;
+	struct csv_io *e = fsl_map__get(&x->io, key);
 	FILE *f = x->out;
 	char rw[8], dev[24];
 
@@ -179,12 +169,10 @@ static int on_io(struct fsl_csv_export *x, const struct fsl_ev_block_rq *b)
 	case FSL_EV_BLOCK_RQ_INSERT:
 	case FSL_EV_BLOCK_RQ_ISSUE:
 		if (!e) {
-			e = calloc(1, sizeof(*e));
+			e = fsl_map__put(&x->io, key, NULL);
 			if (!e)
 				return -ENOMEM;
-			e->key = key;
 			e->tid = b->hdr.tid;
-			*pp = e;
 		}
 		if (b->hdr.type == FSL_EV_BLOCK_RQ_INSERT)
 			e->insert_ts = b->hdr.ts;
@@ -192,10 +180,7 @@ static int on_io(struct fsl_csv_export *x, const struct fsl_ev_block_rq *b)
 			e->issue_ts = b->hdr.ts;
 		return 0;
 	case FSL_EV_BLOCK_RQ_MERGE:
-		if (e) {
-			*pp = e->next;
-			free(e);
-		}
+		fsl_map__del(&x->io, key);
 		return 0;
 	case FSL_EV_BLOCK_RQ_COMPLETE:
 		break;
@@ -219,8 +204,7 @@ static int on_io(struct fsl_csv_export *x, const struct fsl_ev_block_rq *b)
 	fprintf(f, ",%d,%u,", b->error, e->tid);
 	put_comm(x, e->tid);
 	end_row(x, b->hdr.ts);
-	*pp = e->next;
-	free(e);
+	fsl_map__del(&x->io, key);
 	return 0;
 }
 
@@ -398,16 +382,9 @@ int fsl_csv_export__finish(struct fsl_csv_export *x)
 
 void fsl_csv_export__free(struct fsl_csv_export *x)
 {
-	struct csv_io *e, *n;
-	size_t i;
-
 	if (!x)
 		return;
-	for (i = 0; i < IO_BUCKETS; i++)
-		for (e = x->io[i]; e; e = n) {
-			n = e->next;
-			free(e);
-		}
+	fsl_map__free(&x->io);
 	free(x->txns);
 	fsl_comms__free(x->comms);
 	free(x);

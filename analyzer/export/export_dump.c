@@ -14,6 +14,20 @@
 #include "fslens/trace.h"
 #include "fslens/meta.h"
 
+/* Block events printed blkparse-like (their records are large enough: schema sizes). */
+static int block_rq_type(unsigned int t)
+{
+	return (t >= FSL_EV_BLOCK_RQ_INSERT && t <= FSL_EV_BLOCK_RQ_MERGE) ||
+	       t == FSL_EV_BLOCK_RQ_REQUEUE;
+}
+
+static int block_bio_type(unsigned int t)
+{
+	return t == FSL_EV_BLOCK_BIO_QUEUE || t == FSL_EV_BLOCK_GETRQ ||
+	       t == FSL_EV_BLOCK_BIO_BACKMERGE || t == FSL_EV_BLOCK_BIO_FRONTMERGE ||
+	       t == FSL_EV_BLOCK_SPLIT || t == FSL_EV_BLOCK_BIO_COMPLETE;
+}
+
 static const char *comm_of(const struct fsl_comms *c, uint32_t tid, uint32_t pid)
 {
 	const char *s = fsl_comms__get(c, tid);
@@ -205,7 +219,7 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		printf("\n");
 		return;
 	}
-	if (ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
+	if (block_rq_type(ev->type)) {
 		const struct fsl_ev_block_rq *b = (const void *)ev;
 		char rw[12];
 
@@ -216,6 +230,20 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (b->error)
 			printf(" error=%d", b->error);
 		printf(" rq=0x%" PRIx64 "\n", (uint64_t)b->rq);
+		return;
+	}
+	if (block_bio_type(ev->type)) {
+		const struct fsl_ev_block_bio *b = (const void *)ev;
+		char rw[12];
+
+		fsl_rwbs(b->flags, rw);
+		printf(" %u,%u %s %" PRIu64 " + %u", FSL_MAJOR(b->dev), FSL_MINOR(b->dev), rw,
+		       (uint64_t)b->sector, b->nr_sector);
+		if (ev->type == FSL_EV_BLOCK_SPLIT)
+			printf(" / %" PRIu64, (uint64_t)((const struct fsl_ev_block_split *)ev)->new_sector);
+		else if (b->error)
+			printf(" error=%d", b->error);
+		printf("\n");
 		return;
 	}
 	if (ev->type == FSL_EV_PROC)
@@ -291,10 +319,11 @@ static void print_json(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 			fsl_json__u64(j, de->ino[k]);
 		fsl_json__arr_end(j);
 	}
-	if (e && ev->type >= FSL_EV_BLOCK_RQ_INSERT && ev->type <= FSL_EV_BLOCK_RQ_MERGE) {
+	if (e && (block_rq_type(ev->type) || block_bio_type(ev->type))) {
 		char rw[12];
 
-		fsl_rwbs(((const struct fsl_ev_block_rq *)ev)->flags, rw);
+		fsl_rwbs(block_rq_type(ev->type) ? ((const struct fsl_ev_block_rq *)ev)->flags :
+			 ((const struct fsl_ev_block_bio *)ev)->flags, rw);
 		fsl_json__kv_str(j, "rwbs", rw);
 	}
 	if (e && ev->type == FSL_EV_PROC)

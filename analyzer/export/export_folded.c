@@ -13,23 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/export.h"
+#include "fslens/hashmap.h"
 
 struct fold_ent {
 	char *line;
 	const char *cls;		/* interned in classes[] */
 	uint64_t ns;
-	struct fold_ent *next;
+	struct fold_ent *next;		/* another line with the same hash */
 };
-
-#define FOLD_BUCKETS 8192
 
 struct fsl_folded_export {
 	const struct fsl_meta *meta;
 	fsl_classify_fn classify;
 	void *cctx;
 	struct fsl_comms *comms;
-	struct fold_ent *tab[FOLD_BUCKETS];
-	size_t n;
+	struct fsl_map by_hash;		/* hash of (line, class) -> struct fold_ent * */
+	struct fold_ent **ents;		/* every line, in the order first seen */
+	size_t n, cap;
 	char **classes;
 	size_t nclasses;
 };
@@ -45,6 +45,7 @@ struct fsl_folded_export *fsl_folded_export__new(const struct fsl_meta *meta,
 		*err = -ENOMEM;
 		return NULL;
 	}
+	fsl_map__init(&x->by_hash, sizeof(struct fold_ent *));
 	x->meta = meta;
 	x->classify = classify;
 	x->cctx = cctx;
@@ -52,15 +53,9 @@ struct fsl_folded_export *fsl_folded_export__new(const struct fsl_meta *meta,
 	return x;
 }
 
-static unsigned int hash_str(const char *s, const char *cls)
+static uint64_t line_hash(const char *line, const char *cls)
 {
-	unsigned int h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	for (; cls && *cls; cls++)
-		h = (h ^ (unsigned char)*cls) * 16777619u;
-	return h % FOLD_BUCKETS;
+	return fsl_hash_str(line) ^ (cls ? fsl_hash_str(cls) * 0x9e3779b97f4a7c15ull : 0);
 }
 
 static const char *intern_class(struct fsl_folded_export *x, const char *cls)
@@ -144,8 +139,7 @@ int fsl_folded_export__event(struct fsl_folded_export *x, const struct fsl_hdr *
 	const struct fsl_ev_offcpu *o = (const void *)ev;
 	const struct fsl_stack *st = NULL;
 	const char *cls = NULL;
-	struct fold_ent *e;
-	unsigned int h;
+	struct fold_ent *e, **head;
 	char *line;
 
 	if (ev->type == FSL_EV_PROC)
@@ -162,13 +156,28 @@ int fsl_folded_export__event(struct fsl_folded_export *x, const struct fsl_hdr *
 	line = fold_line(x, ev, st);
 	if (!line)
 		return -ENOMEM;
-	h = hash_str(line, cls);
-	for (e = x->tab[h]; e; e = e->next)
+	head = fsl_map__put(&x->by_hash, line_hash(line, cls), NULL);
+	if (!head) {
+		free(line);
+		return -ENOMEM;
+	}
+	for (e = *head; e; e = e->next)
 		if (e->cls == cls && !strcmp(e->line, line))
 			break;
 	if (e) {
 		free(line);
 	} else {
+		if (x->n == x->cap) {
+			size_t cap = x->cap ? 2 * x->cap : 256;
+			struct fold_ent **ne = realloc(x->ents, cap * sizeof(*ne));
+
+			if (!ne) {
+				free(line);
+				return -ENOMEM;
+			}
+			x->ents = ne;
+			x->cap = cap;
+		}
 		e = calloc(1, sizeof(*e));
 		if (!e) {
 			free(line);
@@ -176,9 +185,9 @@ int fsl_folded_export__event(struct fsl_folded_export *x, const struct fsl_hdr *
 		}
 		e->line = line;
 		e->cls = cls;
-		e->next = x->tab[h];
-		x->tab[h] = e;
-		x->n++;
+		e->next = *head;
+		*head = e;
+		x->ents[x->n++] = e;
 	}
 	e->ns += o->dur_ns;
 	return 0;
@@ -199,10 +208,11 @@ int fsl_folded_export__write(struct fsl_folded_export *x, FILE *out, const char 
 
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < FOLD_BUCKETS; i++)
-		for (e = x->tab[i]; e; e = e->next)
-			if (!class_name || (e->cls && !strcmp(e->cls, class_name)))
-				v[n++] = e;
+	for (i = 0; i < x->n; i++) {
+		e = x->ents[i];
+		if (!class_name || (e->cls && !strcmp(e->cls, class_name)))
+			v[n++] = e;
+	}
 	qsort(v, n, sizeof(*v), cmp_ent);
 	for (i = 0; i < n; i++) {
 		/* the same line may sit in two classes; merged when no class is asked for */
@@ -236,17 +246,16 @@ const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t i
 
 void fsl_folded_export__free(struct fsl_folded_export *x)
 {
-	struct fold_ent *e, *n;
 	size_t i;
 
 	if (!x)
 		return;
-	for (i = 0; i < FOLD_BUCKETS; i++)
-		for (e = x->tab[i]; e; e = n) {
-			n = e->next;
-			free(e->line);
-			free(e);
-		}
+	for (i = 0; i < x->n; i++) {
+		free(x->ents[i]->line);
+		free(x->ents[i]);
+	}
+	free(x->ents);
+	fsl_map__free(&x->by_hash);
 	for (i = 0; i < x->nclasses; i++)
 		free(x->classes[i]);
 	free(x->classes);

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/export.h"
+#include "fslens/hashmap.h"
 #include "fslens/json.h"
 #include "fslens/schema.h"
 #include "fslens/trace.h"
@@ -30,7 +31,6 @@
 #define PID_JBD2	110000000	/* + journal index */
 #define PID_COUNTERS	120000000
 #define IOPS_BIN_NS	100000000ull
-#define IO_BUCKETS	8192
 
 struct pf_op {
 	uint32_t pid, tid;
@@ -54,7 +54,6 @@ struct pf_io {
 	int32_t error;
 	int commit;			/* commit whose thread issued it, -1 none */
 	uint64_t key;
-	long next;			/* in-flight hash chain */
 };
 
 struct pf_commit {
@@ -89,7 +88,7 @@ struct fsl_pf_export {
 	int iops_started;
 	uint64_t ncommits, last_ts, max_commit_ns;
 	double page_mib;		/* MiB per page (host.page_size, else 4 KiB) */
-	long io_head[IO_BUCKETS];
+	struct fsl_map inflight;	/* io_key() -> index in ios of a request in flight */
 };
 
 #define PUSH(x, name) ({						\
@@ -120,7 +119,7 @@ struct fsl_pf_export *fsl_pf_export__new(FILE *out, const struct fsl_meta *meta,
 	}
 	x->out = out;
 	x->meta = meta;
-	memset(x->io_head, 0xff, sizeof(x->io_head));	/* all -1 */
+	fsl_map__init(&x->inflight, sizeof(size_t));
 	{
 		const char *ps = fsl_meta_kv(meta, FSL_KV_PAGE_SIZE);
 		long v = ps ? strtol(ps, NULL, 10) : 0;
@@ -193,40 +192,26 @@ static uint64_t io_key(const struct fsl_ev_block_rq *b)
 	return b->rq ? b->rq : (b->sector << 8) ^ b->dev ^ 0x8000000000000000ull;
 }
 
-/* In-flight requests: key -> index into ios, chained through a bucket array. */
-
-static size_t io_bucket(uint64_t key)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 51) % IO_BUCKETS;
-}
-
 static struct pf_io *find_io(struct fsl_pf_export *x, uint64_t key)
 {
-	long i;
+	const size_t *i = fsl_map__get(&x->inflight, key);
 
-	for (i = x->io_head[io_bucket(key)]; i >= 0; i = x->ios[i].next)
-		if (x->ios[i].key == key)
-			return &x->ios[i];
-	return NULL;
+	return i ? &x->ios[*i] : NULL;
 }
 
-static void io_link(struct fsl_pf_export *x, struct pf_io *io)
+static int io_link(struct fsl_pf_export *x, struct pf_io *io)
 {
-	size_t b = io_bucket(io->key);
+	size_t *i = fsl_map__put(&x->inflight, io->key, NULL);
 
-	io->next = x->io_head[b];
-	x->io_head[b] = io - x->ios;
+	if (!i)
+		return -ENOMEM;
+	*i = io - x->ios;
+	return 0;
 }
 
 static void io_unlink(struct fsl_pf_export *x, struct pf_io *io)
 {
-	long *pp = &x->io_head[io_bucket(io->key)];
-
-	while (*pp >= 0 && &x->ios[*pp] != io)
-		pp = &x->ios[*pp].next;
-	if (*pp >= 0)
-		*pp = io->next;
-	io->next = -1;
+	fsl_map__del(&x->inflight, io->key);
 }
 
 static struct pf_commit *find_commit(struct fsl_pf_export *x, uint32_t dev, uint32_t txn)
@@ -248,8 +233,7 @@ static struct pf_io *new_io(struct fsl_pf_export *x, uint64_t key, uint32_t tid)
 	io->key = key;
 	io->tid = tid;
 	io->commit = -1;
-	io_link(x, io);
-	return io;
+	return io_link(x, io) ? NULL : io;
 }
 
 static int on_block(struct fsl_pf_export *x, const struct fsl_ev_block_rq *b)
@@ -829,6 +813,7 @@ void fsl_pf_export__free(struct fsl_pf_export *x)
 	free(x->ops);
 	free(x->waits);
 	free(x->ios);
+	fsl_map__free(&x->inflight);
 	free(x->commits);
 	free(x->ctrs);
 	free(x->devs);

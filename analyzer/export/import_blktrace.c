@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslens/export.h"
+#include "fslens/hashmap.h"
 
 struct bt_in {
 	const char *path;
@@ -89,73 +90,44 @@ static int next_rec(struct bt_in *in, uint64_t *pdu_skipped, char *eb, size_t el
 	return 0;
 }
 
-/* (device, sector) -> made-up request id; a small chained hash. */
-struct rq_ent {
+/*
+ * (device, sector) -> made-up request id: one map of sectors per device (a
+ * sector needs all 64 bits of a key; a trace has a few devices).
+ */
+struct rq_dev {
 	uint32_t dev;
-	uint64_t sector;
-	uint64_t id;
-	struct rq_ent *next;
+	struct fsl_map ids;	/* sector -> uint64_t id */
 };
 
-#define RQ_BUCKETS 4096
+struct rq_tab {
+	struct rq_dev *d;
+	size_t n;
+};
 
-static unsigned int rq_hash(uint32_t dev, uint64_t sector)
+/* The device's map; NULL if it has none (create = 0) or on ENOMEM. */
+static struct fsl_map *rq_map(struct rq_tab *t, uint32_t dev, int create)
 {
-	return (unsigned int)((sector * 0x9e3779b97f4a7c15ull ^ dev) >> 40) % RQ_BUCKETS;
+	struct rq_dev *nd;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->d[i].dev == dev)
+			return &t->d[i].ids;
+	if (!create || !(nd = realloc(t->d, (t->n + 1) * sizeof(*nd))))
+		return NULL;
+	t->d = nd;
+	nd[t->n].dev = dev;
+	fsl_map__init(&nd[t->n].ids, sizeof(uint64_t));
+	return &nd[t->n++].ids;
 }
 
-static struct rq_ent *rq_find(struct rq_ent **tab, uint32_t dev, uint64_t sector)
+static void rq_free(struct rq_tab *t)
 {
-	struct rq_ent *e;
+	size_t i;
 
-	for (e = tab[rq_hash(dev, sector)]; e; e = e->next)
-		if (e->dev == dev && e->sector == sector)
-			return e;
-	return NULL;
-}
-
-static int rq_add(struct rq_ent **tab, uint32_t dev, uint64_t sector, uint64_t id)
-{
-	struct rq_ent *e = rq_find(tab, dev, sector);
-	unsigned int h = rq_hash(dev, sector);
-
-	if (e) {
-		e->id = id;
-		return 0;
-	}
-	e = malloc(sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	*e = (struct rq_ent){ dev, sector, id, tab[h] };
-	tab[h] = e;
-	return 0;
-}
-
-static void rq_del(struct rq_ent **tab, uint32_t dev, uint64_t sector)
-{
-	struct rq_ent **pp;
-
-	for (pp = &tab[rq_hash(dev, sector)]; *pp; pp = &(*pp)->next) {
-		if ((*pp)->dev == dev && (*pp)->sector == sector) {
-			struct rq_ent *e = *pp;
-
-			*pp = e->next;
-			free(e);
-			return;
-		}
-	}
-}
-
-static void rq_free(struct rq_ent **tab)
-{
-	struct rq_ent *e, *n;
-	unsigned int i;
-
-	for (i = 0; i < RQ_BUCKETS; i++)
-		for (e = tab[i]; e; e = n) {
-			n = e->next;
-			free(e);
-		}
+	for (i = 0; i < t->n; i++)
+		fsl_map__free(&t->d[i].ids);
+	free(t->d);
 }
 
 static void note_dev(struct fsl_bt_import_stats *st, uint32_t dev)
@@ -215,16 +187,16 @@ static int handle_notify(struct bt_in *in, fsl_bt_emit_fn emit, void *ctx,
 	return emit(ctx, &p.hdr);
 }
 
-static int handle_trace(struct bt_in *in, struct rq_ent **rqs, uint64_t *next_id,
+static int handle_trace(struct bt_in *in, struct rq_tab *rqs, uint64_t *next_id,
 			fsl_bt_emit_fn emit, void *ctx, struct fsl_bt_import_stats *st)
 {
 	const struct fsl_bt_rec *r = &in->cur;
 	unsigned int code = FSL_BT_CODE(r->action) & ~FSL_BT_A_CGROUP;
 	uint32_t cats = FSL_BT_CATS(r->action);
 	struct fsl_ev_block_rq b;
-	struct rq_ent *e;
+	struct fsl_map *ids;
+	uint64_t *id;
 	uint16_t type;
-	int err;
 
 	st->records++;
 	if (!st->first_ns || r->time < st->first_ns)
@@ -277,19 +249,23 @@ static int handle_trace(struct bt_in *in, struct rq_ent **rqs, uint64_t *next_id
 	b.flags = fsl_bt_flags_from_cats(cats);
 	if (type == FSL_EV_BLOCK_RQ_COMPLETE)
 		b.error = (int16_t)r->error;
-	e = rq_find(rqs, r->device, r->sector);
-	if (e) {
-		b.rq = e->id;
+	ids = rq_map(rqs, r->device, 1);
+	if (!ids)
+		return -ENOMEM;
+	id = fsl_map__get(ids, r->sector);
+	if (id) {
+		b.rq = *id;
 	} else {
 		b.rq = ++*next_id;
 		if (type == FSL_EV_BLOCK_RQ_INSERT || type == FSL_EV_BLOCK_RQ_ISSUE) {
-			err = rq_add(rqs, r->device, r->sector, b.rq);
-			if (err)
-				return err;
+			id = fsl_map__put(ids, r->sector, NULL);
+			if (!id)
+				return -ENOMEM;
+			*id = b.rq;
 		}
 	}
 	if (type == FSL_EV_BLOCK_RQ_COMPLETE || type == FSL_EV_BLOCK_RQ_MERGE)
-		rq_del(rqs, r->device, r->sector);
+		fsl_map__del(ids, r->sector);
 	st->events++;
 	return emit(ctx, &b.hdr);
 }
@@ -297,8 +273,8 @@ static int handle_trace(struct bt_in *in, struct rq_ent **rqs, uint64_t *next_id
 int fsl_bt_import(const char *const *files, size_t nfiles, fsl_bt_emit_fn emit, void *ctx,
 		  struct fsl_bt_import_stats *st, char *errbuf, size_t errlen)
 {
+	struct rq_tab rqs = { NULL, 0 };
 	struct bt_in *ins;
-	struct rq_ent **rqs;
 	uint64_t next_id = 0;
 	size_t i;
 	int err = 0;
@@ -309,12 +285,8 @@ int fsl_bt_import(const char *const *files, size_t nfiles, fsl_bt_emit_fn emit, 
 	if (!nfiles)
 		return errf(errbuf, errlen, -EINVAL, "no input files");
 	ins = calloc(nfiles, sizeof(*ins));
-	rqs = calloc(RQ_BUCKETS, sizeof(*rqs));
-	if (!ins || !rqs) {
-		free(ins);
-		free(rqs);
+	if (!ins)
 		return errf(errbuf, errlen, -ENOMEM, "out of memory");
-	}
 	for (i = 0; i < nfiles && !err; i++) {
 		ins[i].path = files[i];
 		ins[i].be = -1;
@@ -342,7 +314,7 @@ int fsl_bt_import(const char *const *files, size_t nfiles, fsl_bt_emit_fn emit, 
 		if (FSL_BT_CATS(best->cur.action) & FSL_BT_C_NOTIFY)
 			err = handle_notify(best, emit, ctx, st);
 		else
-			err = handle_trace(best, rqs, &next_id, emit, ctx, st);
+			err = handle_trace(best, &rqs, &next_id, emit, ctx, st);
 		if (err) {
 			if (errbuf && errlen && !errbuf[0])
 				errf(errbuf, errlen, err, "%s: record at offset %" PRIu64 ": %s",
@@ -356,8 +328,7 @@ int fsl_bt_import(const char *const *files, size_t nfiles, fsl_bt_emit_fn emit, 
 	for (i = 0; i < nfiles; i++)
 		if (ins[i].f)
 			fclose(ins[i].f);
-	rq_free(rqs);
-	free(rqs);
+	rq_free(&rqs);
 	free(ins);
 	return err;
 }

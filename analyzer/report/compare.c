@@ -25,54 +25,18 @@
 #include <unistd.h>
 #include "fslens/analysis.h"
 #include "fslens/compare.h"
+#include "fslens/text.h"
 #include "fslens/json.h"
 #include "fslens/report.h"
 #include "fslens/session.h"
 #include "fslens/trace.h"
 #include "fslens/xfslayout.h"
 #include "../../scenarios/phases.h"
+#include "compare_int.h"
 
 #define NMAX	FSL_COMPARE_MAX
 
-struct cell {
-	int present;
-	double secs;
-	uint64_t ops, bytes;
-	/* counted from the phase's events (the target device only) */
-	uint64_t commits, blocks_logged, rd_bytes, wr_bytes, events;
-	uint64_t throttled, pause_ms;	/* balance_dirty_pages pauses */
-	/* from the diagnosis of the phase window, shares rounded as report --json */
-	int have_cause;
-	char cause[40];
-	double share;
-	unsigned int nmore;		/* the causes after the top one (JSON only) */
-	char more[3][40];
-	double more_share[3];
-	int have_window;
-	uint64_t w0, w1;		/* the window analysed */
-	int whole;			/* no phase file: the phase is the whole trace */
-	int have_ops;			/* ops known (a phase file, or the window's analyses) */
-	/* seeks on the target device, reads [0] and the rest [1] (report's read_seeks/write_seeks) */
-	int have_seeks;
-	struct fsl_seek_dir seek[2];
-	/*
-	 * XFS: the inode-to-data distance of the files the phase mapped, read
-	 * or wrote, and the seeks of its reads each from the previous read
-	 */
-	int have_xfs;
-	uint64_t xd_files, xd_mean_sectors, xd_median_sectors;
-	double xd_mean_ags;
-	uint64_t xr_reads, xr_seeks, xr_seek_total;
-	/* journal contents by handle site (the window's journal analysis) */
-	int have_contents;
-	uint64_t dirtied;
-	unsigned int nsites;
-	struct {
-		char type[16], caller[48];
-		uint32_t line;
-		uint64_t blocks;
-	} site[3];
-};
+#define cell cmp_cell
 
 struct column {
 	char trace[PATH_MAX];
@@ -112,6 +76,9 @@ struct fsl_compare {
 	char traces[NMAX][PATH_MAX];
 	struct fsl_compare_stats stats[NMAX];
 	unsigned int ntraces;
+	/* each row's configurations against the base column, in column order */
+	struct cmp_diff *diffs;
+	unsigned int ndiffs;
 	char error[PATH_MAX + 64];
 };
 
@@ -154,6 +121,7 @@ void fsl_compare__free(struct fsl_compare *c)
 		return;
 	for (i = 0; i < c->ntraces; i++)
 		fsl_phase_log__free(&c->logs[i]);
+	free(c->diffs);
 	free(c);
 }
 
@@ -247,7 +215,6 @@ static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	struct pass *p = cons->priv;
 	unsigned int i;
 
-	p->st->events++;
 	for (i = 0; i < p->n; i++) {
 		struct slice *s = &p->sl[i];
 
@@ -255,6 +222,53 @@ static int pass_any(struct fsl_consumer *cons, const struct fsl_hdr *h)
 			count_event(&p->c->cells[s->row][s->col], h, p->dev);
 	}
 	return 0;
+}
+
+/* What the difference needs of a window: its whole time and the mechanisms' figures. */
+static void take_mechanisms(struct cell *cl, struct fsl_analysis *a)
+{
+	const struct fsl_wholetime *wt = fsl_analysis__wholetime(a);
+	const struct fsl_journal *jr = fsl_analysis__journal(a);
+	const struct fsl_contents *ct = fsl_analysis__contents(a);
+	const struct fsl_writeback *wb = fsl_analysis__writeback(a);
+	const struct fsl_allocstat *as = fsl_analysis__allocstat(a);
+	const struct fsl_layout *l = fsl_analysis__layout(a);
+	const struct fsl_frag_break *br;
+	unsigned int k;
+
+	if (wt && wt->threads) {
+		cl->have_whole = 1;
+		cl->wt = *wt;
+	}
+	if (jr) {
+		cl->have_journal = 1;
+		memcpy(cl->trig, jr->trig, sizeof(cl->trig));
+	}
+	if (ct && ct->classes) {
+		cl->have_classes = 1;
+		memcpy(cl->home, ct->home, sizeof(cl->home));
+		memcpy(cl->chp, ct->written[FSL_WR_CHECKPOINT], sizeof(cl->chp));
+		memcpy(cl->wbw, ct->written[FSL_WR_WRITEBACK], sizeof(cl->wbw));
+		memcpy(cl->read, ct->read, sizeof(cl->read));
+	}
+	if (wb) {
+		cl->have_wb = 1;
+		memcpy(cl->wb_pages, wb->pages, sizeof(cl->wb_pages));
+		memcpy(cl->wb_works, wb->works, sizeof(cl->wb_works));
+		cl->throttle_ns = wb->throttle_ns;
+	}
+	if (as) {
+		cl->have_alloc = 1;
+		cl->alloc = *as;
+	}
+	if (l) {
+		cl->have_layout = 1;
+		cl->files = fsl_layout__files(l);
+		cl->fragmented = fsl_layout__fragmented(l);
+		cl->breaks = fsl_layout__breaks(l, &br);
+	}
+	for (k = 0; k < FSL_WT_CPU_CLASSES; k++)
+		cl->wt.cpu_cls[k].id[sizeof(cl->wt.cpu_cls[k].id) - 1] = 0;
 }
 
 /* The top causes of a window, as report --json ranks and rounds them; its seeks (and ops). */
@@ -271,10 +285,11 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 
 	if (!d)
 		return -ENOMEM;
+	take_mechanisms(cl, a);
 	if (jr) {
 		cl->have_contents = 1;
 		cl->dirtied = jr->dirtied;
-		for (k = 0; k < jr->ncontents && cl->nsites < 3; k++) {
+		for (k = 0; k < jr->ncontents && cl->nsites < CMP_SITES; k++) {
 			const struct fsl_handle_site *x = &jr->contents[k];
 			const char *sym = x->ip && m && m->sym ? m->sym(m, x->ip) : NULL;
 
@@ -284,7 +299,7 @@ static int take_causes(struct cell *cl, struct fsl_analysis *a, uint32_t dev)
 				 fsl_handle_type_name(x->type));
 			/* the function, without its offset */
 			snprintf(cl->site[cl->nsites].caller, sizeof(cl->site[0].caller), "%.*s",
-				 sym ? (int)strcspn(sym, "+") : 0, sym ? sym : "");
+				 sym ? (int)fsl_frame_func_len(sym) : 0, sym ? sym : "");
 			cl->site[cl->nsites].line = x->line;
 			cl->site[cl->nsites].blocks = x->blocks;
 			cl->nsites++;
@@ -413,7 +428,7 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 			struct fsl_analysis_opts ao = {
 				/* (the consumers the diagnosis runs anyway) */
 				.sections = FSL_SEC_DIAGNOSIS | FSL_SEC_OPS | FSL_SEC_BLOCKIO |
-					    FSL_SEC_JOURNAL,
+					    FSL_SEC_JOURNAL | FSL_SEC_WRITEBACK | FSL_SEC_LAYOUT,
 				.root_pid = -1,
 				.t0 = cl->w0, .t1 = cl->w1, .context = cx,
 			};
@@ -424,7 +439,6 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 			cl->have_window = 1;
 		}
 	}
-	p->st->passes++;
 	p->st->windows = p->n;
 	p->st->consumers = fsl_session__nconsumers(sess);
 	err = fsl_session__begin(sess, &p->meta);
@@ -442,6 +456,16 @@ static int do_trace(struct fsl_compare *c, unsigned int t, struct fsl_reader *r,
 		if (p->sl[i].a)
 			err = take_causes(&c->cells[p->sl[i].row][p->sl[i].col], p->sl[i].a,
 					  p->dev);
+	{
+		/* the trace's largest indexed directory at its end, in each of its cells */
+		struct fsl_htree_dir h;
+
+		if (fsl_meta__ext4_htree(&p->meta, &h, 1))
+			for (i = 0; i < p->n; i++) {
+				c->cells[p->sl[i].row][p->sl[i].col].have_htree = 1;
+				c->cells[p->sl[i].row][p->sl[i].col].htree = h;
+			}
+	}
 out:
 	if (err < 0)
 		fail(c, err, "cannot read", trace);
@@ -494,9 +518,25 @@ static void label_columns(struct fsl_compare *c)
 			snprintf(col->label, sizeof(col->label), "%s", b ? b + 1 : col->trace);
 		}
 		if (t > 1) {
+			unsigned int same = 0, nth = 0;
+
+			/* the same trace given twice: its copies are told apart by order */
+			for (j = 0; j < c->ncols; j++)
+				if (!strcmp(c->cols[j].trace, col->trace) && c->cols[j].run == col->run) {
+					same++;
+					nth += j < i;
+				}
 			len = strlen(col->label);
-			snprintf(col->label + len, sizeof(col->label) - len, "%srun %u",
-				 len ? " " : "", col->run);
+			if (same > 1 && !len) {
+				const char *b = strrchr(col->trace, '/');
+
+				snprintf(col->label, sizeof(col->label), "%s", b ? b + 1 : col->trace);
+				len = strlen(col->label);
+			}
+			len += snprintf(col->label + len, sizeof(col->label) - len, "%srun %u",
+					len ? " " : "", col->run);
+			if (same > 1 && len < sizeof(col->label))
+				snprintf(col->label + len, sizeof(col->label) - len, " (#%u)", nth + 1);
 		}
 	}
 	/* identical labels (same parameters in two traces): fall back to the file names */
@@ -514,6 +554,69 @@ static void label_columns(struct fsl_compare *c)
 				}
 				return;
 			}
+}
+
+/*
+ * How the sentence names two columns: the parameters that differ between
+ * them ("atime=strictatime" and "atime=noatime", the keys in what), else
+ * their labels.
+ */
+static void pair_labels(const struct fsl_compare *c, unsigned int i, unsigned int j, char *li,
+			char *lj, char *what, size_t len)
+{
+	const struct fsl_phase_log *a = c->cols[i].log, *b = c->cols[j].log;
+	size_t oi = 0, oj = 0, ow = 0;
+	unsigned int k;
+
+	li[0] = lj[0] = what[0] = 0;
+	for (k = 0; a && b && k < a->nparams; k++) {
+		const char *kv = a->params[k], *eq = strchr(kv, '='), *o;
+		char key[64];
+
+		if (!eq || (size_t)(eq - kv) >= sizeof(key))
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+		o = fsl_phase_log__param(b, key);
+		if (o && !strcmp(o, eq + 1))
+			continue;
+		oi += snprintf(li + oi, len > oi ? len - oi : 0, "%s%s", oi ? " " : "", kv);
+		oj += snprintf(lj + oj, len > oj ? len - oj : 0, "%s%s=%s", oj ? " " : "", key,
+			       o ? o : "(none)");
+		ow += snprintf(what + ow, len > ow ? len - ow : 0, "%s%s", ow ? "," : "", key);
+	}
+	if (!oi || (c->cols[i].run != c->cols[j].run && !strcmp(c->cols[i].trace, c->cols[j].trace))) {
+		snprintf(li, len, "%s", c->cols[i].label);
+		snprintf(lj, len, "%s", c->cols[j].label);
+	}
+}
+
+/* Every row: each configuration against the base one (docs/compare.md). */
+static int diff_all(struct fsl_compare *c)
+{
+	unsigned int r, j, base = c->o.base < c->ncols ? c->o.base : 0;
+	char la[200], lb[200], what[128];
+
+	free(c->diffs);
+	c->ndiffs = 0;
+	c->diffs = calloc((size_t)c->nrows * (c->ncols > 1 ? c->ncols - 1 : 1), sizeof(*c->diffs));
+	if (!c->diffs) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		return -ENOMEM;
+	}
+	for (r = 0; r < c->nrows; r++)
+		for (j = 0; j < c->ncols; j++) {
+			struct cmp_diff *d = &c->diffs[c->ndiffs];
+
+			if (j == base || !c->cells[r][base].present || !c->cells[r][j].present)
+				continue;
+			d->row = r;
+			d->a = base;
+			d->b = j;
+			pair_labels(c, base, j, la, lb, what, sizeof(la));
+			cmp_diff(&c->cells[r][base], &c->cells[r][j], c->rows[r], la, lb, what, d);
+			c->ndiffs++;
+		}
+	return 0;
 }
 
 /* A trace's phases (a trace without a phase file is one phase "all") and its columns. */
@@ -590,31 +693,21 @@ int fsl_compare__run(struct fsl_compare *c, const char *const *traces, unsigned 
 				 fsl_trace_open_strerror(traces[t], err, why, sizeof(why)));
 			return err;
 		}
-		c->stats[t].opens++;
 		err = add_trace(c, t, r, &firstcol);
 		if (!err)
 			err = do_trace(c, t, r, firstcol);
+		fsl_reader__decoded(r, &c->stats[t].decoded);
 		fsl_reader__close(r);
 	}
 	/* the labels need every trace's parameters */
 	if (!err)
 		label_columns(c);
+	if (!err)
+		err = diff_all(c);
 	return err;
 }
 
 /* ------------------------------------------------------------------ output */
-
-static void fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= 10ull << 30)
-		snprintf(buf, len, "%.0fG", b / 1073741824.0);
-	else if (b >= 10ull << 20)
-		snprintf(buf, len, "%.0fM", b / 1048576.0);
-	else if (b >= 10ull << 10)
-		snprintf(buf, len, "%.0fK", b / 1024.0);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
 
 /* A count with K/M/G (one decimal under 10), at most 5 characters. */
 static void fmt_count(char *buf, size_t len, double v)
@@ -665,6 +758,91 @@ static void label_line(const char *label, unsigned int line, char *out)
 		}
 		p += n;
 		l++;
+	}
+}
+
+/* Text at indent, wrapped at spaces to 100 columns. */
+static void wrap100(FILE *f, int indent, const char *text)
+{
+	const char *p = text;
+	int col = 0, first = 1;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (first) {
+			col = fprintf(f, "%*s", indent, "");
+		} else if (col + 1 + (int)n > 100) {
+			col = fprintf(f, "\n%*s", indent + 2, "") - 1;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		first = 0;
+		fwrite(p, 1, n, f);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* A mechanism's figure: counts whole, rates and shares with a decimal when small. */
+static void fmt_fig(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 100 || v == (double)(int64_t)v)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f", v);
+}
+
+/* Each row's sentence, its time by part and the mechanisms that moved (docs/compare.md). */
+static void diff_text(const struct fsl_compare *c, FILE *f)
+{
+	unsigned int i, k, n;
+
+	if (!c->ndiffs)
+		return;
+	fprintf(f, "\nwhat changed, each configuration against %s (time at equal work, split as "
+		"the workload's whole time; mechanisms ranked by the part they explain):\n",
+		c->cols[c->o.base < c->ncols ? c->o.base : 0].label);
+	for (i = 0; i < c->ndiffs; i++) {
+		const struct cmp_diff *d = &c->diffs[i];
+
+		fputc('\n', f);
+		wrap100(f, 0, d->sentence);
+		if (d->same && !d->nmech)
+			continue;
+		if (d->have_parts) {
+			fprintf(f, "    %-34s %9s %9s %9s\n", "time by part (s)", "base", "this",
+				"change");
+			for (k = 0, n = 0; k < d->nparts && n < 6; k++) {
+				const struct cmp_part *p = &d->parts[k];
+
+				if (n >= 3 && fabs(p->delta) < 0.001)
+					break;
+				fprintf(f, "    %-34.34s %9.3f %9.3f %+9.3f\n", p->id, p->a, p->b,
+					p->delta);
+				n++;
+			}
+		}
+		if (d->nmech)
+			fprintf(f, "    %-34s %9s %9s %9s  %s\n", "mechanisms that moved", "base", "this",
+				"change", "explains");
+		for (k = 0; k < d->nmech && k < 12; k++) {
+			const struct cmp_mech *m = &d->mech[k];
+			char a[24], b[24], dd[24];
+
+			fmt_fig(a, sizeof(a), m->a);
+			fmt_fig(b, sizeof(b), m->b);
+			fmt_fig(dd + 1, sizeof(dd) - 1, fabs(m->delta));
+			dd[0] = m->delta < 0 ? '-' : '+';
+			fprintf(f, "    %-34.34s %9s %9s %9s  %s\n", m->name, a, b, dd,
+				m->part[0] ? m->part : "-");
+			if (m->detail[0])
+				fprintf(f, "      %.94s\n", m->detail);
+		}
 	}
 }
 
@@ -774,8 +952,8 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 						snprintf(buf, sizeof(buf), "seek r %s/s ~%s w %s/s ~%s",
 							 a, b, x, y);
 				} else {
-					fmt_bytes(a, sizeof(a), cl->rd_bytes);
-					fmt_bytes(b, sizeof(b), cl->wr_bytes);
+					fsl_fmt_bytes_short(a, sizeof(a), cl->rd_bytes);
+					fsl_fmt_bytes_short(b, sizeof(b), cl->wr_bytes);
 					snprintf(buf, sizeof(buf), "io r%s w%s", a, b);
 				}
 				fprintf(f, " | %-*.*s", CW, CW, buf);
@@ -796,7 +974,187 @@ int fsl_compare__text(const struct fsl_compare *c, FILE *f)
 	if (whole)
 		fprintf(f, "all: a trace without a phase file is one phase, the whole trace; "
 			"its ops are the path and data operations on the target\n");
+	diff_text(c, f);
 	return ferror(f) ? -EIO : 0;
+}
+
+static void bc_json(struct fsl_json *j, const char *key, const uint64_t v[FSL_BC__MAX], int have)
+{
+	unsigned int k;
+
+	fsl_json__key(j, key);
+	if (!have) {
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	for (k = 0; k < FSL_BC__MAX; k++)
+		fsl_json__kv_u64(j, fsl_block_class_name(k), v[k]);
+	fsl_json__obj_end(j);
+}
+
+/* A cell's figures the difference is made of (docs/compare.md). */
+static void cell_mech_json(struct fsl_json *j, const struct cell *cl)
+{
+	unsigned int k;
+
+	fsl_json__key(j, "whole_time");
+	if (!cl->have_whole) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "threads", cl->wt.threads);
+		fsl_json__kv_u64(j, "wall_ns", cl->wt.wall_ns);
+		fsl_json__kv_u64(j, "oncpu_ns", cl->wt.oncpu_ns);
+		fsl_json__kv_u64(j, "runnable_ns", cl->wt.runq_ns);
+		fsl_json__kv_u64(j, "blocked_ns", cl->wt.blocked_ns);
+		fsl_json__kv_u64(j, "sleep_ns", cl->wt.sleep_ns);
+		fsl_json__key(j, "blocked_by_class_ns");
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_WC__MAX; k++)
+			if (cl->wt.cls_ns[k])
+				fsl_json__kv_u64(j, fsl_wclass_id(k), cl->wt.cls_ns[k]);
+		fsl_json__obj_end(j);
+		fsl_json__kv_u64(j, "other_fs_ns", cl->wt.other_fs_ns);
+		fsl_json__kv_u64(j, "short_waits_ns", cl->wt.short_ns);
+		fsl_json__key(j, "oncpu_by_class_ns");
+		if (!cl->wt.ncpu) {
+			fsl_json__null(j);
+		} else {
+			fsl_json__obj_begin(j);
+			for (k = 0; k < cl->wt.ncpu; k++)
+				fsl_json__kv_u64(j, cl->wt.cpu_cls[k].id, cl->wt.cpu_cls[k].ns);
+			fsl_json__obj_end(j);
+		}
+		fsl_json__obj_end(j);
+	}
+	fsl_json__key(j, "commits_by_trigger");
+	if (!cl->have_journal) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_TRIG__MAX; k++)
+			fsl_json__kv_u64(j, fsl_trigger_name(k), cl->trig[k]);
+		fsl_json__obj_end(j);
+	}
+	bc_json(j, "journal_home_by_class", cl->home, cl->have_classes);
+	bc_json(j, "checkpoint_by_class", cl->chp, cl->have_classes);
+	bc_json(j, "writeback_by_class", cl->wbw, cl->have_classes);
+	bc_json(j, "read_by_class", cl->read, cl->have_classes);
+	fsl_json__key(j, "writeback_pages_by_reason");
+	if (!cl->have_wb) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_WB_REASONS; k++)
+			fsl_json__kv_u64(j, k == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(k),
+					 cl->wb_pages[k]);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__key(j, "writeback_passes_by_reason");
+	if (!cl->have_wb) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		for (k = 0; k < FSL_WB_REASONS; k++)
+			fsl_json__kv_u64(j, k == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(k),
+					 cl->wb_works[k]);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__key(j, "allocator");
+	if (!cl->have_alloc) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "searches", cl->alloc.decisions);
+		fsl_json__kv_u64(j, "goal_hits", cl->alloc.goal_hits);
+		fsl_json__kv_u64(j, "groups_scanned", cl->alloc.groups);
+		fsl_json__key(j, "by_cr");
+		fsl_json__arr_begin(j);
+		for (k = 0; k < FSL_ALLOC_CRS; k++)
+			fsl_json__u64(j, cl->alloc.by_cr[k]);
+		fsl_json__arr_end(j);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__key(j, "layout");
+	if (!cl->have_layout) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "files", cl->files);
+		fsl_json__kv_u64(j, "fragmented_files", cl->fragmented);
+		fsl_json__kv_u64(j, "fragcheck_breaks", cl->breaks);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__key(j, "htree");
+	if (!cl->have_htree) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "path", cl->htree.path);
+		fsl_json__kv_u64(j, "blocks", cl->htree.blocks);
+		fsl_json__kv_u64(j, "levels", cl->htree.levels);
+		fsl_json__kv_u64(j, "index_blocks", cl->htree.index_blocks);
+		fsl_json__obj_end(j);
+	}
+}
+
+static void diff_json(const struct fsl_compare *c, struct fsl_json *j)
+{
+	unsigned int i, k;
+
+	fsl_json__key(j, "base_column");
+	fsl_json__u64(j, c->o.base < c->ncols ? c->o.base : 0);
+	fsl_json__key(j, "differences");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < c->ndiffs; i++) {
+		const struct cmp_diff *d = &c->diffs[i];
+
+		fsl_json__obj_begin(j);
+		fsl_json__kv_str(j, "phase", c->rows[d->row]);
+		fsl_json__kv_u64(j, "base", d->a);
+		fsl_json__kv_u64(j, "column", d->b);
+		fsl_json__kv_double(j, "base_s", r3(d->secs_a));
+		fsl_json__kv_double(j, "seconds", r3(d->secs_b));
+		fsl_json__kv_double(j, "work_scale", d->scale);
+		fsl_json__kv_double(j, "delta_s", r3(d->delta));
+		fsl_json__kv_bool(j, "same", d->same);
+		fsl_json__kv_str(j, "slower", d->same ? NULL : d->delta > 0 ? "column" : "base");
+		fsl_json__key(j, "parts");
+		if (!d->have_parts) {
+			fsl_json__null(j);
+		} else {
+			fsl_json__arr_begin(j);
+			for (k = 0; k < d->nparts; k++) {
+				fsl_json__obj_begin(j);
+				fsl_json__kv_str(j, "part", d->parts[k].id);
+				fsl_json__kv_double(j, "base_s", r3(d->parts[k].a));
+				fsl_json__kv_double(j, "seconds", r3(d->parts[k].b));
+				fsl_json__kv_double(j, "delta_s", r3(d->parts[k].delta));
+				fsl_json__obj_end(j);
+			}
+			fsl_json__arr_end(j);
+		}
+		fsl_json__key(j, "mechanisms");
+		fsl_json__arr_begin(j);
+		for (k = 0; k < d->nmech; k++) {
+			const struct cmp_mech *m = &d->mech[k];
+
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "name", m->name);
+			fsl_json__kv_double(j, "base", r3(m->a));
+			fsl_json__kv_double(j, "value", r3(m->b));
+			fsl_json__kv_double(j, "delta", r3(m->delta));
+			fsl_json__kv_str(j, "explains", m->part[0] ? m->part : NULL);
+			fsl_json__kv_double(j, "contribution_s", r3(m->contribution));
+			fsl_json__kv_str(j, "detail", m->detail[0] ? m->detail : NULL);
+			fsl_json__obj_end(j);
+		}
+		fsl_json__arr_end(j);
+		fsl_json__kv_str(j, "sentence", d->sentence);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
 }
 
 int fsl_compare__json(const struct fsl_compare *c, FILE *f)
@@ -956,12 +1314,14 @@ int fsl_compare__json(const struct fsl_compare *c, FILE *f)
 			fsl_json__u64(&j, cl->pause_ms);
 			fsl_json__key(&j, "events");
 			fsl_json__u64(&j, cl->events);
+			cell_mech_json(&j, cl);
 			fsl_json__obj_end(&j);
 		}
 		fsl_json__arr_end(&j);
 		fsl_json__obj_end(&j);
 	}
 	fsl_json__arr_end(&j);
+	diff_json(c, &j);
 	fsl_json__obj_end(&j);
 	fsl_json__newline(&j);
 	return ferror(f) ? -EIO : 0;

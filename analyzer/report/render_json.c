@@ -121,6 +121,16 @@ static void whole_obj(struct fsl_json *j, const struct fsl_wholetime *w)
 		if (w->cls_ns[i])
 			fsl_json__kv_u64(j, fsl_wclass_id(i), w->cls_ns[i]);
 	fsl_json__obj_end(j);
+	/* on-CPU samples by CPU class, where a provider filled the window's table */
+	fsl_json__key(j, "oncpu_by_class_ns");
+	if (!w->ncpu) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__obj_begin(j);
+		for (i = 0; i < w->ncpu; i++)
+			fsl_json__kv_u64(j, w->cpu_cls[i].id, w->cpu_cls[i].ns);
+		fsl_json__obj_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 
@@ -467,6 +477,23 @@ static void ops_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	{
+		struct fsl_htree_dir h[64];
+		unsigned int n = fsl_meta__ext4_htree(fsl_analysis__meta(a), h, 64);
+
+		fsl_json__key(j, "htree_dirs");
+		fsl_json__arr_begin(j);
+		for (i = 0; i < n; i++) {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_str(j, "path", h[i].path);
+			fsl_json__kv_u64(j, "ino", h[i].ino);
+			fsl_json__kv_u64(j, "blocks", h[i].blocks);
+			fsl_json__kv_u64(j, "levels", h[i].levels);
+			fsl_json__kv_u64(j, "index_blocks", h[i].index_blocks);
+			fsl_json__obj_end(j);
+		}
+		fsl_json__arr_end(j);
+	}
 	fsl_json__obj_end(j);
 }
 
@@ -495,6 +522,67 @@ static void jinfo(struct fsl_json *j, const char *key, const struct fsl_jbd2_inf
 static uint64_t span(uint64_t a, uint64_t b)
 {
 	return a && b && b >= a ? b - a : 0;
+}
+
+static void class_obj(struct fsl_json *j, const char *key, const uint64_t v[FSL_BC__MAX])
+{
+	unsigned int k;
+
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	for (k = 0; k < FSL_BC__MAX; k++)
+		fsl_json__kv_u64(j, fsl_block_class_name(k), v[k]);
+	fsl_json__obj_end(j);
+}
+
+/* "contents_by_class" and "blocks_by_writer": the journal's contents as written home. */
+static void contents_obj(struct fsl_json *j, struct fsl_analysis *a)
+{
+	const struct fsl_contents *c = fsl_analysis__contents(a);
+	unsigned int w, i;
+
+	fsl_json__key(j, "contents_by_class");
+	if (!c || !c->classes) {
+		fsl_json__null(j);
+		fsl_json__key(j, "blocks_by_writer");
+		fsl_json__null(j);
+		return;
+	}
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "home_blocks", c->home_total);
+	class_obj(j, "home", c->home);
+	class_obj(j, "read", c->read);
+	fsl_json__key(j, "checkpoints");
+	fsl_json__arr_begin(j);
+	for (i = 0; i < c->nchp; i++) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "tid", c->chp[i].tid);
+		fsl_json__kv_u64(j, "ts_ns", c->chp[i].ts);
+		fsl_json__kv_u64(j, "kernel_written", c->chp[i].written);
+		fsl_json__kv_u64(j, "kernel_dropped", c->chp[i].dropped);
+		class_obj(j, "blocks", c->chp[i].blocks);
+		fsl_json__obj_end(j);
+	}
+	fsl_json__arr_end(j);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "blocks_by_writer");
+	fsl_json__obj_begin(j);
+	for (w = 0; w < FSL_WR__MAX; w++)
+		class_obj(j, fsl_block_writer_name(w), c->written[w]);
+	fsl_json__key(j, "writeback_by_reason");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WB_REASONS; i++) {
+		uint64_t sum = 0;
+		unsigned int k;
+
+		for (k = 0; k < FSL_BC__MAX; k++)
+			sum += c->wb_reason[i][k];
+		if (sum)
+			class_obj(j, i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i),
+				  c->wb_reason[i]);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
 }
 
 static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
@@ -588,6 +676,7 @@ static void journal_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
+	contents_obj(j, a);
 	fsl_json__key(j, "handle_waits");
 	fsl_json__arr_begin(j);
 	for (i = 0; i < jr->nsites; i++) {
@@ -730,6 +819,89 @@ static void lat_obj(struct fsl_json *j, const char *pfx, const struct fsl_hist *
 	kv_us(j, k, h->max);
 }
 
+/* One btt stage: exact figures (ns) and its sample count, as btt's MIN AVG MAX N. */
+static void stage_obj(struct fsl_json *j, const char *key, const struct fsl_hist *h)
+{
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "n", h->count);
+	fsl_json__kv_u64(j, "min_ns", h->count ? h->min : 0);
+	fsl_json__kv_u64(j, "avg_ns", fsl_hist_avg(h));
+	fsl_json__kv_u64(j, "p99_ns", fsl_hist_quantile(h, 0.99));
+	fsl_json__kv_u64(j, "max_ns", h->max);
+	fsl_json__kv_u64(j, "sum_ns", h->sum);
+	fsl_json__obj_end(j);
+}
+
+static const char *const sg_names[FSL_SG__MAX] = { "read", "write", "discard", "flush" };
+
+static void counts_obj(struct fsl_json *j, const char *key, const struct fsl_blk_counts *c)
+{
+	unsigned int g;
+
+	fsl_json__key(j, key);
+	fsl_json__obj_begin(j);
+	for (g = 0; g < FSL_SG__MAX; g++) {
+		fsl_json__key(j, sg_names[g]);
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "ios", c->ios[g]);
+		if (g != FSL_SG_FLUSH) {
+			fsl_json__kv_u64(j, "merges", c->merges[g]);
+			fsl_json__kv_u64(j, "sectors", c->sectors[g]);
+		}
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+}
+
+static void blockio_dev_extra(struct fsl_json *j, const struct fsl_dev_io *d)
+{
+	unsigned int k;
+
+	fsl_json__kv_bool(j, "bio_level", d->bio_level);
+	fsl_json__key(j, "btt");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "bios", d->bios);
+	fsl_json__kv_u64(j, "bio_merges", d->bio_merges);
+	fsl_json__kv_u64(j, "splits", d->splits);
+	fsl_json__kv_u64(j, "bios_dup", d->bios_dup);
+	fsl_json__kv_u64(j, "bios_not_seen", d->bios_not_seen);
+	stage_obj(j, "q2q", &d->q2q);
+	stage_obj(j, "q2g", &d->q2g);
+	stage_obj(j, "g2i", &d->g2i);
+	stage_obj(j, "q2m", &d->q2m);
+	stage_obj(j, "i2d", &d->i2d);
+	stage_obj(j, "m2d", &d->m2d);
+	stage_obj(j, "q2d", &d->q2d);
+	stage_obj(j, "d2c", &d->d2c);
+	stage_obj(j, "q2c", &d->q2c);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "pairing");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "issues", d->issues);
+	fsl_json__kv_u64(j, "paired", d->paired);
+	for (k = 0; k < FSL_UNP__MAX; k++)
+		fsl_json__kv_u64(j, fsl_unpaired_name(k), d->unpaired[k]);
+	fsl_json__kv_u64(j, "flush_seq_ends", d->flush_seq_ends);
+	fsl_json__kv_u64(j, "partial_completions", d->partials);
+	fsl_json__kv_u64(j, "double_completions", d->double_completions);
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "kernel_counts");
+	fsl_json__obj_begin(j);
+	counts_obj(j, "trace", &d->kc);
+	counts_obj(j, "not_seen", &d->not_seen);
+	fsl_json__kv_u64(j, "in_flight_end", d->in_flight_end);
+	if (d->have_kstat) {
+		counts_obj(j, "sys_block", &d->kstat);
+		fsl_json__kv_u64(j, "sys_block_in_flight", d->kstat_in_flight);
+		fsl_json__kv_u64(j, "window_start_ns", d->kstat_t0);
+		fsl_json__kv_u64(j, "window_end_ns", d->kstat_t1);
+	} else {
+		fsl_json__kv_null(j, "sys_block");
+	}
+	fsl_json__obj_end(j);
+}
+
 static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 {
 	const struct fsl_blockio *io = fsl_analysis__blockio(a);
@@ -775,6 +947,7 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 		lat_obj(j, "flush_q2c", &d->flush_q2c);
 		fsl_json__kv_u64(j, "completions", d->completions);
 		fsl_json__kv_u64(j, "double_completions", d->double_completions);
+		blockio_dev_extra(j, d);
 		fsl_json__kv_u64(j, "dispatches", d->d2d);
 		fsl_json__kv_u64(j, "seeks", d->seeks);
 		fsl_json__kv_double(j, "seeks_per_s", r3(secs > 0 ? d->seeks / secs : 0));
@@ -818,6 +991,7 @@ static void blockio_arr(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, "ios", d->issuers[k].ios);
 			fsl_json__kv_u64(j, "bytes", d->issuers[k].bytes);
 			kv_us(j, "q2c_avg_us", d->issuers[k].ios ? d->issuers[k].q2c_ns / d->issuers[k].ios : 0);
+			kv_us(j, "q2c_max_us", d->issuers[k].q2c_max_ns);
 			fsl_json__obj_end(j);
 		}
 		fsl_json__arr_end(j);
@@ -946,6 +1120,28 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 	fsl_json__obj_begin(j);
 	fsl_json__kv_u64(j, "files", fsl_layout__files(l));
 	fsl_json__kv_u64(j, "fragmented_files", fsl_layout__fragmented(l));
+	{
+		const struct fsl_allocstat *as = fsl_analysis__allocstat(a);
+
+		fsl_json__key(j, "allocator");
+		if (!as) {
+			fsl_json__null(j);
+		} else {
+			fsl_json__obj_begin(j);
+			fsl_json__kv_u64(j, "searches", as->decisions);
+			fsl_json__key(j, "by_cr");
+			fsl_json__arr_begin(j);
+			for (i = 0; i < FSL_ALLOC_CRS; i++)
+				fsl_json__u64(j, as->by_cr[i]);
+			fsl_json__arr_end(j);
+			fsl_json__kv_u64(j, "goal_hits", as->goal_hits);
+			fsl_json__kv_u64(j, "groups_scanned", as->groups);
+			fsl_json__kv_u64(j, "blocks_asked", as->asked);
+			fsl_json__kv_u64(j, "blocks_found", as->found);
+			fsl_json__kv_u64(j, "from_preallocation", as->prealloc);
+			fsl_json__obj_end(j);
+		}
+	}
 	fsl_layout__extent_hist(l, hist);
 	fsl_json__key(j, "extents_log2");
 	fsl_json__obj_begin(j);

@@ -271,6 +271,8 @@ struct fsl_stalls {
  * threshold, which have no record. threads = 0: the trace has no tasktime
  * records (older recorder, or the offcpu family off).
  */
+#define FSL_WT_CPU_CLASSES	24
+
 struct fsl_wholetime {
 	uint32_t threads;
 	uint32_t alive;			/* of which still running at the end */
@@ -283,6 +285,18 @@ struct fsl_wholetime {
 	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
 	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
 	uint64_t short_ns;		/* blocked_ns - classified_ns */
+	/*
+	 * On-CPU time by CPU class, where the trace has on-CPU samples and an
+	 * analysis provides the split (the cpu family): ncpu classes whose ns
+	 * sum to cpu_sampled_ns, which stands for oncpu_ns (a class's share of
+	 * on-CPU is ns / cpu_sampled_ns). ncpu 0: no split.
+	 */
+	unsigned int ncpu;
+	uint64_t cpu_sampled_ns;
+	struct {
+		char id[24];
+		uint64_t ns;
+	} cpu_cls[FSL_WT_CPU_CLASSES];
 };
 
 /* ----------------------------------------------------------------- cpu */
@@ -398,6 +412,40 @@ enum fsl_commit_trigger {
 	FSL_TRIG__MAX,
 };
 const char *fsl_trigger_name(unsigned int trig);
+
+/*
+ * What woke the journal thread for a commit, by a function in the waker's
+ * stack (analyzer/an_util.c, an_kick_of_stack): trig is an FSL_TRIG_* value or
+ * FSL_KICK_STOP (jbd2_journal_stop: the timer or a synchronous handle, told
+ * apart by the transaction's age); of several in one stack the highest
+ * rank wins. The monitor resolves the same table to addresses and decides
+ * in the kernel.
+ */
+#define FSL_KICK_STOP	(FSL_TRIG__MAX + 1)
+
+struct fsl_kick_rule {
+	const char *func;
+	uint8_t trig, rank;
+};
+
+/* The table; its length in *n. */
+const struct fsl_kick_rule *fsl_kick_rules(unsigned int *n);
+
+/* What was seen of a commit besides its kick (fsl_trigger_decide). */
+#define FSL_TRIGF_LOG_SPACE	(1u << 0)	/* a checkpoint or log-space wait since the last commit */
+#define FSL_TRIGF_FSYNC		(1u << 1)	/* an fsync waiting when it started */
+#define FSL_TRIGF_FULL		(1u << 2)	/* found full by a task, or 90% of the size limit */
+#define FSL_TRIGF_OLD		(1u << 3)	/* it ran its whole commit interval (run stats) */
+#define FSL_TRIGF_NOSTATS	(1u << 4)	/* no run stats for it */
+#define FSL_TRIGF_SYNC_COMMIT	(1u << 5)	/* jbd2 marked it a synchronous commit */
+
+/*
+ * Why a commit ran: the kick that woke the journal thread (0: none, else
+ * FSL_TRIG_* + 1 or FSL_KICK_STOP) first, else a guess from what was
+ * waiting (flags). The report's journal analysis and the monitor both
+ * decide with this.
+ */
+unsigned int fsl_trigger_decide(unsigned int kick, unsigned int flags);
 
 struct fsl_txn {
 	uint32_t dev;
@@ -565,10 +613,11 @@ struct fsl_writeback {
 	/*
 	 * The device's own account, to check the causes against (ext4 target
 	 * with its geometry): bytes of write requests completed without error
-	 * on the target's device, by what the blocks hold (an_ext4_block_class
-	 * and the request's REQ_META): data (the data area, not metadata),
-	 * metadata (REQ_META, or bitmaps, inode tables, group descriptors),
-	 * journal. have_device = 0: no block records or no geometry.
+	 * on the target's device, by what the blocks hold (the context
+	 * stage's block classes and the request's REQ_META): data (file data
+	 * or an unclassed block, not REQ_META), metadata (REQ_META, or a
+	 * metadata class), journal. have_device = 0: no block records or no
+	 * geometry.
 	 */
 	int have_device;
 	uint64_t dev_data_bytes, dev_meta_bytes, dev_journal_bytes;
@@ -583,7 +632,9 @@ struct fsl_writeback {
 struct fsl_io_issuer {
 	char comm[16];		/* kernel threads keep their name: jbd2/loop0-8, kworker/... */
 	uint64_t ios, bytes;
-	uint64_t q2c_ns;	/* summed */
+	uint64_t q2c_ns;	/* summed; Q: the request's first bio queued (its insert or issue
+				 * when the trace has no bios) */
+	uint64_t q2c_max_ns;
 };
 
 /* One point of the offset-vs-time scatter (decimated to FSL_SCATTER_MAX). */
@@ -595,31 +646,107 @@ struct fsl_io_point {
 };
 
 /*
- * What an ext4 block holds, from the recorded geometry alone: superblock and
- * group descriptors (with reserved GDT blocks), block and inode bitmaps and
- * inode tables (packed per flex group with flex_bg, per group without) as
- * mke2fs lays them out (dumpe2fs shows the same), the internal journal
- * (ext4.journal_start, when contiguous);
- * anything else is FSL_BC_OTHER (data, directories, extent-tree blocks).
+ * What an ext4 block holds (analyzer/blockclass.c, docs/report-json.md):
+ * the static metadata from the recorded geometry and group tables (the
+ * superblock and its backups, the group descriptors with the reserved GDT
+ * blocks, each group's bitmaps and inode table wherever they lie, flex_bg or
+ * not, the internal journal's superblock and log), and the blocks the trace
+ * saw allocated or mapped: directory blocks, extent-tree blocks, file data.
+ * FSL_BC_OTHER: none of those known (a block in use before the trace whose
+ * owner the trace never mapped).
  */
 enum fsl_block_class {
 	FSL_BC_OTHER = 0,
-	FSL_BC_SUPER,		/* superblock, group descriptors, reserved GDT */
+	FSL_BC_SUPER,		/* superblock (primary or backup) */
 	FSL_BC_BBITMAP,
 	FSL_BC_IBITMAP,
 	FSL_BC_ITABLE,
-	FSL_BC_JOURNAL,
+	FSL_BC_JOURNAL,		/* the journal's log (descriptors, copies, commit blocks) */
+	FSL_BC_GDT,		/* group descriptors and reserved GDT blocks */
+	FSL_BC_JSB,		/* the journal superblock (its first block) */
+	FSL_BC_DIR,		/* a directory's blocks (htree index and leaves) */
+	FSL_BC_EXTENT,		/* extent-tree blocks (allocated without the data hint) */
+	FSL_BC_DATA,		/* regular files' data */
 	FSL_BC__MAX,
 };
+/* Blocks that go through the journal in data=ordered: every class but data and the journal's own. */
+static inline int fsl_block_class_is_meta(unsigned int cls)
+{
+	return cls == FSL_BC_SUPER || cls == FSL_BC_BBITMAP || cls == FSL_BC_IBITMAP ||
+	       cls == FSL_BC_ITABLE || cls == FSL_BC_GDT || cls == FSL_BC_DIR ||
+	       cls == FSL_BC_EXTENT;
+}
 const char *fsl_block_class_name(unsigned int cls);
+
+/*
+ * Why an issue has no completion paired with it, or a completion no issue
+ * (struct fsl_dev_io.unpaired).
+ */
+enum fsl_unpaired {
+	FSL_UNP_REQUEUED = 0,	/* the driver sent it back (block_rq_requeue): issued again */
+	FSL_UNP_NOT_SEEN,	/* the slot was issued or inserted again with no completion in
+				 * between: the kernel completed it, the trace has no record */
+	FSL_UNP_IN_FLIGHT,	/* issued, not completed when the recording ended */
+	FSL_UNP_BEFORE_START,	/* a completion of a slot not seen before: issued before the start */
+	FSL_UNP_NO_ISSUE,	/* a completion of a slot seen before, with no issue since */
+	FSL_UNP__MAX,
+};
+const char *fsl_unpaired_name(unsigned int why);
+
+/*
+ * Block I/O counted the way the kernel counts it in /sys/block/DEV/stat
+ * (Documentation/block/stat.rst), by stat group (enum fsl_stat_group of
+ * fslens/meta.h: read, write, discard, flush): an I/O at the end of its
+ * request (a request that went through the flush machinery, once; an empty
+ * preflush write too, though only the queue's flush request reached the
+ * disk), sectors at every completion, merges of a bio into a request and
+ * of two requests, flushes as the flush requests that ran.
+ */
+struct fsl_blk_counts {
+	uint64_t ios[FSL_SG__MAX], merges[FSL_SG__MAX], sectors[FSL_SG__MAX];
+};
 
 struct fsl_dev_io {
 	uint32_t dev;
 	uint64_t completed, reads, writes, read_bytes, write_bytes;
 	uint64_t meta, sync, flushes, discards, merges, errors;
 	struct fsl_hist size;			/* bytes per request */
-	/* Requests with data only (btt leaves zero-byte requests out). */
+	/*
+	 * Requests with data only (btt leaves zero-byte requests out). With
+	 * bio events in the trace (bio_level), btt's own figures: one sample
+	 * per bio queued (Q) that completed, as btt counts them; else one
+	 * per request, Q its insert (or its issue when it had none).
+	 */
 	struct fsl_hist q2d, d2c, q2c;		/* ns */
+	int bio_level;
+	/* btt's other stages (bio_level): per bio, from its Q, its request's G, I, D */
+	struct fsl_hist q2q, q2g, g2i, q2m, i2d, m2d;
+	uint64_t bios, bio_merges, splits;	/* Q (with data), M + F, X events */
+	uint64_t bios_dup;	/* Q at the start sector of a bio in flight: replaces it, as in btt */
+	uint64_t bios_not_seen;	/* bios of requests whose completion is not in the trace */
+	/*
+	 * Pairing of the requests: issues, and what became of each (paired
+	 * with its completion, or unpaired by reason); completions with no
+	 * issue by reason; the zero-byte completion that ends the flush
+	 * sequence of an empty preflush write (never issued: its cache flush
+	 * was the queue's flush request).
+	 */
+	uint64_t issues, paired, unpaired[FSL_UNP__MAX];
+	uint64_t flush_seq_ends;
+	uint64_t partials;	/* completions of a part of a request (more follow) */
+	/*
+	 * The trace's counts beside the kernel's (kstat, the delta of
+	 * queue.stat.start/end when the trace has them and the window holds
+	 * theirs; target disk only): counted over the two reads' window;
+	 * not_seen are completions the trace lacks, known from their request
+	 * being reused (FSL_UNP_NOT_SEEN): the kernel counted them.
+	 */
+	struct fsl_blk_counts kc, not_seen;
+	uint64_t in_flight_end;		/* issued and not completed at the end read */
+	int have_kstat;
+	struct fsl_blk_counts kstat;
+	uint64_t kstat_in_flight;	/* the kernel's in-flight count at the end read */
+	uint64_t kstat_t0, kstat_t1;	/* the reads (CLOCK_MONOTONIC) */
 	/* Zero-byte requests (cache flushes), completed: counted in
 	 * `completed`, their latencies apart. */
 	uint64_t flush_rqs;
@@ -668,6 +795,65 @@ struct fsl_blockio {
 	unsigned int ndevs;
 	struct fsl_dev_io devs[FSL_MAX_DEVS];	/* target device first */
 	uint64_t unmatched;			/* completions with no issue seen */
+	uint64_t lost;				/* block events the ring lost (trace stats) */
+};
+
+/* -------------------------------------------------------------- contents */
+
+/* Who wrote a block (analyses/contents.c). */
+enum fsl_block_writer {
+	FSL_WR_COMMIT = 0,	/* the journal thread: log, journal superblock, ordered data */
+	FSL_WR_CHECKPOINT,	/* a task checkpointing (jbd2_log_do_checkpoint) */
+	FSL_WR_WRITEBACK,	/* a flusher in a writeback work */
+	FSL_WR_FSYNC,		/* a task in ext4_sync_file */
+	FSL_WR_OTHER,		/* sync(2), direct I/O, reclaim, ... */
+	FSL_WR__MAX,
+};
+const char *fsl_block_writer_name(unsigned int w);
+
+/* What one checkpoint of a transaction wrote home (jbd2_checkpoint_stats). */
+struct fsl_chp_txn {
+	uint32_t dev, tid;
+	uint64_t ts;
+	uint32_t written, dropped;	/* the kernel's counts */
+	uint64_t blocks[FSL_BC__MAX];	/* what its checkpointing task wrote, by class */
+};
+
+/*
+ * The target's blocks (the filesystem's block size) read and written, by
+ * class and writer, counted at dispatch; classes need the ext4 geometry
+ * (classes = 0: all counts 0).
+ */
+struct fsl_contents {
+	int classes;
+	uint32_t block_size;
+	uint64_t written[FSL_WR__MAX][FSL_BC__MAX];
+	uint64_t wb_reason[FSL_WB_REASONS][FSL_BC__MAX];	/* writeback's, by reason */
+	uint64_t read[FSL_BC__MAX];
+	/*
+	 * The journal's contents by class: the metadata classes written home
+	 * by every writer but commit (what went through the journal, classed
+	 * as it leaves), and their sum.
+	 */
+	uint64_t home[FSL_BC__MAX];
+	uint64_t home_total;
+	/* Checkpoints of transactions in the window, oldest first. */
+	unsigned int nchp;
+	struct fsl_chp_txn chp[FSL_TXN_RING];
+};
+
+/* ------------------------------------------------------------ allocator */
+
+#define FSL_ALLOC_CRS	5
+
+/* ext4_mballoc_alloc decisions in the window (analyses/allocstat.c). */
+struct fsl_allocstat {
+	uint64_t decisions;		/* searches (ext4_mballoc_alloc) */
+	uint64_t by_cr[FSL_ALLOC_CRS];	/* by the criteria pass that found the result */
+	uint64_t goal_hits;		/* result at the normalized goal (s_bal_goals) */
+	uint64_t groups;		/* groups scanned */
+	uint64_t asked, found;		/* blocks (clusters) asked and found */
+	uint64_t prealloc;		/* served from a preallocation (ext4_mballoc_prealloc) */
 };
 
 /* ---------------------------------------------------------------- layout */
@@ -845,6 +1031,13 @@ struct fsl_analysis_opts {
 	 * the set has its own context and session, fed with feed().
 	 */
 	struct fsl_context *context;
+	/*
+	 * At most this many processes kept (0: no bound): past it the half
+	 * with least blocked time and operations, exited ones first, are
+	 * summed into one row, pid 0 "(evicted)". A live top sees every short
+	 * process of the machine go by; a report keeps them all.
+	 */
+	unsigned int max_procs;
 };
 
 struct fsl_analysis;
@@ -883,6 +1076,10 @@ const struct fsl_data *fsl_analysis__data(struct fsl_analysis *a);
 const struct fsl_journal *fsl_analysis__journal(struct fsl_analysis *a);
 const struct fsl_writeback *fsl_analysis__writeback(struct fsl_analysis *a);
 const struct fsl_blockio *fsl_analysis__blockio(struct fsl_analysis *a);
+/* With the layout section (or the ops section); NULL otherwise. */
+const struct fsl_allocstat *fsl_analysis__allocstat(struct fsl_analysis *a);
+/* With the journal or blockio section; NULL otherwise. */
+const struct fsl_contents *fsl_analysis__contents(struct fsl_analysis *a);
 const struct fsl_health *fsl_analysis__health(struct fsl_analysis *a);
 const struct fsl_wholetime *fsl_analysis__wholetime(struct fsl_analysis *a);
 /* On-CPU time by class; period_ns 0 when the trace has no cpu records. */
@@ -894,6 +1091,8 @@ const struct fsl_meta *fsl_analysis__meta(const struct fsl_analysis *a);
  * their current names. Returns the count; *out is an array owned by a
  * (valid until next feed). */
 unsigned int fsl_analysis__procs(struct fsl_analysis *a, const struct fsl_proc_stat **out);
+/* Processes summed into the "(evicted)" row so far (opts.max_procs). */
+uint64_t fsl_analysis__procs_evicted(const struct fsl_analysis *a);
 
 /* Layout queries. */
 uint64_t fsl_layout__files(const struct fsl_layout *l);		/* inodes with mapped blocks */

@@ -50,6 +50,8 @@ struct fsl_collector_opts {
 	int follow;		/* record only tracked tgids and their descendants */
 	uint64_t min_wait_ns;	/* off-CPU waits shorter than this are dropped in the kernel */
 	int offcpu_all;		/* every sleep, not only uninterruptible */
+	/* a live thread's whole-time snapshot at most this often; 0 = the default */
+	uint64_t tasktime_period_ns;
 	uint64_t ring_bytes;	/* ring buffer size; 0 = FSL_COLLECTOR_RING_DEFAULT */
 	int force_raw_tp;	/* use raw_tp even where tp_btf is available */
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
@@ -65,6 +67,12 @@ struct fsl_collector_opts {
 #define FSL_COLLECTOR_MIN_WAIT_DEFAULT	(100 * 1000ull)	/* ns */
 /* Odd, so the samples do not run in step with the kernel's own periodic work. */
 #define FSL_COLLECTOR_CPU_FREQ_DEFAULT	499
+/*
+ * Whole time per window: a thread's account snapshot at its first state
+ * change 10 ms after its last record. A window edge then falls in a stretch
+ * of at most 10 ms whose parts are shared out in proportion (docs/record.md).
+ */
+#define FSL_COLLECTOR_TT_PERIOD_DEFAULT	(10 * 1000000ull)	/* ns */
 
 /* One event; the record is valid only during the call. Non-zero stops poll. */
 typedef int (*fsl_collector_event_fn)(void *ctx, const struct fsl_hdr *ev);

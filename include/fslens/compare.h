@@ -17,11 +17,13 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "trace.h"
 
 #define FSL_COMPARE_MAX		64	/* traces, columns, rows */
 
 struct fsl_compare_opts {
 	int causes;		/* 1: an analysis per phase names its top causes */
+	unsigned int base;	/* the column the others are told against (0: the first) */
 	/* Reader warnings (skipped chunks: the counts are short) and notes. */
 	void (*warn)(void *ctx, const char *trace, const char *msg);
 	void *warn_ctx;
@@ -29,11 +31,9 @@ struct fsl_compare_opts {
 
 /* What reading one trace cost (FSLENS_STATS=1 prints it; tests check it). */
 struct fsl_compare_stats {
-	unsigned int opens;	/* fsl_reader__open calls */
-	unsigned int passes;	/* session passes over the events */
-	unsigned int windows;	/* phase windows fed in those passes */
+	unsigned int windows;	/* phase windows fed in the trace's pass */
 	unsigned int consumers;	/* on the pass's session: the windows' analyses share it */
-	uint64_t events;	/* events decoded */
+	struct fsl_decode_stats decoded;	/* as the trace's reader counted them */
 };
 
 struct fsl_compare;

@@ -179,9 +179,23 @@ enum fsl_event_type {
 	FSL_EV_XFS_IUNLINK_REMOVE = 190,	/* struct fsl_ev_xfs_agino */
 
 	/*
+	 * block, bio level (family block): what blktrace calls Q, G, M, F, X
+	 * and, for bio-based devices, C. struct fsl_ev_block_bio except
+	 * block_split (struct fsl_ev_block_split); the requeue of a request is
+	 * a struct fsl_ev_block_rq like the other request events.
+	 */
+	FSL_EV_BLOCK_BIO_QUEUE = 200,
+	FSL_EV_BLOCK_GETRQ,		/* a request made from this bio */
+	FSL_EV_BLOCK_BIO_BACKMERGE,	/* bio appended to a request */
+	FSL_EV_BLOCK_BIO_FRONTMERGE,	/* bio put in front of a request */
+	FSL_EV_BLOCK_RQ_REQUEUE,	/* struct fsl_ev_block_rq */
+	FSL_EV_BLOCK_SPLIT,		/* struct fsl_ev_block_split */
+	FSL_EV_BLOCK_BIO_COMPLETE,	/* completion of a bio-based device's bio */
+
+	/*
 	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
-	 * (layout and inode placement), 200-215 block (bio queue, get, merges,
-	 * requeue), 216-223 data (aio/io_uring submissions and completions).
+	 * (layout and inode placement), 207-215 block, 216-223 data
+	 * (aio/io_uring submissions and completions).
 	 */
 	FSL_EV__MAX = 224,
 };
@@ -223,6 +237,32 @@ struct fsl_ev_block_rq {
 	__s32 error;		/* complete: blk_status_t as errno (0 ok) */
 	__u32 _pad;
 	__u64 rq;		/* request identity (kernel address), matches Q/D/C; 0 if unknown */
+};
+
+/*
+ * A bio (block_bio_queue, block_getrq, block_bio_backmerge/frontmerge,
+ * block_bio_complete). No identity: blktrace and btt match a bio to its
+ * request by sector, and so does the analyzer. Kept small: bio_queue fires
+ * for every bio.
+ */
+struct fsl_ev_block_bio {
+	struct fsl_hdr hdr;
+	__u32 dev;		/* kernel dev_t of the bio's disk (a partition's: its whole disk) */
+	__u32 nr_sector;
+	__u64 sector;		/* on the disk (after the partition remap) */
+	__u32 flags;		/* FSL_RQ_* from bi_opf */
+	__s32 error;		/* block_bio_complete: blk_status_t as errno */
+};
+
+/* block_split: the bio at sector was cut at new_sector; the rest goes on. */
+struct fsl_ev_block_split {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 nr_sector;	/* the whole bio before the cut */
+	__u64 sector;
+	__u32 flags;
+	__u32 _pad;
+	__u64 new_sector;
 };
 
 /* Kernel dev_t (MAJOR << 20 | MINOR), as tracepoints report it. */
@@ -775,6 +815,14 @@ struct fsl_ev_data {
 #define FSL_OFFCPU_WOKEN_JBD2_OTHER	(1u << 25)
 /* Inside a data operation on a file of another filesystem than the target. */
 #define FSL_OFFCPU_IN_OTHER_OP		(1u << 24)
+/*
+ * Waiting for the writeback of a folio of the target / of another
+ * filesystem (folio_wait_writeback came right before the sleep), or for
+ * the flusher's work just queued on the target's disk / another's
+ * (writeback_queue): sync(2) waits on every filesystem in turn.
+ */
+#define FSL_OFFCPU_FOLIO_TARGET		(1u << 23)
+#define FSL_OFFCPU_FOLIO_OTHER		(1u << 22)
 
 /*
  * Stack ids at or above this come from the second stack map: the kernel's
@@ -820,6 +868,19 @@ struct fsl_ev_offcpu {
  * after any sleep is runq, as is the time preempted.
  */
 #define FSL_TASKTIME_EXIT	(1u << 0)	/* the thread ended; else alive at the end */
+/*
+ * A snapshot of a live thread's account, not its end: emitted at one of its
+ * state changes (switch, wakeup) when at least the recorder's snapshot period
+ * (docs/record.md) has passed since its previous record. The sums are
+ * cumulative from first_ts, so two records of a thread give its parts
+ * between them; last_state and last_since say that the thread was in one
+ * state over [last_since, ts), which bounds what is not known to the part
+ * before last_since (docs/wait-classes.md, whole time per window).
+ */
+#define FSL_TASKTIME_SNAP	(1u << 1)
+
+/* The states of a tasktime account (last_state). */
+enum fsl_tt_state { FSL_TT_ONCPU = 0, FSL_TT_RUNQ, FSL_TT_BLOCKED, FSL_TT_SLEEP, FSL_TT__MAX };
 
 struct fsl_ev_tasktime {
 	struct fsl_hdr hdr;	/* ts: end of the span; pid/tid: the thread */
@@ -830,6 +891,10 @@ struct fsl_ev_tasktime {
 	__u64 sleep_ns;		/* other sleep (interruptible, stopped) */
 	__u32 switches;		/* times switched in */
 	__u32 flags;		/* FSL_TASKTIME_* */
+	/* appended (older traces: absent, read as 0 = unknown) */
+	__u32 last_state;	/* enum fsl_tt_state over [last_since, ts) */
+	__u32 state;		/* the state entered at ts (snapshots) */
+	__u64 last_since;	/* start of last_state; 0: unknown */
 };
 
 /*

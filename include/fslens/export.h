@@ -126,13 +126,17 @@ struct fsl_bt_dev_stats {
 	uint64_t q, i, m, d, c;		/* records per action */
 	uint64_t notify;
 	uint64_t bytes_written;
+	uint64_t g, f, r, x;		/* GETRQ, FRONTMERGE, REQUEUE, SPLIT */
+	int bios;			/* Q, G, M, F from the trace's bio events */
 };
 
 struct fsl_bt_export;
 struct fsl_bt_export *fsl_bt_export__new(const struct fsl_bt_export_opts *opts, int *err);
 /*
  * Optional first pass over the whole trace (then rewind): learns which
- * requests are merged into others, so those get an M and no Q/I.
+ * devices have bio events (their Q, G, M and F are the bios', as blktrace
+ * records them) and, on the others, which requests are merged into others,
+ * so those get an M and no Q/I.
  */
 int fsl_bt_export__scan(struct fsl_bt_export *x, const struct fsl_hdr *ev);
 /* Feed every event (in time order); non-block, non-proc events are ignored. */

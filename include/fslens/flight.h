@@ -6,6 +6,8 @@
  * DIR as a normal trace (metadata, events in time order, symbolized stacks,
  * lost counts), readable by every fslens command.
  *
+ * One per target filesystem (the monitor makes one for each -m).
+ *
  *	f = fsl_flight__new(&opts, &err);
  *	fsl_flight__start(f);
  *	loop: fsl_flight__poll(f, ms, &trig);	trig: a wait or commit over its limit
@@ -28,6 +30,7 @@ struct fsl_flight_opts {
 	uint64_t max_bytes;		/* bound on the ring's memory */
 	uint64_t ring_bytes;		/* the kernel ring buffer */
 	const char *dir;		/* -o DIR */
+	const char *tag;		/* in the captures' names: fslens-TIME-N-TAG.trace (NULL none) */
 	uint64_t wait_over_ns;		/* trigger: one wait longer than this (0 = off) */
 	uint64_t commit_over_ns;	/* trigger: one commit longer than this (0 = off) */
 	void (*log)(void *ctx, const char *line);

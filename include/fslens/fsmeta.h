@@ -78,6 +78,13 @@ int fsl_meta_ext4(const struct fsl_meta_sink *s, const struct fsl_target *t);
  */
 int fsl_meta_ext4_groups(const struct fsl_meta_sink *s, const char *bdev);
 /*
+ * Directories, from one inode scan (libext2fs; the caller syncs first):
+ * at FSL_BITMAP_START the text FSL_TEXT_EXT4_DIR_BLOCKS, at FSL_BITMAP_END
+ * FSL_TEXT_EXT4_HTREE (indexed directories of 2 blocks or more, largest
+ * first, at most 64). Skipped (-E2BIG) past 2,000,000 inodes in use.
+ */
+int fsl_meta_ext4_dirs(const struct fsl_meta_sink *s, const char *bdev, unsigned int when);
+/*
  * Read /proc/fs/ext4/<dev>/mb_groups through, which makes the kernel load
  * every group's buddy, then store ext4.mb_loaded=all; -errno if unreadable.
  */

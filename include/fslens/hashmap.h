@@ -37,4 +37,14 @@ static inline size_t fsl_map__count(const struct fsl_map *m)
 	return m->n;
 }
 
+/*
+ * The one string hash, for keying a map by a name or a path (the map mixes
+ * the bits again) and for telling names apart: FNV-1a over 8-byte words,
+ * the tail byte by byte, seeded with the length. Never 0, so 0 can mean
+ * "none". Equal hashes are not equal strings: a map keyed by one keeps the
+ * string to compare, or accepts a merge one time in 2^64.
+ */
+uint64_t fsl_hash_bytes(const void *p, size_t n);
+uint64_t fsl_hash_str(const char *s);
+
 #endif /* FSLENS_HASHMAP_H */

@@ -49,6 +49,10 @@ struct fsl_trace_stats;
 #define FSL_KV_COMMIT_INTERVAL_S "target.commit_interval_s"	/* read only: not written today */
 #define FSL_KV_QUEUE_PREFIX	"queue."		/* queue.<sysfs attr>: the disk's queue/ */
 #define FSL_KV_QUEUE_STAT_PREFIX "queue.stat."		/* queue.stat.<when>: /sys/block/X/stat */
+#define FSL_KV_QUEUE_STAT_START	"queue.stat.start"
+#define FSL_KV_QUEUE_STAT_END	"queue.stat.end"
+#define FSL_KV_QUEUE_STAT_START_NS "queue.stat.start_ns"	/* CLOCK_MONOTONIC just after the read */
+#define FSL_KV_QUEUE_STAT_END_NS "queue.stat.end_ns"	/* CLOCK_MONOTONIC just before the read */
 #define FSL_KV_LOOP_BACKING	"queue.loop_backing_file"
 #define FSL_KV_LOOP_DIO		"queue.loop_dio"
 
@@ -148,6 +152,10 @@ struct fsl_trace_stats;
 #define FSL_KV_EXT4_JOURNAL_DEV		"ext4.journal_dev"	/* external journal */
 #define FSL_KV_EXT4_USED_DIRS		"ext4.used_dirs"	/* per group, comma list */
 #define FSL_KV_EXT4_BLOCK_UNINIT	"ext4.block_uninit"	/* groups, comma list */
+/* where each group's block bitmap, inode bitmap and inode table are (comma lists, group 0 first) */
+#define FSL_KV_EXT4_GROUP_BLOCK_BITMAP	"ext4.group_block_bitmap"
+#define FSL_KV_EXT4_GROUP_INODE_BITMAP	"ext4.group_inode_bitmap"
+#define FSL_KV_EXT4_GROUP_INODE_TABLE	"ext4.group_inode_table"
 #define FSL_KV_EXT4_MB_LOADED		"ext4.mb_loaded"	/* "all": buddies loaded at start */
 #define FSL_KV_EXT4_TUNE_PREFIX		"ext4.tune."		/* /sys/fs/ext4/<dev>/<attr> */
 #define FSL_KV_EXT4_TUNE_MB_STREAM_REQ	"ext4.tune.mb_stream_req"
@@ -179,6 +187,18 @@ struct fsl_trace_stats;
 #define FSL_TEXT_XFS_INUMBERS_PREFIX	"xfs.inumbers."
 #define FSL_TEXT_XFS_INUMBERS_START	"xfs.inumbers.start"
 #define FSL_TEXT_XFS_INUMBERS_END	"xfs.inumbers.end"
+/*
+ * Directory blocks at the start: lines "D START LEN" (directory blocks) and
+ * "E START LEN" (their extent-tree blocks), so writes of directories made
+ * before the recording are classed (analyzer/blockclass.c).
+ */
+#define FSL_TEXT_EXT4_DIR_BLOCKS	"ext4.dir_blocks.start"
+/*
+ * Indexed directories at the end: lines "INO BLOCKS LEVELS INDEX_BLOCKS
+ * PATH": blocks in all, htree levels below the root (dx_root's
+ * indirect_levels + 1), index blocks (the root and the interior nodes).
+ */
+#define FSL_TEXT_EXT4_HTREE		"ext4.htree.end"
 
 /* Metadata as consumers see it: file-backed, live, or a test's table. */
 struct fsl_meta {
@@ -241,6 +261,23 @@ struct fsl_ext4_geometry {
 	int has_hash_seed;
 };
 int fsl_meta__ext4_geometry(const struct fsl_meta *m, struct fsl_ext4_geometry *g);
+/* An indexed directory at the end of the recording (FSL_TEXT_EXT4_HTREE). */
+struct fsl_htree_dir {
+	uint64_t ino, blocks;
+	uint32_t levels;		/* index levels (dx_root's indirect_levels + 1) */
+	uint32_t index_blocks;		/* the root and the interior index blocks */
+	char path[128];			/* from the filesystem root ("?" unknown) */
+};
+/* Up to max of them, largest first; the count (0 when the trace has none). */
+unsigned int fsl_meta__ext4_htree(const struct fsl_meta *m, struct fsl_htree_dir *out,
+				  unsigned int max);
+
+/*
+ * The group tables' locations (ext4.group_*): n entries each into bb, ib,
+ * it. 0, or -ENOENT when the trace has none or not n of each.
+ */
+int fsl_meta__ext4_group_tables(const struct fsl_meta *m, uint32_t n, uint64_t *bb, uint64_t *ib,
+				uint64_t *it);
 
 /* The xfs.* geometry keys, typed. 0, or -ENOENT when the trace has none. */
 struct fsl_xfs_geometry {
@@ -257,6 +294,36 @@ struct fsl_xfs_geometry {
 	uint32_t stripe_unit, stripe_width;	/* blocks */
 };
 int fsl_meta__xfs_geometry(const struct fsl_meta *m, struct fsl_xfs_geometry *g);
+
+/*
+ * /sys/block/<disk>/stat (Documentation/block/stat.rst), as the recorder
+ * stored it at the start or the end (FSL_KV_QUEUE_STAT_START/END). Counters
+ * by the kernel's stat group: I/Os completed, merges, sectors, ms spent;
+ * flush has I/Os and ms only. Older kernels print 11 or 15 fields: the rest
+ * stay 0 and nfields says how many there were.
+ */
+enum fsl_stat_group {
+	FSL_SG_READ = 0,
+	FSL_SG_WRITE,
+	FSL_SG_DISCARD,
+	FSL_SG_FLUSH,
+	FSL_SG__MAX,
+};
+
+struct fsl_disk_stat {
+	uint64_t ios[FSL_SG__MAX];
+	uint64_t merges[FSL_SG__MAX];
+	uint64_t sectors[FSL_SG__MAX];
+	uint64_t ticks_ms[FSL_SG__MAX];
+	uint64_t in_flight, io_ticks_ms, time_in_queue_ms;
+	unsigned int nfields;
+	uint64_t ts;		/* when it was read (CLOCK_MONOTONIC), 0 unknown */
+};
+
+/* Parse one stat line. 0, or -EINVAL when it has fewer than 11 numbers. */
+int fsl_disk_stat_parse(const char *line, struct fsl_disk_stat *o);
+/* The stored stat of when (0 start, 1 end). 0, -ENOENT or -EINVAL. */
+int fsl_meta__disk_stat(const struct fsl_meta *m, int end, struct fsl_disk_stat *o);
 
 /*
  * /proc/fs/jbd2/<dev>/info as recorded at the start or the end

@@ -9,9 +9,11 @@
  *	every interval: fsl_monitor__read(m);		kernel maps -> mm
  *	fsl_mon_metrics__render(mm, &buf, &len);	Prometheus text (0.0.4)
  *
- * Counters other than blocked time are cumulative in the kernel and copied;
- * blocked time is read and deleted per stack id, named with the wait-class
- * table (analyzer/waitclass.c) and added here. Nothing prints.
+ * Counters other than blocked time are cumulative in the kernel; what each
+ * kernel key gained since it was last read is added here. Blocked time is
+ * read and deleted per key (stack id and scope evidence), named with the
+ * wait-class table (analyzer/waitclass.c), judged with the scope rules
+ * (analyzer/scope.c) and added. Nothing prints.
  */
 #ifndef FSLENS_MONITOR_H
 #define FSLENS_MONITOR_H
@@ -21,21 +23,39 @@
 #include "event.h"
 #include "monitor_abi.h"
 #include "analysis.h"
+#include "hashmap.h"
+#include "scope.h"
 
 #define MON_OPS		34	/* dirop kinds, then MON_OP_READ, MON_OP_WRITE */
 #define MON_TRIGS	6
+#define MON_CGROUPS_MAX	64	/* --cgroup-label: cgroups named; the rest are "other" */
+#define MON_CG_OTHER	MON_CGROUPS_MAX
+#define MON_CG_HISTS	256	/* per-cgroup op histograms kept; more are counted as dropped */
 
-/* Counts per bucket and the sum of the values in each (the kernel keys by bucket). */
+/* Counts per fine bucket and the sum of the values in each (the kernel keys by bucket). */
 struct fsl_mon_hist {
-	uint64_t b[MON_HIST_BUCKETS];
-	uint64_t s[MON_HIST_BUCKETS];
+	uint64_t n[MON_FINE_BUCKETS];
+	uint64_t s[MON_FINE_BUCKETS];
+};
+
+/* A target as the command resolved it. */
+struct fsl_mon_target {
+	const char *label;	/* its mount point */
+	const char *disk;	/* "loop0" */
+	const char *fstype;	/* "ext4" */
+	const char *devname;	/* the fs device's kernel name: its journal thread is jbd2/NAME-N */
+	uint32_t dev, blkdev;
+	uint32_t commit_jiffies;	/* the journal's commit interval */
+	uint32_t max_txn_blocks;	/* jbd2's transaction size limit, 0 unknown */
 };
 
 struct fsl_mon_fs {
 	char label[512];	/* the fs label: its mount point */
 	char disk[64];		/* the disk label: "loop0" */
+	char devname[64];	/* the fs device: "loop0", "sda1" */
 	uint32_t dev, blkdev;
-	uint32_t commit_jiffies;
+	uint32_t commit_jiffies, max_txn_blocks;
+	uint8_t fs;		/* enum fsl_ctx_fs of its type (include/fslens/scope.h) */
 	uint64_t blocked_ns[FSL_WC__MAX][2];	/* class, role */
 	struct fsl_mon_hist op[MON_OPS];
 	uint64_t data_bytes[2];			/* read, write */
@@ -47,6 +67,11 @@ struct fsl_mon_fs {
 	struct fsl_mon_hist io[MON_IO__MAX][2];	/* op, stage (d2c, q2c) */
 	uint64_t io_bytes[MON_IO__MAX];
 	uint64_t seeks[MON_IO__MAX];
+};
+
+struct fsl_mon_cgroup {
+	uint64_t id;		/* cgroup v2 id (the inode of its directory) */
+	char path[256];		/* under the cgroup2 root ("/" the root), or "id:N" */
 };
 
 struct fsl_mon_metrics {
@@ -62,25 +87,55 @@ struct fsl_mon_metrics {
 	uint64_t triggers_suppressed;	/* rate-limited */
 	uint64_t scrapes;
 	double start_time;		/* unix seconds */
+	/* --cgroup-label: the blocked and op families per cgroup too */
+	int cgroups;
+	char cgroup_root[256];		/* the cgroup2 mount the paths are under, "" none */
+	unsigned int ncg;
+	struct fsl_mon_cgroup cg[MON_CGROUPS_MAX];
+	uint64_t cg_folded;		/* updates of cgroups past MON_CGROUPS_MAX ("other") */
+	uint64_t cg_hists_dropped;	/* op updates past MON_CG_HISTS series */
+	struct fsl_map cg_series;	/* packed series key -> struct fsl_mon_cg_series */
+	unsigned int cg_nhists;
+	/* the last cumulative value of each kernel key: slot 0 no cgroup, i + 1 cgroup i */
+	struct fsl_map last[MON_CGROUPS_MAX + 1];
 };
 
 struct fsl_mon_metrics *fsl_mon_metrics__new(void);
 void fsl_mon_metrics__free(struct fsl_mon_metrics *mm);
 /* Add a target; -ENOSPC past MON_TARGETS_MAX. Returns its index. */
-int fsl_mon_metrics__target(struct fsl_mon_metrics *mm, const char *label, const char *disk,
-			    uint32_t dev, uint32_t blkdev, uint32_t commit_jiffies);
-/* One aggregate from the kernel (per-CPU values summed). */
+int fsl_mon_metrics__target(struct fsl_mon_metrics *mm, const struct fsl_mon_target *t);
+/*
+ * One aggregate from the kernel (per-CPU values summed). Kernel counters
+ * are cumulative: what changed since the key's last value is added. With
+ * deleted set the kernel entry was read and deleted: all of it is new.
+ */
 void fsl_mon_metrics__apply(struct fsl_mon_metrics *mm, const struct mon_key *k,
-			    const struct mon_val *v);
-/* Blocked time of one stack id, already named (class). */
+			    const struct mon_val *v, int deleted);
+/* Forget a kernel key's last value (its entry was deleted). */
+void fsl_mon_metrics__forget(struct fsl_mon_metrics *mm, const struct mon_key *k);
+/*
+ * The cgroup slot of a cgroup v2 id: its index, named on first sight (its
+ * path under cgroup_root), or MON_CG_OTHER when the table is full.
+ */
+unsigned int fsl_mon_metrics__cg_slot(struct fsl_mon_metrics *mm, uint64_t id);
+/*
+ * Which filesystem a blocked entry's wait was on: a target's index or
+ * MON_TGT_OTHER, by the scope rules (include/fslens/scope.h) from the
+ * evidence in its key and what its stack says.
+ */
+unsigned int fsl_mon_wait_target(const struct fsl_mon_metrics *mm, const struct mon_key *k,
+				 const struct fsl_scope_stack *st);
+/* Blocked time of one stack id, already named (class) and judged (tgt); cg 0 none. */
 void fsl_mon_metrics__blocked(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
-			      unsigned int cls, uint64_t ns);
+			      unsigned int cls, uint64_t cg, uint64_t ns);
 /* Blocked seconds of a target by class over both roles or one (role < 0 = both). */
 double fsl_mon_metrics__blocked_s(const struct fsl_mon_metrics *mm, unsigned int tgt,
 				  unsigned int cls, int role);
 /*
  * p-quantile (0..1) in ns of the difference of two snapshots of a histogram
- * (prev may be NULL), by the bucket's upper bound; 0 if empty.
+ * (prev may be NULL), 0 if empty: the mean of the fine bucket the rank falls
+ * in, so within half a fine bucket (1/16 of the value) of the true one, and
+ * exact when that bucket's values are equal.
  */
 uint64_t fsl_mon_hist_quantile(const struct fsl_mon_hist *cur, const struct fsl_mon_hist *prev,
 			       double q);
@@ -90,7 +145,7 @@ int fsl_mon_metrics__render(const struct fsl_mon_metrics *mm, char **buf, size_t
 size_t fsl_mon_label_escape(const char *in, char *out, size_t outsz);
 /* "create", "read", ...; NULL for an index with no name. */
 const char *fsl_mon_op_name(unsigned int op);
-/* Bucket upper bound, seconds. */
+/* Power-of-two bucket upper bound, seconds. */
 double fsl_mon_bucket_le(unsigned int b);
 
 /* --trigger EXPR: "wait>200ms", "commit>1s", "p99:create>50ms" (units ns, us, ms, s). */
@@ -104,6 +159,13 @@ struct fsl_mon_trigger {
 
 /* 0, or -EINVAL with a malformed expression. */
 int fsl_mon_trigger_parse(const char *expr, struct fsl_mon_trigger *t);
+/*
+ * A p99 trigger (kind FSL_MON_TRIG_P99) over the interval since prev (the
+ * targets' op histograms then): the first target whose p99 of t->op is over
+ * t->over_ns, its p99 in *p99; -1 if none.
+ */
+int fsl_mon_p99_over(const struct fsl_mon_metrics *mm, const struct fsl_mon_hist (*prev)[MON_OPS],
+		     const struct fsl_mon_trigger *t, uint64_t *p99);
 
 /* ---- the in-kernel side (collector/monitor_bpf.c) ---- */
 struct fsl_monitor;

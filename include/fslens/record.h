@@ -26,7 +26,7 @@ struct fsl_record_opts {
 	unsigned int ntids;
 	const char *cgroup;		/* --cgroup: a cgroup v2 directory */
 	char **cmd;			/* NULL-terminated command to run, or NULL */
-	double duration;		/* seconds; 0: until the command exits or a signal */
+	uint64_t duration_ns;		/* 0: until the command exits or a signal */
 	uint64_t min_wait_us;
 	uint64_t ring_bytes;		/* 0: the collector's default */
 	int offcpu_all, force_raw_tp, force_classic, syscall_tp;

@@ -37,6 +37,8 @@ int fsl_parse_id_list(const char *s, uint32_t *out, unsigned int max, const char
 
 /* "512 B", "12.5 KiB", "3.0 MiB", "1.25 GiB" (each unit from 10 of it). */
 const char *fsl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
+/* The same at most 5 characters wide, for table cells: "512", "12K", "109M", "20G". */
+const char *fsl_fmt_bytes_short(char *buf, size_t len, uint64_t bytes);
 
 /*
  * The function of a symbolized frame: "ext4_da_write_begin+0x1a/0x40 [ext4]"

@@ -72,7 +72,7 @@ struct fsl_writer_opts {
 	int force;			/* overwrite an existing file (else -EEXIST) */
 	int zstd_level;			/* 0 = default */
 	size_t chunk_events;		/* events per chunk, 0 = default */
-	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s) */
+	uint64_t reorder_ns;		/* events may arrive this late (0 = default 2 s): lib/ordered.c */
 	int no_compress;		/* store blocks uncompressed (tests, fuzz seeds) */
 	int sorted;			/* events come in ts order: no reorder hold (late ones counted) */
 };
@@ -102,7 +102,11 @@ int fsl_writer__stack(struct fsl_writer *w, const struct fsl_stack *st);
 int fsl_writer__sym(struct fsl_writer *w, uint64_t addr, const char *name);
 /*
  * Append one record (ev->size bytes). Records may arrive out of ts order by
- * up to reorder_ns; the file stores them in ts order.
+ * up to reorder_ns; the ordering service (include/fslens/ordered.h) puts
+ * them in ts order before they are stored. With opts.sorted the caller's
+ * stream is in order already (one that went through the service itself)
+ * and nothing is held; a record older than the last one is stored as it
+ * comes and counted late.
  */
 int fsl_writer__event(struct fsl_writer *w, const struct fsl_hdr *ev);
 int fsl_writer__lost(struct fsl_writer *w, unsigned int family, uint64_t count);
@@ -187,6 +191,18 @@ struct fsl_trace_stats {
 };
 /* Stats from the footer (or, for a cut file, from a scan of the chunks). */
 const struct fsl_trace_stats *fsl_reader__stats(const struct fsl_reader *r);
+
+/*
+ * What was decompressed and decoded: the chunks a reader entered and the
+ * events they hold (a chunk is decoded whole once entered; one skipped for
+ * the families asked is not counted). Per reader, and over every reader of
+ * the process, so a test can tell a trace decoded twice, whoever read it.
+ */
+struct fsl_decode_stats {
+	uint64_t chunks, events;
+};
+void fsl_reader__decoded(const struct fsl_reader *r, struct fsl_decode_stats *out);
+void fsl_reader_decoded_total(struct fsl_decode_stats *out);
 
 /* How much metadata the file holds (each KV key counted once). */
 struct fsl_meta_counts {

@@ -21,15 +21,19 @@ for i in 1 2 3 4; do
 	} >"$T_TMP/g$i.phases"
 done
 TR="$T_TMP/g1.trace $T_TMP/g2.trace $T_TMP/g3.trace $T_TMP/g4.trace"
-events=$("$FSLENS" info --json "$G" | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["events"])')
+read -r events chunks < <("$FSLENS" info --json "$G" |
+	"$PY" -c 'import json, sys; d = json.load(sys.stdin); print(d["events"], d["chunks"])')
 
-# each trace opened once, one pass feeding its 3 windows, every event decoded once
+# one pass per trace feeding its 3 windows: the readers' own counts (lib/
+# trace_reader.c) say every chunk and event of each trace was decoded once,
+# and the count over every reader of the process says nothing else read one
 FSLENS_STATS=1 "$FSLENS" compare --json $TR >"$T_TMP/c.json" 2>"$T_TMP/stats"
 check_eq stats_exit $? 0
 for i in 1 2 3 4; do
-	check_grep "stats_g$i" "^fslens compare: stats: $T_TMP/g$i.trace: opens 1 passes 1 windows 3 events $events\$" "$T_TMP/stats"
+	check_grep "stats_g$i" "^fslens compare: stats: $T_TMP/g$i.trace: windows 3 chunks $chunks events $events\$" "$T_TMP/stats"
 done
-check_eq stats_lines "$(grep -c 'stats:' "$T_TMP/stats")" 4
+check_grep stats_total "^fslens compare: stats: decoded by every reader: chunks $((4 * chunks)) events $((4 * events))\$" "$T_TMP/stats"
+check_eq stats_lines "$(grep -c 'stats:' "$T_TMP/stats")" 5
 
 # no child process: one execve, fslens itself
 if [ -n "${FSLENS_ASAN:-}" ]; then
@@ -158,3 +162,21 @@ check_grep nophase_text "^all +\| +[0-9.]+ s +$np_ops ops [0-9.]+/s" "$T_TMP/np.
 check_cmd nophase_no_zero_rate bash -c "! grep -q ' 0 ops/s' '$T_TMP/np.txt'"
 check_grep nophase_legend "^all: a trace without a phase file is one phase, the whole trace" "$T_TMP/np.txt"
 check_eq nophase_seeks "$np_seeks" "$np_rep_seeks"
+
+# a trace against itself: every phase says there is no difference, none moved
+"$FSLENS" compare "$T_TMP/g1.trace" "$T_TMP/g1.trace" >"$T_TMP/self.txt" 2>&1
+check_eq self_exit $? 0
+check_eq self_no_difference "$(grep -c '^[a-z]*: no difference between g1.trace run 1 (#2) and g1.trace run 1 (#1)\.$' "$T_TMP/self.txt")" 3
+check_cmd self_nothing_moved bash -c "! grep -q 'mechanisms that moved' '$T_TMP/self.txt'"
+"$FSLENS" compare --json "$T_TMP/g1.trace" "$T_TMP/g1.trace" >"$T_TMP/self.json"
+check_eq self_json "$("$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["differences"]
+print(len(d), all(x["same"] and x["delta_s"] == 0 and not x["mechanisms"] and x["slower"] is None
+                  for x in d))' "$T_TMP/self.json")" "3 True"
+# two copies with different phase bounds: each phase has its sentence and parts
+"$FSLENS" compare --json "$T_TMP/g1.trace" "$T_TMP/g2.trace" >"$T_TMP/two.json"
+check_eq two_sentences "$("$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["differences"]
+print(len(d), all(x["sentence"].startswith(x["phase"] + ": ") for x in d))' "$T_TMP/two.json")" "3 True"

@@ -8,7 +8,6 @@
  * xfs.* keys go through fsl_meta__xfs_geometry, which must either refuse them
  * or give the sizes a reader divides by.
  */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,6 @@
  * and answers every lookup. Nothing may crash, hang, leak or read out of
  * bounds; seeds come from `build/tests/unit --make-corpus DIR`.
  */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,6 @@
  * hang, leak or read out of bounds. Seeds: the reader's corpus and
  * tests/robust's hostile traces.
  */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

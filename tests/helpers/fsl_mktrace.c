@@ -4,8 +4,9 @@
  *   fsl_mktrace OUT known        the small trace tests/cli/trace_*.sh check value by value
  *   fsl_mktrace OUT mix N [C]    N events of the synthetic block-I/O + journal mix,
  *                                C events per chunk (default: the writer's)
- *   fsl_mktrace OUT edges        directory-read waits and dirty-limit pauses that cross
- *                                0.5 s window edges (tests/tui/top_window.sh, edges())
+ *   fsl_mktrace OUT edges        directory-read waits, dirty-limit pauses and data calls
+ *                                that cross 0.5 s window edges (tests/tui/top_window.sh,
+ *                                edges())
  *   fsl_mktrace OUT readdir N    N readdir streams (pid 1000 + i / 1000, fd 3 + i % 1000),
  *                                stream i with 1 + i % 7 entries: a long JSON list
  */
@@ -146,6 +147,20 @@ static int pause_ms(struct fsl_writer *w, uint64_t ts, uint32_t pid, int64_t ms)
 	return 0;
 }
 
+/* A data operation of pid on the target's file name (inode ino). */
+static int data_op(struct fsl_writer *w, uint64_t ts, uint32_t pid, unsigned int op, uint64_t ino,
+		   const char *name, uint64_t bytes, uint64_t lat)
+{
+	struct fsl_ev_data d = { .hdr = { .ts = ts, .pid = pid, .tid = pid, .type = FSL_EV_DATA,
+					  .size = sizeof(d) },
+				 .lat_ns = lat, .ret = (int64_t)bytes, .bytes = bytes, .ino = ino,
+				 .dev = FSL_MKDEV(7, 0), .fd = 3, .op = op };
+
+	snprintf(d.name, sizeof(d.name), "%s", name);
+	EV(w, d);
+	return 0;
+}
+
 /*
  * Trace time from 1 s to 5 s (0 to 4 s relative). find (pid 100) stats in
  * /mnt/e/big from 0.1 s to 0.9 s and waits on a directory block from 0.2 s
@@ -153,7 +168,10 @@ static int pause_ms(struct fsl_writer *w, uint64_t ts, uint32_t pid, int64_t ms)
  * 1.9 s to 2.05 s waits 1.95 s to 2.04 s (50 + 40) and a third, in
  * /mnt/e/small, is inside one window (2.6 s, wait 2.65 s for 100 ms). dd
  * (pid 101) sleeps in balance_dirty_pages 800 ms from 1.3 s (200 + 500 +
- * 100) and 20 ms from 3.49 s (10 + 10).
+ * 100) and 20 ms from 3.49 s (10 + 10). find also reads /mnt/e/big/data
+ * (inode 20): 4096 bytes at 0.3 s in 100 us, 8192 bytes from 0.7 s to 1.0 s
+ * (done in the third window); and writes 1000 bytes to log (inode 21) at
+ * 2.2 s in 10 ms, then fsyncs it from 2.3 s to 2.7 s (the sixth window).
  */
 static int edges(struct fsl_writer *w)
 {
@@ -182,9 +200,13 @@ static int edges(struct fsl_writer *w)
 	EV(w, pr);
 	if (dirop(w, S + 100 * MS, 100, 800 * MS, "/mnt/e/big/x") ||
 	    dirread(w, S + 200 * MS, 100, 600 * MS) ||
+	    data_op(w, S + 300 * MS, 100, FSL_DATA_READ, 20, "data", 4096, MS / 10) ||
+	    data_op(w, S + 700 * MS, 100, FSL_DATA_READ, 20, "data", 8192, 300 * MS) ||
 	    pause_ms(w, S + 1300 * MS, 101, 800) ||
 	    dirop(w, S + 1900 * MS, 100, 150 * MS, "/mnt/e/big/y") ||
 	    dirread(w, S + 1950 * MS, 100, 90 * MS) ||
+	    data_op(w, S + 2200 * MS, 100, FSL_DATA_PWRITE, 21, "log", 1000, 10 * MS) ||
+	    data_op(w, S + 2300 * MS, 100, FSL_DATA_FSYNC, 21, "log", 0, 400 * MS) ||
 	    dirop(w, S + 2600 * MS, 100, 200 * MS, "/mnt/e/small/z") ||
 	    dirread(w, S + 2650 * MS, 100, 100 * MS) ||
 	    pause_ms(w, S + 3490 * MS, 101, 20))

@@ -2,11 +2,13 @@
 # Every window of `fslens top --replay TRACE -b -i SEC`, every view, against
 # `fslens report --json --from --to` of the same window, value for value; and
 # no process row blocked more than 1000 ms/s (one thread each in the traces
-# this is run on). Durations top does not show (dirty-limit pauses: report's
-# writeback.throttle and processes[].throttle_ns) are checked the same way
-# on report's side: split at the edges (at most the window for one thread),
-# the windows summed equal to the whole trace. Prints PASS/FAIL lines for
-# tests/run.
+# this is run on). Views: processes, stalls, journal, devices, dirs, files
+# (read()/write() family bytes, calls and call time per file; the edges
+# trace of fsl_mktrace has some). Durations top does not show (dirty-limit
+# pauses: report's writeback.throttle and processes[].throttle_ns) are
+# checked the same way on report's side: split at the edges (at most the
+# window for one thread), the windows summed equal to the whole trace.
+# Prints PASS/FAIL lines for tests/run.
 #   top_windows.py FSLENS TRACE SEC TAG WORKDIR
 # SEC "a": the totals frame (`top -a`) against the whole trace's report.
 import json, os, re, subprocess, sys
@@ -14,7 +16,7 @@ import json, os, re, subprocess, sys
 fslens, trace, sec, tag, work = sys.argv[1:6]
 totals = sec == 'a'
 step = 0 if totals else float(sec)
-VIEWS = ['processes', 'stalls', 'journal', 'devices', 'dirs']
+VIEWS = ['processes', 'stalls', 'journal', 'devices', 'dirs', 'files']
 results = []
 
 
@@ -122,8 +124,12 @@ for k in range(n):
         m = re.match(r'^ *(\d+) (.{15}) (.*)$', line)
         if m:
             rows[int(m.group(1))] = m.group(3).split()
+    # a task shows when it did or waited on filesystem work: path calls, waits, block
+    # I/O, or read()/write() family calls on the target's files (report's data.procs)
+    data_rw = set(d['pid'] for d in rep['data']['procs'] if d['reads'] or d['writes'])
     want_pids = sorted(p['pid'] for p in rep['processes']
-                       if p['ops'] or p['blocked_ns'] or p['read_bytes'] or p['write_bytes'])
+                       if p['ops'] or p['blocked_ns'] or p['read_bytes'] or p['write_bytes'] or
+                       p['pid'] in data_rw)
     check(pre + 'process rows', sorted(rows), want_pids)
     for p in rep['processes']:
         r = rows.get(p['pid'])
@@ -194,6 +200,21 @@ for k in range(n):
               [fmt(d['ops'] / w, 8, 1), fmt(d['lookup_wait_us'] / 1e3 / w, 9, 1),
                fmt(d['latency_us'] / 1e3 / w, 9, 1)])
 
+    # files: the target's files by data-operation bytes, each value of the window's
+    frows = {}
+    for l in frames['files'][k]:
+        f = l.split()
+        if len(f) == 7 and re.match(r'^\d+$', f[5]):
+            frows[int(f[5])] = f[:5] + [f[6]]
+    for d in rep['data']['files']:
+        add('file %d reads' % d['ino'], d['reads'])
+        add('file %d call_us' % d['ino'], d['call_us'])
+        check(pre + 'file %d' % d['ino'], frows.get(d['ino'] & 0xffffffff),
+              [fmt(d['read_bytes'] / 1e6 / w, 7, 2), fmt(d['write_bytes'] / 1e6 / w, 7, 2),
+               fmt(d['reads'] / w, 8, 0), fmt(d['writes'] / w, 8, 0),
+               fmt(d['call_us'] / 1e3 / w, 9, 1), d['name']])
+    check(pre + 'file rows', sorted(frows), sorted(d['ino'] & 0xffffffff for d in rep['data']['files']))
+
 want = {'workload_ns': whole['blocked']['workload_ns'], 'waits': whole['blocked']['waits'],
         'ops': whole['ops']['total'], 'commits': whole['journal']['commits'],
         'ios': sum(d['completed'] for d in whole['blockio'])}
@@ -207,6 +228,9 @@ want['throttle ms'] = round(whole['writeback']['throttle']['seconds'] * 1000)
 for d in whole['ops']['dirs']:
     if d['lookup_wait_us']:
         want['dir %s lookup_wait_ns' % d['path']] = round(d['lookup_wait_us'] * 1000)
+for d in whole['data']['files']:
+    want['file %d reads' % d['ino']] = d['reads']
+    want['file %d call_us' % d['ino']] = d['call_us']
 for key, v in want.items():
     check('sum of windows ' + key, sums.get(key, 0), v)
 

@@ -7,7 +7,7 @@
  *   trace_query TRACE kv KEY             one metadata value
  *   trace_query TRACE text NAME          one text section
  *   trace_query TRACE events NAME        every event of that schema name, "field=value ..."
- *   trace_query TRACE offcpu             "tid dur_ns stack_id frame,frame,..." per wait
+ *   trace_query TRACE offcpu             "tid dur_ns stack_id frame,frame,... wake=DEV" per wait
  *   trace_query TRACE bitmap block|inode start|end   "first nbits" then the runs
  */
 #include <errno.h>
@@ -118,7 +118,9 @@ int main(int argc, char **argv)
 			st = fsl_reader__stack(r, o->stack_id);
 			for (i = 0; st && i < st->nframes; i++)
 				printf("%s%s", i ? "," : "", st->frames[i]);
-			putchar('\n');
+			if (!st || !st->nframes)
+				putchar('-');
+			printf(" wake=%u\n", o->wake_dev);
 		}
 		if (rc < 0)
 			return 1;

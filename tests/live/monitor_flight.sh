@@ -63,6 +63,11 @@ for _ in $(seq 1 20); do
 	sleep 0.5
 done
 check_eq post-capture "$(ls "$T_TMP"/cap/*.trace | wc -l)" 2
+# the trace's file appears when its writing starts; the line, when it ends
+for _ in $(seq 1 20); do
+	grep -q 'capture (POST /trigger)' "$T_TMP/mon.err" && break
+	sleep 0.5
+done
 check_grep post-logged 'capture \(POST /trigger\)' "$T_TMP/mon.err"
 check_eq get-trigger-404 "$(curl -s -o /dev/null -w '%{http_code}' \
 	"http://127.0.0.1:$MPORT/nothing")" 404

@@ -8,7 +8,9 @@
 # with O_DSYNC (mostly blocked on the journal and the device): its blocked
 # time must equal a bpftrace tally of its own uninterruptible sleeps
 # (switch-out to sched_waking) within 5%, and only a workload blocked less
-# than half its wall gets the "mostly not blocked" line.
+# than half its wall gets the "mostly not blocked" line. Cut in three
+# windows, its blocked time in each equals the tally's waits cut at the
+# window's edges (whole time per window, from the tasktime snapshots).
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -70,7 +72,8 @@ tracepoint:sched:sched_switch
 { @ts[args->prev_pid] = nsecs; }
 tracepoint:sched:sched_waking
 /@ts[args->pid]/
-{ @blocked = sum(nsecs - @ts[args->pid]); delete(@ts[args->pid]); }
+{ @blocked = sum(nsecs - @ts[args->pid]); printf("W %lld %lld\n", @ts[args->pid], nsecs);
+  delete(@ts[args->pid]); }
 END { clear(@ts); }
 BT
 bpftrace "$T_TMP/blk.bt" >"$T_TMP/blk.out" 2>"$T_TMP/blk.err" &
@@ -107,5 +110,37 @@ else
 	else
 		skip dsync-blocked-first "dd was blocked only ${t_blocked} of ${wall} ns here"
 	fi
+	# Per window (report --from --to): the blocked time inside each third
+	# of the run equals the tally's waits cut at the window's edges, within
+	# 5% or 12 ms (the snapshot period is 10 ms at each edge), and the
+	# thirds add up to the whole.
+	dur=$("$FSLENS" report --json "$T_TMP/dd.trace" | python3 -c '
+import json, sys; t = json.load(sys.stdin)["trace"]; print((t["end_ns"] - t["start_ns"]) / 1e9)')
+	sum=0
+	for k in 0 1 2; do
+		from=$(python3 -c "print($dur * $k / 3)")
+		to=$(python3 -c "print($dur * ($k + 1) / 3)")
+		"$FSLENS" report --json --from "$from" --to "$to" "$T_TMP/dd.trace" >"$T_TMP/w$k.json"
+		read -r got want <<<"$(python3 - "$T_TMP/w$k.json" "$T_TMP/blk.out" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a, b = r["window"]["t0_ns"], r["window"]["t1_ns"]
+want = 0
+for l in open(sys.argv[2]):
+    f = l.split()
+    if len(f) == 3 and f[0] == "W":
+        s, e = int(f[1]), int(f[2])
+        want += max(0, min(e, b) - max(s, a))
+w = r.get("whole_time") or {}
+print(w.get("blocked_ns", -1), want)
+PYEOF
+)"
+		echo "# dsync window $k [$from, $to) s: fslens blocked $got, tally $want"
+		tol=$((want / 20))
+		[ $tol -lt 12000000 ] && tol=12000000
+		within "dsync-window$k-blocked" "$got" "$want" $tol
+		sum=$((sum + got))
+	done
+	within dsync-windows-add-up "$sum" "$blocked" 2000000
 fi
 exit $((T_FAILS > 0))

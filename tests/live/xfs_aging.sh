@@ -17,7 +17,7 @@ D=$T_TMP/demo
 check_eq demo_exit $? 0
 check_grep mkfs_xfs_small_log '^mkfs.xfs -b size=4096 -l size=8192b' "$T_TMP/demo.out"
 # the compare, text: both runs of each read phase have the XFS line
-for ph in seq_stat rand_stat; do
+for ph in seq_read rand_read; do
 	n=$(awk -v p=$ph '$1 == p { on = 1; next } /^[a-z_]+ / { on = 0 }
 		on && /ino ~[0-9.]+[KM]? rs / { print gsub(/ino ~/, "") }' "$T_TMP/demo.out")
 	check_eq "compare_${ph}_distance_both_runs" "${n:-0}" 2
@@ -34,7 +34,7 @@ import sys
 start = int(sys.argv[2])
 for l in open(sys.argv[1]):
     f = l.split()
-    if f and f[0] == "phase" and f[2] in ("seq_stat", "rand_stat"):
+    if f and f[0] == "phase" and f[2] in ("seq_read", "rand_read"):
         print(f[1], f[2], "%.9f" % ((int(f[3]) - start) / 1e9), "%.9f" % ((int(f[4]) - start) / 1e9))
 PY
 check_eq read_windows "$(wc -l <"$T_TMP/windows")" 4
@@ -84,7 +84,7 @@ python3 - "$T_TMP/c.json" >&2 <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 for r in c["rows"]:
-    if r["phase"] in ("seq_stat", "rand_stat"):
+    if r["phase"] in ("seq_read", "rand_read"):
         for k, cell in enumerate(r["cells"]):
             print("xfs_aging: run %d %s %.0f ops/s %.1f MB/s distance %s sectors, read seeks %s/s ~%s"
                   % (k + 1, r["phase"], cell["ops_per_s"], cell["bytes"] / 1e6 / cell["seconds"],

@@ -74,4 +74,5 @@ check_grep text_distance 'inode-to-data distance, every file \([0-9]+ files\)' "
 check_grep text_read_seeks 'read seeks \(reads only' "$T_TMP/r.txt"
 # the fsync storm's waits are XFS's own classes
 check_grep cause_xfs_class '^  [0-9]+  xfs_' "$T_TMP/r.txt"
+[ -n "${XFS_WORDS_KEEP:-}" ] && cp "$T_TMP/r.txt" "$XFS_WORDS_KEEP"
 exit $((T_FAILS > 0))

@@ -25,9 +25,13 @@ if [ $strace_ok = 1 ]; then
 else
 	skip strace "strace not installed"
 fi
-sed -n '/^per phase (fslens compare):$/,/^cells: /p' "$T_TMP/demo.log" | tail -n +2 >"$T_TMP/table"
+# the compare's whole output (the table and what changed), up to the seed's note
+sed -n '/^per phase (fslens compare):$/,$p' "$T_TMP/demo.log" | tail -n +2 |
+	sed '/^seed [0-9]/,$d' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$T_TMP/table"
 check_ge table-rows "$(grep -c '^mkdir \|^create \|^stat ' "$T_TMP/table")" 3
 "$FSLENS" compare "$O"/htree_journal-4M.trace "$O"/htree_journal-8M.trace >"$T_TMP/compare" 2>&1
 check_eq compare-exit $? 0
 check_cmd same-table cmp -s "$T_TMP/table" "$T_TMP/compare"
 check_grep labels '^phase +\| journal=4M +\| journal=8M' "$T_TMP/table"
+check_grep what-changed '^what changed, each configuration against journal=4M' "$T_TMP/table"
+check_grep seed-stated '^seed 000 \(ext3 htree create storm' "$T_TMP/demo.log"

@@ -75,7 +75,7 @@ wl bonnie "$T_TMP/b.phases" --set n=1200 --set dirs=7 --set min=100 --set max=30
 	>"$T_TMP/b.log" 2>&1
 check_eq bonnie-exit $? 0
 order=""
-for r in 1 2; do for p in seq_create seq_stat seq_delete rand_create rand_stat rand_delete; do
+for r in 1 2; do for p in seq_create seq_read seq_delete rand_create rand_read rand_delete; do
 	order="$order${order:+ }$r:$p"; done; done
 phases_ok bonnie "$T_TMP/b.phases" "$order"
 check_eq bonnie-ops "$(awk '$1 == "phase" && $6 != 1200' "$T_TMP/b.phases" | wc -l)" 0
@@ -83,8 +83,8 @@ bytes=$(phase_field "$T_TMP/b.phases" 1 seq_create bytes)
 check_ge bonnie-bytes-min "$bytes" $((1200 * 100))
 check_le bonnie-bytes-max "$bytes" $((1200 * 3000))
 # the read phases read every file's data through (bonnie++'s read)
-check_eq bonnie-seq-read-bytes "$(phase_field "$T_TMP/b.phases" 1 seq_stat bytes)" "$bytes"
-check_eq bonnie-rand-read-bytes "$(phase_field "$T_TMP/b.phases" 1 rand_stat bytes)" \
+check_eq bonnie-seq-read-bytes "$(phase_field "$T_TMP/b.phases" 1 seq_read bytes)" "$bytes"
+check_eq bonnie-rand-read-bytes "$(phase_field "$T_TMP/b.phases" 1 rand_read bytes)" \
 	"$(phase_field "$T_TMP/b.phases" 1 rand_create bytes)"
 check_eq bonnie-dirs "$(find "$SCRATCH_MNT/bonnie" -mindepth 1 -type d | wc -l)" 7
 check_eq bonnie-empty "$(find "$SCRATCH_MNT/bonnie" -type f | wc -l)" 0

@@ -167,6 +167,36 @@ static inline int fx_rq(struct fsl_analysis *a, unsigned int type, uint64_t ts, 
 	return fsl_analysis__feed(a, &ev.hdr);
 }
 
+/* A bio event (block_bio_queue, block_getrq, merges, block_bio_complete). */
+static inline int fx_bio(struct fsl_analysis *a, unsigned int type, uint64_t ts, uint32_t pid,
+			 uint32_t dev, uint64_t sector, uint32_t nr, uint32_t flags)
+{
+	struct fsl_ev_block_bio ev;
+
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, type, sizeof(ev), ts, pid, pid);
+	ev.dev = dev;
+	ev.sector = sector;
+	ev.nr_sector = nr;
+	ev.flags = flags;
+	return fsl_analysis__feed(a, &ev.hdr);
+}
+
+static inline int fx_split(struct fsl_analysis *a, uint64_t ts, uint32_t dev, uint64_t sector,
+			   uint32_t nr, uint64_t new_sector)
+{
+	struct fsl_ev_block_split ev;
+
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_BLOCK_SPLIT, sizeof(ev), ts, 1, 1);
+	ev.dev = dev;
+	ev.sector = sector;
+	ev.nr_sector = nr;
+	ev.flags = FSL_RQ_WRITE;
+	ev.new_sector = new_sector;
+	return fsl_analysis__feed(a, &ev.hdr);
+}
+
 static inline int fx_map(struct fsl_analysis *a, uint64_t ts, uint32_t dev, uint64_t ino,
 			 uint32_t lblk, uint64_t pblk, int32_t len)
 {

@@ -74,11 +74,16 @@ TEST(stalls_shares_by_role)
 	CHECK_U64(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_stack_ns[0], 900 * MS);
 	CHECK_STR(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_comm[0], "mkdir");
 	CHECK_EQ(s->cls[FSL_WC_JOURNAL_LOG_SPACE].top_stack[1], -1);
-	/* Timeline: bins of 10 ms from record.start_ns, by end time. */
+	/* Timeline: bins of 10 ms from record.start_ns, each wait over the bins it spans. */
 	CHECK_U64(s->tb.t0, S0);
 	CHECK_U64(s->tb.width_ns, 10 * MS);
-	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][90], 900 * MS);
-	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][110], 100 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][0], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][89], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][90], 0);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][99], 0);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][100], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][109], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][110], 0);
 	fsl_analysis__free(a);
 }
 
@@ -122,7 +127,11 @@ TEST(stalls_window_by_end_time)
 	CHECK_U64(s->waits, 1);
 	CHECK_U64(s->ns[FSL_ROLE_WORKLOAD], 100 * MS);
 	CHECK_U64(s->cls[FSL_WC_TXN_LOCKED].ns[FSL_ROLE_WORKLOAD], 100 * MS);
-	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][10], 100 * MS);
+	/* the window's own time base: the wait over its first ten bins */
+	CHECK_U64(s->tb.t0, S0 + 1000 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][0], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][9], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][10], 0);
 	n = fsl_analysis__procs(a, &ps);
 	CHECK_EQ(n, 1);
 	CHECK_EQ(ps[0].pid, 101);
@@ -160,10 +169,93 @@ TEST(stalls_timeline_folds)
 	for (i = 0; i < FSL_SERIES_BINS; i++)
 		sum += s->series[FSL_WC_TXN_LOCKED][i];
 	CHECK_U64(sum, 100 * MS);
-	/* waits ending at 0.001, 0.101, ... 0.701 s: first 80 ms bin holds one (0.001 s) */
+	/* waits at 0.000, 0.100, ... 0.700 s: the first 80 ms bin holds one (0.000 s) */
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][0], 1 * MS);
 	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][1], 1 * MS);	/* 0.101 */
 	CHECK_EQ(s->tb.nbins, 9901 / 80 + 1);
+	fsl_analysis__free(a);
+}
+
+/*
+ * xargs (the workload) waits 5 .. 47 ms on log space and 100 ms .. 1.3 s on
+ * a locked transaction; the analysis over [t0, t1) (0, 0: the whole).
+ */
+static struct fsl_analysis *two_waits(struct fx_meta *f, uint64_t t0, uint64_t t1)
+{
+	struct fsl_analysis *a;
+
+	stall_meta(f);
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .t0 = t0, .t1 = t1 },
+			      NULL);
+	if (!a || fsl_analysis__begin(a, &f->m) ||
+	    fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs") ||
+	    fx_offcpu(a, S0 + 5 * MS, 100, 42 * MS, 1) ||
+	    fx_offcpu(a, S0 + 100 * MS, 100, 1200 * MS, 2)) {
+		fsl_analysis__free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Every class's series summed; fails a bin above one thread's time. */
+static uint64_t series_sum(const struct fsl_stalls *s)
+{
+	uint64_t sum = 0, v;
+	unsigned int i, c;
+
+	for (i = 0; i < FSL_SERIES_BINS; i++) {
+		for (c = 0, v = 0; c < FSL_WC__MAX; c++)
+			v += s->series[c][i];
+		if (v > s->tb.width_ns)
+			t_fail(__FILE__, __LINE__, "bin %u: %" PRIu64 " ns blocked, one thread", i, v);
+		sum += v;
+	}
+	return sum;
+}
+
+/*
+ * A wait's time goes to the bins it overlaps, not all to the bin where it
+ * ends (the window rule applied to bins): one thread is never more than
+ * one task blocked in a bin, and the bins add up to the blocked time.
+ */
+TEST(stalls_timeline_splits_by_overlap)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = two_waits(&f, 0, 0);
+	const struct fsl_stalls *s;
+
+	REQUIRE(a);
+	s = fsl_analysis__stalls(a);
+	CHECK_U64(s->tb.width_ns, 10 * MS);
+	/* 5 ms .. 47 ms: 5 + 10 + 10 + 10 + 7 ms over bins 0..4 */
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][0], 5 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][1], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][3], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][4], 7 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][5], 0);
+	/* 100 ms .. 1.3 s: 10 ms in each of bins 10..129 */
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][9], 0);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][10], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][129], 10 * MS);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][130], 0);
+	CHECK_EQ(s->tb.nbins, 130);
+	CHECK_U64(series_sum(s), s->ns[FSL_ROLE_WORKLOAD]);
+	CHECK_U64(series_sum(s), 1242 * MS);
+	fsl_analysis__free(a);
+
+	/* A window [30 ms, 1.005 s): only the pieces inside, on the window's bins. */
+	a = two_waits(&f, S0 + 30 * MS, S0 + 1005 * MS);
+	REQUIRE(a);
+	s = fsl_analysis__stalls(a);
+	CHECK_U64(s->tb.t0, S0 + 30 * MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][0], 10 * MS);	/* 30..40 ms */
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][1], 7 * MS);	/* 40..47 ms */
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][6], 0);
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][7], 10 * MS);		/* 100..110 ms */
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][97], 5 * MS);		/* 1.0..1.005 s */
+	CHECK_U64(s->series[FSL_WC_TXN_LOCKED][98], 0);
+	CHECK_U64(series_sum(s), s->ns[FSL_ROLE_WORKLOAD]);
+	CHECK_U64(series_sum(s), (17 + 905) * MS);
 	fsl_analysis__free(a);
 }
 
@@ -285,5 +377,51 @@ TEST(stalls_other_filesystems_apart)
 	n = fsl_analysis__procs(a, &ps);
 	for (i = 0; i < n; i++)
 		CHECK(ps[i].pid != 200 || !ps[i].blocked_ns);
+	fsl_analysis__free(a);
+}
+
+/*
+ * A bounded process table (opts.max_procs, live top): 5000 short processes,
+ * each one wait, leave at most the bound, the rest summed in "(evicted)"
+ * with nothing lost; exited ones go first, so the live heavy one stays.
+ */
+TEST(stalls_procs_bounded)
+{
+	struct fsl_analysis_opts o = { .root_pid = -1, .max_procs = 64 };
+	const struct fsl_proc_stat *p;
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	uint64_t sum = 0, evicted_ns = 0;
+	unsigned int n, i, heavy = 0;
+	int err = 0;
+
+	stall_meta(&f);
+	a = fsl_analysis__new(&o, &err);
+	REQUIRE(a);
+	CHECK_EQ(fsl_analysis__begin(a, &f.m), 0);
+	/* one long-lived process with a heavy wait, never exiting */
+	CHECK_EQ(fx_proc(a, S0, 50, 1, FSL_PROC_SEEN, 0, "server"), 0);
+	CHECK_EQ(fx_offcpu(a, S0, 50, 500 * MS, 1), 0);
+	for (i = 0; i < 5000; i++) {
+		uint64_t t = S0 + (i + 1) * MS;
+
+		CHECK_EQ(fx_proc(a, t, 1000 + i, 50, FSL_PROC_FORK, 0, "touch"), 0);
+		CHECK_EQ(fx_offcpu(a, t, 1000 + i, 100000, 1), 0);
+		CHECK_EQ(fx_proc(a, t + 200000, 1000 + i, 50, FSL_PROC_EXIT, 0, "touch"), 0);
+	}
+
+	n = fsl_analysis__procs(a, &p);
+	CHECK(n <= 64 + 1);
+	CHECK(fsl_analysis__procs_evicted(a) >= 5000 - 64);
+	for (i = 0; i < n; i++) {
+		sum += p[i].blocked_ns;
+		if (p[i].pid == 50)
+			heavy = 1;
+		if (!p[i].pid && !strcmp(p[i].comm, "(evicted)"))
+			evicted_ns = p[i].blocked_ns;
+	}
+	CHECK(heavy);
+	CHECK_U64(sum, 500 * MS + 5000 * 100000ull);
+	CHECK_U64(evicted_ns, fsl_analysis__procs_evicted(a) * 100000ull);
 	fsl_analysis__free(a);
 }

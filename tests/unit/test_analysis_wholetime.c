@@ -185,3 +185,197 @@ TEST(wholetime_absent)
 	free(buf);
 	fsl_analysis__free(a);
 }
+
+/* A snapshot (or end) record with the state it left and since when. */
+static int fx_snap(struct fsl_analysis *a, uint64_t ts, uint32_t tid, const uint64_t cum[4],
+		   unsigned int left, uint64_t since, unsigned int entered, uint32_t flags)
+{
+	struct fsl_ev_tasktime ev;
+
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_TASKTIME, sizeof(ev), ts, 101, tid);
+	ev.first_ts = S0;
+	ev.oncpu_ns = cum[0];
+	ev.runq_ns = cum[1];
+	ev.blocked_ns = cum[2];
+	ev.sleep_ns = cum[3];
+	ev.flags = flags;
+	ev.last_state = left;
+	ev.state = entered;
+	ev.last_since = since;
+	return fsl_analysis__feed(a, &ev.hdr);
+}
+
+static struct fsl_analysis *setup_window(struct fx_meta *f, uint64_t t0, uint64_t t1, int hold)
+{
+	struct fsl_analysis_opts o = { .root_pid = -1, .t0 = t0, .t1 = t1, .hold = hold };
+	struct fsl_analysis *a;
+	int err = 0;
+
+	fx_init(f);
+	fx_set(f, "record.root_pid", "100");
+	fx_set(f, "record.start_ns", "1000000000");
+	a = fsl_analysis__new(&o, &err);
+	if (!a || fsl_analysis__begin(a, &f->m))
+		return NULL;
+	fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "sh");
+	fx_proc(a, S0, 101, 100, FSL_PROC_FORK, 0, "mkdir");
+	return a;
+}
+
+/*
+ * Every state change recorded (snapshots at each): a window cut anywhere
+ * gets its parts exactly. On CPU [0, 100 ms), blocked [100, 400), runnable
+ * [400, 420), on CPU [420, 1000), then the end.
+ */
+TEST(wholetime_window_exact)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup_window(&f, S0 + 50 * MS, S0 + 410 * MS, 0);
+	const struct fsl_wholetime *w;
+
+	REQUIRE(a);
+	CHECK_EQ(fx_snap(a, S0 + 100 * MS, 101, (uint64_t[]){ 100 * MS, 0, 0, 0 }, FSL_TT_ONCPU,
+			 S0, FSL_TT_BLOCKED, FSL_TASKTIME_SNAP), 0);
+	CHECK_EQ(fx_snap(a, S0 + 400 * MS, 101, (uint64_t[]){ 100 * MS, 0, 300 * MS, 0 },
+			 FSL_TT_BLOCKED, S0 + 100 * MS, FSL_TT_RUNQ, FSL_TASKTIME_SNAP), 0);
+	CHECK_EQ(fx_snap(a, S0 + 420 * MS, 101, (uint64_t[]){ 100 * MS, 20 * MS, 300 * MS, 0 },
+			 FSL_TT_RUNQ, S0 + 400 * MS, FSL_TT_ONCPU, FSL_TASKTIME_SNAP), 0);
+	CHECK_EQ(fx_snap(a, S0 + 1000 * MS, 101, (uint64_t[]){ 680 * MS, 20 * MS, 300 * MS, 0 },
+			 FSL_TT_ONCPU, S0 + 420 * MS, FSL_TT_ONCPU, FSL_TASKTIME_EXIT), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_EQ(w->threads, 1);
+	CHECK_EQ(w->alive, 1);		/* it ended after the window */
+	CHECK_U64(w->oncpu_ns, 50 * MS);
+	CHECK_U64(w->blocked_ns, 300 * MS);
+	CHECK_U64(w->runq_ns, 10 * MS);
+	CHECK_U64(w->sleep_ns, 0);
+	CHECK_U64(w->wall_ns, 360 * MS);
+	fsl_analysis__free(a);
+}
+
+/*
+ * Changes inside the snapshot period are not recorded: a snapshot at 100
+ * (entering blocked), runnable at 105 and on CPU at 106 unseen, the next
+ * record at 500 (on CPU since 106). A window from 103: the tail [106, 500)
+ * is on CPU, exactly; the 6 ms before it (5 blocked, 1 runnable) are shared
+ * out in proportion, half of them in the window.
+ */
+TEST(wholetime_window_between_snapshots)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup_window(&f, S0 + 103 * MS, S0 + 600 * MS, 0);
+	const struct fsl_wholetime *w;
+
+	REQUIRE(a);
+	CHECK_EQ(fx_snap(a, S0 + 100 * MS, 101, (uint64_t[]){ 100 * MS, 0, 0, 0 }, FSL_TT_ONCPU,
+			 S0, FSL_TT_BLOCKED, FSL_TASKTIME_SNAP), 0);
+	CHECK_EQ(fx_snap(a, S0 + 500 * MS, 101, (uint64_t[]){ 494 * MS, 1 * MS, 5 * MS, 0 },
+			 FSL_TT_ONCPU, S0 + 106 * MS, FSL_TT_SLEEP, FSL_TASKTIME_SNAP), 0);
+	CHECK_EQ(fx_snap(a, S0 + 900 * MS, 101, (uint64_t[]){ 494 * MS, 1 * MS, 5 * MS, 400 * MS },
+			 FSL_TT_SLEEP, S0 + 500 * MS, FSL_TT_ONCPU, 0), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_U64(w->oncpu_ns, 394 * MS);
+	CHECK_U64(w->blocked_ns, 2500 * 1000);
+	CHECK_U64(w->runq_ns, 500 * 1000);
+	CHECK_U64(w->sleep_ns, 100 * MS);
+	CHECK_U64(w->wall_ns, 497 * MS);
+	CHECK_EQ(w->alive, 1);		/* alive at the end of the recording */
+	fsl_analysis__free(a);
+}
+
+/* An older trace (one shorter record per thread at its end): its life spread evenly. */
+TEST(wholetime_window_old_records)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup_window(&f, S0 + 2000 * MS, S0 + 4000 * MS, 0);
+	const struct fsl_wholetime *w;
+	struct fsl_ev_tasktime ev;
+
+	REQUIRE(a);
+	memset(&ev, 0, sizeof(ev));
+	fx_hdr(&ev.hdr, FSL_EV_TASKTIME, offsetof(struct fsl_ev_tasktime, last_state),
+	       S0 + 10000 * MS, 101, 101);
+	ev.first_ts = S0;
+	ev.oncpu_ns = 6000 * MS;
+	ev.blocked_ns = 4000 * MS;
+	ev.flags = FSL_TASKTIME_EXIT;
+	CHECK_EQ(fsl_analysis__feed(a, &ev.hdr), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_EQ(w->threads, 1);
+	CHECK_U64(w->oncpu_ns, 1200 * MS);
+	CHECK_U64(w->blocked_ns, 800 * MS);
+	CHECK_U64(w->wall_ns, 2000 * MS);
+	fsl_analysis__free(a);
+}
+
+/*
+ * Live windows (top): at a cut the open stretch goes to the state entered at
+ * the last record; the next record gives the rest to the next window, and
+ * the two windows add up to the thread's account.
+ */
+TEST(wholetime_window_cut)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup_window(&f, S0, S0 + 1000 * MS, 1);
+	const struct fsl_wholetime *w;
+	uint64_t sleep1;
+
+	REQUIRE(a);
+	/* on CPU to 200 ms, then asleep until 1500 ms */
+	CHECK_EQ(fx_snap(a, S0 + 200 * MS, 101, (uint64_t[]){ 200 * MS, 0, 0, 0 }, FSL_TT_ONCPU,
+			 S0, FSL_TT_SLEEP, FSL_TASKTIME_SNAP), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_U64(w->oncpu_ns, 200 * MS);
+	sleep1 = w->sleep_ns;
+	CHECK_U64(sleep1, 800 * MS);
+	fsl_analysis__reset(a, S0 + 1000 * MS, S0 + 2000 * MS);
+	CHECK_EQ(fx_snap(a, S0 + 1500 * MS, 101, (uint64_t[]){ 200 * MS, 0, 0, 1300 * MS },
+			 FSL_TT_SLEEP, S0 + 200 * MS, FSL_TT_RUNQ, FSL_TASKTIME_SNAP), 0);
+	CHECK_EQ(fx_snap(a, S0 + 1600 * MS, 101, (uint64_t[]){ 200 * MS, 100 * MS, 0, 1300 * MS },
+			 FSL_TT_RUNQ, S0 + 1500 * MS, FSL_TT_ONCPU, FSL_TASKTIME_EXIT), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_U64(w->sleep_ns, 500 * MS);
+	CHECK_U64(w->runq_ns, 100 * MS);
+	CHECK_U64(w->oncpu_ns, 0);
+	CHECK_U64(w->sleep_ns + sleep1, 1300 * MS);
+	CHECK_EQ(w->alive, 0);
+	fsl_analysis__free(a);
+}
+
+/*
+ * The on-CPU-by-class hook: what a provider of CPU classes adds to the
+ * window's table comes out with the whole time, and goes with the window.
+ */
+#include "../../analyzer/an_set.h"
+
+TEST(wholetime_oncpu_classes_hook)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a = setup_window(&f, S0, S0 + 1000 * MS, 0);
+	struct an_ctx *c;
+	const struct fsl_wholetime *w;
+
+	REQUIRE(a);
+	c = (struct an_ctx *)an_analysis_ctx(a);
+	an_oncpu_add(c, "dir_entry_scan", 30 * MS);
+	an_oncpu_add(c, "htree_probe", 10 * MS);
+	an_oncpu_add(c, "dir_entry_scan", 20 * MS);
+	CHECK_EQ(fx_snap(a, S0 + 1000 * MS, 101, (uint64_t[]){ 800 * MS, 0, 200 * MS, 0 },
+			 FSL_TT_ONCPU, S0 + 900 * MS, FSL_TT_ONCPU, FSL_TASKTIME_EXIT), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_EQ(w->ncpu, 2);
+	CHECK_STR(w->cpu_cls[0].id, "dir_entry_scan");
+	CHECK_U64(w->cpu_cls[0].ns, 50 * MS);
+	CHECK_U64(w->cpu_cls[1].ns, 10 * MS);
+	CHECK_U64(w->cpu_sampled_ns, 60 * MS);
+	fsl_analysis__reset(a, S0 + 1000 * MS, 0);
+	CHECK_EQ(fsl_analysis__wholetime(a)->ncpu, 0);
+	fsl_analysis__free(a);
+}

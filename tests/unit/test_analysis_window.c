@@ -121,3 +121,63 @@ TEST(window_partition_sums)
 	CHECK_U64(io, 5);	/* 4 requests with data and a cache flush */
 	CHECK_U64(commits, 4);
 }
+
+/*
+ * The timelines of the golden trace follow the window rule bin by bin:
+ * mkdir, the one workload thread that waits, is never more than one task
+ * blocked in a bin (before, its 600 ms wait landed whole in the 20 ms bin
+ * where it ended: 30 tasks), the bins add up to the totals, and that wait
+ * fills exactly the thirty bins from 1.0 s to 1.6 s.
+ */
+TEST(window_timeline_bins_split_by_overlap)
+{
+	struct fsl_analysis_opts o = { .root_pid = -1 };
+	const char *path = t_path("g.trace");
+	const struct fsl_writeback *wb;
+	const struct fsl_stalls *s;
+	struct fsl_analysis *a;
+	struct fsl_reader *r;
+	const struct fsl_hdr *ev;
+	struct fsl_meta m;
+	uint64_t sum = 0, bin, w;
+	unsigned int i, c;
+
+	REQUIRE(g_write_golden(path) == 0);
+	a = fsl_analysis__new(&o, NULL);
+	r = fsl_reader__open(path, NULL, NULL);
+	REQUIRE(a && r);
+	fsl_meta_from_reader(&m, r);
+	REQUIRE(fsl_analysis__begin(a, &m) == 0);
+	while (fsl_reader__next(r, &ev) > 0)
+		REQUIRE(fsl_analysis__feed(a, ev) == 0);
+	s = fsl_analysis__stalls(a);
+	w = s->tb.width_ns;
+	CHECK_U64(s->tb.t0, G_S0);
+	CHECK_U64(w, 20 * G_MS);
+	for (i = 0; i < FSL_SERIES_BINS; i++) {
+		for (c = 0, bin = 0; c < FSL_WC__MAX; c++)
+			bin += s->series[c][i];
+		if (bin > w)
+			t_fail(__FILE__, __LINE__, "bin %u: %llu ns blocked in %llu ns, one thread", i,
+			       (unsigned long long)bin, (unsigned long long)w);
+		sum += bin;
+	}
+	CHECK_U64(sum, s->ns[FSL_ROLE_WORKLOAD]);
+	CHECK_U64(sum, 1000 * G_MS);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][49], 0);
+	for (i = 50; i < 80; i++)
+		CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][i], w);
+	CHECK_U64(s->series[FSL_WC_JOURNAL_LOG_SPACE][80], 0);
+
+	/* dirty-limit pauses (mkdir's 20 + 30 ms): the same rule on the writeback timeline */
+	wb = fsl_analysis__writeback(a);
+	REQUIRE(wb);
+	for (i = 0, sum = 0; i < FSL_SERIES_BINS; i++) {
+		CHECK(wb->series_throttle_ns[i] <= wb->tb.width_ns);
+		sum += wb->series_throttle_ns[i];
+	}
+	CHECK_U64(sum, wb->throttle_ns);
+	CHECK_U64(sum, 50 * G_MS);
+	fsl_analysis__free(a);
+	fsl_reader__close(r);
+}

@@ -242,6 +242,121 @@ TEST(context_stage_scopes_waits_to_the_target)
 	fsl_context__free(cx);
 }
 
+/* A consumer that writes down the scope the context stage gave each on-CPU sample. */
+static int scope_cpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	return scope_offcpu(c, ev);
+}
+
+/*
+ * Which filesystem an on-CPU sample is on (docs/cpu-classes.md): the
+ * waits' rules (analyzer/scope.c) less the waker, a kernel thread always
+ * decided by what it is, then the process's judged waits; a process with
+ * none is not the target's when the trace has no command.
+ */
+TEST(context_stage_scopes_samples_as_waits)
+{
+	static const struct { uint32_t pid, flags; int32_t stack; uint32_t want; } c[] = {
+		/* the kernel's marks */
+		{ 100, FSL_OFFCPU_IN_OTHER_OP, 6, FSL_EVCTX_OTHERFS },
+		{ 200, FSL_OFFCPU_IN_DATA_OP, 6, FSL_EVCTX_ONCPU },
+		{ 200, FSL_OFFCPU_HANDLE_TARGET, 6, FSL_EVCTX_ONCPU },
+		/* XFS code beside an ext4 target, whatever the process */
+		{ 100, 0, 3, FSL_EVCTX_OTHERFS },
+		/* no evidence: the process's judged waits, none at all is not the target's */
+		{ 100, 0, 6, FSL_EVCTX_ONCPU },
+		{ 200, 0, 6, FSL_EVCTX_OTHERFS },
+		{ 500, FSL_CPU_USER, -1, FSL_EVCTX_OTHERFS },
+		/* journal threads: the target's, another's */
+		{ 300, 0, 7, FSL_EVCTX_ONCPU },
+		{ 301, 0, 7, FSL_EVCTX_OTHERFS },
+		/* a named kworker: not the target's, unless seen working for it */
+		{ 400, 0, 7, FSL_EVCTX_OTHERFS },
+		{ 401, 0, 7, FSL_EVCTX_ONCPU },
+		/* a flusher's stack: the target's only while it writes back the target */
+		{ 401, 0, 8, FSL_EVCTX_OTHERFS },
+		/* a kernel thread of no known name (its stack says kthread) */
+		{ 402, 0, 7, FSL_EVCTX_ONCPU },
+	};
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct scope_probe p = { .c = { .name = "scope" } };
+	struct fsl_ev_block_rq rq;
+	struct fsl_ev_offcpu off;
+	struct fsl_ev_proc pr;
+	struct fsl_ev_cpu cpu;
+	char v[32];
+	unsigned int i;
+
+	REQUIRE(cx && s);
+	fx_init(&f);
+	fx_set(&f, "record.start_ns", "1000000000");
+	snprintf(v, sizeof(v), "%u", FSL_MKDEV(7, 1));
+	fx_set(&f, "target.dev", v);
+	fx_set(&f, "target.disk", v);
+	fx_set(&f, "target.dev_name", "7:1 loop1");
+	fx_set(&f, "target.fstype", "ext4");
+	fx_stack_add(&f, 1, "__schedule, schedule, io_schedule, folio_wait_bit, "
+			   "ext4_find_entry, ext4_lookup, path_openat");
+	fx_stack_add(&f, 3, "xlog_cil_push_now, xlog_cil_force_seq, xfs_log_force_seq, "
+			   "xfs_file_fsync, do_fsync");
+	fx_stack_add(&f, 6, "ext4_readdir, iterate_dir, __x64_sys_getdents64");
+	fx_stack_add(&f, 7, "memcpy, process_one_work, worker_thread, kthread, ret_from_fork");
+	fx_stack_add(&f, 8, "ext4_writepages, do_writepages, __writeback_single_inode, "
+			   "writeback_sb_inodes, wb_writeback, wb_workfn, process_one_work, "
+			   "worker_thread, kthread, ret_from_fork");
+	p.c.handlers[FSL_EV_CPU] = scope_cpu;
+	CHECK_EQ(fsl_session__add(s, &p.c), 0);
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "tgt");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 200, 1, FSL_PROC_SEEN, 0, "oth");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 300, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop1-8");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 301, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "jbd2/loop2-8");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 400, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "kworker/u8:1");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 401, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "kworker/u8:2");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	/* 401 completes a request of the target's disk (a loop worker) */
+	memset(&rq, 0, sizeof(rq));
+	fx_hdr(&rq.hdr, FSL_EV_BLOCK_RQ_COMPLETE, sizeof(rq), S0 + MS, 401, 401);
+	rq.dev = FSL_MKDEV(7, 1);
+	CHECK_EQ(fsl_session__push(s, &rq.hdr), 0);
+	/* 100 waited on the target's disk, 200 on another */
+	ev_off(&off, S0 + 2 * MS, 100, MS / 2, 1);
+	off.wake_dev = FSL_MKDEV(7, 1);
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_off(&off, S0 + 3 * MS, 200, MS / 2, 1);
+	off.wake_dev = FSL_MKDEV(7, 2);
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		memset(&cpu, 0, sizeof(cpu));
+		fx_hdr(&cpu.hdr, FSL_EV_CPU, sizeof(cpu), S0 + (10 + i) * MS, c[i].pid, c[i].pid);
+		cpu.slot_ns = MS;
+		cpu.period_ns = MS;
+		cpu.count = 1;
+		cpu.stack_id = c[i].stack;
+		cpu.flags = c[i].flags;
+		CHECK_EQ(fsl_session__push(s, &cpu.hdr), 0);
+	}
+	CHECK_EQ(fsl_session__end(s), 0);
+	REQUIRE(p.n == sizeof(c) / sizeof(c[0]));
+	for (i = 0; i < p.n; i++) {
+		uint32_t got = p.got[i].flags & (FSL_EVCTX_OTHERFS | FSL_EVCTX_ONCPU);
+
+		if (got != c[i].want)
+			fprintf(stderr, "  sample %u: flags %u, want %u\n", i, got, c[i].want);
+		CHECK_EQ(got, c[i].want);
+	}
+	fsl_session__free(s);
+	fsl_context__free(cx);
+}
+
 TEST(session_cut_splits_waits_in_flight)
 {
 	struct fx_meta f;
@@ -436,6 +551,159 @@ TEST(context_other_fs_journal_thread)
 	CHECK_EQ(fsl_context__role(cx, 501, 0), FSL_ROLE_OTHER);
 	CHECK_EQ(fsl_context__role(cx, 502, 0), FSL_ROLE_OTHER);	/* loop10 is not loop1 */
 	CHECK_EQ(fsl_context__role(cx, 503, 0), FSL_ROLE_KTHREAD);
+	fsl_session__free(s);
+	fsl_context__free(cx);
+}
+
+/*
+ * Per-process totals belong to the context stage, one table per window:
+ * two sets of analyses on one session and one stage (top's interval and
+ * its totals, compare's phases) each see their own window's totals, named
+ * and given roles from the stage's task table (the name as it is now, after
+ * a rename), and the waits whose stack is missing are counted per window
+ * from the stage's annotation, not from another analysis.
+ */
+TEST(context_procs_per_window)
+{
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx), .split = 1 };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	struct fsl_analysis *a, *b;
+	const struct fsl_proc_stat *ps;
+	struct fsl_ev_proc pr;
+	struct fsl_ev_offcpu off;
+	struct fsl_ctx_procs own;
+
+	REQUIRE(cx && s);
+	ctx_meta(&f);
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .context = cx,
+							  .t0 = S0, .t1 = S0 + 60 * MS }, NULL);
+	b = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1, .context = cx,
+							  .t0 = S0 + 60 * MS, .t1 = S0 + 200 * MS },
+			      NULL);
+	REQUIRE(a && b);
+	CHECK_EQ(fsl_analysis__attach(a, s), 0);
+	CHECK_EQ(fsl_analysis__attach(b, s), 0);
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0 + 2, 200, 1, FSL_PROC_SEEN, 0, "bash");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_off(&off, S0 + 10 * MS, 101, 40 * MS, 1);	/* A: 40 ms txn_locked */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_off(&off, S0 + 40 * MS, 200, 30 * MS, 1);	/* 20 ms in A, 10 ms in B, counted in B */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_off(&off, S0 + 100 * MS, 101, 20 * MS, 9);	/* B: stack absent from the trace */
+	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+	ev_proc(&pr, S0 + 150 * MS, 101, 100, FSL_PROC_COMM, 0, "mkdir-renamed");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	CHECK_EQ(fsl_session__end(s), 0);
+
+	REQUIRE(fsl_analysis__procs(a, &ps) == 2);
+	CHECK_EQ(ps[0].pid, 101);
+	CHECK_STR(ps[0].comm, "mkdir-renamed");
+	CHECK_EQ(ps[0].role, FSL_ROLE_WORKLOAD);
+	CHECK_U64(ps[0].blocked_ns, 40 * MS);
+	CHECK_U64(ps[0].ns[FSL_WC_TXN_LOCKED], 40 * MS);
+	CHECK_EQ(ps[1].pid, 200);
+	CHECK_EQ(ps[1].role, FSL_ROLE_OTHER);
+	CHECK_U64(ps[1].blocked_ns, 20 * MS);
+	CHECK_U64(fsl_analysis__health(a)->unknown_stacks, 0);
+
+	REQUIRE(fsl_analysis__procs(b, &ps) == 2);
+	CHECK_EQ(ps[0].pid, 101);
+	CHECK_U64(ps[0].blocked_ns, 20 * MS);
+	CHECK_U64(ps[0].ns[FSL_WC_OTHER], 20 * MS);
+	CHECK_U64(ps[0].ns[FSL_WC_TXN_LOCKED], 0);
+	CHECK_EQ(ps[1].pid, 200);
+	CHECK_U64(ps[1].blocked_ns, 10 * MS);
+	CHECK_U64(fsl_analysis__health(b)->unknown_stacks, 1);
+
+	/* a table of its own on the same stage starts empty and names from the tasks */
+	fsl_ctx_procs__init(&own, cx);
+	CHECK(fsl_ctx_procs__sorted(&own, &ps) == 0);
+	fsl_ctx_procs__get(&own, 200)->ops = 3;
+	REQUIRE(fsl_ctx_procs__sorted(&own, &ps) == 1);
+	CHECK_STR(ps[0].comm, "bash");
+	CHECK_U64(ps[0].ops, 3);
+	fsl_ctx_procs__clear(&own);
+	CHECK(fsl_ctx_procs__sorted(&own, &ps) == 0);
+	fsl_ctx_procs__free(&own);
+
+	fsl_session__free(s);
+	fsl_analysis__free(a);
+	fsl_analysis__free(b);
+	fsl_context__free(cx);
+}
+
+/*
+ * A bounded table (a live top): past max a new process sums the half that
+ * did least into the pid 0 "(evicted)" row, exited processes first even
+ * when they did more; nothing is lost, and a new window starts the count
+ * again. Off, it keeps none.
+ */
+TEST(context_procs_bounded_exited_first)
+{
+	struct fx_meta f;
+	struct fsl_context *cx = fsl_context__new(-1, NULL);
+	struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+	struct fsl_session *s = fsl_session__new(&so, NULL);
+	const struct fsl_proc_stat *ps;
+	struct fsl_ctx_procs t;
+	struct fsl_ev_proc pr;
+	uint64_t sum = 0;
+	uint32_t pid;
+	unsigned int i, n;
+
+	REQUIRE(cx && s);
+	ctx_meta(&f);
+	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+	for (pid = 10; pid <= 14; pid++) {
+		ev_proc(&pr, S0, pid, 1, FSL_PROC_SEEN, 0, "p");
+		CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	}
+	for (pid = 10; pid <= 11; pid++) {
+		ev_proc(&pr, S0 + MS, pid, 1, FSL_PROC_EXIT, 0, "p");
+		CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	}
+	CHECK_EQ(fsl_session__end(s), 0);
+	CHECK(fsl_context__exited(cx, 10) == S0 + MS);
+	CHECK(fsl_context__exited(cx, 12) == 0);
+
+	fsl_ctx_procs__init(&t, cx);
+	t.max = 4;
+	fsl_ctx_procs__get(&t, 10)->blocked_ns = 1000 * MS;	/* exited, did the most */
+	fsl_ctx_procs__get(&t, 11)->blocked_ns = 5 * MS;	/* exited */
+	fsl_ctx_procs__get(&t, 12)->blocked_ns = 1 * MS;
+	fsl_ctx_procs__get(&t, 13)->ops = 7;
+	fsl_ctx_procs__get(&t, 13)->op_lat_ns = 2 * MS;
+	REQUIRE(fsl_ctx_procs__get(&t, 14) != NULL);	/* full: 10 and 11 go */
+	fsl_ctx_procs__get(&t, 14)->blocked_ns = 3 * MS;
+	CHECK_U64(t.evicted, 2);
+	n = fsl_ctx_procs__sorted(&t, &ps);
+	REQUIRE(n == 4);
+	CHECK_EQ(ps[0].pid, 0);
+	CHECK_STR(ps[0].comm, "(evicted)");
+	CHECK_EQ(ps[0].role, FSL_ROLE_OTHER);
+	CHECK_U64(ps[0].blocked_ns, 1005 * MS);
+	CHECK_EQ(ps[1].pid, 14);
+	CHECK_EQ(ps[2].pid, 12);
+	CHECK_EQ(ps[3].pid, 13);
+	CHECK_U64(ps[3].ops, 7);
+	for (i = 0; i < n; i++)
+		sum += ps[i].blocked_ns;
+	CHECK_U64(sum, 1009 * MS);
+
+	fsl_ctx_procs__clear(&t);
+	CHECK_U64(t.evicted, 0);
+	CHECK(fsl_ctx_procs__sorted(&t, &ps) == 0);
+	t.off = 1;
+	CHECK(fsl_ctx_procs__get(&t, 12) == NULL);
+	CHECK(fsl_ctx_procs__sorted(&t, &ps) == 0);
+	fsl_ctx_procs__free(&t);
 	fsl_session__free(s);
 	fsl_context__free(cx);
 }

@@ -85,7 +85,7 @@ TEST(cpuclass_innermost_and_weak)
 TEST(cpuclass_ids_stable)
 {
 	static const char *const ids[] = {
-		"cpu_dirent_scan", "cpu_htree", "cpu_checksum", "cpu_mballoc", "cpu_ialloc",
+		"cpu_dirent_scan", "cpu_htree", "cpu_checksum", "cpu_block_alloc", "cpu_ialloc",
 		"cpu_extent", "cpu_journal", "cpu_inode", "cpu_page_copy", "cpu_page_cache",
 		"cpu_writeback", "cpu_block", "cpu_path_lookup", "cpu_xfs", "cpu_ext4",
 		"cpu_lock_spin", "cpu_memory", "cpu_process", "cpu_sched", "cpu_irq",

@@ -104,6 +104,12 @@ TEST(text_fmt_bytes)
 	CHECK_STR(fsl_fmt_bytes(b, sizeof(b), 10737418240ull), "10.00 GiB");
 	CHECK_STR(fsl_fmt_bytes(b, sizeof(b), 13421772800ull), "12.50 GiB");
 	CHECK_STR(fsl_fmt_bytes(b, 4, 123456), "120");	/* truncated, terminated */
+	/* the short form of table cells (compare): whole units, from 10 of each */
+	CHECK_STR(fsl_fmt_bytes_short(b, sizeof(b), 0), "0");
+	CHECK_STR(fsl_fmt_bytes_short(b, sizeof(b), 10239), "10239");
+	CHECK_STR(fsl_fmt_bytes_short(b, sizeof(b), 10240), "10K");
+	CHECK_STR(fsl_fmt_bytes_short(b, sizeof(b), 114294784), "109M");
+	CHECK_STR(fsl_fmt_bytes_short(b, sizeof(b), 10737418240ull), "10G");
 }
 
 TEST(text_frame_func)

@@ -246,7 +246,7 @@ TEST(trace_no_compress)
 	const struct fsl_event_desc *all;
 	unsigned int n = fsl_schema_builtin_all(&all), i, got = 0;
 	struct fsl_writer_opts o = { .no_compress = 1 };
-	static unsigned char recs[128][1024];
+	static unsigned char recs[FSL_EV__MAX][1024];
 	struct fsl_writer *w;
 	struct fsl_reader *r;
 	const struct fsl_hdr *ev;
@@ -255,7 +255,7 @@ TEST(trace_no_compress)
 
 	w = fsl_writer__open(t_path("nc.trace"), &o, &err);
 	REQUIRE(w);
-	for (i = 0; i < n && i < 128; i++) {
+	for (i = 0; i < n && i < FSL_EV__MAX; i++) {
 		tg_fill(recs[i], &all[i], &seed, 1000 + i, 5, 2);
 		CHECK_EQ(fsl_writer__event(w, (struct fsl_hdr *)recs[i]), 0);
 	}
