@@ -12,6 +12,7 @@
 #define FSL_WRITEBACK_BPF_H
 
 #include "common.bpf.h"
+#include "block.bpf.h"	/* rq_flags: a bio's direction and REQ_META */
 #include "stacks.bpf.h"
 
 /* "259:0" -> kernel dev_t; 0 if the name is not MAJ:MIN (e.g. "(unknown)"). */
@@ -216,28 +217,24 @@ static __always_inline int on_wbcount_enter(__u64 *ctx)
 }
 
 /*
- * A bio submitted by a thread inside an ext4 writeback call. The classic
- * tracepoint: its format (rwbs, nr_sector) is the same on every kernel,
- * where the raw arguments changed (5.11 dropped the request_queue).
+ * block_bio_queue(struct bio *bio): a bio submitted by a thread inside an
+ * ext4 writeback call. Its direction and REQ_META are read as the block
+ * family reads them (rq_flags), its size as the tracepoint prints it.
  */
-SEC("tracepoint/block/block_bio_queue")
-int tp_wbcount_bio(struct trace_event_raw_block_bio *c)
+static __always_inline int on_wbcount_bio(__u64 *ctx)
 {
+	struct bio *bio = (struct bio *)ctx[0];
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct wb_call *w = bpf_map_lookup_elem(&wb_calls, &tid);
-	char rwbs[8];
-	int i;
+	__u32 f;
 
 	if (!w)
 		return 0;
-	/* the verifier refuses variable offsets into ctx: copy to the stack */
-	if (bpf_probe_read_kernel(rwbs, sizeof(rwbs), c->rwbs) || rwbs[0] != 'W')
-		return 0;
+	f = rq_flags(BPF_CORE_READ(bio, bi_opf));
 	/* metadata an ext4 call writes is not its data (none is expected) */
-	for (i = 1; i < 8 && rwbs[i]; i++)
-		if (rwbs[i] == 'M')
-			return 0;
-	w->bytes += (__u64)c->nr_sector << 9;
+	if (!(f & FSL_RQ_WRITE) || (f & FSL_RQ_META))
+		return 0;
+	w->bytes += BPF_CORE_READ(bio, bi_iter.bi_size);
 	w->bios++;
 	return 0;
 }
@@ -362,6 +359,7 @@ static __always_inline int on_iomap_dio_complete(__u64 *ctx)
 }
 
 FSL_RAW_TP(ext4_writepages, on_wbcount_enter)
+FSL_RAW_TP(block_bio_queue, on_wbcount_bio)
 FSL_RAW_TP(ext4_writepages_result, on_ext4_writepages_result)
 FSL_RAW_TP(iomap_dio_rw_begin, on_iomap_dio_rw_begin)
 FSL_RAW_TP(iomap_dio_complete, on_iomap_dio_complete)
