@@ -10,7 +10,9 @@
 #       recognises at its exec: from there it follows the workload's tasks
 #       (forks and threads), tallies their off-CPU waits by kernel stack
 #       and their on-CPU samples, sums their lifetimes, and sums the
-#       target's completed requests by rwbs. With SYNC=1 (the default) a
+#       target's completed requests by rwbs, and the commits that ended
+#       before the workload's exec (fslens record's own start sync, which
+#       the recording leaves out). With SYNC=1 (the default) a
 #       `sync -f` of the filesystem follows the workload inside the
 #       recording but outside the workload's tasks, so every byte it
 #       dirtied reaches the device while recorded, and one before the
@@ -36,7 +38,7 @@ truth_jinfo() {	# the scratch filesystem's /proc/fs/jbd2/<dev>-8/info, or nothin
 truth_tally_start() {
 	cat >"$1.bt" <<BT
 tracepoint:sched:sched_process_exec /comm == "fsltruthroot"/
-{ @in[tid] = 1; @born[tid] = nsecs; printf("ROOT %d\n", tid); }
+{ @in[tid] = 1; @born[tid] = nsecs; @rooted = 1; printf("ROOT %d\n", tid); }
 tracepoint:sched:sched_process_fork /@in[args->parent_pid]/
 { @in[args->child_pid] = 1; @born[args->child_pid] = nsecs; }
 tracepoint:sched:sched_process_exit /@in[tid]/
@@ -49,13 +51,19 @@ tracepoint:sched:sched_switch /@ts[args->next_pid]/
   delete(@ts[args->next_pid]); delete(@st[args->next_pid]); delete(@s[args->next_pid]); }
 profile:hz:499 /@in[tid]/ { @cpu[kstack] = count(); }
 tracepoint:block:block_rq_complete /args->dev == $2/ { @rq[args->rwbs] = sum(args->nr_sector); }
-END { clear(@in); clear(@born); clear(@ts); clear(@st); clear(@s); }
+tracepoint:jbd2:jbd2_end_commit /args->dev == $2 && !@rooted/ { @pre_commits = count(); }
+tracepoint:sched:sched_process_exec /comm == "fsltruthready"/ { printf("READY\n"); }
+END { clear(@in); clear(@born); clear(@ts); clear(@st); clear(@s); clear(@rooted); }
 BT
 	bpftrace "$1.bt" >"$1" 2>"$1.err" &
 	TRUTH_BT=$!
 	at_exit "kill $TRUTH_BT 2>/dev/null"
+	# "Attaching" is printed before the probes are: wait for the last one
+	# (bpftrace attaches in the script's order) to see a marked exec
+	[ -x "$T_TMP/fsltruthready" ] || cp "$(type -P true)" "$T_TMP/fsltruthready"
 	for _ in $(seq 1 300); do
-		grep -q Attaching "$1" "$1.err" 2>/dev/null && return 0
+		"$T_TMP/fsltruthready"
+		grep -q '^READY$' "$1" 2>/dev/null && return 0
 		kill -0 "$TRUTH_BT" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -114,10 +122,10 @@ truth_run() {
 truth_check() {
 	local tag=$1 name=${2:-$T_SUITE/$T_NAME} root
 	root=$(sed -n 's/^ROOT \([0-9]*\)$/\1/p' "$T_TMP/$tag.bt.out" | head -1)
-	[ -n "$root" ] || { fail "$name:$tag-root" "bpftrace saw no fsltruthroot exec"; return 1; }
+	[ -n "$root" ] || { fail "$tag-root" "bpftrace saw no fsltruthroot exec"; return 1; }
 	"$FSLENS" report --json --root-pid "$root" "$T_TMP/$tag.trace" >"$T_TMP/$tag.truth.json" \
 		2>"$T_TMP/$tag.report.err" ||
-		{ fail "$name:$tag-report" "$(head -c 300 "$T_TMP/$tag.report.err")"; return 1; }
+		{ fail "$tag-report" "$(head -c 300 "$T_TMP/$tag.report.err")"; return 1; }
 	python3 "$TRUTH_H/truth.py" "$name" "$tag" "$T_TMP/$tag.truth.json" "$T_TMP/$tag.bt.out" \
 		"$T_TMP/$tag.jbd2.before" "$T_TMP/$tag.jbd2.after" "$TRUTH_TOP" >"$T_TMP/$tag.judged" 2>&1
 	grep -v '^FIG ' "$T_TMP/$tag.judged"
