@@ -1161,8 +1161,15 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 			fsl_json__null(j);
 		} else {
 			fsl_json__obj_begin(j);
+			double ms;
+			uint64_t med, ns = fsl_layout__inode_distance_sectors(l, &ms, &med);
+
 			fsl_json__kv_u64(j, "files", cnt);
 			fsl_json__kv_double(j, "mean_groups", r3(mean));
+			/* the files whose group's inode table is recorded */
+			fsl_json__kv_u64(j, "files_sectors", ns);
+			fsl_json__kv_double(j, "mean_sectors", r3(ms));
+			fsl_json__kv_u64(j, "median_sectors", med);
 			fsl_json__key(j, "groups_log2");
 			fsl_json__obj_begin(j);
 			for (i = 0; i < 16; i++)

@@ -1235,8 +1235,15 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 					used += snprintf(line + used, sizeof(line) - used, "%s%s%u: %" PRIu64,
 							 used ? ", " : "", i ? "" : "same group ",
 							 i ? 1u << (i - 1) : 0, dh[i]);
+			double ms;
+			uint64_t med, ns = fsl_layout__inode_distance_sectors(l, &ms, &med);
+
 			fprintf(f, "  inode-to-data distance (block groups, %" PRIu64 " files): mean %.1f\n",
 				cnt, mean);
+			if (ns)
+				fprintf(f, "  inode-to-data distance (sectors, inode's block to first data "
+					"block, %" PRIu64 " files): mean %.0f, median %" PRIu64 "\n",
+					ns, ms, med);
 			wrap(f, "groups apart: ", 4, line);
 		}
 	}

@@ -1112,6 +1112,15 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
  * the geometry is unknown) and their mean distance in *mean.
  */
 uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean);
+/*
+ * The same files' distance on the disk: from the block that holds the
+ * inode (its group's inode table, ext4.group_inode_table) to its first data
+ * block, in 512-byte sectors as XFS's is; their mean in *mean_sectors and
+ * median in *median_sectors. Returns the files counted (0: no group tables
+ * recorded).
+ */
+uint64_t fsl_layout__inode_distance_sectors(const struct fsl_layout *l, double *mean_sectors,
+					    uint64_t *median_sectors);
 
 /*
  * Readdir order vs inode order, per directory stream: the inode numbers one
