@@ -45,7 +45,7 @@ int cmd_monitor(int argc, char **argv)
 static const char usage_text[] =
 	"usage: fslens monitor [-m MOUNT ...] [--listen ADDR:PORT] [--interval SEC]\n"
 	"                      [--flight SEC] [--trigger EXPR ...] [--trigger-gap SEC] [-o DIR]\n"
-	"                      [--cgroup-label]\n"
+	"                      [--cgroup-label] [--cpu-freq HZ]\n"
 	"\n"
 	"Always-on metrics of the filesystems at MOUNT (default: every mounted ext4),\n"
 	"aggregated in the kernel, served as Prometheus text at http://ADDR:PORT/metrics.\n"
@@ -62,13 +62,15 @@ static const char usage_text[] =
 	"  -o, --output DIR      where captures go (default .)\n"
 	"  -C, --cgroup-label    the blocked and op families per cgroup v2 too\n"
 	"                        (cgroup=\"PATH\"; at most 64, then cgroup=\"other\")\n"
+	"      --cpu-freq HZ     on-CPU samples per second per CPU for fslens_cpu_seconds_total\n"
+	"                        (default 99; 0: none)\n"
 	"  -v, --verbose         libbpf's messages\n"
 	"\n"
 	"SIGUSR1 or POST /trigger also trigger a capture. Each capture is DIR/fslens-TIME-N.trace\n"
 	"(one per filesystem, named -DISK, with several -m) with its report beside it\n"
 	"(.report.txt).\n";
 
-enum { OPT_FLIGHT = 0x100, OPT_FLIGHT_MAX };
+enum { OPT_FLIGHT = 0x100, OPT_FLIGHT_MAX, OPT_CPU_FREQ };
 
 static volatile sig_atomic_t got_stop, got_usr1;
 
@@ -330,6 +332,7 @@ int cmd_monitor(int argc, char **argv)
 		{ "trigger-gap", required_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "cgroup-label", no_argument, NULL, 'C' },
+		{ "cpu-freq", required_argument, NULL, OPT_CPU_FREQ },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -349,7 +352,7 @@ int cmd_monitor(int argc, char **argv)
 	struct mon m = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct pending pend = { "", -1, 0 };
 	int64_t last_capture = 0, next_read, now;
-	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose };
+	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose, 99 };
 	struct sigaction sa;
 	const char *hz_src;
 	int opt, e, rc = 0, hz, cglabel = 0;
@@ -397,6 +400,12 @@ int cmd_monitor(int argc, char **argv)
 			break;
 		case 'o': dir = optarg; break;
 		case 'C': cglabel = 1; break;
+		case OPT_CPU_FREQ:
+			mo.cpu_hz = (unsigned int)strtoul(optarg, &endp, 10);
+			if (!*optarg || *endp || mo.cpu_hz > 10000)
+				return fsl_usage_error("monitor", usage_text,
+						       "bad --cpu-freq '%s' (0 to 10000)", optarg);
+			break;
 		case 'v': m.verbose = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -507,6 +516,9 @@ int cmd_monitor(int argc, char **argv)
 		rc = fsl_err(e, "monitor: cannot attach the probes");
 		goto out;
 	}
+	if (mo.cpu_hz && !mm->cpu_hz)
+		fprintf(stderr, "fslens monitor: no cpu-clock perf event on this machine: "
+			"fslens_cpu_seconds_total is not served (the other metrics are)\n");
 	publish(&m, mm);
 	httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
 				 ntohs(sin.sin_port), NULL, NULL, on_http, &m,

@@ -176,6 +176,11 @@ static int tp_family(const char *tp, const char **group)
 		*group = "io_uring";
 		return FSL_FAM_DIROPS;
 	}
+	/* a direct-I/O write is one record, dio_write, from its begin and completion */
+	if (!strcmp(tp, "iomap_dio_rw_begin") || !strcmp(tp, "iomap_dio_complete")) {
+		*group = "iomap";
+		return FSL_FAM_WRITEBACK;
+	}
 	n = fsl_schema_builtin_all(&d);
 	for (i = 0; i < n; i++) {
 		if (d[i].name && d[i].tp_group && !strcmp(d[i].name, tp)) {
@@ -311,15 +316,30 @@ static int sc_tp_name(const struct fsl_collector *c, const char *name, char *tp,
 }
 
 /*
- * Does a journal or alloc program on a tracepoint of this group fit the
- * target's filesystem? ext4's and jbd2's only on ext4, XFS's only on XFS;
- * with no target, both (each filters on nothing but the device).
+ * Programs of a family on another family's tracepoint (or one no record is
+ * named after): writeback counts what each ext4 writeback call wrote from
+ * the call's start (ext4_writepages, alloc's) and the bios it submits.
+ */
+static int prog_family(struct bpf_program *prog, const char *tp, const char **group)
+{
+	if (!strstr(bpf_program__name(prog), "wbcount"))
+		return -1;
+	*group = !strcmp(tp, "block_bio_queue") ? "block" : "ext4";
+	return FSL_FAM_WRITEBACK;
+}
+
+/*
+ * Does a program on a tracepoint of this group fit the target's
+ * filesystem? ext4's and jbd2's only on ext4, XFS's only on XFS (journal
+ * and alloc, and writeback's ext4_writepages_result); with no target, both
+ * (each filters on nothing but the device).
  */
 static int fs_fits(int fs, int fam, const char *group)
 {
 	int xfs = !strcmp(group, "xfs");
 
-	if (fam != FSL_FAM_JOURNAL && fam != FSL_FAM_ALLOC)
+	if (fam != FSL_FAM_JOURNAL && fam != FSL_FAM_ALLOC &&
+	    strcmp(group, "ext4") && strcmp(group, "jbd2") && !xfs)
 		return 1;
 	switch (fs) {
 	case FSL_COLLECTOR_FS_ANY:
@@ -374,7 +394,9 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 			}
 			continue;
 		}
-		fam = tp_family(tp, &group);
+		fam = prog_family(prog, tp, &group);
+		if (fam < 0)
+			fam = tp_family(tp, &group);
 		if (kind == 't')
 			group = grp;
 		on = fam >= 0 && (want & (1u << fam));
@@ -560,7 +582,9 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
 	if (!err && !(want & (1u << FSL_FAM_CPU)))
 		err = bpf_map__set_max_entries(skel->maps.cpu_counts, 1);
-	if (!err && !(want & ((1u << FSL_FAM_OFFCPU) | (1u << FSL_FAM_CPU)))) {
+	/* writeback keeps the stack each writeback call returned through */
+	if (!err && !(want & ((1u << FSL_FAM_OFFCPU) | (1u << FSL_FAM_CPU) |
+			      (1u << FSL_FAM_WRITEBACK)))) {
 		err = bpf_map__set_max_entries(skel->maps.stacks, 1);
 		if (!err)
 			err = bpf_map__set_max_entries(skel->maps.stacks2, 1);
@@ -767,6 +791,11 @@ static int attach_sc(struct fsl_collector *c, struct bpf_program *prog, const ch
 	return 0;
 }
 
+static int add_link_cb(void *ctx, struct bpf_link *l)
+{
+	return add_link(ctx, l);
+}
+
 /*
  * The sampling program on a cpu-clock event of every online CPU, at the
  * period asked. A kernel or VM without the event loses the family (said in
@@ -774,40 +803,15 @@ static int attach_sc(struct fsl_collector *c, struct bpf_program *prog, const ch
  */
 static int attach_cpu(struct fsl_collector *c, struct bpf_program *prog)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = c->cpu_period_ns,	/* cpu-clock counts ns */
-	};
-	int ncpu = libbpf_num_possible_cpus(), i, fd, e;
+	int n = fsl_attach_cpu_clock(prog, c->cpu_period_ns, add_link_cb, c);
 
-	if (ncpu <= 0)
-		return ncpu ? ncpu : -EINVAL;
-	for (i = 0; i < ncpu; i++) {
-		fd = syscall(__NR_perf_event_open, &attr, -1, i, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENODEV || errno == EINVAL)
-				continue;	/* a possible CPU that is not online */
-			e = -errno;
-			goto fail;
-		}
-		e = add_link(c, bpf_program__attach_perf_event(prog, fd));
-		if (e) {
-			close(fd);
-			goto fail;
-		}
-		c->ncpu_fds++;
+	if (n > 0) {
+		c->ncpu_fds = n;
+		return 0;
 	}
-	if (!c->ncpu_fds) {
-		e = -ENODEV;
-		goto fail;
-	}
-	return 0;
-fail:
 	add_missing(c, "perf", "cpu-clock");
 	c->families &= ~(1u << FSL_FAM_CPU);
-	return e;
+	return n;
 }
 
 int fsl_collector__start(struct fsl_collector *c)

@@ -31,6 +31,16 @@ struct fsl_dirop_sc_entry {
 unsigned int fsl_dirop_table(const struct fsl_dirop_sc_entry **out);
 
 #include "fslens/ksyms.h"
+
+struct bpf_program;
+struct bpf_link;
+/*
+ * Attach prog to a cpu-clock event on every online CPU sampling each
+ * period_ns; each link goes to add (which owns it from then, also on its
+ * error). Returns the CPUs attached, or -errno (what was added stays added).
+ */
+int fsl_attach_cpu_clock(struct bpf_program *prog, uint64_t period_ns,
+			 int (*add)(void *ctx, struct bpf_link *l), void *ctx);
 #include "fslens/collector.h"
 
 #endif

@@ -45,6 +45,10 @@ struct fsl_monitor {
 	int32_t cache_id[STACK_CACHE];
 	uint8_t cache_cls[STACK_CACHE];
 	struct fsl_scope_stack cache_sc[STACK_CACHE];
+	/* --cpu-freq: the sampling program's links, one per CPU */
+	uint64_t cpu_period_ns;
+	struct bpf_link **cpu_links;
+	int ncpu_links;
 };
 
 static const struct fsl_monitor_opts *mon_log;
@@ -82,6 +86,8 @@ static int fill_syscalls(struct monitor_bpf *skel)
 			.flags = t[i].sc.how ? -1 : t[i].sc.flags,
 			.creat = t[i].sc.creat,
 			.stbuf = -1,
+			.path = t[i].sc.path,
+			.dirfd = t[i].sc.dirfd,
 		};
 		__u32 nr = t[i].nr;
 
@@ -104,7 +110,7 @@ static int fill_syscalls(struct monitor_bpf *skel)
 	}
 	for (i = 0; i < 10; i++) {
 		struct mon_sc sc = { .op = (i < 5 ? MON_OP_READ : MON_OP_WRITE) + 1, .fd = 0,
-				     .flags = -1 };
+				     .flags = -1, .stbuf = -1, .path = -1, .dirfd = -1 };
 		__u32 nr = i < 5 ? data_rd[i] : data_wr[i - 5];
 
 		if (bpf_map_update_elem(fd, &nr, &sc, BPF_ANY))
@@ -237,6 +243,17 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	m->skel->rodata->targ_wc_commit_wait = FSL_WC_COMMIT_WAIT + 1;
 	m->skel->rodata->targ_wc_txn_locked = FSL_WC_TXN_LOCKED + 1;
 	fill_kicks(m->skel, m->ksyms);
+	if (o->cpu_hz) {
+		m->cpu_period_ns = 1000000000ull / o->cpu_hz;
+		mm->cpu_hz = o->cpu_hz;
+		m->cpu_links = calloc(m->ncpus, sizeof(*m->cpu_links));
+		if (!m->cpu_links) {
+			e = -ENOMEM;
+			goto fail;
+		}
+	} else {
+		bpf_program__set_autoload(m->skel->progs.mon_cpu_sample, false);
+	}
 	if (monitor_bpf__load(m->skel)) {
 		e = -errno ? -errno : -EINVAL;
 		goto fail;
@@ -251,10 +268,75 @@ fail:
 	return NULL;
 }
 
+static int cpu_link_add(void *ctx, struct bpf_link *l)
+{
+	struct fsl_monitor *m = ctx;
+
+	if (m->ncpu_links >= m->ncpus) {
+		bpf_link__destroy(l);
+		return -E2BIG;
+	}
+	m->cpu_links[m->ncpu_links++] = l;
+	return 0;
+}
+
 int fsl_monitor__start(struct fsl_monitor *m)
 {
+	int e;
+
 	mark_jbd2_threads(m);
-	return monitor_bpf__attach(m->skel) ? (-errno ? -errno : -EINVAL) : 0;
+	if (monitor_bpf__attach(m->skel))
+		return -errno ? -errno : -EINVAL;
+	if (m->cpu_period_ns) {
+		e = fsl_attach_cpu_clock(m->skel->progs.mon_cpu_sample, m->cpu_period_ns,
+					 cpu_link_add, m);
+		if (e < 0) {
+			/* the metrics go on without the CPU family (the caller says so) */
+			while (m->ncpu_links > 0)
+				bpf_link__destroy(m->cpu_links[--m->ncpu_links]);
+			m->mm->cpu_hz = 0;
+			m->cpu_period_ns = 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The CPU class of an on-CPU sample's stack (-1: user mode), and its frames'
+ * scope: named from mon_cpu_stacks, then deleted (each interval's samples
+ * are read together, so a stack seen again comes back with a new entry).
+ */
+static unsigned int cpu_stack_info(struct fsl_monitor *m, int32_t id, struct fsl_scope_stack *sc)
+{
+	uint64_t ips[STACK_DEPTH] = { 0 };
+	char *frames[STACK_DEPTH], name[256];
+	int fd = bpf_map__fd(m->skel->maps.mon_cpu_stacks), j;
+	unsigned int cls, nf = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	if (id == -1)
+		return FSL_CC_USER;
+	if (id < 0 || bpf_map_lookup_elem(fd, &id, ips))
+		return FSL_CC__MAX;
+	for (j = 0; j < STACK_DEPTH && ips[j]; j++) {
+		const char *s = fsl_ksyms__name(m->ksyms, ips[j], name, sizeof(name));
+
+		if (s) {
+			frames[nf] = strdup(s);
+			if (frames[nf])
+				nf++;
+		}
+	}
+	cls = fsl_cclass_of_frames((const char *const *)frames, nf, NULL);
+	fsl_scope_stack_of_frames((const char *const *)frames, nf, sc);
+	while (nf)
+		free(frames[--nf]);
+	/*
+	 * The map stays small over a long run; a sample of this stack taken
+	 * between the read and now comes back unnamed next interval (counted).
+	 */
+	bpf_map_delete_elem(fd, &id);
+	return cls;
 }
 
 /*
@@ -340,7 +422,7 @@ int fsl_monitor__read(struct fsl_monitor *m)
 		 * so is a cgroup's past the table, whose keys would otherwise
 		 * pile up: their series is "other", a sum of what was read.
 		 */
-		del = kp->kind == MON_BLOCKED ||
+		del = kp->kind == MON_BLOCKED || kp->kind == MON_CPU ||
 		      (kp->cg && fsl_mon_metrics__cg_slot(m->mm, kp->cg) == MON_CG_OTHER);
 		if (del)
 			e = bpf_map_lookup_and_delete_elem(fd, kp, m->vals);
@@ -352,7 +434,15 @@ int fsl_monitor__read(struct fsl_monitor *m)
 			sum.count += m->vals[c].count;
 			sum.sum += m->vals[c].sum;
 		}
-		if (kp->kind == MON_BLOCKED) {
+		if (kp->kind == MON_CPU) {
+			cls = cpu_stack_info(m, kp->x, &sc);
+			if (cls >= FSL_CC__MAX) {
+				m->mm->cpu_samples_unnamed += sum.count;
+				cls = FSL_CC_KERNEL_OTHER;
+			}
+			fsl_mon_metrics__cpu(m->mm, fsl_mon_wait_target(m->mm, kp, &sc),
+					     MON_A_ROLE(kp->a), cls, sum.count * m->cpu_period_ns);
+		} else if (kp->kind == MON_BLOCKED) {
 			cls = stack_info(m, kp->x, &sc);
 			fsl_mon_metrics__blocked(m->mm, fsl_mon_wait_target(m->mm, kp, &sc),
 						 MON_A_ROLE(kp->a), cls, kp->cg, sum.sum);
@@ -367,6 +457,9 @@ void fsl_monitor__free(struct fsl_monitor *m)
 {
 	if (!m)
 		return;
+	while (m->ncpu_links > 0)
+		bpf_link__destroy(m->cpu_links[--m->ncpu_links]);
+	free(m->cpu_links);
 	monitor_bpf__destroy(m->skel);
 	fsl_ksyms__free(m->ksyms);
 	free(m->keys);

@@ -316,6 +316,13 @@ unsigned int fsl_mon_wait_target(const struct fsl_mon_metrics *mm, const struct 
 	return ev_tgt(hint) < mm->ntargets ? ev_tgt(hint) : MON_TGT_OTHER;
 }
 
+void fsl_mon_metrics__cpu(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
+			  unsigned int cls, uint64_t ns)
+{
+	if (tgt < mm->ntargets && cls < FSL_CC__MAX && role <= 1)
+		mm->fs[tgt].cpu_ns[cls][role] += ns;
+}
+
 void fsl_mon_metrics__blocked(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
 			      unsigned int cls, uint64_t cg, uint64_t ns)
 {
@@ -658,10 +665,19 @@ int fsl_mon_metrics__render(const struct fsl_mon_metrics *mm, char **buf, size_t
 				    fsl_wclass_id(c), roles[r], ns / 1e9);
 			}
 
-	/*
-	 * The cpu family (fslens_cpu_seconds_total{fs,class}) belongs here,
-	 * beside blocked time, when the cpu probes are on.
-	 */
+	if (mm->cpu_hz) {
+		family(&o, "fslens_cpu_seconds_total", "counter",
+		       "On-CPU time of work on the filesystem (sampled), by CPU class and role.");
+		for (i = 0; i < mm->ntargets; i++)
+			for (c = 0; c < FSL_CC__MAX; c++)
+				for (r = 0; r < 2; r++) {
+					if (!mm->fs[i].cpu_ns[c][r])
+						continue;
+					put(&o, "fslens_cpu_seconds_total{%s,class=\"%s\",role=\"%s\"} "
+					    "%.9f\n", fsl[i], fsl_cclass_id(c), roles[r],
+					    mm->fs[i].cpu_ns[c][r] / 1e9);
+				}
+	}
 
 	family(&o, "fslens_op_latency_seconds", "histogram",
 	       "Latency of filesystem system calls on the target, entry to exit.");
@@ -789,6 +805,12 @@ int fsl_mon_metrics__render(const struct fsl_mon_metrics *mm, char **buf, size_t
 	family(&o, "fslens_unnamed_stacks_total", "counter",
 	       "Blocked-time entries whose kernel stack was no longer available (class other).");
 	put(&o, "fslens_unnamed_stacks_total %" PRIu64 "\n", mm->stacks_unnamed);
+	if (mm->cpu_hz) {
+		family(&o, "fslens_cpu_samples_unnamed_total", "counter",
+		       "On-CPU samples of the targets whose kernel stack was not kept (class "
+		       "cpu_kernel_other).");
+		put(&o, "fslens_cpu_samples_unnamed_total %" PRIu64 "\n", mm->cpu_samples_unnamed);
+	}
 	if (mm->cgroups) {
 		family(&o, "fslens_cgroups_folded_total", "counter",
 		       "Updates of cgroups past the table (shown as cgroup=\"other\").");

@@ -437,7 +437,8 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 			return 0;
 		goto fail;
 	}
-	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK || ev->type == FSL_EV_CPU) {
+	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK || ev->type == FSL_EV_CPU ||
+	    ev->type == FSL_EV_EXT4_WRITEPAGES_RESULT) {
 		uint32_t id = (uint32_t)fsl_ev_stack_id(ev);
 
 		if (!fsl_map__put(&s->stacks, id, &fresh) ||

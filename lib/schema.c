@@ -270,6 +270,23 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_global_dirty_state, dirty_limit, U64),
 	F(fsl_ev_global_dirty_state, nr_dirtied, U64),
 	F(fsl_ev_global_dirty_state, nr_written, U64) } },
+	{ FSL_EV_EXT4_WRITEPAGES_RESULT, FSL_FAM_WRITEBACK, 11,
+	  sizeof(struct fsl_ev_ext4_writepages_result), "ext4_writepages_result", "ext4", {
+	F(fsl_ev_ext4_writepages_result, dev, DEV), F(fsl_ev_ext4_writepages_result, ino, U64),
+	F(fsl_ev_ext4_writepages_result, ret, S32),
+	F(fsl_ev_ext4_writepages_result, pages_written, S32),
+	F(fsl_ev_ext4_writepages_result, pages_skipped, S64),
+	F(fsl_ev_ext4_writepages_result, sync_mode, S32),
+	F(fsl_ev_ext4_writepages_result, writeback_index, U64),
+	F(fsl_ev_ext4_writepages_result, stack_id, S32),
+	F(fsl_ev_ext4_writepages_result, bios, U32), F(fsl_ev_ext4_writepages_result, bytes, U64),
+	F(fsl_ev_ext4_writepages_result, flags, HEX) } },
+	/* iomap_dio_rw_begin of a write, then its iomap_dio_complete: one record */
+	{ FSL_EV_DIO_WRITE, FSL_FAM_WRITEBACK, 7, sizeof(struct fsl_ev_dio_write), "dio_write",
+	  NULL, {
+	F(fsl_ev_dio_write, dev, DEV), F(fsl_ev_dio_write, ino, U64), F(fsl_ev_dio_write, pos, S64),
+	F(fsl_ev_dio_write, ret, S64), F(fsl_ev_dio_write, error, S32),
+	F(fsl_ev_dio_write, tid, U32), F(fsl_ev_dio_write, aio, U32) } },
 
 	ALLOC_BLOCKS(FSL_EV_EXT4_REQUEST_BLOCKS, "ext4_request_blocks"),
 	ALLOC_BLOCKS(FSL_EV_EXT4_ALLOCATE_BLOCKS, "ext4_allocate_blocks"),

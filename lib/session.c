@@ -61,6 +61,9 @@ int32_t fsl_ev_stack_id(const struct fsl_hdr *ev)
 		return ((const struct fsl_ev_jbd2_kick *)ev)->stack_id;
 	if (ev->type == FSL_EV_CPU && ev->size >= sizeof(struct fsl_ev_cpu))
 		return ((const struct fsl_ev_cpu *)ev)->stack_id;
+	if (ev->type == FSL_EV_EXT4_WRITEPAGES_RESULT &&
+	    ev->size >= sizeof(struct fsl_ev_ext4_writepages_result))
+		return ((const struct fsl_ev_ext4_writepages_result *)ev)->stack_id;
 	return -1;
 }
 

@@ -345,6 +345,30 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
 
 /* ---- operations ---- */
 
+/*
+ * Where a path call starts its walk: the directory fd's filesystem, or the
+ * cwd's, for a relative path (an absolute one starts at the root: no
+ * evidence). Only a hint (MON_EV_* of a target, else none): the walk may
+ * cross a mount point. It places the call's CPU before it touches the
+ * target otherwise: a create's lookup and inode search run before its
+ * journal handle starts.
+ */
+static __always_inline __u8 path_start_ev(struct task_struct *t, struct pt_regs *regs,
+					  const struct mon_sc *sc)
+{
+	const char *p = (const char *)sc_arg(regs, sc->path);
+	long dfd = sc->dirfd >= 0 ? (long)(int)sc_arg(regs, sc->dirfd) : -100;
+	char c = '/';
+	__u32 dev;
+	__u8 ev;
+
+	if (!p || bpf_probe_read_user(&c, 1, p) || c == '/')
+		return MON_EV_NONE;
+	dev = dfd == -100 /* AT_FDCWD */ ? t->fs->pwd.dentry->d_sb->s_dev : fd_dev(t, dfd);
+	ev = fs_ev(dev);
+	return ev == MON_EV_OTHER ? MON_EV_NONE : ev;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(mon_sys_enter, struct pt_regs *regs, long id)
 {
@@ -389,6 +413,8 @@ follow:
 	s->op_dev = dev;
 	s->op_ev = ev;
 	s->hint = ev;
+	if (!ev && sc->path >= 0)
+		s->hint = path_start_ev(t, regs, sc);
 	s->op_stk = sc->stbuf >= 0 ? sc->stkind : MON_ST_NONE;
 	if (s->op_stk)
 		s->op_buf = sc_arg(regs, sc->stbuf);
@@ -607,6 +633,72 @@ int BPF_PROG(mon_sched_switch, bool preempt, struct task_struct *prev, struct ta
 	agg_add(MON_BLOCKED, s->off_tgt, s->off_a, s->off_b, s->off_stack, s->off_cg, 1,
 		now - s->off_ts);
 	s->off_ts = 0;
+	return 0;
+}
+
+/*
+ * ---- on-CPU: samples by stack and scope evidence ----
+ *
+ * A cpu-clock perf event on every CPU (--cpu-freq) samples the task on it.
+ * The sample carries the evidence a wait carries when it leaves the CPU
+ * (the fd call's filesystem, the jbd2 handle, a kernel thread's journal,
+ * bdi or disk, the target this system call touched), so user space judges
+ * it with the same scope rules. A sample with none of it is no target's
+ * and is not counted: no stack walk, no map update. The stacks have their
+ * own map: on-CPU stacks differ at every instruction and would crowd out
+ * the waits' ids, whose class the commit triggers read.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, MON_CPU_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, STACK_DEPTH * sizeof(__u64));
+} mon_cpu_stacks SEC(".maps");
+
+SEC("perf_event")
+int mon_cpu_sample(struct bpf_perf_event_data *ctx)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u8 tgt = 0, a, hi = 0;
+	struct mon_task *s;
+	__s32 x = -1;
+
+	if (!(__u32)id || (id >> 32) == targ_self)
+		return 0;
+	s = bpf_task_storage_get(&mon_task, t, 0, 0);
+	if (s)
+		tgt = s->op_ev;
+	if (!tgt)
+		tgt = handle_ev(t);
+	if (t->flags & PF_KTHREAD_BIT) {
+		if (!s)
+			return 0;
+		if (!tgt)
+			tgt = s->kt_jbd2;
+		if (s->kt_flush) {
+			a = MON_A(MON_ROLE_KTHREAD, MON_KT_FLUSH, 0);
+			hi = s->kt_flush;
+		} else if (s->kt_loop && s->kt_loop != MON_EV_OTHER) {
+			a = MON_A(MON_ROLE_KTHREAD, MON_KT_LOOP, 0);
+			hi = s->kt_loop;
+		} else {
+			a = MON_A(MON_ROLE_KTHREAD, MON_KT_NONE, 0);
+		}
+		if (!tgt && !hi)
+			return 0;
+	} else {
+		a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, s ? s->hint & 15 : 0);
+		if (!tgt && !MON_A_HINT(a))
+			return 0;
+	}
+	/* kernel addresses are the upper half on every arch fslens builds for */
+	if ((long)PT_REGS_IP(&ctx->regs) < 0) {
+		x = bpf_get_stackid(ctx, &mon_cpu_stacks, 0);
+		if (x < 0)
+			x = -2;		/* the map was full: counted, unnamed */
+	}
+	agg_add(MON_CPU, tgt, a, MON_B(0, hi), x, 0, 1, 0);
 	return 0;
 }
 

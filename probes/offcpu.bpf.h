@@ -12,12 +12,12 @@
 #define FSL_OFFCPU_BPF_H
 
 #include "common.bpf.h"
+#include "stacks.bpf.h"
 
 #define TASK_INTERRUPTIBLE_BIT		0x0001
 #define TASK_UNINTERRUPTIBLE_BIT	0x0002
 #define TASK_NOLOAD_BIT			0x0400	/* TASK_IDLE = D | NOLOAD: idle kthreads */
 #define TASK_DEAD_BIT			0x0080
-#define OFFCPU_STACK_DEPTH		64
 /* ext4 without a journal counts in journal_info up to this (EXT4_NOJOURNAL_MAX_REF_COUNT) */
 #define NOJOURNAL_MAX_REF		4096
 
@@ -36,40 +36,6 @@ const volatile char targ_xfs_sfx[KT_NAME] = {};
 const volatile char targ_xfsaild[KT_NAME] = {};
 static const volatile char wb_wq[KT_NAME] = "writeback";	/* the flushers' workqueue */
 #define PF_WQ_WORKER_BIT	0x00000020
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 16384);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, OFFCPU_STACK_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
-
-/*
- * Where a stack goes when its bucket in `stacks` holds another one. The
- * kernel hashes the frames with a fixed seed, so with one map two stacks
- * that collide do so on every wait of the boot: the later one would be lost
- * for the whole recording, and the wait with it (a mkdir storm's
- * log-space stack read as "other"). Taken one frame shorter at the top (the
- * program's own frame), its hash differs, so the colliding pair lands apart.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 4096);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, OFFCPU_STACK_DEPTH * sizeof(__u64));
-} stacks2 SEC(".maps");
-
-#define FSL_EEXIST	17
-
-static __always_inline __s32 offcpu_stack_id(void *ctx)
-{
-	long id = bpf_get_stackid(ctx, &stacks, 0);
-
-	if (id != -FSL_EEXIST)
-		return id;
-	id = bpf_get_stackid(ctx, &stacks2, 1 & BPF_F_SKIP_FIELD_MASK);
-	return id < 0 ? id : id + FSL_STACK2_BASE;
-}
 
 struct offcpu_start {
 	__u64 ts;

@@ -2,13 +2,18 @@
 /*
  * writeback family: flusher work (start/written with reason), per-inode
  * writeback, inode dirtying, balance_dirty_pages throttling and the global
- * dirty state. Classic tracepoints. Writeback names the backing device by
- * its bdi name "MAJ:MIN", parsed here to a dev_t for the device filter.
+ * dirty state (classic tracepoints: writeback names the backing device by
+ * its bdi name "MAJ:MIN", parsed here to a dev_t for the device filter);
+ * and who wrote the filesystem's data: every ext4 writeback call with the
+ * stack it returned through, and every direct-I/O write (tp_btf, raw_tp
+ * fallback).
  */
 #ifndef FSL_WRITEBACK_BPF_H
 #define FSL_WRITEBACK_BPF_H
 
 #include "common.bpf.h"
+#include "block.bpf.h"	/* rq_flags: a bio's direction and REQ_META */
+#include "stacks.bpf.h"
 
 /* "259:0" -> kernel dev_t; 0 if the name is not MAJ:MIN (e.g. "(unknown)"). */
 static __always_inline __u32 bdi_dev(const char *ctx_name)
@@ -177,5 +182,186 @@ int tp_global_dirty_state(struct trace_event_raw_global_dirty_state *ctx)
 	EV_SUBMIT(e);
 	return 0;
 }
+
+/*
+ * ext4 writeback calls in progress: thread -> the write bios it submitted
+ * since the call's ext4_writepages. ext4 submits every bio of a call from
+ * the calling thread before ext4_writepages_result (block_bio_queue runs
+ * in the submitter, before any plug or merge), so their bytes are exactly
+ * what the call wrote; pages_written is not (large folios, redirtied ones).
+ */
+struct wb_call {
+	__u64 bytes;
+	__u32 bios;
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct wb_call);
+} wb_calls SEC(".maps");
+
+/* ext4_writepages(struct inode *inode, struct writeback_control *wbc): a call starts */
+static __always_inline int on_wbcount_enter(__u64 *ctx)
+{
+	struct inode *inode = (void *)ctx[0];
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct wb_call zero = {};
+
+	if (DEV_SKIP(BPF_CORE_READ(inode, i_sb, s_dev)))
+		return 0;
+	bpf_map_update_elem(&wb_calls, &tid, &zero, BPF_ANY);
+	return 0;
+}
+
+/*
+ * block_bio_queue(struct bio *bio): a bio submitted by a thread inside an
+ * ext4 writeback call. Its direction and REQ_META are read as the block
+ * family reads them (rq_flags), its size as the tracepoint prints it.
+ */
+static __always_inline int on_wbcount_bio(__u64 *ctx)
+{
+	struct bio *bio = (struct bio *)ctx[0];
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct wb_call *w = bpf_map_lookup_elem(&wb_calls, &tid);
+	__u32 f;
+
+	if (!w)
+		return 0;
+	f = rq_flags(BPF_CORE_READ(bio, bi_opf));
+	/* metadata an ext4 call writes is not its data (none is expected) */
+	if (!(f & FSL_RQ_WRITE) || (f & FSL_RQ_META))
+		return 0;
+	w->bytes += BPF_CORE_READ(bio, bi_iter.bi_size);
+	w->bios++;
+	return 0;
+}
+
+/*
+ * ext4_writepages_result(struct inode *inode, struct writeback_control *wbc,
+ *			  int ret, int pages_written)
+ * The stack is taken here, at the end of the call: it runs through whoever
+ * asked for the writeback, which is the cause the analysis names.
+ */
+static __always_inline int on_ext4_writepages_result(__u64 *ctx)
+{
+	struct inode *inode = (void *)ctx[0];
+	struct writeback_control *wbc = (void *)ctx[1];
+	struct fsl_ev_ext4_writepages_result *e;
+	__u32 dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct wb_call *w;
+
+	if (DEV_SKIP(dev))
+		return 0;
+	e = EV_NEW(fsl_ev_ext4_writepages_result, FSL_EV_EXT4_WRITEPAGES_RESULT,
+		   FSL_FAM_WRITEBACK);
+	if (!e)
+		return 0;
+	w = bpf_map_lookup_elem(&wb_calls, &tid);
+	if (w) {
+		e->bytes = w->bytes;
+		e->bios = w->bios;
+		e->flags = FSL_WP_COUNTED;
+		bpf_map_delete_elem(&wb_calls, &tid);
+	}
+	e->dev = dev;
+	e->ino = BPF_CORE_READ(inode, i_ino);
+	e->ret = (int)ctx[2];
+	e->pages_written = (int)ctx[3];
+	e->pages_skipped = BPF_CORE_READ(wbc, pages_skipped);
+	e->sync_mode = BPF_CORE_READ(wbc, sync_mode);
+	e->writeback_index = BPF_CORE_READ(inode, i_mapping, writeback_index);
+	e->stack_id = offcpu_stack_id(ctx);
+	EV_SUBMIT(e);
+	return 0;
+}
+
+/*
+ * Direct-I/O writes in flight: iocb -> where and by whom, from
+ * iomap_dio_rw_begin to iomap_dio_complete. The completion carries no
+ * direction (a synchronous write's kiocb has no IOCB_WRITE), the begin's
+ * iov_iter does. An entry a begin leaves behind (the call failed or fell
+ * back to buffered I/O before any dio existed) is replaced by the next
+ * begin of the same kiocb, or aged out.
+ */
+struct dio_start {
+	__s64 pos;
+	__u32 tid;
+	__u32 aio;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct dio_start);
+} dio_writes SEC(".maps");
+
+/* Before 6.0 the direction was a bit of iov_iter.type (WRITE = 1). */
+struct iov_iter___o {
+	unsigned int type;
+} __attribute__((preserve_access_index));
+
+/* iomap_dio_rw_begin(struct kiocb *iocb, struct iov_iter *iter, unsigned int dio_flags, size_t done_before) */
+static __always_inline int on_iomap_dio_rw_begin(__u64 *ctx)
+{
+	struct kiocb *iocb = (void *)ctx[0];
+	struct iov_iter *iter = (void *)ctx[1];
+	__u64 key = (__u64)iocb;
+	struct dio_start v = {};
+	bool write;
+
+	if (DEV_SKIP(BPF_CORE_READ(iocb, ki_filp, f_inode, i_sb, s_dev)))
+		return 0;
+	if (bpf_core_field_exists(iter->data_source))
+		write = BPF_CORE_READ(iter, data_source);
+	else
+		write = BPF_CORE_READ((struct iov_iter___o *)iter, type) & 1;
+	if (!write) {
+		bpf_map_delete_elem(&dio_writes, &key);
+		return 0;
+	}
+	v.pos = BPF_CORE_READ(iocb, ki_pos);
+	v.tid = (__u32)bpf_get_current_pid_tgid();
+	v.aio = !!BPF_CORE_READ(iocb, ki_complete);
+	bpf_map_update_elem(&dio_writes, &key, &v, BPF_ANY);
+	return 0;
+}
+
+/* iomap_dio_complete(struct kiocb *iocb, int error, ssize_t ret) */
+static __always_inline int on_iomap_dio_complete(__u64 *ctx)
+{
+	struct kiocb *iocb = (void *)ctx[0];
+	__u64 key = (__u64)iocb;
+	struct fsl_ev_dio_write *e;
+	struct dio_start *v = bpf_map_lookup_elem(&dio_writes, &key);
+	struct inode *inode;
+
+	if (!v)
+		return 0;
+	e = EV_NEW(fsl_ev_dio_write, FSL_EV_DIO_WRITE, FSL_FAM_WRITEBACK);
+	if (e) {
+		inode = BPF_CORE_READ(iocb, ki_filp, f_inode);
+		e->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+		e->ino = BPF_CORE_READ(inode, i_ino);
+		e->error = (int)ctx[1];
+		e->ret = (__s64)ctx[2];
+		e->pos = v->pos;
+		e->tid = v->tid;
+		e->aio = v->aio;
+		EV_SUBMIT(e);
+	}
+	bpf_map_delete_elem(&dio_writes, &key);
+	return 0;
+}
+
+FSL_RAW_TP(ext4_writepages, on_wbcount_enter)
+FSL_RAW_TP(block_bio_queue, on_wbcount_bio)
+FSL_RAW_TP(ext4_writepages_result, on_ext4_writepages_result)
+FSL_RAW_TP(iomap_dio_rw_begin, on_iomap_dio_rw_begin)
+FSL_RAW_TP(iomap_dio_complete, on_iomap_dio_complete)
 
 #endif

@@ -1725,3 +1725,59 @@ uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16]
 	*mean = n ? (double)sum / n : 0;
 	return n;
 }
+
+uint64_t fsl_layout__inode_distance_sectors(const struct fsl_layout *l, double *mean_sectors,
+					    uint64_t *median_sectors)
+{
+	const struct an_layout *s = (const void *)l;
+	struct fsl_ext4_geometry g;
+	uint64_t *bb = NULL, *ib = NULL, *it = NULL, *d = NULL, ino, n = 0, sum = 0, spb;
+	size_t i = 0, cap = 0;
+	struct an_file *f;
+
+	*mean_sectors = 0;
+	*median_sectors = 0;
+	fsl_meta__ext4_geometry(s->c->meta, &g);
+	if (!g.inodes_per_group || !g.group_count || !g.block_size || !g.inode_size)
+		return 0;
+	spb = g.block_size / 512;
+	bb = calloc(g.group_count, sizeof(*bb));
+	ib = calloc(g.group_count, sizeof(*ib));
+	it = calloc(g.group_count, sizeof(*it));
+	if (!bb || !ib || !it || fsl_meta__ext4_group_tables(s->c->meta, g.group_count, bb, ib, it))
+		goto out;
+	while ((f = fsl_map__next(&s->files, &i, &ino))) {
+		uint64_t grp, blk, dist;
+
+		/* a file's: not a directory, nor a reserved inode (the root's blocks are mapped by lookups) */
+		if (!f->n || !ino || f->kind != 'f' || (g.first_ino && ino < g.first_ino))
+			continue;
+		grp = (ino - 1) / g.inodes_per_group;
+		if (grp >= g.group_count || !it[grp])
+			continue;
+		blk = it[grp] + (ino - 1) % g.inodes_per_group * g.inode_size / g.block_size;
+		dist = (blk > f->ext[0].pblk ? blk - f->ext[0].pblk : f->ext[0].pblk - blk) * spb;
+		if (n == cap) {
+			size_t c = cap ? 2 * cap : 256;
+			uint64_t *p = realloc(d, c * sizeof(*p));
+
+			if (!p)
+				break;
+			d = p;
+			cap = c;
+		}
+		d[n++] = dist;
+		sum += dist;
+	}
+	if (n) {
+		qsort(d, n, sizeof(*d), u64_cmp);
+		*mean_sectors = (double)sum / n;
+		*median_sectors = d[(n - 1) / 2];
+	}
+out:
+	free(bb);
+	free(ib);
+	free(it);
+	free(d);
+	return n;
+}

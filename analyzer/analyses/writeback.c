@@ -2,7 +2,11 @@
 /*
  * Writeback: pages written per reason (periodic, background, sync, ...),
  * per inode, dirty-limit throttling per process, dirty and writeback
- * amounts over time.
+ * amounts over time; and the filesystem's data written by who caused it
+ * (every ext4 writeback call by its stack or its flusher work's reason,
+ * direct-I/O writes apart), beside the device's own account of the data
+ * it was sent (write completions on the target, by what the blocks hold),
+ * which the causes must add up to.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +17,10 @@
 
 struct an_wb_work {		/* writeback_start, per flusher thread */
 	int64_t nr_pages;
+	int reason;
 };
+
+#define AN_MAX_WB_STACKS	65536
 
 struct an_writeback {
 	struct fsl_consumer cons;
@@ -22,6 +29,7 @@ struct an_writeback {
 	struct fsl_map inodes;		/* ino -> fsl_wb_inode (window) */
 	struct fsl_map throttled;	/* pid -> fsl_wb_throttle (window) */
 	uint64_t inodes_dropped;
+	struct fsl_map stack_cause;	/* stack id -> uint8_t enum fsl_wbcause (or __MAX) */
 	struct fsl_writeback res;
 };
 
@@ -80,6 +88,7 @@ static int on_work(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		if (!w)
 			return -ENOMEM;
 		w->nr_pages = ev->nr_pages;
+		w->reason = ev->reason;
 		return 0;
 	}
 	w = fsl_map__get(&s->works, h->tid);
@@ -93,6 +102,144 @@ static int on_work(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	s->res.works[r]++;
 	s->res.pages[r] += pages;
 	series_add(s, h->ts, s->res.series_written, pages, 0);
+	return 0;
+}
+
+/* The cause a stack names (FSL_WBC__MAX: the flusher), cached per stack id. */
+static unsigned int stack_cause(struct an_writeback *s, int32_t id)
+{
+	const struct fsl_meta *m = s->c->meta;
+	const struct fsl_stack *st;
+	uint8_t *v;
+	unsigned int cause;
+	int fresh;
+
+	if (id < 0)
+		return FSL_WBC_OTHER;
+	v = fsl_map__get(&s->stack_cause, (uint32_t)id);
+	if (v)
+		return *v;
+	st = m && m->stack ? m->stack(m, id) : NULL;
+	cause = st ? fsl_wbcause_of_frames((const char *const *)st->frames, st->nframes, NULL)
+		   : FSL_WBC_OTHER;
+	if (s->stack_cause.n < AN_MAX_WB_STACKS && (v = fsl_map__put(&s->stack_cause,
+								      (uint32_t)id, &fresh)))
+		*v = cause;
+	return cause;
+}
+
+static void cause_add(struct an_writeback *s, unsigned int cause, uint64_t bytes,
+		      uint64_t pages)
+{
+	s->res.cause_bytes[cause] += bytes;
+	s->res.cause_pages[cause] += pages;
+	s->res.cause_calls[cause]++;
+	s->res.data_bytes += bytes;
+}
+
+/*
+ * One ext4 writeback call: its stack names who asked. The flusher's calls
+ * (and, without a stack, any call inside a flusher's work) take the reason
+ * of the work it was doing; a flusher work that began before the trace
+ * did has no known reason.
+ */
+static int on_writepages_result(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_writeback *s = cons->priv;
+	const struct fsl_ev_ext4_writepages_result *ev = (const void *)h;
+	struct an_wb_work *w;
+	unsigned int cause;
+
+	int64_t pages;
+	uint64_t bytes;
+
+	if (h->size < sizeof(*ev) || !an_in_window(&s->c->win, h->ts))
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	/*
+	 * What the call wrote: the bytes of its bios when its start was
+	 * recorded; else ext4's page count less the pages it put back dirty,
+	 * which still counts a large folio whole for a few dirty blocks.
+	 */
+	pages = (int64_t)ev->pages_written - (ev->pages_skipped > 0 ? ev->pages_skipped : 0);
+	if (pages < 0)
+		pages = 0;
+	bytes = ev->flags & FSL_WP_COUNTED ? ev->bytes : (uint64_t)pages * s->res.page_size;
+	if (!bytes)
+		return 0;
+	cause = stack_cause(s, ev->stack_id);
+	w = fsl_map__get(&s->works, h->tid);
+	if (cause == FSL_WBC__MAX || (ev->stack_id < 0 && w))
+		cause = w ? fsl_wbcause_of_reason(w->reason) : FSL_WBC_FLUSHER_OTHER;
+	cause_add(s, cause, bytes, pages);
+	return 0;
+}
+
+static int on_dio_write(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_writeback *s = cons->priv;
+	const struct fsl_ev_dio_write *ev = (const void *)h;
+
+	if (h->size < sizeof(*ev) || ev->ret <= 0 || !an_in_window(&s->c->win, h->ts))
+		return 0;
+	if (s->c->target_dev && ev->dev != s->c->target_dev)
+		return 0;
+	cause_add(s, FSL_WBC_DIRECT, ev->ret, 0);
+	return 0;
+}
+
+/*
+ * A write request completed on the target's device: its blocks by what
+ * they hold (the context stage's block classes). A request marked REQ_META
+ * is metadata wherever it lands (ext4 and jbd2 mark their buffers, the
+ * checkpoint's and the block device's writeback of them alike); the rest
+ * is data unless its block is the journal's or metadata by its class.
+ */
+static int on_complete(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_writeback *s = cons->priv;
+	const struct fsl_ev_block_rq *ev = (const void *)h;
+	const struct fsl_blockclass *bc = fsl_context__blocks(s->c->cx);
+	uint64_t spb, b, b0, b1;
+	unsigned int cls;
+
+	if (h->size < sizeof(*ev) || !fsl_blockclass__ready(bc) || ev->dev != s->c->target_dev ||
+	    !ev->nr_sector || ev->error || !(ev->flags & FSL_RQ_WRITE) ||
+	    !an_in_window(&s->c->win, h->ts))
+		return 0;
+	spb = fsl_blockclass__block_size(bc) / 512;
+	if (!spb)
+		return 0;
+	s->res.have_device = 1;
+	b0 = ev->sector / spb;
+	b1 = (ev->sector + ev->nr_sector + spb - 1) / spb;
+	for (b = b0; b < b1; b++) {
+		/* the part of the request inside this block */
+		uint64_t lo = b * spb > ev->sector ? b * spb : ev->sector;
+		uint64_t hi = (b + 1) * spb < ev->sector + ev->nr_sector ? (b + 1) * spb
+									  : ev->sector + ev->nr_sector;
+		uint64_t bytes = (hi - lo) * 512;
+
+		cls = fsl_blockclass__class(bc, b);
+		if (cls == FSL_BC_JOURNAL)
+			s->res.dev_journal_bytes += bytes;
+		else if (cls != FSL_BC_OTHER && cls != FSL_BC_DATA)
+			s->res.dev_meta_bytes += bytes;
+		else if (ev->flags & FSL_RQ_META)
+			s->res.dev_meta_bytes += bytes;
+		else
+			s->res.dev_data_bytes += bytes;
+	}
+	return 0;
+}
+
+static int wb_begin(struct fsl_consumer *cons, const struct fsl_meta *m)
+{
+	struct an_writeback *s = cons->priv;
+	uint64_t ps = m ? fsl_meta__u64(m, FSL_KV_PAGE_SIZE, 4096) : 4096;
+
+	s->res.page_size = ps >= 512 && ps <= (1u << 20) ? ps : 4096;
 	return 0;
 }
 
@@ -203,8 +350,14 @@ struct an_writeback *an_writeback_new(struct an_ctx *c)
 	fsl_map__init(&s->works, sizeof(struct an_wb_work));
 	fsl_map__init(&s->inodes, sizeof(struct fsl_wb_inode));
 	fsl_map__init(&s->throttled, sizeof(struct fsl_wb_throttle));
+	fsl_map__init(&s->stack_cause, sizeof(uint8_t));
+	s->res.page_size = 4096;
 	s->cons.name = "writeback";
 	s->cons.priv = s;
+	s->cons.begin = wb_begin;
+	s->cons.handlers[FSL_EV_EXT4_WRITEPAGES_RESULT] = on_writepages_result;
+	s->cons.handlers[FSL_EV_DIO_WRITE] = on_dio_write;
+	s->cons.handlers[FSL_EV_BLOCK_RQ_COMPLETE] = on_complete;
 	s->cons.handlers[FSL_EV_WRITEBACK_START] = on_work;
 	s->cons.handlers[FSL_EV_WRITEBACK_WRITTEN] = on_work;
 	s->cons.handlers[FSL_EV_WRITEBACK_SINGLE_INODE] = on_single_inode;
@@ -221,6 +374,7 @@ void an_writeback_free(struct an_writeback *s)
 	fsl_map__free(&s->works);
 	fsl_map__free(&s->inodes);
 	fsl_map__free(&s->throttled);
+	fsl_map__free(&s->stack_cause);
 	free(s);
 }
 
@@ -228,8 +382,10 @@ void an_writeback_reset(struct an_writeback *s)
 {
 	uint64_t d = s->res.nr_dirty, w = s->res.nr_writeback;
 	uint64_t dt = s->res.dirty_thresh, bt = s->res.bg_thresh;
+	uint32_t ps = s->res.page_size;
 
 	memset(&s->res, 0, sizeof(s->res));
+	s->res.page_size = ps;
 	/* The global state is a level, not a count: it carries over. */
 	s->res.nr_dirty = d;
 	s->res.nr_writeback = w;

@@ -266,6 +266,13 @@ static void take_mechanisms(struct cell *cl, struct fsl_analysis *a)
 		cl->files = fsl_layout__files(l);
 		cl->fragmented = fsl_layout__fragmented(l);
 		cl->breaks = fsl_layout__breaks(l, &br);
+		{
+			uint64_t med;
+
+			cl->id_files = fsl_layout__inode_distance_sectors(l, &cl->id_mean_sectors,
+									  &med);
+			cl->have_idist = cl->id_files != 0;
+		}
 	}
 	for (k = 0; k < FSL_WT_CPU_CLASSES; k++)
 		cl->wt.cpu_cls[k].id[sizeof(cl->wt.cpu_cls[k].id) - 1] = 0;

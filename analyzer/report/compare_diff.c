@@ -341,6 +341,17 @@ static void mechanisms(struct cmp_diff *d, const struct cmp_cell *a, const struc
 		mech(d, "write_seeks_per_s", seeks_per_s(a, 1), seeks_per_s(b, 1), 1, write_parts);
 		mech(d, "write_seek_mean_sectors", seek_mean(a, 1), seek_mean(b, 1), 8, write_parts);
 	}
+	/*
+	 * Inode-to-data distance (the seek between a file's inode and its
+	 * data): XFS's of the files the phase touched, ext4's of the files
+	 * alive at its end; a change explains the reads' waits.
+	 */
+	if (a->have_xfs && b->have_xfs && a->xd_files && b->xd_files)
+		mech(d, "inode_data_distance_sectors", a->xd_mean_sectors, b->xd_mean_sectors, 8,
+		     read_parts);
+	else if (a->have_idist && b->have_idist)
+		mech(d, "inode_data_distance_sectors", a->id_mean_sectors, b->id_mean_sectors, 8,
+		     read_parts);
 	if (a->have_htree && b->have_htree) {
 		mech(d, "htree_levels", a->htree.levels, b->htree.levels, 1, dir_parts);
 		mech(d, "htree_index_blocks", a->htree.index_blocks, b->htree.index_blocks, 1,
@@ -523,6 +534,9 @@ static size_t mech_words(char *buf, size_t len, const struct cmp_mech *m, int si
 		return snprintf(buf, len, "%s %s vs %s sectors apart",
 				m->name[0] == 'r' ? "reads" : "writes", num(n1, sizeof(n1), vs),
 				num(n2, sizeof(n2), vf));
+	if (!strcmp(m->name, "inode_data_distance_sectors"))
+		return snprintf(buf, len, "inodes %s vs %s sectors from their data",
+				num(n1, sizeof(n1), vs), num(n2, sizeof(n2), vf));
 	if (!strcmp(m->name, "dir_blocks_read"))
 		return snprintf(buf, len, "%s directory blocks read", signed_num(n1, sizeof(n1), dv));
 	if (!strcmp(m->name, "inode_table_blocks_read"))
@@ -583,6 +597,7 @@ static int mech_rank(const char *name)
 		"writeback_blocks",
 		"dir_blocks_read", "htree_levels", "htree_index_blocks", "inode_table_blocks_read",
 		"bitmap_blocks_read", "alloc_goal_hit_pct", "alloc_searches", "alloc_groups_scanned",
+		"inode_data_distance_sectors",
 		"read_seeks_per_s", "read_seek_mean_sectors", "write_seeks_per_s",
 		"write_seek_mean_sectors", NULL,
 	};

@@ -42,6 +42,10 @@ struct cmp_cell {
 	uint64_t xd_files, xd_mean_sectors, xd_median_sectors;
 	double xd_mean_ags;
 	uint64_t xr_reads, xr_seeks, xr_seek_total;
+	/* ext4: the inode-to-data distance of the files alive at the phase's end, in sectors */
+	int have_idist;
+	uint64_t id_files;
+	double id_mean_sectors;
 	/* journal contents by handle site (the window's journal analysis) */
 	int have_contents;
 	uint64_t dirtied;

@@ -106,6 +106,31 @@ static const struct fsl_dev_io *target_dev(const struct fsl_blockio *io)
 	return io && io->ndevs ? &io->devs[0] : NULL;
 }
 
+/* "; fsync wrote 120.0 MiB of its own data (48% of the data written)" and the like. */
+static void wb_evidence(struct sbuf *b, const struct fsl_writeback *wb, unsigned int cls)
+{
+	unsigned int i, top = 0;
+	uint64_t n;
+
+	if (cls == FSL_WC_FSYNC_WRITEBACK) {
+		n = wb->cause_bytes[FSL_WBC_FSYNC] + wb->cause_bytes[FSL_WBC_SYNC_WRITE];
+		sb_add(b, "; fsync and O_SYNC writes wrote %.1f MiB of their own data (%.0f%% of "
+			  "the data written)", n / 1048576.0, 100.0 * n / wb->data_bytes);
+		return;
+	}
+	if (cls == FSL_WC_FREE_SPACE_WRITEBACK) {
+		n = wb->cause_bytes[FSL_WBC_FREE_SPACE];
+		sb_add(b, "; writeback forced by low free space wrote %.1f MiB (%.0f%% of the data "
+			  "written)", n / 1048576.0, 100.0 * n / wb->data_bytes);
+		return;
+	}
+	for (i = 1; i < FSL_WBC__MAX; i++)
+		if (wb->cause_bytes[i] > wb->cause_bytes[top])
+			top = i;
+	sb_add(b, "; data written %.1f MiB, most by %s (%.0f%%)", wb->data_bytes / 1048576.0,
+	       fsl_wbcause_id(top), 100.0 * wb->cause_bytes[top] / wb->data_bytes);
+}
+
 static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsigned int cls,
 		     struct fsl_cause *cause, int *atime, int *mtime)
 {
@@ -161,6 +186,16 @@ static void evidence(struct fsl_analysis *a, const struct fsl_stalls *st, unsign
 			       wb->throttle_ns / 1e9);
 		if (wb && wb->dirty_thresh)
 			sb_add(&b, "; dirty limit %.1f MiB", wb->dirty_thresh * 4096.0 / 1048576);
+		break;
+	case FSL_WC_FSYNC_WRITEBACK:
+	case FSL_WC_FREE_SPACE_WRITEBACK:
+	case FSL_WC_BLOCK_THROTTLE:
+		/* the data behind the wait: who wrote how much (writeback by cause) */
+		if (wb && wb->data_bytes)
+			wb_evidence(&b, wb, cls);
+		if (d && d->completed)
+			sb_add(&b, "; %u:%u Q2C avg %.2f ms, D2C avg %.2f ms", FSL_MAJOR(d->dev),
+			       FSL_MINOR(d->dev), ms(fsl_hist_avg(&d->q2c)), ms(fsl_hist_avg(&d->d2c)));
 		break;
 	case FSL_WC_FLUSH:
 		/* the cache flushes' own latency: btt's D2C leaves them out */

@@ -770,6 +770,36 @@ static void writeback_obj(struct fsl_json *j, struct fsl_analysis *a)
 			fsl_json__kv_u64(j, i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i),
 					 w->works[i]);
 	fsl_json__obj_end(j);
+	/* who wrote the data, and the device's own account to check them against */
+	fsl_json__key(j, "data_written");
+	fsl_json__obj_begin(j);
+	fsl_json__kv_u64(j, "bytes", w->data_bytes);
+	fsl_json__kv_u64(j, "page_size", w->page_size);
+	fsl_json__key(j, "by_cause");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_WBC__MAX; i++) {
+		if (!w->cause_calls[i])
+			continue;
+		fsl_json__key(j, fsl_wbcause_id(i));
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "bytes", w->cause_bytes[i]);
+		fsl_json__kv_u64(j, "pages", w->cause_pages[i]);
+		fsl_json__kv_u64(j, "calls", w->cause_calls[i]);
+		fsl_json__kv_str(j, "label", fsl_wbcause_label(i));
+		fsl_json__obj_end(j);
+	}
+	fsl_json__obj_end(j);
+	fsl_json__key(j, "device");
+	if (w->have_device) {
+		fsl_json__obj_begin(j);
+		fsl_json__kv_u64(j, "data_bytes", w->dev_data_bytes);
+		fsl_json__kv_u64(j, "metadata_bytes", w->dev_meta_bytes);
+		fsl_json__kv_u64(j, "journal_bytes", w->dev_journal_bytes);
+		fsl_json__obj_end(j);
+	} else {
+		fsl_json__null(j);
+	}
+	fsl_json__obj_end(j);
 	fsl_json__kv_u64(j, "inode_passes", w->inode_passes);
 	fsl_json__kv_u64(j, "inode_pages", w->inode_pages);
 	fsl_json__key(j, "inodes");
@@ -1169,8 +1199,15 @@ static void layout_obj(struct fsl_json *j, struct fsl_analysis *a,
 			fsl_json__null(j);
 		} else {
 			fsl_json__obj_begin(j);
+			double ms;
+			uint64_t med, ns = fsl_layout__inode_distance_sectors(l, &ms, &med);
+
 			fsl_json__kv_u64(j, "files", cnt);
 			fsl_json__kv_double(j, "mean_groups", r3(mean));
+			/* the files whose group's inode table is recorded */
+			fsl_json__kv_u64(j, "files_sectors", ns);
+			fsl_json__kv_double(j, "mean_sectors", r3(ms));
+			fsl_json__kv_u64(j, "median_sectors", med);
 			fsl_json__key(j, "groups_log2");
 			fsl_json__obj_begin(j);
 			for (i = 0; i < 16; i++)

@@ -711,13 +711,36 @@ static void sec_writeback(FILE *f, struct fsl_analysis *a)
 		return;
 	for (i = 0; i < FSL_WB_REASONS; i++)
 		total += w->pages[i];
-	title(f, "WRITEBACK", "%" PRIu64 " pages (%s) written by flusher passes; %" PRIu64
-	      " by inode passes", total, fsl_fmt_bytes(b[0], 32, total * 4096), w->inode_pages);
-	for (i = 0; i < FSL_WB_REASONS; i++)
-		if (w->works[i])
-			fprintf(f, "  %-14s %9" PRIu64 " pages in %" PRIu64 " passes\n",
-				i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i), w->pages[i],
-				w->works[i]);
+	title(f, "WRITEBACK", "data written: %s by the causes below", fsl_fmt_bytes(b[0], 32,
+							w->data_bytes));
+	if (w->have_device) {
+		fprintf(f, "  the device's data writes: %s (metadata %s, journal %s)",
+			fsl_fmt_bytes(b[0], 32, w->dev_data_bytes),
+			fsl_fmt_bytes(b[1], 32, w->dev_meta_bytes),
+			fsl_fmt_bytes(b[2], 32, w->dev_journal_bytes));
+		if (w->dev_data_bytes)
+			fprintf(f, "; the causes account for %.1f%% of them",
+				100.0 * w->data_bytes / w->dev_data_bytes);
+		fputc('\n', f);
+	}
+	for (i = 0; i < FSL_WBC__MAX; i++) {
+		if (!w->cause_calls[i])
+			continue;
+		fprintf(f, "  %-16s %10s %5.1f%% %9" PRIu64 " %-6s %s\n", fsl_wbcause_id(i),
+			fsl_fmt_bytes(b[0], 32, w->cause_bytes[i]),
+			w->data_bytes ? 100.0 * w->cause_bytes[i] / w->data_bytes : 0.0,
+			w->cause_calls[i], i == FSL_WBC_DIRECT ? "writes" : "calls", fsl_wbcause_label(i));
+	}
+	if (total || w->inode_pages) {
+		fprintf(f, "  flusher passes (all inodes, metadata too): %" PRIu64 " pages (%s); %"
+			PRIu64 " by inode passes\n", total, fsl_fmt_bytes(b[0], 32, total * 4096),
+			w->inode_pages);
+		for (i = 0; i < FSL_WB_REASONS; i++)
+			if (w->works[i])
+				fprintf(f, "    %-14s %9" PRIu64 " pages in %" PRIu64 " passes\n",
+					i == FSL_WB_REASONS - 1 ? "unknown" : fsl_wb_reason_name(i),
+					w->pages[i], w->works[i]);
+	}
 	if (w->ninodes && w->inodes[0].pages) {
 		uint64_t bdev = fsl_meta__u64(fsl_analysis__meta(a), FSL_KV_DISK, 0);
 
@@ -1229,8 +1252,15 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 					used += snprintf(line + used, sizeof(line) - used, "%s%s%u: %" PRIu64,
 							 used ? ", " : "", i ? "" : "same group ",
 							 i ? 1u << (i - 1) : 0, dh[i]);
+			double ms;
+			uint64_t med, ns = fsl_layout__inode_distance_sectors(l, &ms, &med);
+
 			fprintf(f, "  inode-to-data distance (block groups, %" PRIu64 " files): mean %.1f\n",
 				cnt, mean);
+			if (ns)
+				fprintf(f, "  inode-to-data distance (sectors, inode's block to first data "
+					"block, %" PRIu64 " files): mean %.0f, median %" PRIu64 "\n",
+					ns, ms, med);
 			wrap(f, "groups apart: ", 4, line);
 		}
 	}

@@ -542,6 +542,44 @@ struct fsl_journal {
 
 const char *fsl_wb_reason_name(int reason);
 
+/*
+ * Who wrote the filesystem's data (analyzer/wbcause.c, docs/writeback.md):
+ * each ext4 writeback call by the stack it returned through, the flusher's
+ * by the reason of its work, and direct-I/O writes apart. Ids are stable.
+ */
+enum fsl_wbcause {
+	FSL_WBC_BACKGROUND = 0,	/* flusher: over the background dirty threshold */
+	FSL_WBC_PERIODIC,	/* flusher: dirty data older than dirty_expire */
+	FSL_WBC_SYNC,		/* sync(2)/syncfs: the flusher for them (reason sync), or the caller */
+	FSL_WBC_RECLAIM,	/* memory reclaim: the flusher woken for it (reason vmscan), pageout */
+	FSL_WBC_FREE_SPACE,	/* ext4 low on free space (ext4_nonda_switch; reason fs_free_space) */
+	FSL_WBC_FLUSHER_OTHER,	/* flusher: laptop timer, new bdi, foreign inodes, reason unknown */
+	FSL_WBC_FSYNC,		/* fsync/fdatasync/msync writing the file's own data */
+	FSL_WBC_SYNC_WRITE,	/* O_SYNC/O_DSYNC writes */
+	FSL_WBC_SYNC_FILE_RANGE,
+	FSL_WBC_JOURNAL,	/* the jbd2 commit writing ordered-mode data */
+	FSL_WBC_REPLACE,	/* ext4 auto_da_alloc: close after truncate, rename over a file */
+	FSL_WBC_DIO_FLUSH,	/* direct I/O flushing the page cache over its range */
+	FSL_WBC_FADVISE,	/* posix_fadvise(DONTNEED) */
+	FSL_WBC_OTHER,		/* no rule matched, or no stack */
+	FSL_WBC_DIRECT,		/* direct I/O writes: no page cache, no writeback */
+	FSL_WBC__MAX,
+};
+const char *fsl_wbcause_id(unsigned int cause);
+const char *fsl_wbcause_label(unsigned int cause);
+/* The cause a flusher work's enum wb_reason names. */
+unsigned int fsl_wbcause_of_reason(int reason);
+/*
+ * The cause of a writeback call from its stack (frames innermost first):
+ * the outermost frame a rule names decides; FSL_WBC__MAX for the flusher
+ * (its work's reason decides), FSL_WBC_OTHER when no rule matches.
+ * rule_frame, if not NULL, gets the deciding frame (-1 none).
+ */
+unsigned int fsl_wbcause_of_frames(const char *const *frames, unsigned int nframes,
+				   int *rule_frame);
+/* Rule idx of the table (docs, tests): 0 past the end. */
+int fsl_wbcause_rule(unsigned int idx, const char **func, unsigned int *cause);
+
 struct fsl_wb_inode {
 	uint64_t ino;
 	uint64_t pages;		/* writeback_single_inode: wrote */
@@ -571,6 +609,28 @@ struct fsl_writeback {
 	uint64_t series_writeback[FSL_SERIES_BINS];
 	uint64_t series_written[FSL_SERIES_BINS];	/* pages written per bin */
 	uint64_t series_throttle_ns[FSL_SERIES_BINS];
+	/*
+	 * The filesystem's data written, by who caused it: pages the ext4
+	 * writeback calls wrote (ext4_writepages_result, counted where the
+	 * call returned) and direct-I/O bytes (counted where the write
+	 * completed), in bytes; calls: writeback calls or direct writes.
+	 */
+	uint64_t cause_bytes[FSL_WBC__MAX];
+	uint64_t cause_calls[FSL_WBC__MAX];
+	uint64_t cause_pages[FSL_WBC__MAX];	/* writeback causes; 0 for direct_io */
+	uint64_t data_bytes;			/* sum of cause_bytes */
+	uint32_t page_size;			/* bytes per page (host.page_size, 4096) */
+	/*
+	 * The device's own account, to check the causes against (ext4 target
+	 * with its geometry): bytes of write requests completed without error
+	 * on the target's device, by what the blocks hold (the context
+	 * stage's block classes and the request's REQ_META): data (file data
+	 * or an unclassed block, not REQ_META), metadata (REQ_META, or a
+	 * metadata class), journal. have_device = 0: no block records or no
+	 * geometry.
+	 */
+	int have_device;
+	uint64_t dev_data_bytes, dev_meta_bytes, dev_journal_bytes;
 };
 
 /* --------------------------------------------------------------- blockio */
@@ -1069,6 +1129,15 @@ void fsl_layout__extent_hist(const struct fsl_layout *l, uint64_t out[16]);
  * the geometry is unknown) and their mean distance in *mean.
  */
 uint64_t fsl_layout__inode_distance(const struct fsl_layout *l, uint64_t out[16], double *mean);
+/*
+ * The same files' distance on the disk: from the block that holds the
+ * inode (its group's inode table, ext4.group_inode_table) to its first data
+ * block, in 512-byte sectors as XFS's is; their mean in *mean_sectors and
+ * median in *median_sectors. Returns the files counted (0: no group tables
+ * recorded).
+ */
+uint64_t fsl_layout__inode_distance_sectors(const struct fsl_layout *l, double *mean_sectors,
+					    uint64_t *median_sectors);
 
 /*
  * Readdir order vs inode order, per directory stream: the inode numbers one

@@ -72,6 +72,8 @@ enum fsl_event_type {
 	FSL_EV_WRITEBACK_DIRTY_INODE,		/* struct fsl_ev_writeback_dirty_inode */
 	FSL_EV_BALANCE_DIRTY_PAGES,		/* struct fsl_ev_balance_dirty_pages */
 	FSL_EV_GLOBAL_DIRTY_STATE,		/* struct fsl_ev_global_dirty_state */
+	FSL_EV_EXT4_WRITEPAGES_RESULT,		/* struct fsl_ev_ext4_writepages_result */
+	FSL_EV_DIO_WRITE,			/* struct fsl_ev_dio_write */
 
 	/* alloc (ext4) */
 	FSL_EV_EXT4_REQUEST_BLOCKS = 64,	/* struct fsl_ev_ext4_alloc_blocks */
@@ -444,6 +446,55 @@ struct fsl_ev_global_dirty_state {
 	__u64 dirty_limit;
 	__u64 nr_dirtied;
 	__u64 nr_written;
+};
+
+/*
+ * ext4_writepages_result: one writeback call on an inode returned (the
+ * journal commit's ordered-data calls included). stack_id is the kernel
+ * stack it returned through (the offcpu stack table), which says who asked
+ * for the writeback: the flusher, fsync, an O_SYNC write, the journal
+ * commit, close or rename over a truncated file, direct I/O flushing the
+ * page cache... pages_written is ext4's count of the folios' pages it
+ * handled, which is more than it wrote: a large folio counts whole when a
+ * few of its blocks were dirty, and a folio it could not write yet
+ * (pages_skipped, redirtied) counts too. bytes is what it wrote: the write
+ * bios the thread submitted between the call's ext4_writepages and this
+ * (block_bio_queue), whole when FSL_WP_COUNTED says the start was seen.
+ */
+#define FSL_WP_COUNTED		(1u << 0)
+
+struct fsl_ev_ext4_writepages_result {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 ret;
+	__u64 ino;
+	__s32 pages_written;
+	__s32 sync_mode;
+	__s64 pages_skipped;
+	__u64 writeback_index;
+	__s32 stack_id;		/* < 0: none */
+	__u32 bios;		/* write bios submitted during the call */
+	__u64 bytes;		/* their bytes */
+	__u32 flags;		/* FSL_WP_* */
+	__u32 _pad;
+};
+
+/*
+ * A direct-I/O write done: iomap_dio_complete of a write that
+ * iomap_dio_rw_begin started, on a file of the recorded filesystem. Its
+ * bytes went to the device without the page cache. hdr is the completing
+ * context (an asynchronous write completes in a worker or an interrupt);
+ * tid is the thread that submitted it.
+ */
+struct fsl_ev_dio_write {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__s32 error;
+	__u64 ino;
+	__s64 pos;		/* file offset the write started at */
+	__s64 ret;		/* bytes written, or -errno */
+	__u32 tid;		/* the submitting thread */
+	__u32 aio;		/* 1: asynchronous (io_submit, io_uring) */
 };
 
 /* ext4_request_blocks (block = 0), ext4_allocate_blocks */

@@ -57,6 +57,7 @@ struct fsl_mon_fs {
 	uint32_t commit_jiffies, max_txn_blocks;
 	uint8_t fs;		/* enum fsl_ctx_fs of its type (include/fslens/scope.h) */
 	uint64_t blocked_ns[FSL_WC__MAX][2];	/* class, role */
+	uint64_t cpu_ns[FSL_CC__MAX][2];	/* on-CPU samples x period: class, role */
 	struct fsl_mon_hist op[MON_OPS];
 	uint64_t data_bytes[2];			/* read, write */
 	uint64_t commits[MON_TRIGS];
@@ -79,6 +80,8 @@ struct fsl_mon_metrics {
 	struct fsl_mon_fs fs[MON_TARGETS_MAX];
 	uint64_t other_blocked_ns[FSL_WC__MAX][2];	/* waits on no target fs */
 	int hz;
+	unsigned int cpu_hz;		/* the on-CPU samples' rate, 0: not sampled */
+	uint64_t cpu_samples_unnamed;	/* samples whose stack was not kept (map full, gone) */
 	uint64_t lost[FSL_FAM__MAX];	/* flight recorder's ring, per family */
 	uint64_t agg_full;		/* in-kernel updates dropped (map full) */
 	uint64_t stacks_unnamed;	/* blocked entries whose stack was gone */
@@ -128,6 +131,9 @@ unsigned int fsl_mon_wait_target(const struct fsl_mon_metrics *mm, const struct 
 /* Blocked time of one stack id, already named (class) and judged (tgt); cg 0 none. */
 void fsl_mon_metrics__blocked(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
 			      unsigned int cls, uint64_t cg, uint64_t ns);
+/* On-CPU time of samples judged tgt's (MON_TGT_OTHER: dropped), of a CPU class. */
+void fsl_mon_metrics__cpu(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
+			  unsigned int cls, uint64_t ns);
 /* Blocked seconds of a target by class over both roles or one (role < 0 = both). */
 double fsl_mon_metrics__blocked_s(const struct fsl_mon_metrics *mm, unsigned int tgt,
 				  unsigned int cls, int role);
@@ -173,6 +179,7 @@ struct fsl_monitor;
 struct fsl_monitor_opts {
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
+	unsigned int cpu_hz;	/* on-CPU samples per second and CPU; 0: none */
 };
 
 struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fsl_monitor_opts *o,

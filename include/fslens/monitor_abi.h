@@ -29,6 +29,7 @@
 #define MON_KICK_RULES		16	/* address ranges of the journal kick rules */
 #define MON_STACKS		16384	/* mon_stacks' entries */
 #define MON_STACKS2		4096	/* mon_stacks2's */
+#define MON_CPU_STACKS		8192	/* mon_cpu_stacks' (on-CPU samples: their own ids) */
 
 enum mon_kind {
 	MON_BLOCKED = 1,	/* tgt, a, b: scope evidence (MON_EV_*); x stack id: sum ns */
@@ -43,6 +44,7 @@ enum mon_kind {
 	MON_IO_BYTES,		/* tgt disk, a io op: sum bytes */
 	MON_SEEKS,		/* tgt disk, a io op: count */
 	MON_AGG_FULL,		/* (x = 0) updates dropped: mon_agg full */
+	MON_CPU,		/* tgt, a, b: scope evidence; x cpu stack id, -1 user mode: count samples */
 };
 
 /*
@@ -120,7 +122,8 @@ struct mon_sc {
 	__u8 creat;		/* creat(): always creates */
 	__s8 stbuf;		/* the stat family: argument of the buffer, -1 if none */
 	__u8 stkind;		/* MON_ST_* of that buffer */
-	__u8 _pad[2];
+	__s8 path;		/* argument holding the path, -1 if none */
+	__s8 dirfd;		/* argument holding the directory fd it is relative to, -1 if none */
 };
 
 /*

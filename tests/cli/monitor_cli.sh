@@ -18,6 +18,8 @@ bad trigger "bad --trigger 'latency>1ms' \(wait>DUR" --flight 10 --trigger 'late
 bad trigger-unit "bad --trigger 'wait>200'" --flight 10 --trigger 'wait>200'
 bad trigger-no-flight "--trigger needs --flight" --trigger 'wait>200ms'
 bad interval "bad --interval '0.01'" --interval 0.01
+bad cpu-freq "bad --cpu-freq 'fast' \(0 to 10000\)" --cpu-freq fast
+bad cpu-freq-high "bad --cpu-freq '20000'" --cpu-freq 20000
 bad extra "unexpected argument 'x'" x
 bad unknown "unknown option '--bogus' \(see 'fslens monitor --help'\)$" --bogus
 bad flight-short "unknown option '-F'" -F 10

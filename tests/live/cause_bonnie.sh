@@ -7,10 +7,14 @@
 # stack from sched:sched_switch; this test's own classifier, written from
 # the rule in docs/wait-classes.md and reading its table, names each
 # stack; the class with the most time must be fslens's top cause, and the
-# two shares must agree within 10 points. 3: an O_SYNC writer on a scratch
+# two shares must agree within 10 points. bonnie++ runs through the truth
+# harness (tests/helpers/truth.sh), which also holds its whole time, its
+# commits and the data it wrote to the kernel's figures (and tallies with
+# the documented CPU classes too). 3: an O_SYNC writer on a scratch
 # XFS (each write forces the log): the top cause is an XFS log class and the
 # report says nothing about ext4 or jbd2.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../helpers/truth.sh"
 require_bpf
 ensure_tracefs
 command -v bpftrace >/dev/null || { skip bpftrace "bpftrace not installed"; exit 0; }
@@ -94,11 +98,13 @@ with open(sys.argv[1] + ".classes", "w") as f:
 PY
 }
 
-# fslens report --json -> "class share" of its top cause
+# fslens report --json -> "class share" of its top wait cause (the tally
+# here is off-CPU only; a CPU cause ranked first, as cpu_page_copy can be for
+# the free-space writer, is the truth harness's to check)
 top_cause() {
 	"$FSLENS" report --json "$1" 2>/dev/null | python3 -c '
 import json, sys
-c = json.load(sys.stdin)["causes"]
+c = [x for x in json.load(sys.stdin)["causes"] if x["kind"] == "wait"]
 print(c[0]["class"], round(100 * c[0]["share"]), c[0]["evidence"]) if c else print("none 0 -")'
 }
 
@@ -120,15 +126,17 @@ print("# fslens causes:", [(c["class"], round(100 * c["share"])) for c in json.l
 	[ -z "${CAUSE_KEEP:-}" ] || cp "$2" "$3" "$CAUSE_KEEP/"
 }
 
-# 1. bonnie++: fsync-heavy writes (per-char and block, then a small create test)
-scratch_fs 512 ext4 || { fail setup "cannot make scratch fs"; exit 1; }
+# 1. bonnie++: fsync-heavy writes (per-char and block, then a small create
+# test), through the truth harness (tests/helpers/truth.sh): the same top
+# cause and share as the tally of its tasks, and its whole time, commits and
+# data written against the kernel's own figures
+scratch_fs "${BONNIE_FS_MB:-512}" ext4 -E lazy_itable_init=0,lazy_journal_init=0 ||
+	{ fail setup "cannot make scratch fs"; exit 1; }
 M=$SCRATCH_MNT
-tally_start bonnie++ "$T_TMP/b.bt"
-"$FSLENS" record -m "$M" -o "$T_TMP/b.trace" -- \
-	bonnie++ -q -d "$M" -s 128 -r 64 -n 1 -f -u root >/dev/null 2>"$T_TMP/b.err"
-check_eq bonnie_record_exit $? 0
-tally_stop
-compare bonnie "$T_TMP/b.trace" "$T_TMP/b.bt"
+truth_warm bonnie++
+truth_run bonnie "bonnie++ -q -d $M -s ${BONNIE_MB:-128} -r ${BONNIE_RAM_MB:-64} -n ${BONNIE_FILES:-1} \
+	-f -u root >/dev/null 2>$T_TMP/b.err"
+truth_check bonnie
 
 # 2. free space: 200 MiB left, one delalloc writer of 190 MiB and no fsync;
 # once free space is under twice the dirty clusters ext4 writes back itself.

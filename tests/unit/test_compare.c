@@ -541,3 +541,49 @@ TEST(compare_mechanism_own_parts)
 		}
 	CHECK(found);
 }
+
+/*
+ * The inode-to-data distance is a mechanism (XFS's aging, ext4's spread):
+ * run 2's inodes four times farther from their data, its reads waiting
+ * 0.3 s more, are named, tied to those reads and told in the sentence.
+ */
+TEST(compare_inode_distance_mechanism)
+{
+	static struct cmp_cell a, b;
+	static struct cmp_diff d;
+	unsigned int k;
+	int found = 0;
+
+	a.present = b.present = 1;
+	a.secs = 1.0;
+	b.secs = 1.3;
+	a.have_whole = b.have_whole = 1;
+	a.wt.threads = b.wt.threads = 1;
+	a.wt.oncpu_ns = b.wt.oncpu_ns = 500 * MS;
+	a.wt.cls_ns[FSL_WC_PAGE_WAIT] = 500 * MS;
+	b.wt.cls_ns[FSL_WC_PAGE_WAIT] = 800 * MS;
+	a.wt.blocked_ns = 500 * MS;
+	b.wt.blocked_ns = 800 * MS;
+	a.have_idist = b.have_idist = 1;
+	a.id_files = b.id_files = 1000;
+	a.id_mean_sectors = 2400;
+	b.id_mean_sectors = 9600;
+	cmp_diff(&a, &b, "read", "run 1", "run 2", "", &d);
+	for (k = 0; k < d.nmech; k++)
+		if (!strcmp(d.mech[k].name, "inode_data_distance_sectors")) {
+			found = 1;
+			CHECK_STR(d.mech[k].part, "blocked:page_wait");
+			CHECK_NEAR(d.mech[k].delta, 7200, 1e-6);
+		}
+	CHECK(found);
+	CHECK(strstr(d.sentence, "inodes 9,600 vs 2,400 sectors from their data") ||
+	      (fprintf(stderr, "%s\n", d.sentence), 0));
+	/* XFS's figure (the phase's files) is used when both have it */
+	memset(&d, 0, sizeof(d));
+	a.have_xfs = b.have_xfs = 1;
+	a.xd_files = b.xd_files = 10;
+	a.xd_mean_sectors = b.xd_mean_sectors = 5000;
+	cmp_diff(&a, &b, "read", "run 1", "run 2", "", &d);
+	for (k = 0; k < d.nmech; k++)
+		CHECK(strcmp(d.mech[k].name, "inode_data_distance_sectors") != 0);
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+# The truth harness's judge (tests/helpers/truth.sh): one recorded workload's
+# report against what the kernel said on its own, independently of fslens.
+#   truth.py NAME TAG REPORT.json BPFTRACE.out JBD2_BEFORE JBD2_AFTER TOP
+# Prints "PASS NAME:TAG-check" / "FAIL NAME:TAG-check: why" lines and one
+# "FIG TAG CHECK FSLENS TRUTH OK" line per figure (bench/truth.sh tabulates
+# them). The checks:
+#  - top cause: bpftrace's off-CPU tally of the same tasks (switch-out to
+#    switch-in, waits of at least the recording threshold, uninterruptible,
+#    or interruptible inside an aio/io_uring completion wait) classified by
+#    this file's reading of docs/wait-classes.md, and its on-CPU profile
+#    (same rate) classified by its reading of docs/cpu-classes.md, ranked
+#    together by time: the first class must be fslens's first cause, its
+#    share (of blocked time, or of on-CPU time) within 10 points;
+#  - whole time: oncpu + runnable + blocked + sleep equals the wall fslens
+#    reports, and that wall equals the tasks' own lifetimes (fork or exec to
+#    exit, summed over threads) within 2%;
+#  - journal: commits equal the delta of /proc/fs/jbd2/DEV/info around the
+#    recording less the commits bpftrace saw end before the workload's exec
+#    (fslens record's start sync commits what the setup left dirty before it
+#    attaches: not the recording's), the running average commit time equals its last value
+#    within 2% (or 5 us);
+#  - writeback: the data written by cause, and the device's data writes
+#    fslens counted, equal bpftrace's sum of completed write requests
+#    without REQ_META on the device within 2% (or 64 KiB).
+# Block figures (completions, merges, flushes vs /sys/block; D2C/Q2C vs btt)
+# are checked by the block accounting's own tests (truth_block_hook).
+import json, re, sys
+
+name, tag, rep_path, bt_path, jb_path, ja_path, top = sys.argv[1:8]
+WAIT_DOC = top + "/docs/wait-classes.md"
+CPU_DOC = top + "/docs/cpu-classes.md"
+MIN_WAIT_NS = 100000	# fslens record's default threshold (--min-wait 100us)
+CPU_HZ = 499		# fslens record's default --cpu-freq; the tally samples at the same rate
+AIO_FRAMES = ("do_io_getevents", "read_events", "io_cqring_wait")
+fails = 0
+
+
+def say(ok, check, why=""):
+    global fails
+    if ok:
+        print("PASS %s:%s-%s" % (name, tag, check))
+    else:
+        fails += 1
+        print("FAIL %s:%s-%s: %s" % (name, tag, check, why))
+
+
+def fig(check, ours, truth, ok):
+    print("FIG %s %s %s %s %s" % (tag, check, ours, truth, "ok" if ok else "BAD"))
+
+
+def func(frame):
+    return re.split(r"[+/ \t\[]", frame.strip(), 1)[0]
+
+
+# --- the documented wait-class rule: highest rank wins, outermost among equals
+wrules = [(f, c, int(r)) for f, c, r in
+          re.findall(r"^\| `([^`]+)` \| `([a-z_]+)` \| (\d) \|$", open(WAIT_DOC).read(), re.M)]
+
+
+def wmatch(rule, f):
+    return f.startswith(rule[:-1]) if rule.endswith("*") else f == rule
+
+
+def wclass(frames):	# innermost first
+    best, rank = "other", 0
+    for f in reversed(frames):
+        for rf, rc, rr in wrules:
+            if rr > rank and wmatch(rf, f):
+                best, rank = rc, rr
+    return best
+
+
+# --- the documented CPU-class rule: the innermost strong rule, else the first weak one
+ctext = open(CPU_DOC).read()
+crules = re.findall(r"^\| `([^`]+)` \| `(cpu_\w+)` \| (yes|no) \|$", ctext, re.M)
+recorder = re.findall(r"`([^`]+)`", [l for l in ctext.splitlines() if l.startswith("`bpf_prog_*`")][0])
+
+
+def cmatch(pat, f):
+    if len(pat) > 2 and pat[0] == "*" and pat[-1] == "*":
+        return pat[1:-1] in f
+    if pat.endswith("*"):
+        return f.startswith(pat[:-1])
+    return f == pat
+
+
+def cclass(frames):
+    if not frames:
+        return "cpu_user"
+    if any(cmatch(p, f) for f in frames for p in recorder):
+        return "cpu_recorder"
+    weak = None
+    for f in frames:
+        for pat, cls, w in crules:
+            if cmatch(pat, f):
+                if w == "no":
+                    return cls
+                if weak is None:
+                    weak = cls
+                break
+    return weak or "cpu_kernel_other"
+
+
+# --- bpftrace's output
+bt = open(bt_path).read()
+waits, cpu, rq = {}, {}, {}
+for m in re.finditer(r"^@off\[\n(.*?)\n, (\d+)\]: (\d+)$", bt, re.S | re.M):
+    frames = [func(l) for l in m.group(1).splitlines() if l.strip()]
+    state, ns = int(m.group(2)), int(m.group(3))
+    if state & 2 == 0 and not any(f.startswith(AIO_FRAMES) for f in frames):
+        continue	# an ordinary interruptible sleep: not blocked
+    if "bprm_execve" in frames:
+        continue	# loading a program from the root filesystem: not the target's
+    c = wclass(frames)
+    waits[c] = waits.get(c, 0) + ns
+for m in re.finditer(r"^@cpu\[(.*?)\]: (\d+)$", bt, re.S | re.M):
+    frames = [func(l) for l in m.group(1).splitlines() if l.strip()]
+    c = cclass(frames)
+    cpu[c] = cpu.get(c, 0) + int(m.group(2)) * (1000000000 // CPU_HZ)
+for m in re.finditer(r"^@rq\[(.*?)\]: (\d+)$", bt, re.M):
+    rq[m.group(1)] = rq.get(m.group(1), 0) + int(m.group(2))
+pre = re.search(r"^@pre_commits: (\d+)$", bt, re.M)
+pre = int(pre.group(1)) if pre else 0
+wall = re.search(r"^@wall: (\d+)$", bt, re.M)
+wall = int(wall.group(1)) if wall else None
+
+r = json.load(open(rep_path))
+
+# --- 1. the top cause
+truth = [("wait", c, ns) for c, ns in waits.items()] + [("cpu", c, ns) for c, ns in cpu.items()]
+truth.sort(key=lambda x: -x[2])
+causes = r.get("causes") or []
+if not truth or not causes:
+    say(False, "top-cause", "bpftrace %d classes, fslens %d causes" % (len(truth), len(causes)))
+else:
+    tk, tc, tns = truth[0]
+    base = sum(waits.values()) if tk == "wait" else sum(cpu.values())
+    tshare = 100.0 * tns / base if base else 0
+    c0 = causes[0]
+    ours = "%s:%s" % (c0["kind"], c0["class"])
+    want = "%s:%s" % (tk, tc)
+    ok = ours == want
+    fig("top_cause", "%s(%.0f%%)" % (c0["class"], 100 * c0["share"]), "%s(%.0f%%)" % (tc, tshare), ok)
+    say(ok, "top-cause", "fslens %s, bpftrace %s; bpftrace ranks %s; fslens %s" % (
+        ours, want, ", ".join("%s %.0f ms" % (c, ns / 1e6) for _, c, ns in truth[:5]),
+        ", ".join("%s %.0f ms" % (c["class"], c["ns"] / 1e6) for c in causes[:5])))
+    if ok:
+        d = abs(100 * c0["share"] - tshare)
+        say(d <= 10, "top-share-within-10", "fslens %.0f%%, bpftrace %.0f%%" % (100 * c0["share"], tshare))
+
+# --- 2. whole time
+w = r.get("whole_time")
+if not w or wall is None:
+    say(False, "whole-time", "fslens %s, bpftrace wall %s" % (bool(w), wall))
+else:
+    parts = w["oncpu_ns"] + w["runnable_ns"] + w["blocked_ns"] + w["sleep_ns"]
+    say(parts == w["wall_ns"], "parts-add-to-wall", "parts %d, wall %d" % (parts, w["wall_ns"]))
+    ok = abs(w["wall_ns"] - wall) <= 0.02 * wall
+    fig("wall_s", "%.3f" % (w["wall_ns"] / 1e9), "%.3f" % (wall / 1e9), ok)
+    say(ok, "wall-within-2pct", "fslens %d ns over %d threads, bpftrace %d ns" % (
+        w["wall_ns"], w["threads"], wall))
+
+
+# --- 3. the journal against /proc
+def jinfo(path):
+    t = open(path).read()
+    tx = re.search(r"^(\d+) transactions \(", t, re.M)
+    avg = re.search(r"^\s*(\d+)us average transaction commit time", t, re.M)
+    return (int(tx.group(1)) if tx else None, int(avg.group(1)) if avg else None)
+
+
+j = r.get("journal")
+jb, ja = jinfo(jb_path), jinfo(ja_path)
+if j is None or jb[0] is None or ja[0] is None:
+    say(False, "journal", "report journal %s, /proc %s %s" % (j is not None, jb, ja))
+else:
+    d = ja[0] - jb[0] - pre
+    fig("commits", j["commits"], d, j["commits"] == d)
+    say(j["commits"] == d, "commits-vs-proc", "report %d, /proc delta %d less %d before the exec"
+        % (j["commits"], ja[0] - jb[0], pre))
+    k, a = j["kernel_avg_commit_us"], ja[1]
+    ok = abs(k - a) <= max(0.02 * a, 5)
+    fig("avg_commit_us", "%.0f" % k, a, ok)
+    say(ok, "avg-commit-vs-proc", "report %.0f us, /proc %d us" % (k, a))
+
+# --- 4. writeback: the data by cause against the device's data writes
+data = sum(v for k, v in rq.items() if k.startswith("W") and "M" not in k) * 512
+dw = (r.get("writeback") or {}).get("data_written")
+if not dw:
+    say(False, "writeback", "no writeback.data_written in the report")
+else:
+    tol = max(0.02 * data, 65536)
+    ok = abs(dw["bytes"] - data) <= tol
+    top_causes = sorted(dw["by_cause"].items(), key=lambda kv: -kv[1]["bytes"])
+    fig("data_written_MiB", "%.1f" % (dw["bytes"] / 1048576.0), "%.1f" % (data / 1048576.0), ok)
+    say(ok, "writeback-vs-device-2pct", "causes %d B (%s), device data writes %d B" % (
+        dw["bytes"], ", ".join("%s %d" % (c, v["bytes"]) for c, v in top_causes[:4]), data))
+    dev = dw.get("device")
+    ok = dev is not None and abs(dev["data_bytes"] - data) <= tol
+    say(ok, "device-data-vs-bpftrace-2pct", "fslens device %s B, bpftrace %d B" % (
+        dev and dev["data_bytes"], data))
+    print("# %s: data by cause: %s" % (tag, ", ".join("%s %.1f MiB" % (c, v["bytes"] / 1048576.0)
+                                                     for c, v in top_causes)))
+sys.exit(1 if fails else 0)
