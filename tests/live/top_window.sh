@@ -14,6 +14,8 @@ Q=$Q/tests/trace_query
 scratch_fs 200 ext4 -b 1024 -J size=1 || { fail setup "cannot make scratch fs"; exit 1; }
 M=$SCRATCH_MNT
 mkdir "$M/d"
+# the binaries the workload execs, read before (their pages come from the root filesystem)
+cat "$(command -v mkdir)" "$(command -v xargs)" "$(command -v seq)" "$(command -v sh)" >/dev/null
 sync
 "$FSLENS" record -m "$M" -o "$T_TMP/s.trace" -- \
 	sh -c "cd $M/d && seq 1 30000 | xargs mkdir" 2>"$T_TMP/rec.err"
