@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/schema.h"
 #include "fslens/text.h"
 #include "context.h"
 
@@ -25,6 +26,7 @@ struct fsl_ctx_task {
 	uint8_t known;		/* a proc record was seen */
 	char comm[16];
 	uint64_t exit_ts;	/* the process exited then (0 = not seen) */
+	char cgroup[FSL_PROC_CGROUP_MAX];	/* its cgroup v2 path, "" unknown */
 };
 
 /*
@@ -104,6 +106,11 @@ static void task_event(struct fsl_context *cx, const struct fsl_ev_proc *ev)
 	k->known = 1;
 	k->role = -1;
 	comm_copy(k->comm, ev->comm);
+	/* a record without one (an older trace, a task gone) keeps what was known */
+	if (ev->cgroup[0]) {
+		memcpy(k->cgroup, ev->cgroup, sizeof(k->cgroup));
+		k->cgroup[sizeof(k->cgroup) - 1] = 0;
+	}
 }
 
 static int other_fs_kthread(const struct fsl_context *cx, const struct fsl_ctx_task *k);
@@ -156,6 +163,13 @@ const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid)
 	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
 
 	return k && k->known ? k->comm : NULL;
+}
+
+const char *fsl_context__cgroup(const struct fsl_context *cx, uint32_t pid)
+{
+	struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+
+	return k && k->known && k->cgroup[0] ? k->cgroup : NULL;
 }
 
 void fsl_ctx_procs__init(struct fsl_ctx_procs *p, struct fsl_context *cx)
@@ -306,10 +320,16 @@ unsigned int fsl_ctx_procs__sorted(struct fsl_ctx_procs *p, const struct fsl_pro
 		/* the evicted row is no task: its name stays */
 		const char *comm = key == FSL_CTX_PROCS_EVICTED ? NULL :
 				   fsl_context__comm(p->cx, ps->pid);
+		const char *cg = key == FSL_CTX_PROCS_EVICTED ? NULL :
+				 fsl_context__cgroup(p->cx, ps->pid);
 
 		if (comm) {
 			comm_copy(ps->comm, comm);
 			fsl_text_sanitize(ps->comm);
+		}
+		if (cg) {
+			snprintf(ps->cgroup, sizeof(ps->cgroup), "%s", cg);
+			fsl_text_sanitize(ps->cgroup);
 		}
 		p->sorted[n++] = *ps;
 	}
@@ -405,6 +425,14 @@ static int ctx_begin(struct fsl_stage *st, const struct fsl_meta *m)
 	jbd2_prefix(cx, m);
 	cx->disk = (uint32_t)fsl_meta__u64(m, FSL_KV_DISK, 0);
 	cx->scoped = cx->disk || fsl_meta__u64(m, FSL_KV_DEV, 0);
+	{
+		const char *fams = fsl_meta__str(m, FSL_KV_FAMILIES);
+		uint32_t mask = 0;
+		const char *bad;
+
+		cx->ops_known = cx->scoped && fams && !fsl_family_parse(fams, &mask, &bad) &&
+				(mask & (1u << FSL_FAM_DIROPS));
+	}
 	cx->fs = fsl_scope_fs_of_type(fsl_meta__str(m, FSL_KV_FSTYPE));
 	fsl_map__clear(&cx->own_kthreads);
 	fsl_map__clear(&cx->scope_cache);
@@ -539,9 +567,13 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 	return v;
 }
 
-struct ctx_seen {
-	uint32_t target, other;	/* judged waits of the process */
-};
+/* The tally of pid's parent, for a process with none of its own yet. */
+static const struct fsl_scope_tally *parent_seen(const struct fsl_context *cx, uint32_t pid)
+{
+	const struct fsl_ctx_task *k = fsl_map__get(&cx->tasks, pid);
+
+	return k && k->known && k->ppid ? fsl_map__get(&cx->proc_seen, k->ppid) : NULL;
+}
 
 /*
  * A thread's verdict is kept for the pieces of its current wait; one
@@ -566,15 +598,20 @@ static void prune_scope(struct fsl_context *cx, uint64_t now)
 }
 
 /*
- * A wait with no evidence of its own goes where most of its process's
- * judged waits went: another filesystem for a job on another disk, else
- * the target (one misjudged wait does not move the rest).
+ * A wait with no evidence of its own goes by its process's tally, or its
+ * parent's (fsl_scope_majority): another filesystem for a job on another
+ * disk, else the target (one misjudged wait does not move the rest). With
+ * neither, when the trace would show the process's work on the target
+ * (dirops recorded, no command: every task is recorded), it has done none
+ * so far: another filesystem's, device unknown (a create storm's shell on
+ * a tmpfs waiting in fork). Kernel threads and a command's tasks go to the
+ * target.
  */
 static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		 const struct fsl_ctx_stack *sc, int kthread, uint32_t *dev)
 {
 	int v = wait_other_fs(cx, ev, sc, kthread, dev);
-	struct ctx_seen *seen = fsl_map__put(&cx->proc_seen, ev->hdr.pid, NULL);
+	struct fsl_scope_tally *seen = fsl_map__put(&cx->proc_seen, ev->hdr.pid, NULL);
 
 	if (v >= 0) {
 		if (seen && v)
@@ -584,7 +621,8 @@ static int judge(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		return v;
 	}
 	*dev = 0;
-	return seen ? fsl_scope_majority(seen->target, seen->other, 0) : 0;
+	return fsl_scope_majority(seen, parent_seen(cx, ev->hdr.pid),
+				  !kthread && cx->ops_known && cx->root_pid <= 0);
 }
 
 /* The verdict of a wait, the same for every piece of it a window cut gives. */
@@ -648,7 +686,7 @@ static int is_kthread(struct fsl_context *cx, uint32_t pid, int hint)
  * are fsl_scope_decide_sample()'s (analyzer/scope.c). With no evidence
  * (user space, the kernel at large, the same type of filesystem's code),
  * the process decides as for its waits: where most of its judged waits
- * went. A process that never waited on either is the target's only when
+ * (or its parent's) went. A process with none is the target's only when
  * it is the recorded command's: without a command every process on the
  * machine is sampled, and a compiler in another terminal is not the
  * target's time.
@@ -657,7 +695,6 @@ static int sample_other_fs(struct fsl_context *cx, const struct fsl_ev_cpu *ev,
 			   const struct fsl_ctx_stack *sc, int kthread)
 {
 	struct fsl_scope_evidence e = { .kthread = (uint8_t)!!kthread };
-	const struct ctx_seen *seen;
 	enum fsl_scope_rule rule;
 	int v;
 
@@ -667,9 +704,8 @@ static int sample_other_fs(struct fsl_context *cx, const struct fsl_ev_cpu *ev,
 	v = fsl_scope_decide_sample(&e, &sc->sc, cx->fs, &rule);
 	if (v >= 0)
 		return v;
-	seen = fsl_map__get(&cx->proc_seen, ev->hdr.pid);
-	return fsl_scope_majority(seen ? seen->target : 0, seen ? seen->other : 0,
-				  cx->root_pid <= 0);
+	return fsl_scope_majority(fsl_map__get(&cx->proc_seen, ev->hdr.pid),
+				  parent_seen(cx, ev->hdr.pid), cx->root_pid <= 0);
 }
 
 static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct fsl_evctx *x)
@@ -711,6 +747,13 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 			x->flags |= FSL_EVCTX_STALL;
 		return;
 	}
+	/* an operation on the target (the kernel judged it): the process works there */
+	if (cx->ops_known && (h->type == FSL_EV_DIROP || h->type == FSL_EV_DATA)) {
+		struct fsl_scope_tally *seen = fsl_map__put(&cx->proc_seen, h->pid, NULL);
+
+		if (seen)
+			seen->target++;
+	}
 	/* who woke the jbd2 thread: the workload, or another task's sync */
 	if (h->type == FSL_EV_JBD2_KICK) {
 		x->role = fsl_context__role(cx, h->pid, 0);
@@ -736,7 +779,7 @@ struct fsl_context *fsl_context__new(int64_t root_pid, int *err)
 	fsl_map__init(&cx->own_kthreads, sizeof(uint8_t));
 	fsl_map__init(&cx->scope_cache, sizeof(struct fsl_ctx_scope));
 	fsl_map__init(&cx->jbd2_dev, sizeof(uint32_t));
-	fsl_map__init(&cx->proc_seen, sizeof(struct ctx_seen));
+	fsl_map__init(&cx->proc_seen, sizeof(struct fsl_scope_tally));
 	cx->bc = fsl_blockclass__new();
 	if (!cx->bc) {
 		fsl_context__free(cx);

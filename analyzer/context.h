@@ -45,10 +45,16 @@ struct fsl_context {
 	int scoped;
 	uint32_t disk;
 	uint8_t fs;
+	/*
+	 * The trace holds the target's path and data operations (dirops
+	 * recorded with a target): a process that made none, and had no wait
+	 * judged, has shown no work on the target.
+	 */
+	uint8_t ops_known;
 	struct fsl_map own_kthreads;	/* tid -> u8: the target's flusher or loop worker */
 	struct fsl_map scope_cache;	/* tid -> struct fsl_ctx_scope: its current wait's verdict */
 	struct fsl_map jbd2_dev;	/* jbd2 thread's tid -> the disk its own waits were woken by */
-	struct fsl_map proc_seen;	/* tgid -> where its judged waits were (context.c) */
+	struct fsl_map proc_seen;	/* tgid -> struct fsl_scope_tally: its judged waits, ops */
 	struct fsl_blockclass *bc;	/* what each block of the target holds (blockclass.h) */
 };
 
@@ -100,6 +106,8 @@ unsigned int fsl_ctx_procs__sorted(struct fsl_ctx_procs *p, const struct fsl_pro
 int fsl_context__role(struct fsl_context *cx, uint32_t pid, int kthread_hint);
 /* Name of tgid as the proc records gave it, NULL if unknown. */
 const char *fsl_context__comm(const struct fsl_context *cx, uint32_t pid);
+/* Its cgroup v2 path as the proc records gave it, NULL if unknown. */
+const char *fsl_context__cgroup(const struct fsl_context *cx, uint32_t pid);
 /* When tgid exited (its exit record's time), 0 if it has not (or is unknown). */
 uint64_t fsl_context__exited(const struct fsl_context *cx, uint32_t pid);
 /* CPU class of a sample's stack id (cached; FSL_CC_KERNEL_OTHER for an unknown id). */

@@ -182,9 +182,14 @@ int fsl_scope_decide_sample(const struct fsl_scope_evidence *e, const struct fsl
 	return frames_rule(st, target_fs, rule);
 }
 
-int fsl_scope_majority(uint32_t target, uint32_t other, int dflt)
+int fsl_scope_majority(const struct fsl_scope_tally *self, const struct fsl_scope_tally *parent,
+		       int dflt)
 {
-	if (!target && !other)
+	const struct fsl_scope_tally *by = self;
+
+	if ((!by || (!by->target && !by->other)) && parent)
+		by = parent;
+	if (!by || (!by->target && !by->other))
 		return dflt;
-	return other > target;
+	return by->other > by->target;
 }

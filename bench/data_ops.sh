@@ -7,8 +7,10 @@
 # the syscall programs on raw_syscalls tp_btf (the default), on per-syscall
 # tracepoints (--syscall-tp) and on raw_tp (--raw-tp), and the floor of the
 # first two: the same programs attached, returning at once (--bench-floor).
-# Prints seconds (median of R runs) and the ratio to untraced; the cheapest
-# attach mode is named at the end.
+# Prints seconds of the workload's CPU time (user + system, where the
+# programs' cost lands; a shared machine's load does not inflate it as it
+# does wall time), median of R runs, and the ratio to untraced; the
+# cheapest attach mode is named at the end.
 #   bench/data_ops.sh [N=2000000] [R=3]
 set -u
 cd "$(dirname "$0")/.."
@@ -33,11 +35,12 @@ int main(int argc, char **argv)
 
 	if (fd < 0 || pread(fd, buf, 4096, 0) != 4096)
 		return 1;
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	/* CPU time, not wall: the machine may be shared */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	for (i = 0; i < n; i++)
 		if (pread(fd, buf, 4096, 0) != 4096)
 			return 1;
-	clock_gettime(CLOCK_MONOTONIC, &b);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 	printf("%.6f\n", (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9);
 	return 0;
 }
@@ -66,8 +69,9 @@ measure() {
 			"${cmd[@]}" 2>"$W/err") || { cat "$W/err" >&2; return 1; }
 	fi
 	if [ "$what" = fio ]; then
-		python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["read"]
-print("%.6f" % (j["runtime"] / 1000.0))' "$W/fio.json"
+		# the job's CPU: its runtime times its user + system share
+		python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]
+print("%.6f" % (j["read"]["runtime"] / 1000.0 * (j["usr_cpu"] + j["sys_cpu"]) / 100.0))' "$W/fio.json"
 	else
 		echo "$out"
 	fi

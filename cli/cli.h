@@ -63,6 +63,13 @@ int fsl_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 int fsl_dev_arg(const char *cmd, const char *arg, char *node, size_t len);
 
 /*
+ * --cgroup PATH for a command: a directory on a cgroup v2 hierarchy. Says
+ * what is wrong and returns the exit code (1 no such directory, 2 not
+ * cgroup v2), else 0.
+ */
+int fsl_cgroup_arg(const char *cmd, const char *path);
+
+/*
  * May this process load BPF programs and read kernel stacks? Root, or
  * CAP_SYS_ADMIN, or both CAP_BPF and CAP_PERFMON in the effective set.
  */

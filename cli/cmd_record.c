@@ -14,8 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
-#include <linux/magic.h>
 #include "cli.h"
 #include "fslens/devname.h"
 #include "fslens/collector.h"
@@ -156,8 +154,6 @@ int cmd_record(int argc, char **argv)
 	char *endp;
 	int opt, rc, nid;
 	static uint32_t pids[256], tids[256];
-	struct statfs sfs;
-	struct stat cst;
 
 	optind = 0;
 	while ((opt = fsl_getopt("record", argc, argv, "+m:d:e:p:o:fvh", lopts)) != -1) {
@@ -266,15 +262,8 @@ int cmd_record(int argc, char **argv)
 		return fsl_usage_error("record", usage_text, "give -m or -d, not both");
 	if (o.cmd && o.npids)
 		return fsl_usage_error("record", usage_text, "give -p or a command, not both");
-	if (o.cgroup) {
-		if (stat(o.cgroup, &cst) || !S_ISDIR(cst.st_mode))
-			return fsl_err(-ENOENT, "--cgroup '%s' is not a directory", o.cgroup);
-		if (statfs(o.cgroup, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
-			fprintf(stderr, "fslens record: --cgroup '%s' is not in a cgroup v2 "
-				"hierarchy (mount one: mount -t cgroup2 none DIR)\n", o.cgroup);
-			return 2;
-		}
-	}
+	if (o.cgroup && (rc = fsl_cgroup_arg("record", o.cgroup)))
+		return rc;
 	if (!strcmp(o.out, "-"))
 		return fsl_usage_error("record", usage_text, "the trace must be a file, not '-'");
 

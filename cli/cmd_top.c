@@ -11,17 +11,22 @@
 #include "fslens/devname.h"
 #include "fslens/text.h"
 #include "fslens/collector.h"
+#include "fslens/text.h"
 #include "fslens/fsmeta.h"
 #include "../tui/top.h"
 
 static const char usage_text[] =
-	"usage: fslens top [-m MOUNT | -d DEV] [-i SEC] [-p PID]\n"
-	"       fslens top --replay TRACE [--speed X] [-i SEC] [-p PID]\n"
+	"usage: fslens top [-m MOUNT | -d DEV] [-i SEC] [-p PID,...] [--tid TID,...]\n"
+	"                  [--cgroup PATH]\n"
+	"       fslens top --replay TRACE [--speed X] [-i SEC] [-p PID,...]\n"
 	"\n"
 	"  -m, --mount MOUNT    live: the filesystem mounted at MOUNT\n"
 	"  -d, --dev DEV        live: the filesystem on DEV (/dev/loop0, loop0 or 7:0)\n"
 	"  -i, --interval SEC   refresh interval (default 1)\n"
-	"  -p, --pid PID        show only this process (a filter; f changes it)\n"
+	"  -p, --pid PID,...    only these processes: live, filtered in the kernel as by\n"
+	"                       record; and shown only (a filter; f changes it)\n"
+	"      --tid TID,...    live: only these threads, in the kernel\n"
+	"      --cgroup PATH    live: only tasks in this cgroup v2 directory or below it\n"
 	"      --replay TRACE   play a recorded trace through the same screen\n"
 	"      --speed X        replay X trace seconds per second (default 1)\n"
 	"      --view NAME      start in processes|stalls|journal|devices|dirs|files\n"
@@ -67,10 +72,11 @@ static int parse_int(const char *s, long min, long max, long *out)
 /* CAP_BPF (39), CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set. */
 
 /* Start the collector on the target; says why not on stderr. */
-static struct top_source *open_live(const char *mount, const char *dev, int *err)
+static struct top_source *open_live(const char *mount, const char *dev,
+				      const struct top_live_opts *filters, int *err)
 {
 	static struct fsl_target t;
-	struct top_live_opts lo = { .min_wait_ns = FSL_COLLECTOR_MIN_WAIT_DEFAULT };
+	struct top_live_opts lo = *filters;
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	struct top_source *src;
 
@@ -106,6 +112,7 @@ static struct top_source *open_live(const char *mount, const char *dev, int *err
 			lo.families = FSL_FAM_ALL & ~((1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC));
 		}
 	}
+	lo.min_wait_ns = FSL_COLLECTOR_MIN_WAIT_DEFAULT;
 	/* map memory is charged to the cgroup on new kernels; harmless elsewhere */
 	setrlimit(RLIMIT_MEMLOCK, &rl);
 	src = top_source__live(&lo, err);
@@ -125,6 +132,8 @@ int cmd_top(int argc, char **argv)
 		{ "dev", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 'I' },
+		{ "cgroup", required_argument, NULL, 'G' },
 		{ "replay", required_argument, NULL, 'R' },
 		{ "speed", required_argument, NULL, 'S' },
 		{ "view", required_argument, NULL, 'V' },
@@ -136,10 +145,13 @@ int cmd_top(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct top_opts o = { .interval_s = 1.0, .speed = 1.0, .rows = 60, .cols = 100 };
-	const char *replay = NULL, *mount = NULL, *dev = NULL;
+	const char *replay = NULL, *mount = NULL, *dev = NULL, *bad = NULL;
 	struct top_source *src = NULL;
-	char errbuf[256] = "", pidbuf[16], devnode[4200];
-	int c, err = 0, sig = 0, speed_set = 0;
+	struct top_live_opts filters = { 0 };
+	static uint32_t pids[256], tids[256];
+	static char pidbuf[256 * 11];
+	char errbuf[256] = "", devnode[4200];
+	int c, err = 0, sig = 0, speed_set = 0, nid;
 	unsigned int i;
 	long v;
 
@@ -160,10 +172,30 @@ int cmd_top(int argc, char **argv)
 						       "bad interval '%s' (seconds, >= 0.05)", optarg);
 			break;
 		case 'p':
-			if (parse_int(optarg, 1, 0x7fffffff, &v))
-				return fsl_usage_error("top", usage_text, "bad pid '%s'", optarg);
-			snprintf(pidbuf, sizeof(pidbuf), "%ld", v);
+		case 'I':
+			nid = fsl_parse_id_list(optarg, c == 'p' ? pids : tids, 256, &bad);
+			if (nid == -E2BIG)
+				return fsl_usage_error("top", usage_text, "%s: at most 256 ids",
+						       c == 'p' ? "-p" : "--tid");
+			if (nid < 0)
+				return fsl_usage_error("top", usage_text, "bad %s '%s' in %s '%s' "
+						       "(ID or ID,ID,...)", c == 'p' ? "pid" : "tid",
+						       bad, c == 'p' ? "-p" : "--tid", optarg);
+			if (c == 'I') {
+				filters.tids = tids;
+				filters.ntids = nid;
+				break;
+			}
+			filters.pids = pids;
+			filters.npids = nid;
+			/* the screen's filter too (and all of it in a replay): "1,2" */
+			for (i = 0, pidbuf[0] = 0; i < (unsigned int)nid; i++)
+				snprintf(pidbuf + strlen(pidbuf), sizeof(pidbuf) - strlen(pidbuf),
+					 "%s%u", i ? "," : "", pids[i]);
 			o.filter = pidbuf;
+			break;
+		case 'G':
+			filters.cgroup = optarg;
 			break;
 		case 'R':
 			replay = optarg;
@@ -215,13 +247,18 @@ int cmd_top(int argc, char **argv)
 		return fsl_usage_error("top", usage_text, "give -m or -d, not both");
 	if (speed_set && !replay)
 		return fsl_usage_error("top", usage_text, "--speed only applies to --replay");
+	if (replay && (filters.ntids || filters.cgroup))
+		return fsl_usage_error("top", usage_text, "--tid and --cgroup filter in the kernel, "
+				       "live; a trace recorded with them holds only those tasks");
+	if (filters.cgroup && (err = fsl_cgroup_arg("top", filters.cgroup)))
+		return err;
 
 	if (replay) {
 		src = top_source__replay(replay, o.speed, &err);
 		if (!src)
 			return fsl_err_open(replay, err);
 	} else {
-		src = open_live(mount, dev, &err);
+		src = open_live(mount, dev, &filters, &err);
 		if (!src)
 			return 1;
 	}

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include "cli.h"
 #include "fslens/trace.h"
 
@@ -142,4 +145,19 @@ int fsl_have_bpf_caps(void)
 	if (fsl_status_cap_eff(buf, &eff))
 		return 0;
 	return fsl_bpf_caps_ok(eff, (unsigned int)geteuid());
+}
+
+int fsl_cgroup_arg(const char *cmd, const char *path)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return fsl_err(-ENOENT, "--cgroup '%s' is not a directory", path);
+	if (statfs(path, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC) {
+		fprintf(stderr, "fslens %s: --cgroup '%s' is not in a cgroup v2 hierarchy "
+			"(mount one: mount -t cgroup2 none DIR)\n", cmd, path);
+		return 2;
+	}
+	return 0;
 }

@@ -78,16 +78,19 @@ static const struct fsl_collector_opts *log_opts;
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char *line;
 	size_t n;
 
 	if (!log_opts || !log_opts->log || level == LIBBPF_DEBUG)
 		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
+	/* a verifier log comes in one piece, its cause at the end: keep all of it */
+	if (vasprintf(&line, fmt, ap) < 0)
+		return 0;
 	n = strlen(line);
 	while (n && line[n - 1] == '\n')
 		line[--n] = 0;
 	log_opts->log(log_opts->log_ctx, line);
+	free(line);
 	return 0;
 }
 
@@ -123,6 +126,19 @@ static int tp_exists(const char *tracefs, const char *group, const char *name)
 	return access(p, F_OK) == 0;
 }
 
+/* XFS's namespace events: how dirops tells where a path call changed a directory. */
+static int is_scope_tp(const char *tp)
+{
+	return !strcmp(tp, "xfs_create") || !strcmp(tp, "xfs_remove") ||
+	       !strcmp(tp, "xfs_rename") || !strcmp(tp, "xfs_link") || !strcmp(tp, "xfs_symlink");
+}
+
+/* ext4's journal handles: journal family records, and dirops' directory changes (EXT4_HT_DIR). */
+static int is_jstart_tp(const char *tp)
+{
+	return !strcmp(tp, "ext4_journal_start_inode") || !strcmp(tp, "ext4_journal_start_sb");
+}
+
 /* Family and tracefs group of a tracepoint the probes use. */
 static int tp_family(const char *tp, const char **group)
 {
@@ -151,6 +167,14 @@ static int tp_family(const char *tp, const char **group)
 	if (!strncmp(tp, "sched_process_", 14)) {
 		*group = "sched";
 		return FSL_FAM_PROC;
+	}
+	if (is_scope_tp(tp)) {
+		*group = "xfs";
+		return FSL_FAM_DIROPS;
+	}
+	if (!strncmp(tp, "io_uring_", 9)) {
+		*group = "io_uring";
+		return FSL_FAM_DIROPS;
 	}
 	/* a direct-I/O write is one record, dio_write, from its begin and completion */
 	if (!strcmp(tp, "iomap_dio_rw_begin") || !strcmp(tp, "iomap_dio_complete")) {
@@ -383,13 +407,31 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (c->opts.dev && (want & (1u << FSL_FAM_JOURNAL)) &&
 		    !strcmp(tp, "sched_waking"))
 			on = 1;
-		if (!group || (c->sc_tp && fam == FSL_FAM_DIROPS))
+		if (!group || (c->sc_tp && !strcmp(group, "raw_syscalls")))
 			on = 0;
 		if (on && !fs_fits(c->opts.fs, fam, group))
 			on = 0;
+		/*
+		 * With a target, a path call is judged by the directory changes
+		 * the filesystems trace (probes/scope.bpf.h): ext4's journal
+		 * handles and XFS's namespace events, on whatever filesystem
+		 * (the call may have left the target); without one, nothing
+		 * reads them.
+		 */
+		if (is_scope_tp(tp))
+			on = on && c->opts.dev;
+		if (is_jstart_tp(tp) && c->opts.dev && (want & (1u << FSL_FAM_DIROPS)))
+			on = 1;
 		/* a kernel built without XFS, nothing targeted: not "missing" */
-		if (on && !strcmp(group, "xfs") && c->opts.fs == FSL_COLLECTOR_FS_ANY &&
+		if (on && !strcmp(group, "xfs") &&
+		    (c->opts.fs == FSL_COLLECTOR_FS_ANY || is_scope_tp(tp)) &&
 		    tp_exists(tracefs, "xfs", "") == 0)
+			on = 0;
+		if (on && is_jstart_tp(tp) && !(want & (1u << FSL_FAM_JOURNAL)) &&
+		    tp_exists(tracefs, "ext4", "") == 0)
+			on = 0;
+		/* a kernel built without io_uring has no requests to follow */
+		if (on && !strcmp(group, "io_uring") && tp_exists(tracefs, "io_uring", "") == 0)
 			on = 0;
 		exists = on ? tp_exists(tracefs, group, tp) : 0;
 		snprintf(t, sizeof(t), "btf_trace_%s", tp);
@@ -423,7 +465,8 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		if (!on)
 			continue;
 		(kind == 'b' ? c->nbtf++ : kind == 'r' ? c->nraw++ : c->ntp++);
-		if ((fam != FSL_FAM_PROC && fam != FSL_FAM_OFFCPU) || (want & (1u << fam)))
+		if (((fam != FSL_FAM_PROC && fam != FSL_FAM_OFFCPU) || (want & (1u << fam))) &&
+		    !(is_jstart_tp(tp) && !(want & (1u << fam))))
 			c->families |= 1u << fam;
 		n++;
 	}
@@ -470,6 +513,33 @@ static uint32_t jbd2_pid(uint32_t dev)
 	return pid;
 }
 
+/*
+ * The names the target's kernel threads go by (probes/offcpu.bpf.h): its
+ * loop device's workqueue (the disk's name), its bdi (MAJ:MIN of the disk),
+ * its XFS workqueues ("xfs-buf/NAME", NAME the fs device's) and log pusher.
+ */
+static void kthread_names(struct fslens_bpf *skel, const struct fsl_collector_opts *o)
+{
+	char disk[64], fsdev[64];
+
+	if (!o->dev)
+		return;
+	if (o->blkdev && fsl_dev_kname(o->blkdev, disk, sizeof(disk))) {
+		if (!strncmp(disk, "loop", 4) && strlen(disk) < sizeof(skel->rodata->targ_loop_wq))
+			snprintf((char *)skel->rodata->targ_loop_wq, sizeof(skel->rodata->targ_loop_wq),
+				 "%.31s", disk);
+		snprintf((char *)skel->rodata->targ_bdi, sizeof(skel->rodata->targ_bdi), "%u:%u",
+			 FSL_MAJOR(o->blkdev), FSL_MINOR(o->blkdev));
+	}
+	if (o->fs == FSL_COLLECTOR_FS_XFS && fsl_dev_kname(o->dev, fsdev, sizeof(fsdev)) &&
+	    strlen(fsdev) < 20) {
+		snprintf((char *)skel->rodata->targ_xfs_sfx, sizeof(skel->rodata->targ_xfs_sfx),
+			 "/%.20s", fsdev);
+		snprintf((char *)skel->rodata->targ_xfsaild, sizeof(skel->rodata->targ_xfsaild),
+			 "xfsaild/%.20s", fsdev);
+	}
+}
+
 static int open_and_load(struct fsl_collector *c, const char *tracefs, struct btf *vmlinux,
 			 int use_btf, int classic)
 {
@@ -501,7 +571,9 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();
 	skel->rodata->targ_jbd2_pid = jbd2_pid(o->dev);
+	kthread_names(skel, o);
 	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
+	skel->rodata->targ_journal = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 	c->cpu_shift = 27;
 	c->cpu_period_ns = 1000000000ull / (o->cpu_freq ? o->cpu_freq : FSL_COLLECTOR_CPU_FREQ_DEFAULT);

@@ -15,7 +15,10 @@ struct fsl_dirop_sc {
 	int8_t count, off, off2, iov, fd2;
 	uint8_t offptr;
 	uint8_t aio;		/* 1: io_getevents-like, 2: io_uring_enter */
-	uint8_t _pad[2];
+	int8_t statbuf;		/* stat family: the struct the call fills, -1 if none */
+	uint8_t statx;		/* statbuf is a struct statx */
+	uint8_t async;		/* 1: io_submit, 2: io_getevents-like (the events it reaps) */
+	uint8_t _pad[3];
 };
 
 struct fsl_dirop_sc_entry {

@@ -11,14 +11,22 @@
 #define N -1
 #define SC(nr_, op_, p, p2, dfd, dfd2, fl, md, fd_, how_, creat_)		\
 	{ nr_, #nr_ + 5, { (op_) + 1, p, p2, dfd, dfd2, fl, md, fd_, how_, creat_, 0,	\
-			   N, N, N, N, N, 0, 0, { 0 } } }
+			   N, N, N, N, N, 0, 0, N, 0, 0, { 0 } } }
+/* A stat call: buf_ is the struct it fills (statx_: a struct statx), read at exit for its dev */
+#define STC(nr_, p, dfd, fl, md, buf_, statx_)					\
+	{ nr_, #nr_ + 5, { FSL_OP_STAT + 1, p, N, dfd, N, fl, md, N, 0, 0, 0,		\
+			   N, N, N, N, N, 0, 0, buf_, statx_, 0, { 0 } } }
 /* A data operation (probes/data.bpf.h); dop_ is also a dirop kind + 1, or 0. */
 #define DSC(nr_, dop_, kind, fd_, cnt, off_, off2_, iov_, fd2_, ptr)		\
 	{ nr_, #nr_ + 5, { dop_, N, N, N, N, N, N, fd_, 0, 0, (kind) + 1,		\
-			   cnt, off_, off2_, iov_, fd2_, ptr, 0, { 0 } } }
-/* A call that may sleep until asynchronous I/O completes; min_ = min_nr's argument */
-#define ASC(nr_, kind, min_)							\
-	{ nr_, #nr_ + 5, { 0, N, N, N, N, N, N, N, 0, 0, 0, min_, N, N, N, N, 0, kind, { 0 } } }
+			   cnt, off_, off2_, iov_, fd2_, ptr, 0, N, 0, 0, { 0 } } }
+/*
+ * A call that may sleep until asynchronous I/O completes; min_ = min_nr's
+ * argument; async_: 2 if it returns the events it reaped (probes/aio.bpf.h).
+ */
+#define ASC(nr_, kind, min_, async_)						\
+	{ nr_, #nr_ + 5, { 0, N, N, N, N, N, N, N, 0, 0, 0, min_, N, N, N, N, 0, kind, N, 0,	\
+			   async_, { 0 } } }
 
 static const struct fsl_dirop_sc_entry table[] = {
 	/*  nr                 op             path p2 dfd dfd2 flags mode fd how creat */
@@ -63,18 +71,19 @@ static const struct fsl_dirop_sc_entry table[] = {
 	SC(__NR_symlink,     FSL_OP_SYMLINK,  1,  0,  N,  N,   N,    N,   N, 0, 0),
 #endif
 	SC(__NR_symlinkat,   FSL_OP_SYMLINK,  2,  0,  1,  N,   N,    N,   N, 0, 0),
+	/*   nr                 path dfd flags mode buf statx */
 #ifdef __NR_stat
-	SC(__NR_stat,        FSL_OP_STAT,     0,  N,  N,  N,   N,    N,   N, 0, 0),
+	STC(__NR_stat,        0,  N,  N,    N,   1,  0),
 #endif
 #ifdef __NR_lstat
-	SC(__NR_lstat,       FSL_OP_STAT,     0,  N,  N,  N,   N,    N,   N, 0, 0),
+	STC(__NR_lstat,       0,  N,  N,    N,   1,  0),
 #endif
 #ifdef __NR_newfstatat
-	SC(__NR_newfstatat,  FSL_OP_STAT,     1,  N,  0,  N,   3,    N,   N, 0, 0),
+	STC(__NR_newfstatat,  1,  0,  3,    N,   2,  0),
 #endif
 #ifdef __NR_statx
 	/* statx's mask goes in mode */
-	SC(__NR_statx,       FSL_OP_STAT,     1,  N,  0,  N,   2,    3,   N, 0, 0),
+	STC(__NR_statx,       1,  0,  2,    3,   4,  1),
 #endif
 	SC(__NR_getdents64,  FSL_OP_READDIR,  N,  N,  N,  N,   N,    N,   0, 0, 0),
 	/* fsync and fdatasync are both: a dirop record and a data record */
@@ -104,14 +113,16 @@ static const struct fsl_dirop_sc_entry table[] = {
 	/* sendfile(out_fd, in_fd, offset *, count): the file read is in_fd */
 	DSC(__NR_sendfile,        0, FSL_DATA_SENDFILE,   1, 3,  2,  N,   N,  0,  1),
 
+	/* libaio's requests: (ctx, nr, iocbpp), read at entry (probes/aio.bpf.h) */
+	ASC(__NR_io_submit,       0, N, 1),
 	/* waiting for asynchronous I/O: (ctx, min_nr, nr, events, timeout) */
-	ASC(__NR_io_getevents,    1, 1),
+	ASC(__NR_io_getevents,    1, 1, 2),
 #ifdef __NR_io_pgetevents
-	ASC(__NR_io_pgetevents,   1, 1),
+	ASC(__NR_io_pgetevents,   1, 1, 2),
 #endif
 	/* (fd, to_submit, min_complete, flags, ...): waits with IORING_ENTER_GETEVENTS */
 #ifdef __NR_io_uring_enter
-	ASC(__NR_io_uring_enter,  2, 2),
+	ASC(__NR_io_uring_enter,  2, 2, 0),
 #endif
 };
 

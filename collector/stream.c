@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "fslens/text.h"
 #include "fslens/collector.h"
 #include "fslens/hashmap.h"
@@ -52,6 +53,10 @@ static int keys_add(struct keys *ks, uint64_t key)
 	return 0;
 }
 
+struct cg_path {
+	char path[FSL_PROC_CGROUP_MAX];
+};
+
 struct fsl_stream {
 	const struct fsl_ring_ops *ops;
 	void *ring;
@@ -65,6 +70,9 @@ struct fsl_stream {
 	struct fsl_map gone;		/* tid -> struct fsl_hdr: first record, task gone */
 	struct fsl_map stacks;		/* stack id -> struct fsl_stack * (NULL until used) */
 	struct fsl_map ips;		/* caller addresses (no value) */
+	struct fsl_map cgroups;		/* cgroup id -> struct cg_path, as /proc said */
+	char cg2[256];			/* where a cgroup2 hierarchy is mounted, "" none */
+	int cg2_tried;
 	struct keys new_stacks;		/* seen in the ring, not yet given to a recorder */
 	struct keys new_ips;
 	uint64_t named_late;
@@ -165,6 +173,7 @@ struct fsl_stream *fsl_stream__new(const struct fsl_ring_ops *ops, void *ring,
 	fsl_map__init(&s->gone, sizeof(struct fsl_hdr));
 	fsl_map__init(&s->stacks, sizeof(struct fsl_stack *));
 	fsl_map__init(&s->ips, 0);
+	fsl_map__init(&s->cgroups, sizeof(struct cg_path));
 	if (o->symbols_now)
 		ksyms_load(s);	/* without kallsyms stacks stay addresses */
 	*err = 0;
@@ -196,6 +205,7 @@ void fsl_stream__free(struct fsl_stream *s)
 	fsl_map__free(&s->tids);
 	fsl_map__free(&s->gone);
 	fsl_map__free(&s->ips);
+	fsl_map__free(&s->cgroups);
 	free(s->new_stacks.k);
 	free(s->new_ips.k);
 	fsl_ordered__free(s->ord);
@@ -205,6 +215,100 @@ void fsl_stream__free(struct fsl_stream *s)
 }
 
 /* ---- task naming ---- */
+
+/* ---- cgroups: the path of a proc record's cgroup id ---- */
+
+/* p, or "..." and its tail if it is longer than the record holds */
+static void cg_copy(char out[FSL_PROC_CGROUP_MAX], const char *p)
+{
+	size_t n = strlen(p);
+
+	if (n < FSL_PROC_CGROUP_MAX)
+		memcpy(out, p, n + 1);
+	else
+		snprintf(out, FSL_PROC_CGROUP_MAX, "...%s", p + n - (FSL_PROC_CGROUP_MAX - 4));
+}
+
+/* The task's cgroup v2 path ("0::/a/b" in /proc/PID/task/TID/cgroup); 0 or -ENOENT. */
+static int proc_cgroup(const struct fsl_stream *s, uint32_t pid, uint32_t tid,
+		       char out[FSL_PROC_CGROUP_MAX])
+{
+	char path[320], line[4200];
+	int e = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u/task/%u/cgroup", s->proc, pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	while (e && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		cg_copy(out, line + 3);
+		e = 0;
+	}
+	fclose(f);
+	return e;
+}
+
+/* Where the cgroup v2 hierarchy is mounted (the first cgroup2 mount), once. */
+static const char *cg2_mount(struct fsl_stream *s)
+{
+	char path[320], dev[256], dir[256], type[64];
+	FILE *f;
+
+	if (s->cg2_tried)
+		return s->cg2[0] ? s->cg2 : NULL;
+	s->cg2_tried = 1;
+	snprintf(path, sizeof(path), "%s/self/mounts", s->proc);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(s->cg2, sizeof(s->cg2), "%s", dir);
+			break;
+		}
+	fclose(f);
+	return s->cg2[0] ? s->cg2 : NULL;
+}
+
+/* The id of the cgroup at path below the v2 hierarchy: its directory's inode; 0 unknown. */
+static uint64_t cg_id(struct fsl_stream *s, const char *cg)
+{
+	const char *root = cg2_mount(s);
+	char path[600];
+	struct stat st;
+
+	if (!root || !strncmp(cg, "...", 3))
+		return 0;
+	snprintf(path, sizeof(path), "%s%s", root, cg);
+	return stat(path, &st) ? 0 : (uint64_t)st.st_ino;
+}
+
+/*
+ * Fill the cgroup path of a proc record (the kernel gave only the id): the
+ * path known for that id, else what /proc says of the task now, which is
+ * then known for the id. Left "" if neither (the task is gone).
+ */
+static void cg_fill(struct fsl_stream *s, struct fsl_ev_proc *p)
+{
+	struct cg_path *c = p->cgroup_id ? fsl_map__get(&s->cgroups, p->cgroup_id) : NULL;
+
+	if (c) {
+		memcpy(p->cgroup, c->path, sizeof(p->cgroup));
+		return;
+	}
+	if (proc_cgroup(s, p->hdr.pid, p->hdr.tid, p->cgroup))
+		return;
+	if (!p->cgroup_id)
+		p->cgroup_id = cg_id(s, p->cgroup);
+	/* an id moved to since (or a failed stat) must not name it: check the id */
+	if (p->cgroup_id && p->cgroup_id == cg_id(s, p->cgroup) &&
+	    (c = fsl_map__put(&s->cgroups, p->cgroup_id, NULL)))
+		memcpy(c->path, p->cgroup, sizeof(c->path));
+}
 
 static int push(struct fsl_stream *s, const struct fsl_hdr *ev)
 {
@@ -251,6 +355,7 @@ static int task_seen(struct fsl_stream *s, const struct fsl_hdr *ev)
 	p.kind = FSL_PROC_SEEN;
 	/* kernel threads are children of kthreadd (pid 2) */
 	p.flags = (ppid == 2 || ev->pid == 2) ? FSL_PROC_KTHREAD : 0;
+	cg_fill(s, &p);
 	return push(s, &p.hdr);
 }
 
@@ -322,6 +427,16 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 	e = name_task(s, ev);
 	if (e)
 		goto fail;
+	if (ev->type == FSL_EV_PROC && ev->size >= sizeof(struct fsl_ev_proc) &&
+	    !((const struct fsl_ev_proc *)ev)->cgroup[0]) {
+		struct fsl_ev_proc q = *(const struct fsl_ev_proc *)ev;
+
+		cg_fill(s, &q);
+		e = push(s, &q.hdr);
+		if (!e)
+			return 0;
+		goto fail;
+	}
 	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK || ev->type == FSL_EV_CPU ||
 	    ev->type == FSL_EV_EXT4_WRITEPAGES_RESULT) {
 		uint32_t id = (uint32_t)fsl_ev_stack_id(ev);

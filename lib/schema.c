@@ -348,13 +348,18 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_dirents, flags, U16), F(fsl_ev_dirents, seq, U32),
 	{ "ino", offsetof(struct fsl_ev_dirents, ino), 0, FSL_F_INOS } } },
 
-	{ FSL_EV_DATA, FSL_FAM_DIROPS, 12, sizeof(struct fsl_ev_data), "data", NULL, {
+	{ FSL_EV_DATA, FSL_FAM_DIROPS, 14, sizeof(struct fsl_ev_data), "data", NULL, {
 	F(fsl_ev_data, op, U16), F(fsl_ev_data, syscall, U16),
 	F(fsl_ev_data, lat_ns, U64), F(fsl_ev_data, ret, S64),
 	F(fsl_ev_data, offset, S64), F(fsl_ev_data, bytes, U64),
 	F(fsl_ev_data, ino, U64), F(fsl_ev_data, dev, DEV), F(fsl_ev_data, fd, S32),
 	F(fsl_ev_data, flags, HEX), FN(fsl_ev_data, hdr.cpu, "cpu", U16),
-	F(fsl_ev_data, name, COMM) } },
+	F(fsl_ev_data, name, COMM), F(fsl_ev_data, ino2, U64), F(fsl_ev_data, name2, COMM) } },
+
+	{ FSL_EV_FILE_PATH, FSL_FAM_DIROPS, 5, sizeof(struct fsl_ev_file_path), "file_path", NULL, {
+	F(fsl_ev_file_path, ino, U64), F(fsl_ev_file_path, dev, DEV),
+	F(fsl_ev_file_path, path_len, U16), F(fsl_ev_file_path, flags, HEX),
+	{ "path", offsetof(struct fsl_ev_file_path, path), 0, FSL_F_PATH } } },
 
 	{ FSL_EV_OFFCPU, FSL_FAM_OFFCPU, 6, sizeof(struct fsl_ev_offcpu), "offcpu", NULL, {
 	F(fsl_ev_offcpu, dur_ns, U64), F(fsl_ev_offcpu, stack_id, S32),
@@ -373,9 +378,10 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_cpu, stack_id, S32), F(fsl_ev_cpu, count, U32),
 	F(fsl_ev_cpu, flags, HEX) } },
 
-	{ FSL_EV_PROC, FSL_FAM_PROC, 5, sizeof(struct fsl_ev_proc), "proc", NULL, {
+	{ FSL_EV_PROC, FSL_FAM_PROC, 7, sizeof(struct fsl_ev_proc), "proc", NULL, {
 	F(fsl_ev_proc, ppid, U32), F(fsl_ev_proc, kind, U32), F(fsl_ev_proc, flags, U32),
-	F(fsl_ev_proc, exit_code, S32), F(fsl_ev_proc, comm, COMM) } },
+	F(fsl_ev_proc, exit_code, S32), F(fsl_ev_proc, comm, COMM),
+	F(fsl_ev_proc, cgroup_id, U64), F(fsl_ev_proc, cgroup, COMM) } },
 
 	{ FSL_EV_XFS_LOG_FORCE, FSL_FAM_JOURNAL, 3, sizeof(struct fsl_ev_xfs_log_force),
 	  "xfs_log_force", "xfs", {
@@ -524,9 +530,19 @@ const char *fsl_dirop_name(unsigned int op)
 	return op < FSL_OP__MAX ? dirop_names[op] : "unknown";
 }
 
+static const char *const scope_names[] = {
+	"none", "fd", "stat", "dir_event", "walk", "all",
+};
+
+const char *fsl_dirop_scope_name(unsigned int how)
+{
+	return how < sizeof(scope_names) / sizeof(scope_names[0]) ? scope_names[how] : "unknown";
+}
+
 static const char *const data_names[FSL_DATA__MAX] = {
 	"read", "write", "pread", "pwrite", "fsync", "fdatasync", "sync_file_range",
 	"fallocate", "ftruncate", "copy_file_range", "sendfile", "splice",
+	"aio_read", "aio_write", "aio_fsync", "uring_read", "uring_write", "uring_fsync",
 };
 
 const char *fsl_data_name(unsigned int op)

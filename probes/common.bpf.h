@@ -27,8 +27,9 @@ const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
 const volatile __u64 targ_min_wait_ns = 0;
 const volatile __u32 targ_o_creat = 0100;	/* O_CREAT on this arch */
 const volatile bool targ_jbd2_kick = false;	/* journal family: who wakes targ_jbd2_pid */
-const volatile __u32 targ_self = 0;
-const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */	/* the collector's own tgid, never recorded */
+const volatile bool targ_journal = false;	/* journal family: emit; else its programs only mark dir_act */
+const volatile __u32 targ_self = 0;	/* the collector's own tgid, never recorded */
+const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */
 
 #define PF_KTHREAD_BIT		0x00200000	/* PF_KTHREAD */
 
@@ -205,48 +206,40 @@ struct {
 #define DEV_SKIP(d) (targ_dev && (d) != targ_dev)
 
 /*
- * Threads working on another filesystem than the target: tid -> when one
- * last started a journal handle there (or opened a file there). Its path
- * call is that filesystem's, not the target's: dirops leaves it out. (Its
- * waits are recorded with their marks (offcpu_in_data_op, offcpu_handle) and summed on the
- * report's "other filesystems" line.) Cleared when the thread touches the
- * target and at the exit of its followed system call; a mark older than
- * ELSEWHERE_NS is ignored (a call not followed does not clear it).
+ * The filesystem whose directory a thread last changed, and when: set from
+ * the tracepoints a filesystem fires when a name is added to, removed from
+ * or renamed in one of its directories (ext4: a journal handle of type
+ * EXT4_HT_DIR; XFS: xfs_create, xfs_remove, xfs_rename, xfs_link,
+ * xfs_symlink). A path call during which one fired acted on that
+ * filesystem, wherever its path led (probes/scope.bpf.h). Only with a
+ * target: nothing reads it otherwise.
  */
+struct dir_act {
+	__u64 ts;
+	__u32 dev;
+	__u32 _pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
-	__type(value, __u64);
-} elsewhere SEC(".maps");
+	__type(value, struct dir_act);
+} dir_act SEC(".maps");
 
-#define ELSEWHERE_NS	1000000000ull
+#define EXT4_HT_DIR	4	/* fs/ext4/ext4_jbd2.h: a handle changing a directory */
 
-static __always_inline void fs_touch(__u32 dev)
+static __always_inline void dir_act_mark(__u32 dev)
 {
+	struct dir_act a = {};
 	__u32 tid;
-	__u64 now;
 
 	if (!targ_dev || !dev)
 		return;
 	tid = (__u32)bpf_get_current_pid_tgid();
-	if (dev == targ_dev) {
-		bpf_map_delete_elem(&elsewhere, &tid);
-		return;
-	}
-	now = bpf_ktime_get_ns();
-	bpf_map_update_elem(&elsewhere, &tid, &now, BPF_ANY);
-}
-
-/* Is thread tid working on another filesystem, marked at or after since? */
-static __always_inline bool fs_elsewhere(__u32 tid, __u64 since, __u64 now)
-{
-	__u64 *ts;
-
-	if (!targ_dev)
-		return false;
-	ts = bpf_map_lookup_elem(&elsewhere, &tid);
-	return ts && *ts >= since && now - *ts < ELSEWHERE_NS;
+	a.ts = bpf_ktime_get_ns();
+	a.dev = dev;
+	bpf_map_update_elem(&dir_act, &tid, &a, BPF_ANY);
 }
 
 /*

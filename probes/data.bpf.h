@@ -75,7 +75,6 @@ static __always_inline bool data_file_ok(struct file *f, struct fsl_ev_data *e)
 		return false;
 	dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	e->dev = dev;	/* also when it is not the target's: offcpu.bpf.h reads it */
-	fs_touch(dev);	/* which filesystem this thread works on (dirops) */
 	if (DEV_SKIP(dev))
 		return false;
 	e->ino = BPF_CORE_READ(inode, i_ino);
@@ -88,6 +87,141 @@ static __always_inline bool data_file_ok(struct file *f, struct fsl_ev_data *e)
 	if (name)
 		bpf_probe_read_kernel_str(e->name, sizeof(e->name), name);
 	return true;
+}
+
+/*
+ * The path of each file of the target, once (FSL_EV_FILE_PATH): the files
+ * already described, forgotten oldest first past the map's size (then
+ * described again).
+ */
+#define FILE_PATH_DEPTH	16	/* components followed up from the file */
+
+struct file_key {
+	__u64 ino;
+	__u32 dev;
+	__u32 _pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct file_key);
+	__type(value, __u8);
+} data_paths SEC(".maps");
+
+struct path_scratch {
+	struct fsl_ev_file_path ev;
+	char buf[2 * FSL_FILE_PATH_MAX];	/* a name at any offset below FSL_FILE_PATH_MAX fits */
+	__u64 d[FILE_PATH_DEPTH];		/* the file's dentry and its parents below the root */
+	__u64 cur;
+	__u32 n, pos;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct path_scratch);
+} path_scratch SEC(".maps");
+
+struct path_ctx {
+	struct path_scratch *ps;
+};
+
+static long path_up_step(__u64 i, void *ctx)
+{
+	struct path_scratch *ps = ((struct path_ctx *)ctx)->ps;
+	struct dentry *d = (struct dentry *)ps->cur, *p;
+
+	p = BPF_CORE_READ(d, d_parent);
+	if (!d || !p || p == d)
+		return 1;	/* the filesystem's root */
+	ps->d[i & (FILE_PATH_DEPTH - 1)] = (__u64)d;
+	ps->n = i + 1;
+	ps->cur = (__u64)p;
+	return 0;
+}
+
+static long path_put_step(__u64 i, void *ctx)
+{
+	struct path_scratch *ps = ((struct path_ctx *)ctx)->ps;
+	struct dentry *d = (struct dentry *)ps->d[(ps->n - 1 - i) & (FILE_PATH_DEPTH - 1)];
+	__u32 pos = ps->pos;
+	long n;
+
+	if (pos >= FSL_FILE_PATH_MAX - 1) {
+		ps->ev.flags |= FSL_FILE_PATH_TRUNC;
+		return 1;
+	}
+	barrier_var(pos);	/* keep the masks: the verifier bounds the offsets by them */
+	ps->buf[pos & (FSL_FILE_PATH_MAX - 1)] = '/';
+	pos++;
+	barrier_var(pos);
+	n = bpf_probe_read_kernel_str(&ps->buf[pos & (FSL_FILE_PATH_MAX - 1)], FSL_FILE_PATH_MAX,
+				      BPF_CORE_READ(d, d_name.name));
+	if (n > 1)
+		pos += n - 1;
+	ps->pos = pos;
+	return 0;
+}
+
+/*
+ * The file each CPU described or found described last: a loop of calls on
+ * one file (the data operations' worst case) then costs an array lookup a
+ * call, not a hash lookup.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct file_key);
+} data_path_last SEC(".maps");
+
+/* Describe file f (dev, ino) of the target if not done already. */
+static __always_inline void data_path_note(struct file *f, __u32 dev, __u64 ino)
+{
+	struct file_key key = { .ino = ino, .dev = dev }, *last;
+	struct path_ctx ctx;
+	struct path_scratch *ps;
+	__u32 zero = 0;
+	__u8 one = 1;
+
+	last = bpf_map_lookup_elem(&data_path_last, &zero);
+	if (last && last->ino == ino && last->dev == dev)
+		return;
+	if (last) {
+		last->ino = ino;
+		last->dev = dev;
+	}
+	if (bpf_map_lookup_elem(&data_paths, &key))
+		return;
+	ps = bpf_map_lookup_elem(&path_scratch, &zero);
+	if (!ps)
+		return;
+	bpf_map_update_elem(&data_paths, &key, &one, BPF_ANY);
+	ctx.ps = ps;
+	__builtin_memset(&ps->ev, 0, sizeof(ps->ev));
+	hdr_fill(&ps->ev.hdr, FSL_EV_FILE_PATH, sizeof(ps->ev));
+	ps->ev.ino = ino;
+	ps->ev.dev = dev;
+	ps->cur = (__u64)BPF_CORE_READ(f, f_path.dentry);
+	ps->n = ps->pos = 0;
+	bpf_loop(FILE_PATH_DEPTH, path_up_step, &ctx, 0);
+	if (ps->n == FILE_PATH_DEPTH) {
+		struct dentry *top = (struct dentry *)ps->cur;
+
+		if (BPF_CORE_READ(top, d_parent) != top)
+			ps->ev.flags |= FSL_FILE_PATH_TRUNC;
+	}
+	bpf_loop(ps->n, path_put_step, &ctx, 0);
+	if (ps->pos > FSL_FILE_PATH_MAX) {
+		ps->pos = FSL_FILE_PATH_MAX;
+		ps->ev.flags |= FSL_FILE_PATH_TRUNC;
+	}
+	ps->ev.path_len = ps->pos;
+	bpf_probe_read_kernel(ps->ev.path, FSL_FILE_PATH_MAX, ps->buf);
+	if (bpf_ringbuf_output(&events, &ps->ev, sizeof(ps->ev), rb_flags()))
+		lost_inc(FSL_FAM_DIROPS);
 }
 
 /* Sum of the lengths of n user iovecs (at most DATA_IOV_MAX). */
@@ -162,6 +296,23 @@ static __always_inline bool data_fill(struct fsl_ev_data *e, struct dirop_sc *sc
 			return false;
 		e->flags |= FSL_DATA_OUT;
 		offarg = sc->off2;
+	}
+	data_path_note(f, e->dev, e->ino);
+	/* copy_file_range, sendfile: both files may be the target's */
+	if (!(e->flags & FSL_DATA_OUT) && sc->fd2 >= 0) {
+		struct file *f2 = data_fd_file((__s32)sc_arg(regs, sc->fd2, btf));
+		struct inode *i2 = f2 ? BPF_CORE_READ(f2, f_inode) : NULL;
+		const unsigned char *n2;
+
+		if (i2 && (BPF_CORE_READ(i2, i_mode) & S_IFMT_BITS) == S_IFREG_BITS &&
+		    BPF_CORE_READ(i2, i_sb, s_dev) == e->dev) {
+			e->flags |= FSL_DATA_BOTH;
+			e->ino2 = BPF_CORE_READ(i2, i_ino);
+			n2 = BPF_CORE_READ(f2, f_path.dentry, d_name.name);
+			if (n2)
+				bpf_probe_read_kernel_str(e->name2, sizeof(e->name2), n2);
+			data_path_note(f2, e->dev, e->ino2);
+		}
 	}
 	hdr_fill(&e->hdr, FSL_EV_DATA, sizeof(*e));
 	e->hdr.ts = t0;

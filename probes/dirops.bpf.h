@@ -34,7 +34,10 @@ struct dirop_sc {
 	__s8 fd2;		/* the other file of copy_file_range, sendfile, splice */
 	__u8 offptr;		/* off and off2 are user loff_t pointers */
 	__u8 aio;		/* 1: io_getevents-like (min_nr is count); 2: io_uring_enter */
-	__u8 _pad[2];
+	__s8 statbuf;		/* stat family: the struct the call fills, -1 if none */
+	__u8 statx;		/* statbuf is a struct statx */
+	__u8 async;		/* 1: io_submit (probes/aio.bpf.h); 2: io_getevents-like */
+	__u8 _pad[3];
 };
 
 #define DIROP_NR_MAX	1024
@@ -93,6 +96,7 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, int i, const int btf)
 #undef SC_ARG
 
 #include "data.bpf.h"
+#include "aio.bpf.h"
 
 #define IORING_ENTER_GETEVENTS_BIT	1
 
@@ -138,7 +142,7 @@ static __always_inline struct dirop_sc *dirop_sc_of(__u32 nr)
 	if (nr >= DIROP_NR_MAX)
 		return NULL;
 	sc = bpf_map_lookup_elem(&dirop_sc, &nr);
-	return sc && (sc->op || sc->data || sc->aio) ? sc : NULL;
+	return sc && (sc->op || sc->data || sc->aio || sc->async) ? sc : NULL;
 }
 
 /* The table entry of a followed syscall by a wanted task, else NULL. */
@@ -159,36 +163,7 @@ static __always_inline __u32 fd_dev(__s32 fd)
 	return f ? BPF_CORE_READ(f, f_inode, i_sb, s_dev) : 0;
 }
 
-/*
- * The filesystem a call acted on, where it is certain without the lookup:
- * the file an open returned, the fd of an fd-only call (readdir, fsync),
- * the directory a one-component relative name is looked up in (the dirfd
- * or the cwd: only a mount point itself could be elsewhere). 0 = not known
- * here (absolute paths, several components, two paths): user space decides
- * by the path.
- */
-static __always_inline __u32 dirop_dev(struct fsl_ev_dirop *e, __s64 ret)
-{
-	struct task_struct *t;
-	__u32 i, n = e->path_len;
-
-	if ((e->op == FSL_OP_OPEN || e->op == FSL_OP_CREATE) && ret >= 0)
-		return fd_dev((__s32)ret);
-	if (!n)
-		return e->fd >= 0 ? fd_dev(e->fd) : 0;
-	if (e->path2_len || e->paths[0] == '/' || (e->pflags & FSL_DIROP_TRUNC1))
-		return 0;
-	for (i = 0; i < FSL_DIROP_PATH_MAX; i++) {
-		if (i >= n)
-			break;
-		if (e->paths[i] == '/')
-			return 0;
-	}
-	if (e->dirfd >= 0)
-		return fd_dev(e->dirfd);
-	t = (struct task_struct *)bpf_get_current_task();
-	return BPF_CORE_READ(t, fs, pwd.dentry, d_sb, s_dev);
-}
+#include "scope.bpf.h"
 
 /* Build the record of sys_enter(regs, nr) in b (header type set last). */
 static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
@@ -236,12 +211,6 @@ static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 				&e->pflags, FSL_DIROP_TRUNC2);
 		e->path2_len = len;
 	}
-	/*
-	 * A call on another filesystem may wait before its first journal
-	 * handle (an inode bitmap read in mkdir): mark it from the start.
-	 */
-	if (targ_dev)
-		fs_touch(dirop_dev(e, -1));
 }
 
 /*
@@ -361,21 +330,14 @@ static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs
 {
 	struct fsl_ev_dirop *e = (struct fsl_ev_dirop *)b->raw;
 	__u64 size, now = bpf_ktime_get_ns();
-	__u32 dev;
+	__u32 dev, how;
 
-	/*
-	 * Scope (-m/-d): a call that started a journal handle on another
-	 * filesystem, or that certainly acted on another one, is not the
-	 * target's.
-	 */
+	/* Scope (-m/-d): only a call that acted on the target is recorded. */
 	if (targ_dev) {
-		if (fs_elsewhere(e->hdr.tid, e->hdr.ts, now)) {
-			bpf_map_delete_elem(&elsewhere, &e->hdr.tid);
+		how = scope_judge(e, regs, ret, &dev);
+		if (how != FSL_DIROP_SCOPE_ALL && dev != targ_dev)
 			return;
-		}
-		dev = dirop_dev(e, ret);
-		if (dev && dev != targ_dev)
-			return;
+		e->pflags |= how << FSL_DIROP_SCOPE_SHIFT;
 	}
 	e->ret = ret;
 	e->lat_ns = now - e->hdr.ts;
@@ -387,17 +349,6 @@ static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs
 		lost_inc(FSL_FAM_DIROPS);
 	if (e->op == FSL_OP_READDIR && e->ret > 0)
 		dirents_walk(regs, e->fd, e->ret);
-}
-
-/* The end of a followed call: its work on another filesystem is over. */
-static __always_inline void elsewhere_done(struct dirop_sc *sc)
-{
-	__u32 tid;
-
-	if (!targ_dev || !sc)
-		return;
-	tid = (__u32)bpf_get_current_pid_tgid();
-	bpf_map_delete_elem(&elsewhere, &tid);
 }
 
 /*
@@ -417,6 +368,8 @@ static __always_inline void task_enter(struct task_struct *task, struct pt_regs 
 		aio_enter(sc, regs, (__u32)bpf_get_current_pid_tgid(), 1);
 	if (sc->data)
 		data_task_enter(task, regs, sc, nr);
+	if (sc->async)
+		aio_call_enter(sc, regs, nr, 1);
 	if (!sc->op)
 		return;
 	b = bpf_task_storage_get(&dirop_task, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -438,6 +391,8 @@ static __always_inline void task_exit(struct task_struct *task, struct pt_regs *
 	}
 	if (!sc || sc->data)
 		data_task_exit(task, ret);
+	if (!sc || sc->async)
+		aio_call_exit(ret);
 	if (!sc || sc->op) {
 		b = bpf_task_storage_get(&dirop_task, task, 0, 0);
 		e = b ? (struct fsl_ev_dirop *)b->raw : NULL;
@@ -446,7 +401,6 @@ static __always_inline void task_exit(struct task_struct *task, struct pt_regs *
 			e->hdr.type = 0;
 		}
 	}
-	elsewhere_done(sc);
 }
 
 SEC("tp_btf/sys_enter")
@@ -549,6 +503,8 @@ int raw_on_sys_enter(__u64 *ctx)
 		aio_enter(sc, (struct pt_regs *)ctx[0], tid, 0);
 	if (sc->data)
 		data_raw_enter((struct pt_regs *)ctx[0], sc, nr, tid);
+	if (sc->async)
+		aio_call_enter(sc, (struct pt_regs *)ctx[0], nr, 0);
 	if (!sc->op)
 		return 0;
 	b = bpf_map_lookup_elem(&dirop_scratch, &zero);
@@ -570,13 +526,12 @@ int raw_on_sys_exit(__u64 *ctx)
 	if (targ_aio)
 		bpf_map_delete_elem(&aio_wait, &tid);
 	data_raw_exit(tid, (__s64)ctx[1]);
+	aio_call_exit((__s64)ctx[1]);
 	b = bpf_map_lookup_elem(&dirop_inflight, &tid);
 	if (!b)
 		return 0;
 	dirop_emit(b, (struct pt_regs *)ctx[0], (__s64)ctx[1]);
 	bpf_map_delete_elem(&dirop_inflight, &tid);
-	if (targ_dev)
-		bpf_map_delete_elem(&elsewhere, &tid);
 	return 0;
 }
 

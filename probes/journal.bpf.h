@@ -190,8 +190,9 @@ int tp_ext4_journal_start_inode(struct trace_event_raw_ext4_journal_start_inode 
 {
 	struct fsl_ev_ext4_journal_start *e;
 
-	fs_touch(ctx->dev);
-	if (DEV_SKIP(ctx->dev))
+	if (ctx->type == EXT4_HT_DIR)
+		dir_act_mark(ctx->dev);
+	if (!targ_journal || DEV_SKIP(ctx->dev))
 		return 0;
 	e = EV_NEW(fsl_ev_ext4_journal_start, FSL_EV_EXT4_JOURNAL_START_INODE, FSL_FAM_JOURNAL);
 	if (!e)
@@ -212,8 +213,9 @@ int tp_ext4_journal_start_sb(struct trace_event_raw_ext4_journal_start_sb *ctx)
 {
 	struct fsl_ev_ext4_journal_start *e;
 
-	fs_touch(ctx->dev);
-	if (DEV_SKIP(ctx->dev))
+	if (ctx->type == EXT4_HT_DIR)
+		dir_act_mark(ctx->dev);
+	if (!targ_journal || DEV_SKIP(ctx->dev))
 		return 0;
 	e = EV_NEW(fsl_ev_ext4_journal_start, FSL_EV_EXT4_JOURNAL_START_SB, FSL_FAM_JOURNAL);
 	if (!e)
@@ -423,8 +425,9 @@ static __always_inline int jstart(__u32 dev, __u64 ino, __u64 *ctx, __u16 type)
 {
 	struct fsl_ev_ext4_journal_start *e;
 
-	fs_touch(dev);
-	if (DEV_SKIP(dev))
+	if ((int)ctx[4] == EXT4_HT_DIR)
+		dir_act_mark(dev);
+	if (!targ_journal || DEV_SKIP(dev))
 		return 0;
 	e = EV_NEW(fsl_ev_ext4_journal_start, type, FSL_FAM_JOURNAL);
 	if (!e)

@@ -23,6 +23,19 @@
 
 /* The target's journal thread ("jbd2/loop0-8"); 0: the target has none. */
 const volatile __u32 targ_jbd2_pid = 0;
+/*
+ * The target's kernel threads by name (collector/collector_bpf.c): the
+ * workqueue of its loop device ("loop0": the disk's name), its bdi
+ * ("7:0"), the suffix of its XFS workqueues ("/loop0": "xfs-buf/loop0")
+ * and its XFS log pusher ("xfsaild/loop0"). "": none.
+ */
+#define KT_NAME		32
+const volatile char targ_loop_wq[KT_NAME] = {};
+const volatile char targ_bdi[KT_NAME] = {};
+const volatile char targ_xfs_sfx[KT_NAME] = {};
+const volatile char targ_xfsaild[KT_NAME] = {};
+static const volatile char wb_wq[KT_NAME] = "writeback";	/* the flushers' workqueue */
+#define PF_WQ_WORKER_BIT	0x00000020
 
 struct offcpu_start {
 	__u64 ts;
@@ -32,7 +45,7 @@ struct offcpu_start {
 	__u32 waker;
 	__u32 tgid;
 	__u32 wake_dev;
-	__u32 _pad;
+	__u32 kthread;	/* a kernel thread kept only if its wakeup says it waited on the target */
 };
 
 struct {
@@ -326,12 +339,80 @@ static __always_inline __u32 offcpu_folio(__u32 pid, __u64 now)
 	return v;
 }
 
-static __always_inline bool offcpu_wanted(struct task_struct *t, __u32 tgid, const int btf)
+
+/* Does the name in buf (NUL-terminated, KT_NAME bytes) end with the rodata string s? */
+static __always_inline bool kt_ends(const char *buf, const volatile char *s, bool whole)
+{
+	int n = 0, m = 0, i;
+
+	for (i = 0; i < KT_NAME; i++) {
+		if (buf[i])
+			n = i + 1;
+		if (s[i])
+			m = i + 1;
+	}
+	if (!m || m > n || (whole && m != n))
+		return false;
+	for (i = 0; i < KT_NAME; i++)
+		if (i < m && buf[(n - m + i) & (KT_NAME - 1)] != s[i])
+			return false;
+	return true;
+}
+
+/*
+ * Is kernel thread t working for the target as it leaves the CPU? Its
+ * jbd2 thread; a workqueue worker running the work of the target's loop
+ * device (workqueue "loopN"), of its bdi's writeback (the work is the
+ * bdi_writeback's), or of its XFS mount ("xfs-*" + "/NAME"); XFS's log
+ * pusher "xfsaild/NAME".
+ */
+static __always_inline bool kthread_of_target(struct task_struct *t, const int btf)
+{
+	char name[KT_NAME] = {};
+	struct worker *w;
+	struct workqueue_struct *wq;
+	struct backing_dev_info *bdi;
+	struct work_struct *work;
+
+	if (targ_jbd2_pid && FSL_RD(btf, t->pid, t, pid) == targ_jbd2_pid)
+		return true;
+	if (!(FSL_RD(btf, t->flags, t, flags) & PF_WQ_WORKER_BIT) ||
+	    !bpf_core_field_exists(t->worker_private)) {
+		BPF_CORE_READ_STR_INTO(&name, t, comm);
+		return kt_ends(name, targ_xfsaild, true);
+	}
+	w = BPF_CORE_READ(t, worker_private);
+	wq = BPF_CORE_READ(w, current_pwq, wq);
+	if (!wq || bpf_probe_read_kernel_str(name, sizeof(name), &wq->name) <= 0)
+		return false;
+	if (kt_ends(name, targ_loop_wq, true) || kt_ends(name, targ_xfs_sfx, false))
+		return true;
+	if (!kt_ends(name, wb_wq, true) || !bpf_core_field_exists(struct backing_dev_info, dev_name))
+		return false;
+	/* wb_workfn's work is bdi_writeback.dwork.work: the bdi is named MAJ:MIN */
+	work = BPF_CORE_READ(w, current_work);
+	if (!work)
+		return false;
+	bdi = BPF_CORE_READ((struct bdi_writeback *)((void *)work -
+			    bpf_core_field_offset(struct bdi_writeback, dwork.work)), bdi);
+	__builtin_memset(name, 0, sizeof(name));
+	if (!bdi || bpf_probe_read_kernel_str(name, sizeof(name), &bdi->dev_name) <= 0)
+		return false;
+	return kt_ends(name, targ_bdi, true);
+}
+
+/*
+ * Is this wait recorded? 1 yes, 2 a kernel thread's that is kept only if
+ * its wakeup says it waited on the target (a completion of its disk, its
+ * journal thread: judged at switch-in), 0 no. Without a target, every
+ * kernel thread's, as evidence for the causes.
+ */
+static __always_inline int offcpu_wanted(struct task_struct *t, __u32 tgid, const int btf)
 {
 	if (!tgid || tgid == targ_self)
-		return false;
+		return 0;
 	if (FSL_RD(btf, t->flags, t, flags) & PF_KTHREAD_BIT)
-		return true;	/* jbd2, flushers, loop: evidence for the causes */
+		return !targ_dev || kthread_of_target(t, btf) ? 1 : 2;
 	return tgid_wanted(tgid);
 }
 
@@ -345,6 +426,7 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	__u64 now = bpf_ktime_get_ns();
 	__u32 pid, tgid, state, zero = 0;
 	struct wake_dev_mark *m;
+	int want;
 
 	/*
 	 * The cheap test first: most switches are preemptions or sleeps of
@@ -382,13 +464,16 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	    (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) {
 		pid = FSL_RD(btf, prev->pid, prev, pid);
 		tgid = FSL_RD(btf, prev->tgid, prev, tgid);
-		if (offcpu_wanted(prev, tgid, btf)) {
+		want = offcpu_wanted(prev, tgid, btf);
+		if (want) {
 			st.ts = now;
 			st.state = state;
 			st.tgid = tgid;
 			st.state |= offcpu_in_data_op(prev, pid, btf);
 			st.state |= offcpu_handle(prev);
 			st.state |= offcpu_folio(pid, now);
+			st.kthread = want == 2 &&
+				     !(st.state & (FSL_OFFCPU_HANDLE_TARGET | FSL_OFFCPU_FOLIO_TARGET));
 			st.stack_id = offcpu_stack_id(ctx);
 			bpf_map_update_elem(&offcpu_start, &pid, &st, BPF_ANY);
 		}
@@ -398,6 +483,12 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	s = bpf_map_lookup_elem(&offcpu_start, &pid);
 	if (!s)
 		return 0;
+	/* another kernel thread's wait: the target's only if a completion of its disk or its jbd2 woke it */
+	if (s->kthread && !(targ_blkdev && s->wake_dev == targ_blkdev) &&
+	    !(s->state & FSL_OFFCPU_WOKEN_JBD2_TARGET)) {
+		bpf_map_delete_elem(&offcpu_start, &pid);
+		return 0;
+	}
 	if (now - s->ts >= targ_min_wait_ns) {
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (e) {

@@ -23,6 +23,8 @@ static __always_inline void proc_ev(struct task_struct *t, __u32 ppid, __u32 kin
 	e->flags = (BPF_CORE_READ(t, flags) & PF_KTHREAD_BIT) ? FSL_PROC_KTHREAD : 0;
 	e->exit_code = code;
 	BPF_CORE_READ_STR_INTO(&e->comm, t, comm);
+	/* the path is the recorder's to add (collector/stream.c) */
+	e->cgroup_id = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 	EV_SUBMIT(e);
 }
 

@@ -25,7 +25,7 @@ T_CLEANUP=()
 t_on_exit() {
 	local i
 	for ((i = ${#T_CLEANUP[@]} - 1; i >= 0; i--)); do eval "${T_CLEANUP[$i]}" >/dev/null 2>&1; done
-	rm -rf "$T_TMP"
+	[ -n "${T_KEEP:-}" ] || rm -rf "$T_TMP"
 }
 trap t_on_exit EXIT
 trap 'exit 130' INT TERM

@@ -231,6 +231,17 @@ static void fill_header(struct top_snap *s, struct fsl_analysis *a, struct fsl_a
 	}
 }
 
+/* A cgroup path for the column: whole, or "..." and its tail (the leaf tells most). */
+static void cg_tail(char out[TOP_CGROUP_LEN], const char *cg)
+{
+	size_t n = strlen(cg);
+
+	if (n < TOP_CGROUP_LEN)
+		memcpy(out, cg, n + 1);
+	else
+		snprintf(out, TOP_CGROUP_LEN, "...%s", cg + n - (TOP_CGROUP_LEN - 4));
+}
+
 static int fill_procs(struct top_feed *f, struct top_snap *s, struct fsl_analysis *a, double w)
 {
 	const struct fsl_proc_stat *p;
@@ -277,6 +288,7 @@ static int fill_procs(struct top_feed *f, struct top_snap *s, struct fsl_analysi
 		o->write_mbs = per_s(p[i].write_bytes, w) / MB;
 		o->data_read_mbs = per_s(p[i].data_read_bytes, w) / MB;
 		o->data_write_mbs = per_s(p[i].data_write_bytes, w) / MB;
+		cg_tail(o->cgroup, p[i].cgroup);
 		s->nprocs++;
 	}
 	return 0;

@@ -18,6 +18,7 @@
 #define TOP_HIST	60	/* sparkline points kept per wait class */
 #define TOP_SEEK_BUCKETS 8	/* seek distance histogram (see view_devices.c) */
 #define TOP_COMM_LEN	16
+#define TOP_CGROUP_LEN	64
 #define TOP_NCLASSES	32	/* >= FSL_WC__MAX (checked in feed.c) */
 
 /* The processes view splits blocked time into these groups of wait classes. */
@@ -65,6 +66,7 @@ struct top_proc {
 	double blocked_total_ms_s;
 	double read_mbs, write_mbs;
 	double data_read_mbs, data_write_mbs;	/* read()/write() family on the target's files */
+	char cgroup[TOP_CGROUP_LEN];	/* its cgroup v2 path (the tail if longer), "" unknown */
 	/* Blocked ms/s per wait class (enum fsl_wclass), for the details. */
 	double class_ms_s[TOP_NCLASSES];
 	/* Per class, the stack this process was blocked on longest in the

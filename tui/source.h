@@ -81,6 +81,12 @@ struct top_live_opts {
 	uint32_t families;			/* 0: all */
 	int fs;					/* enum fsl_collector_fs of the target */
 	uint64_t min_wait_ns;			/* off-CPU threshold */
+	/* in the kernel, as record's -p, --tid and --cgroup (0/NULL: any) */
+	const uint32_t *pids;
+	unsigned int npids;
+	const uint32_t *tids;
+	unsigned int ntids;
+	const char *cgroup;
 };
 
 /*

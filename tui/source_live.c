@@ -209,6 +209,11 @@ struct top_source *top_source__live(const struct top_live_opts *o, int *err)
 	}
 	co.min_wait_ns = o->min_wait_ns;
 	co.ring_bytes = TOP_LIVE_RING_BYTES;
+	co.pids = o->pids;
+	co.npids = o->npids;
+	co.tids = o->tids;
+	co.ntids = o->ntids;
+	co.cgroup = o->cgroup;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)(o->min_wait_ns / 1000));
 	kv_put(l, FSL_KV_MIN_WAIT_US, v);
 	l->c = fsl_collector__new(&co, err);

@@ -333,6 +333,9 @@ int top_run_batch(struct top_source *src, const struct top_opts *o, FILE *out, c
 		loop_snapshot(&l, &scr);
 		top_screen__draw(&scr, &l.snap);
 		print_frame(term, out);
+		/* live, a frame is news: a pipe or file reader gets it now (as top -b) */
+		if (src->live)
+			fflush(out);
 		if (l.ended || tui_signals__pending())
 			break;
 	}

@@ -38,6 +38,8 @@ static const struct top_col cols[] = {
 	  "MB/s its read() family calls returned from the target's files" },
 	{ "WRITE", 6, TOP_COL_DBL, 1, offsetof(struct top_proc, data_write_mbs),
 	  "MB/s its write() family calls wrote to the target's files" },
+	{ "CGROUP", 0, TOP_COL_STR, 0, offsetof(struct top_proc, cgroup),
+	  "its cgroup v2 path (the rest of the line; longer ones show their tail)" },
 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 #define COL_BLK	2
@@ -140,7 +142,10 @@ static int key(struct top_view *v, int k)
 	return TOP_REDRAW_ALL;
 }
 
-/* All digits: a pid, matched exactly; otherwise a substring of the command name. */
+/*
+ * All digits: a pid, matched exactly; digits and commas: any of those pids
+ * (top -p 1,2); otherwise a substring of the command name.
+ */
 int top_filter_pid_or_name(uint32_t pid, const char *name, const char *filter);
 int top_filter_pid_or_name(uint32_t pid, const char *name, const char *filter)
 {
@@ -148,13 +153,18 @@ int top_filter_pid_or_name(uint32_t pid, const char *name, const char *filter)
 	char *end;
 	unsigned long v;
 
-	for (p = filter; *p >= '0' && *p <= '9'; p++)
+	for (p = filter; (*p >= '0' && *p <= '9') || (*p == ',' && p > filter); p++)
 		;
-	if (!*p) {
-		v = strtoul(filter, &end, 10);
-		return v == pid;
+	if (*p || !*filter)
+		return strstr(name, filter) != NULL;
+	for (p = filter; *p; p = *end ? end + 1 : end) {
+		v = strtoul(p, &end, 10);
+		if (end != p && v == pid)
+			return 1;
+		if (end == p)
+			break;
 	}
-	return strstr(name, filter) != NULL;
+	return 0;
 }
 
 static int match(const void *row, const char *filter)

@@ -72,6 +72,27 @@ struct fsl_consumer *an_health_consumer(struct an_health *s)
 	return &s->cons;
 }
 
+/* What record.families and the target say of the families (struct fsl_health). */
+static void families_of(const struct fsl_meta *m, struct fsl_health *h)
+{
+	const char *fams = fsl_meta_kv(m, FSL_KV_FAMILIES), *fstype = fsl_meta_kv(m, FSL_KV_FSTYPE);
+	const char *bad = NULL;
+	uint32_t rec = 0;
+	uint64_t dev;
+
+	h->fam_recorded = h->fam_no_disk = h->fam_no_fs = 0;
+	/* "" is a valid answer (nothing recorded), a list must parse whole */
+	if (!fams || (fams[0] && fsl_family_parse(fams, &rec, &bad)))
+		return;
+	h->fam_recorded = rec;
+	if (fsl_meta__get_u64(m, FSL_KV_DEV, &dev))
+		return;		/* no target: every family applies */
+	if (!fsl_meta__u64(m, FSL_KV_DISK, 0))
+		h->fam_no_disk = ((1u << FSL_FAM_BLOCK) | (1u << FSL_FAM_WRITEBACK)) & ~rec;
+	if (fstype && strcmp(fstype, "ext4") && strcmp(fstype, "xfs"))
+		h->fam_no_fs = ((1u << FSL_FAM_JOURNAL) | (1u << FSL_FAM_ALLOC)) & ~rec;
+}
+
 const struct fsl_health *an_health_result(struct an_health *s)
 {
 	const struct fsl_meta *m = s->c->meta;
@@ -86,5 +107,6 @@ const struct fsl_health *an_health_result(struct an_health *s)
 	s->res.loss_advice = fsl_meta_kv(m, FSL_KV_LOSS_ADVICE);
 	s->res.lost_behind = fsl_meta__u64(m, FSL_KV_LOST_BEHIND, 0);
 	s->res.lost_burst = fsl_meta__u64(m, FSL_KV_LOST_BURST, 0);
+	families_of(m, &s->res);
 	return &s->res;
 }

@@ -174,11 +174,18 @@ static int track_thread(struct an_ops *s, const struct fsl_hdr *h, const char *d
 	return 0;
 }
 
-/* Calls on other filesystems (absolute paths outside the mount) are not ours. */
+/*
+ * Calls on other filesystems are not ours. A trace recorded with a target
+ * holds only the calls the kernel judged to be on it (pflags' scope bits,
+ * probes/scope.bpf.h); one from an fslens before that is judged here, by
+ * the absolute paths that do not lead under the mount point.
+ */
 static int outside(const struct an_ops *s, const struct fsl_ev_dirop *ev)
 {
 	const struct an_ctx *c = s->c;
 
+	if (ev->pflags & FSL_DIROP_SCOPE_MASK)
+		return 0;
 	return c->mount && ev->path_len && ev->paths[0] == '/' &&
 	       !(ev->path_len >= c->mount_len && !memcmp(ev->paths, c->mount, c->mount_len) &&
 		 (ev->path_len == c->mount_len || ev->paths[c->mount_len] == '/' ||

@@ -162,8 +162,17 @@ static void json_field(struct fsl_dump *d, const struct fsl_field *f, const stru
 /* Fields of the schema that lie inside the record (all of them for known types). */
 static int field_ok(const struct fsl_field *f, const struct fsl_hdr *ev)
 {
-	return f->kind != FSL_F_PATHS && f->kind != FSL_F_INOS && (uint32_t)f->offset + f->size <= ev->size &&
-	       (f->size <= 16 || (f->kind == FSL_F_COMM && f->size <= FSL_DATA_NAME_MAX));
+	return f->kind != FSL_F_PATHS && f->kind != FSL_F_INOS && f->kind != FSL_F_PATH &&
+	       (uint32_t)f->offset + f->size <= ev->size &&
+	       (f->size <= 16 || (f->kind == FSL_F_COMM && f->size <= FSL_PROC_CGROUP_MAX));
+}
+
+/* A proc record's cgroup fields say something (text leaves them out otherwise). */
+static int cgroup_known(const struct fsl_hdr *ev)
+{
+	const struct fsl_ev_proc *p = (const void *)ev;
+
+	return ev->size >= sizeof(*p) && (p->cgroup_id || p->cgroup[0]);
 }
 
 static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struct fsl_event_desc *e,
@@ -192,8 +201,13 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		if (op->fd >= 0)
 			printf(" fd=%d", op->fd);
 		printf(" flags=0x%x mode=0%o", op->flags, op->mode);
-		if (op->pflags)
-			printf(" pflags=0x%x", op->pflags);
+		if (op->pflags & ~(FSL_DIROP_SCOPE_MASK | FSL_DIROP_WALK_INEXACT))
+			printf(" pflags=0x%x",
+			       op->pflags & ~(FSL_DIROP_SCOPE_MASK | FSL_DIROP_WALK_INEXACT));
+		if (op->pflags & FSL_DIROP_SCOPE_MASK)
+			printf(" scope=%s%s", fsl_dirop_scope_name((op->pflags & FSL_DIROP_SCOPE_MASK) >>
+								   FSL_DIROP_SCOPE_SHIFT),
+			       op->pflags & FSL_DIROP_WALK_INEXACT ? "~" : "");
 		printf("\n");
 		return;
 	}
@@ -201,10 +215,23 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		const struct fsl_ev_data *da = (const void *)ev;
 
 		printf(" %s %.*s ino=%" PRIu64 " dev=%u,%u fd=%d offset=%" PRId64 " bytes=%" PRIu64
-		       " ret=%" PRId64 " lat_ns=%" PRIu64 " flags=0x%x\n", fsl_data_name(da->op),
+		       " ret=%" PRId64 " lat_ns=%" PRIu64 " flags=0x%x", fsl_data_name(da->op),
 		       (int)strnlen(da->name, sizeof(da->name)), da->name, (uint64_t)da->ino,
 		       FSL_MAJOR(da->dev), FSL_MINOR(da->dev), da->fd, (int64_t)da->offset,
 		       (uint64_t)da->bytes, (int64_t)da->ret, (uint64_t)da->lat_ns, da->flags);
+		if (da->flags & FSL_DATA_BOTH)
+			printf(" ino2=%" PRIu64 " name2=%.*s", (uint64_t)da->ino2,
+			       (int)strnlen(da->name2, sizeof(da->name2)), da->name2);
+		printf("\n");
+		return;
+	}
+	if (ev->type == FSL_EV_FILE_PATH && ev->size >= sizeof(struct fsl_ev_file_path)) {
+		const struct fsl_ev_file_path *fp = (const void *)ev;
+
+		printf(" ");
+		put_path(stdout, fp->path, fsl_file_path_len(fp));
+		printf(" ino=%" PRIu64 " dev=%u,%u%s\n", (uint64_t)fp->ino, FSL_MAJOR(fp->dev),
+		       FSL_MINOR(fp->dev), fp->flags & FSL_FILE_PATH_TRUNC ? " truncated" : "");
 		return;
 	}
 	if (ev->type == FSL_EV_DIRENTS && ev->size >= sizeof(struct fsl_ev_dirents)) {
@@ -252,7 +279,8 @@ static void print_text(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 		const struct fsl_field *f = &e->fields[k];
 
 		if (field_ok(f, ev) && strcmp(f->name, "cpu") &&
-		    !(ev->type == FSL_EV_PROC && !strcmp(f->name, "comm") && comm))
+		    !(ev->type == FSL_EV_PROC && !strcmp(f->name, "comm") && comm) &&
+		    !(ev->type == FSL_EV_PROC && !strncmp(f->name, "cgroup", 6) && !cgroup_known(ev)))
 			text_field(d, f, ev);
 	}
 	if (ev->type == FSL_EV_EXT4_JOURNAL_START_INODE || ev->type == FSL_EV_EXT4_JOURNAL_START_SB) {
@@ -301,6 +329,11 @@ static void print_json(struct fsl_dump *d, const struct fsl_hdr *ev, const struc
 	}
 	if (e && ev->type == FSL_EV_DATA)
 		fsl_json__kv_str(j, "op", fsl_data_name(((const struct fsl_ev_data *)ev)->op));
+	if (e && ev->type == FSL_EV_FILE_PATH && ev->size >= sizeof(struct fsl_ev_file_path)) {
+		const struct fsl_ev_file_path *fp = (const void *)ev;
+
+		fsl_json__kv_strn(j, "path", fp->path, fsl_file_path_len(fp));
+	}
 	for (k = 0; e && k < e->nfields; k++) {
 		const struct fsl_field *f = &e->fields[k];
 

@@ -30,6 +30,38 @@ static void kv_us(struct fsl_json *j, const char *k, uint64_t ns)
 	fsl_json__kv_double(j, k, r3(us(ns)));
 }
 
+/*
+ * "families": the recorded ones (record.families; null if the trace does not
+ * say) and, by name, why each that cannot apply to the target does not.
+ */
+static void families_obj(struct fsl_json *j, const struct fsl_health *h)
+{
+	unsigned int i;
+
+	fsl_json__key(j, "families");
+	fsl_json__obj_begin(j);
+	fsl_json__key(j, "recorded");
+	if (!h->fam_recorded) {
+		fsl_json__null(j);
+	} else {
+		fsl_json__arr_begin(j);
+		for (i = 0; i < FSL_FAM__MAX; i++)
+			if (h->fam_recorded & (1u << i))
+				fsl_json__str(j, fsl_family_name(i));
+		fsl_json__arr_end(j);
+	}
+	fsl_json__key(j, "cannot_apply");
+	fsl_json__obj_begin(j);
+	for (i = 0; i < FSL_FAM__MAX; i++) {
+		if (h->fam_no_disk & (1u << i))
+			fsl_json__kv_str(j, fsl_family_name(i), "no block device");
+		else if (h->fam_no_fs & (1u << i))
+			fsl_json__kv_str(j, fsl_family_name(i), "not ext4 or xfs");
+	}
+	fsl_json__obj_end(j);
+	fsl_json__obj_end(j);
+}
+
 static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	const struct fsl_health *h = fsl_analysis__health(a);
@@ -72,6 +104,7 @@ static void trace_obj(struct fsl_json *j, struct fsl_analysis *a, const struct f
 	}
 	fsl_json__obj_end(j);
 	fsl_json__kv_u64(j, "lost_total", lost);
+	families_obj(j, h);
 	fsl_json__kv_u64(j, "lost_drain_behind", h->lost_behind);
 	fsl_json__kv_u64(j, "lost_burst", h->lost_burst);
 	fsl_json__kv_str(j, "loss_advice", h->loss_advice);
@@ -314,8 +347,9 @@ static void tb_obj(struct fsl_json *j, const struct fsl_timebase *tb)
 	fsl_json__kv_u64(j, "bin_ns", tb->width_ns);
 }
 
+/* paths: files[i]'s path ("" unknown), for the files; NULL for the processes */
 static void data_top_arr(struct fsl_json *j, const char *key, const struct fsl_data_top *t,
-			 unsigned int n, int files)
+			 unsigned int n, const char (*paths)[FSL_DATA_PATH_MAX])
 {
 	unsigned int i;
 
@@ -323,9 +357,11 @@ static void data_top_arr(struct fsl_json *j, const char *key, const struct fsl_d
 	fsl_json__arr_begin(j);
 	for (i = 0; i < n; i++) {
 		fsl_json__obj_begin(j);
-		if (files) {
+		if (paths) {
 			fsl_json__kv_u64(j, "ino", t[i].ino);
 			fsl_json__kv_strn(j, "name", t[i].name, strnlen(t[i].name, sizeof(t[i].name)));
+			if (paths[i][0])
+				fsl_json__kv_str(j, "path", paths[i]);
 		} else {
 			fsl_json__kv_u64(j, "pid", t[i].pid);
 			fsl_json__kv_strn(j, "comm", t[i].name, strnlen(t[i].name, sizeof(t[i].name)));
@@ -404,14 +440,16 @@ static void data_obj(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_strn(j, "comm", s->comm, strnlen(s->comm, sizeof(s->comm)));
 		fsl_json__kv_u64(j, "ino", s->ino);
 		fsl_json__kv_strn(j, "name", s->name, strnlen(s->name, sizeof(s->name)));
+		if (s->path[0])
+			fsl_json__kv_str(j, "path", s->path);
 		fsl_json__kv_s64(j, "offset", s->offset);
 		fsl_json__kv_u64(j, "bytes", s->bytes);
 		fsl_json__kv_s64(j, "ret", s->ret);
 		fsl_json__obj_end(j);
 	}
 	fsl_json__arr_end(j);
-	data_top_arr(j, "files", d->files, d->nfiles, 1);
-	data_top_arr(j, "procs", d->procs, d->nprocs, 0);
+	data_top_arr(j, "files", d->files, d->nfiles, d->file_path);
+	data_top_arr(j, "procs", d->procs, d->nprocs, NULL);
 	fsl_json__obj_end(j);
 }
 
@@ -1303,6 +1341,7 @@ static void procs_arr(struct fsl_json *j, struct fsl_analysis *a)
 		fsl_json__kv_u64(j, "pid", ps[i].pid);
 		fsl_json__kv_str(j, "comm", ps[i].comm);
 		fsl_json__kv_str(j, "role", roles[ps[i].role < 3 ? ps[i].role : 2]);
+		fsl_json__kv_str(j, "cgroup", ps[i].cgroup[0] ? ps[i].cgroup : NULL);
 		fsl_json__kv_u64(j, "blocked_ns", ps[i].blocked_ns);
 		fsl_json__key(j, "blocked_by_class_ns");
 		fsl_json__obj_begin(j);

@@ -78,6 +78,20 @@ static void spark(FILE *f, const uint64_t *s, unsigned int nbins, unsigned int w
 		fputc(max ? lv[cols[i] ? 1 + (cols[i] * 8 + max - 1) / max : 0] : ' ', f);
 }
 
+/* "block, writeback cannot apply: the target (tmpfs) has no block device" */
+static void na_line(FILE *f, struct fsl_analysis *a, uint32_t fams, const char *why)
+{
+	unsigned int i, n = 0;
+
+	if (!fams)
+		return;
+	for (i = 0; i < FSL_FAM__MAX; i++)
+		if (fams & (1u << i))
+			fprintf(f, "%s%s", n++ ? ", " : "", fsl_family_name(i));
+	fprintf(f, " cannot apply: the target (%s) %s\n",
+		rn_kv(a, FSL_KV_FSTYPE), why);
+}
+
 static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	const struct fsl_health *h = fsl_analysis__health(a);
@@ -110,6 +124,8 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 		fsl_text_escape(ec, sizeof(ec), cmd, (size_t)-1);
 		wrap(f, "command: ", 0, ec);
 	}
+	na_line(f, a, h->fam_no_disk, "has no block device");
+	na_line(f, a, h->fam_no_fs, "is not ext4 or xfs");
 }
 
 /*
@@ -462,7 +478,7 @@ static void sec_data(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    %10s %-15s %-15s %7u %12" PRId64 " %10" PRId64 "  %s\n",
 				fsl_fmt_ns(b[0], 32, s->lat_ns), fsl_data_name(s->op),
 				s->comm[0] ? s->comm : "?", s->pid, s->offset, s->ret,
-				data_name(nm, sizeof(nm), s->name, s->ino));
+				s->path[0] ? s->path : data_name(nm, sizeof(nm), s->name, s->ino));
 		}
 	}
 	if (d->nfiles) {
@@ -475,6 +491,7 @@ static void sec_data(FILE *f, struct fsl_analysis *a)
 			fprintf(f, "    %8" PRIu64 " %10s %8" PRIu64 " %10s %12s  %s (%" PRIu64 ")\n",
 				t->reads, fsl_fmt_bytes(b[0], 32, t->read_bytes), t->writes,
 				fsl_fmt_bytes(b[1], 32, t->write_bytes), fsl_fmt_ns(b[2], 32, t->lat_ns),
+				d->file_path[i][0] ? d->file_path[i] :
 				data_name(nm, sizeof(nm), t->name, t->ino), t->ino);
 		}
 	}

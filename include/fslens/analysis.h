@@ -229,6 +229,7 @@ struct fsl_proc_stat {
 	/* data operations on the target's files (read/write family): bytes done */
 	uint64_t data_reads, data_writes, data_read_bytes, data_write_bytes;
 	uint64_t oncpu_ns;		/* sampled on-CPU time (cpu family), target's work */
+	char cgroup[FSL_PROC_CGROUP_MAX];	/* its cgroup v2 path, "" unknown */
 };
 
 #define FSL_OTHER_FS_DEVS	8
@@ -369,6 +370,12 @@ struct fsl_data_op_stat {
 	struct fsl_hist lat;		/* ns */
 };
 
+/*
+ * A file's path as shown: the target's mount point and the path from its
+ * filesystem's root (file_path records); "" when the trace has none.
+ */
+#define FSL_DATA_PATH_MAX	(2 * FSL_FILE_PATH_MAX + 8)
+
 /* One of the slowest calls (ext4slower's line). */
 struct fsl_data_slow {
 	uint64_t ts, lat_ns, ino, bytes;
@@ -377,6 +384,7 @@ struct fsl_data_slow {
 	uint16_t op, flags;
 	char comm[16];
 	char name[FSL_DATA_NAME_MAX];
+	char path[FSL_DATA_PATH_MAX];
 };
 
 /* Bytes per file or per process (filetop's lines). */
@@ -389,12 +397,14 @@ struct fsl_data_top {
 
 struct fsl_data {
 	uint64_t total;
-	uint64_t read_bytes, write_bytes;	/* done, read and write families */
+	/* done: read and write families, async I/O, and copies (each side on the target) */
+	uint64_t read_bytes, write_bytes;
 	struct fsl_data_op_stat op[FSL_DATA__MAX];
 	unsigned int nslow;
 	struct fsl_data_slow slow[FSL_DATA_SLOWEST];	/* slowest first */
 	unsigned int nfiles, nprocs;
 	struct fsl_data_top files[FSL_DATA_TOP];	/* most bytes first */
+	char file_path[FSL_DATA_TOP][FSL_DATA_PATH_MAX];	/* files[i]'s path, or "" */
 	struct fsl_data_top procs[FSL_DATA_TOP];
 	uint64_t files_other;		/* distinct files beyond the tracked set */
 	uint64_t outside;		/* records of another filesystem: not counted */
@@ -986,6 +996,13 @@ struct fsl_health {
 	uint64_t lost_behind, lost_burst;	/* record.lost_behind, record.lost_burst */
 	uint64_t unknown_events;	/* types this build does not know */
 	uint64_t unknown_stacks;	/* off-CPU events whose stack was absent */
+	/*
+	 * Families (bit i = enum fsl_family i): recorded (record.families; 0
+	 * when the trace does not say), and those not recorded because they
+	 * cannot apply to the target: no block device under it (block,
+	 * writeback: tmpfs, fuse, NFS), not ext4 or XFS (journal, alloc).
+	 */
+	uint32_t fam_recorded, fam_no_disk, fam_no_fs;
 };
 
 /* -------------------------------------------------------- the whole set */

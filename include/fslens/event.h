@@ -194,9 +194,10 @@ enum fsl_event_type {
 
 	/*
 	 * Ranges kept for the families being added: 160-175 cpu, 176-199 xfs
-	 * (layout and inode placement), 207-215 block, 216-223 data
+	 * (layout and inode placement), 207-215 block, 217-223 data
 	 * (aio/io_uring submissions and completions).
 	 */
+	FSL_EV_FILE_PATH = 216,	/* struct fsl_ev_file_path (dirops): a data file's path */
 	FSL_EV__MAX = 224,
 };
 
@@ -692,6 +693,24 @@ enum fsl_dirop_kind {
 #define FSL_DIROP_TRUNC1	(1u << 0)	/* path truncated */
 #define FSL_DIROP_TRUNC2	(1u << 1)	/* path2 truncated */
 #define FSL_DIROP_FAULT		(1u << 2)	/* path could not be read */
+/*
+ * With a target (record -m/-d) the kernel keeps only the calls that acted
+ * on it; pflags bits 4-6 say how that was decided (enum fsl_dirop_scope,
+ * docs/record.md has the rule per system call). 0: not judged (recorded
+ * without a target, or by an fslens before this).
+ */
+#define FSL_DIROP_SCOPE_SHIFT	4
+#define FSL_DIROP_SCOPE_MASK	(7u << FSL_DIROP_SCOPE_SHIFT)
+#define FSL_DIROP_WALK_INEXACT	(1u << 7)	/* the walk met a bound: judged on what it saw */
+
+enum fsl_dirop_scope {
+	FSL_DIROP_SCOPE_NONE = 0,
+	FSL_DIROP_SCOPE_FD,		/* the file of the fd the call returned or was given */
+	FSL_DIROP_SCOPE_STAT,		/* the device the stat call returned */
+	FSL_DIROP_SCOPE_DIR_EVENT,	/* the filesystem traced a change of its directory in the call */
+	FSL_DIROP_SCOPE_WALK,		/* the lookup's start and the mounts its path crosses */
+	FSL_DIROP_SCOPE_ALL,		/* sync(): every filesystem */
+};
 
 /*
  * One record per completed call; hdr.ts is the entry time and lat_ns the
@@ -759,6 +778,19 @@ enum fsl_data_kind {
 	FSL_DATA_COPY_RANGE,	/* copy_file_range */
 	FSL_DATA_SENDFILE,
 	FSL_DATA_SPLICE,
+	/*
+	 * Asynchronous I/O, one record per request on a file of the target:
+	 * hdr.ts is the submission (io_submit's entry; io_uring_submit_req),
+	 * lat_ns runs to its completion as the application gets it (libaio:
+	 * the io_getevents that reaped it; io_uring: the CQE posted), ret is
+	 * the request's result. hdr.pid/tid: the submitting thread.
+	 */
+	FSL_DATA_AIO_READ,	/* IOCB_CMD_PREAD, IOCB_CMD_PREADV */
+	FSL_DATA_AIO_WRITE,	/* IOCB_CMD_PWRITE, IOCB_CMD_PWRITEV */
+	FSL_DATA_AIO_FSYNC,	/* IOCB_CMD_FSYNC, IOCB_CMD_FDSYNC */
+	FSL_DATA_URING_READ,	/* IORING_OP_READ, READV, READ_FIXED, READV_FIXED */
+	FSL_DATA_URING_WRITE,	/* IORING_OP_WRITE, WRITEV, WRITE_FIXED, WRITEV_FIXED */
+	FSL_DATA_URING_FSYNC,	/* IORING_OP_FSYNC (FSL_DATA_DATASYNC: with IORING_FSYNC_DATASYNC) */
 	FSL_DATA__MAX,
 };
 
@@ -767,6 +799,8 @@ enum fsl_data_kind {
 #define FSL_DATA_VEC		(1u << 2)	/* readv/writev family (iovecs) */
 #define FSL_DATA_IOV_TRUNC	(1u << 3)	/* more iovecs than summed: bytes is a floor */
 #define FSL_DATA_OUT		(1u << 4)	/* copy/sendfile/splice: the target file is fd_out */
+#define FSL_DATA_BOTH		(1u << 5)	/* copy_file_range: fd_out (ino2) is the target's too */
+#define FSL_DATA_DATASYNC	(1u << 6)	/* an asynchronous fsync of the data only */
 #define FSL_DATA_NAME_MAX	32
 
 /*
@@ -791,7 +825,35 @@ struct fsl_ev_data {
 	__u16 flags;		/* FSL_DATA_* */
 	__u16 _pad;
 	char name[FSL_DATA_NAME_MAX];
+	/* with FSL_DATA_BOTH: the file written (fd_out), its name; 0 otherwise */
+	__u64 ino2;
+	char name2[FSL_DATA_NAME_MAX];
 };
+
+/*
+ * The path of a file of the target from its filesystem's root ("/d/f"),
+ * emitted before the first data record on it (and again should the probe
+ * have forgotten it): names the files of the slowest calls and of the
+ * per-file tables. Built from the dentries up to the root, so a name being
+ * renamed at that moment may show either name. path is NUL padded.
+ */
+#define FSL_FILE_PATH_MAX	256
+#define FSL_FILE_PATH_TRUNC	(1u << 0)	/* deeper than followed: the top is left out */
+
+struct fsl_ev_file_path {
+	struct fsl_hdr hdr;
+	__u64 ino;
+	__u32 dev;
+	__u16 path_len;		/* bytes of path used */
+	__u16 flags;		/* FSL_FILE_PATH_* */
+	char path[FSL_FILE_PATH_MAX];
+};
+
+/* The bytes of path to use: path_len, never past the array (a crafted file). */
+static inline unsigned int fsl_file_path_len(const struct fsl_ev_file_path *e)
+{
+	return e->path_len < FSL_FILE_PATH_MAX ? e->path_len : FSL_FILE_PATH_MAX;
+}
 
 /* Task states recorded with an off-CPU wait. */
 #define FSL_OFFCPU_UNINTERRUPTIBLE	2	/* TASK_UNINTERRUPTIBLE */
@@ -924,6 +986,7 @@ enum fsl_proc_kind {
 };
 
 #define FSL_PROC_KTHREAD	(1u << 0)
+#define FSL_PROC_CGROUP_MAX	128
 
 struct fsl_ev_proc {
 	struct fsl_hdr hdr;	/* pid/tid: the task the record is about */
@@ -932,6 +995,15 @@ struct fsl_ev_proc {
 	__u32 flags;		/* FSL_PROC_* */
 	__s32 exit_code;
 	char comm[16];
+	/*
+	 * The task's cgroup on the cgroup v2 hierarchy: its id (the kernfs
+	 * node's, the cgroup directory's inode number; 0 unknown), read in
+	 * the kernel, and its path below the hierarchy's root ("/a/b"), filled
+	 * by the recorder from /proc (the tail, "..." first, if longer);
+	 * "" unknown. Traces before these read 0 and "".
+	 */
+	__u64 cgroup_id;
+	char cgroup[FSL_PROC_CGROUP_MAX];
 };
 
 /*

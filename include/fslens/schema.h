@@ -21,11 +21,12 @@ enum fsl_field_kind {
 	FSL_F_S64,
 	FSL_F_DEV,	/* u32 kernel dev_t, printed MAJ,MIN */
 	FSL_F_HEX,	/* u64 printed in hex (addresses, flags) */
-	FSL_F_COMM,	/* char[size] (16: comm, 32: data name), NUL padded */
+	FSL_F_COMM,	/* char[size] (16: comm, 32: data name, 128: cgroup), NUL padded */
 	FSL_F_PATHS,	/* dirop tail: path then path2, lengths in path_len/path2_len */
 	FSL_F_S16,
 	FSL_F_U8X,	/* u8 printed as a number even if char-like */
 	FSL_F_INOS,	/* dirents tail: count u64 inode numbers (count field), size 0 */
+	FSL_F_PATH,	/* file_path: path_len bytes of a path at offset, size 0 */
 };
 
 struct fsl_field {
@@ -59,6 +60,8 @@ int fsl_family_parse(const char *list, uint32_t *mask, const char **bad);
 
 const char *fsl_dirop_name(unsigned int op);	/* "create", "mkdir", ... */
 const char *fsl_data_name(unsigned int op);	/* "read", "pwrite", "fsync", ... */
+/* How a path call was judged to be the target's (enum fsl_dirop_scope): "fd", "walk", ... */
+const char *fsl_dirop_scope_name(unsigned int how);
 
 /* Read a field of a record as u64/s64 (sign-extended for signed kinds). */
 int64_t fsl_field_get(const struct fsl_field *f, const void *rec);

@@ -88,10 +88,19 @@ int fsl_scope_decide(const struct fsl_scope_evidence *e, const struct fsl_scope_
 int fsl_scope_decide_sample(const struct fsl_scope_evidence *e, const struct fsl_scope_stack *st,
 			    unsigned int target_fs, enum fsl_scope_rule *rule);
 
+/* What a process was judged to do: its waits, and its operations on the target. */
+struct fsl_scope_tally {
+	uint32_t target, other;
+};
+
 /*
- * No evidence of its own: where most of the process's judged waits went
- * (1: another filesystem; a tie is the target's), dflt when it has none.
+ * No evidence of its own: where most of the process's judged waits and
+ * operations went (1: another filesystem; a tie is the target's). A
+ * process with none yet goes by its parent's (a job's shell forks a child
+ * that waits only in fork or exec: it is the job's); dflt when neither has
+ * any. self and parent may be NULL (nothing known).
  */
-int fsl_scope_majority(uint32_t target, uint32_t other, int dflt);
+int fsl_scope_majority(const struct fsl_scope_tally *self, const struct fsl_scope_tally *parent,
+		       int dflt);
 
 #endif /* FSLENS_SCOPE_H */

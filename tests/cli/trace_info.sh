@@ -19,9 +19,9 @@ check_grep proc '^  proc +1 +0$' "$T_TMP/info"
 check_grep complete 'format version 1, complete\)' "$T_TMP/info"
 check_grep chunks '^chunks: +1$' "$T_TMP/info"
 check_grep meta '^metadata: +10 keys, 1 stacks, 1 symbols, 0 bitmaps, 1 texts$' "$T_TMP/info"
-# raw = sum of record sizes: proc 48, dirop 88, journal_start 64, offcpu 56,
+# raw = sum of record sizes: proc 184 (cgroup fields), dirop 88, journal_start 64, offcpu 56,
 # 3 block_rq 64 each, 2 commits 40 each, run_stats 88
-check_grep raw "raw 640 B" "$T_TMP/info"
+check_grep raw "raw 776 B" "$T_TMP/info"
 size=$(stat -c %s "$K")
 bpe=$(awk -v s="$size" 'BEGIN { printf "%.2f", s / 10 }')
 check_grep bytes_per_event "file $size B, $bpe bytes/event" "$T_TMP/info"
@@ -37,7 +37,7 @@ f = d["families"]
 print(d["events"], d["lost"], f["block"]["events"], f["block"]["lost"], f["journal"]["events"],
       d["duration_ns"], d["hostname"], d["complete"], d["chunks"], d["raw_bytes"],
       d["kv"]["target.mount"], len(d["warnings"]))' "$T_TMP/info.json" 2>&1)
-check_eq json_values "$got" "10 3 3 3 4 2000000000 testhost True 1 640 /mnt/scratch 0"
+check_eq json_values "$got" "10 3 3 3 4 2000000000 testhost True 1 776 /mnt/scratch 0"
 
 # A cut file: incomplete, one warning, the complete chunks still counted
 M=$T_TMP/mix.trace

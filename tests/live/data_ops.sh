@@ -1,14 +1,22 @@
 #!/bin/bash
 # Data operations against independent truth, on a scratch ext4:
 #  - tests/helpers/data_work writes, syncs and reads back known byte counts at
-#    known offsets (write/pwrite/writev/pwritev, read/pread/readv/preadv, fsync,
-#    fdatasync, sync_file_range, fallocate, ftruncate, copy_file_range, sendfile;
-#    buffered and O_DIRECT) and prints what each call returned: the report's
-#    counts, bytes asked and bytes done equal them exactly, per operation;
+#    known offsets (write/pwrite/writev/pwritev/pwritev2, read/pread/readv/
+#    preadv/preadv2, fsync, fdatasync, sync_file_range, fallocate, ftruncate,
+#    copy_file_range, sendfile, splice; buffered and O_DIRECT) and prints what
+#    each call returned: the report's counts, bytes asked and bytes done equal
+#    them exactly, per operation; every call's offset and result equal its
+#    record's; the bytes read and written per file and for the process
+#    (copies included) equal the report's tables;
 #  - its pipe and /dev/zero reads are not the target's: no record for them;
-#  - pwrite and pread latency percentiles (p50, p90, p99) agree within 5% with
-#    bpftrace timing the same syscalls of the same process;
-#  - dd and fio (psync) counts and bytes equal what they did.
+#  - the latency percentiles (p50, p90, p99) of read, write, pread, pwrite
+#    (with the v and v2 variants) and splice agree within 5% with bpftrace
+#    timing the same syscalls of the same process on the same files;
+#  - the slowest calls name their file by its path;
+#  - dd and fio (psync) counts and bytes equal what they did;
+#  - fio with libaio and with io_uring, O_DIRECT, writing then reading a
+#    known size at known offsets: the aio/uring records' counts, bytes and
+#    offsets equal fio's; their completion waits are blocked time.
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -25,17 +33,30 @@ losetup --direct-io=on "$SCRATCH_LOOP" 2>/dev/null || skip direct_io_loop "loset
 # ---- data_work: exact counts and bytes ----------------------------------
 have_bt=0
 if command -v bpftrace >/dev/null 2>&1; then
+	# data_work's calls on its files (fds 100-102), by the op fslens files them under:
+	# 1 read, 2 write, 3 pread, 4 pwrite, 5 splice
 	cat >"$T_TMP/lat.bt" <<'BT'
 BEGIN { printf("ready\n"); }
-// data_work's own calls (4 and 8 KiB; preadv/pwritev: 3 iovecs), not ld.so's
-tracepoint:syscalls:sys_enter_pwrite64, tracepoint:syscalls:sys_enter_pread64
-/comm == "data_work" && (args->count == 4096 || args->count == 8192)/ { @s[tid] = nsecs; }
-tracepoint:syscalls:sys_enter_pwritev, tracepoint:syscalls:sys_enter_preadv
-/comm == "data_work" && args->vlen == 3/ { @s[tid] = nsecs; }
-tracepoint:syscalls:sys_exit_pwrite64, tracepoint:syscalls:sys_exit_pwritev
-/@s[tid]/ { @pwrite[@npw] = nsecs - @s[tid]; @npw++; delete(@s[tid]); }
-tracepoint:syscalls:sys_exit_pread64, tracepoint:syscalls:sys_exit_preadv
-/@s[tid]/ { @pread[@npr] = nsecs - @s[tid]; @npr++; delete(@s[tid]); }
+tracepoint:syscalls:sys_enter_read, tracepoint:syscalls:sys_enter_readv
+/comm == "data_work" && args->fd >= 100 && args->fd <= 102/ { @s[tid] = nsecs; @op[tid] = 1; }
+tracepoint:syscalls:sys_enter_write, tracepoint:syscalls:sys_enter_writev
+/comm == "data_work" && args->fd >= 100 && args->fd <= 102/ { @s[tid] = nsecs; @op[tid] = 2; }
+tracepoint:syscalls:sys_enter_pread64, tracepoint:syscalls:sys_enter_preadv,
+tracepoint:syscalls:sys_enter_preadv2
+/comm == "data_work" && args->fd >= 100 && args->fd <= 102/ { @s[tid] = nsecs; @op[tid] = 3; }
+tracepoint:syscalls:sys_enter_pwrite64, tracepoint:syscalls:sys_enter_pwritev,
+tracepoint:syscalls:sys_enter_pwritev2
+/comm == "data_work" && args->fd >= 100 && args->fd <= 102/ { @s[tid] = nsecs; @op[tid] = 4; }
+tracepoint:syscalls:sys_enter_splice
+/comm == "data_work" && ((args->fd_in >= 100 && args->fd_in <= 102) ||
+ (args->fd_out >= 100 && args->fd_out <= 102))/ { @s[tid] = nsecs; @op[tid] = 5; }
+tracepoint:syscalls:sys_exit_read, tracepoint:syscalls:sys_exit_readv,
+tracepoint:syscalls:sys_exit_write, tracepoint:syscalls:sys_exit_writev,
+tracepoint:syscalls:sys_exit_pread64, tracepoint:syscalls:sys_exit_preadv,
+tracepoint:syscalls:sys_exit_preadv2, tracepoint:syscalls:sys_exit_pwrite64,
+tracepoint:syscalls:sys_exit_pwritev, tracepoint:syscalls:sys_exit_pwritev2,
+tracepoint:syscalls:sys_exit_splice
+/@s[tid]/ { $o = @op[tid]; @lat[$o, @n[$o]] = nsecs - @s[tid]; @n[$o]++; delete(@s[tid]); delete(@op[tid]); }
 BT
 	ulimit -l unlimited 2>/dev/null
 	# a background job ignores SIGINT: it is stopped with SIGTERM, bounded
@@ -49,8 +70,8 @@ BT
 		sleep 0.1
 	done
 fi
-"$FSLENS" record -m "$M" -e dirops,proc -o "$T_TMP/w.trace" -- "$WORK" "$M" \
-	>"$T_TMP/truth" 2>"$T_TMP/rec.err"
+DATA_WORK_DETAIL=$T_TMP/detail "$FSLENS" record -m "$M" -e dirops,proc -o "$T_TMP/w.trace" -- \
+	"$WORK" "$M" >"$T_TMP/truth" 2>"$T_TMP/rec.err"
 check_eq work_record_exit "$?" 0
 if [ $have_bt = 1 ]; then
 	sleep 0.5
@@ -60,7 +81,7 @@ fi
 "$FSLENS" report --json "$T_TMP/w.trace" >"$T_TMP/w.json" 2>"$T_TMP/rep.err"
 check_eq work_report_exit "$?" 0
 
-python3 - "$T_TMP/truth" "$T_TMP/w.json" <<'PY' >"$T_TMP/cmp"
+python3 - "$T_TMP/truth" "$T_TMP/w.json" "$T_TMP/detail" "$M" <<'PY' >"$T_TMP/cmp"
 import json, sys
 truth = {}
 for line in open(sys.argv[1]):
@@ -75,6 +96,28 @@ for op, (n, asked, done) in sorted(truth.items()):
 extra = sorted(set(ops) - set(truth))
 print("%s extra_ops %s" % ("BAD" if extra else "ok", extra))
 print("%s outside %d" % ("ok" if d["outside"] == 0 else "BAD", d["outside"]))
+# bytes per file and for the process, copies included
+files = {f["name"]: f for f in d["files"]}
+for line in open(sys.argv[3]):
+    w = line.split()
+    if w[0] not in ("file", "proc"):
+        continue
+    want = tuple(int(x) for x in w[2:6])
+    if w[0] == "file":
+        f = files.get(w[1], {})
+        name = "file_" + w[1]
+    else:
+        f = d["procs"][0] if len(d["procs"]) == 1 else {}
+        name = "proc"
+    got = tuple(f.get(k, 0) for k in ("reads", "read_bytes", "writes", "write_bytes"))
+    print("%s bytes_%s got=%s want=%s" % ("ok" if got == want else "BAD", name, got, want))
+    if w[0] == "file":
+        p = f.get("path", "")
+        print("%s path_%s %s" % ("ok" if p == sys.argv[4] + "/" + w[1] else "BAD", w[1], p))
+# the slowest calls name their file by its path
+slow = d["slowest"]
+bad = [s.get("path") for s in slow if s.get("path") != sys.argv[4] + "/" + s["name"]]
+print("%s slowest_paths %d slowest, %s" % ("ok" if slow and not bad else "BAD", len(slow), bad[:3]))
 PY
 while read -r st name rest; do
 	if [ "$st" = ok ]; then pass "work_$name"; else fail "work_$name" "$rest"; fi
@@ -87,33 +130,42 @@ ndata=$(wc -l <"$T_TMP/data.txt")
 check_ge work_data_records "$ndata" 500
 check_eq work_only_target_records "$(grep -vc " dev=${SCRATCH_DEV/:/,} " "$T_TMP/data.txt")" 0
 check_eq work_only_target_files "$(grep -vcE ' data [a-z_]+ data_(a|b|direct) ' "$T_TMP/data.txt")" 0
+# every call's offset and result, as a sorted list, equal the records'
+sed -nE 's/.* data ([a-z_]+) (data_[a-z]+) .* offset=(-?[0-9]+) .* ret=(-?[0-9]+) .*/\1 \2 \3 \4/p' \
+	"$T_TMP/data.txt" | sort >"$T_TMP/offs.got"
+awk '$1 == "call" {print $2, $3, $4, $5}' "$T_TMP/detail" | sort >"$T_TMP/offs.want"
+check_eq work_offsets_and_results "$(diff "$T_TMP/offs.want" "$T_TMP/offs.got" | head -5)" ""
+check_eq work_calls_compared "$(wc -l <"$T_TMP/offs.want")" "$ndata"
 
 if [ $have_bt = 1 ] && [ -s "$T_TMP/bt.out" ]; then
 	python3 - "$T_TMP/bt.out" "$T_TMP/w.json" <<'PY' >"$T_TMP/lat"
 import json, sys, math, re
 vals = {}
-# the maps bpftrace prints at exit (no per-event output to lose): @pwrite[i]: ns
-for line in open(sys.argv[1]):
-    m = re.match(r"@(pwrite|pread)\[\d+\]: (\d+)", line)
+# the maps bpftrace prints at exit (no per-event output to lose): @lat[op, i]: ns
+# (bpftrace prints its other maps too, strings with whatever bytes: not decoded strictly)
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"@lat\[(\d+), \d+\]: (\d+)", line)
     if m:
-        vals.setdefault(m.group(1), []).append(int(m.group(2)))
+        op = ("read", "write", "pread", "pwrite", "splice")[int(m.group(1)) - 1]
+        vals.setdefault(op, []).append(int(m.group(2)))
 ops = json.load(open(sys.argv[2]))["data"]["ops"]
-for op in ("pwrite", "pread"):
+for op in ("read", "write", "pread", "pwrite", "splice"):
     v = sorted(vals.get(op, []))
-    if len(v) != ops[op]["count"]:
-        print("BAD %s_count bpftrace=%d fslens=%d" % (op, len(v), ops[op]["count"]))
+    if len(v) != ops.get(op, {}).get("count", 0):
+        print("BAD %s_count bpftrace=%d fslens=%d" % (op, len(v), ops.get(op, {}).get("count", 0)))
         continue
     for q in (50, 90, 99):
         exact = v[max(0, math.ceil(q / 100 * len(v)) - 1)] / 1000.0
         got = ops[op]["p%d_us" % q]
         rel = abs(got - exact) / exact
-        print("%s %s_p%d fslens=%.3fus bpftrace=%.3fus diff=%.1f%%" %
-              ("ok" if rel <= 0.05 else "BAD", op, q, got, exact, 100 * rel))
+        print("%s %s_p%d fslens=%.3fus bpftrace=%.3fus diff=%.1f%% n=%d" %
+              ("ok" if rel <= 0.05 else "BAD", op, q, got, exact, 100 * rel, len(v)))
 PY
 	while read -r st name rest; do
 		if [ "$st" = ok ]; then pass "lat_$name"; else fail "lat_$name" "$rest"; fi
 		echo "  $name $rest" >&2
 	done <"$T_TMP/lat"
+	check_eq lat_compared "$(wc -l <"$T_TMP/lat")" 15
 else
 	skip latency "bpftrace not available or saw nothing: $(head -c 200 "$T_TMP/bt.err" 2>/dev/null)"
 fi
@@ -167,21 +219,54 @@ print(j["total_ios"], j["io_bytes"])' "$T_TMP/fio.json")
 else
 	skip fio "fio not installed (make deps)"
 fi
-# ---- libaio and io_uring: the sleeps waiting for completions are blocked time ----
-# fio O_DIRECT random reads at queue depth 8; its blocked time (off-CPU waits
-# marked as AIO waits) must be a large part of its run, not ~0 as before.
+# ---- libaio and io_uring: requests as data operations, and their waits ----
+# fio O_DIRECT: 8 MiB written in 64 KiB requests at queue depth 8, then read
+# back alike; every request is one record: counts, bytes and offsets exact.
+# Then random 4 KiB reads at depth 8: its blocked time (off-CPU waits marked
+# as AIO waits) must be a large part of its run, not ~0 as before.
 if command -v fio >/dev/null 2>&1; then
 	for eng in libaio io_uring; do
-		"$FSLENS" record -m "$M" --min-wait 0 -o "$T_TMP/$eng.trace" -- fio --name=a --filename="$M/fio" \
-			--size=32m --rw=randread --bs=4k --direct=1 --ioengine=$eng --iodepth=8 \
-			--number_ios=4000 --output-format=json --output="$T_TMP/$eng.fio" \
+		F=$M/fio_$eng
+		dd if=/dev/zero of="$F" bs=1M count=8 status=none	# no layout by fio
+		"$FSLENS" record -m "$M" -e dirops,proc -o "$T_TMP/$eng.rw.trace" -- sh -c "
+			fio --name=w --filename=$F --size=8m --rw=write --bs=64k --direct=1 \
+			    --ioengine=$eng --iodepth=8 --output-format=json --output=$T_TMP/$eng.w.json &&
+			fio --name=r --filename=$F --size=8m --rw=read --bs=64k --direct=1 \
+			    --ioengine=$eng --iodepth=8 --output-format=json --output=$T_TMP/$eng.r.json" \
 			>/dev/null 2>"$T_TMP/$eng.err"
 		rc=$?
-		if [ $rc -ne 0 ] && grep -qi "engine\|io_uring" "$T_TMP/$eng.err"; then
-			skip "${eng}_waits" "fio cannot use $eng here: $(head -c 200 "$T_TMP/$eng.err")"
+		if [ $rc -ne 0 ] && grep -qi "engine\|io_uring\|libaio" "$T_TMP/$eng.err"; then
+			skip "${eng}" "fio cannot use $eng here: $(head -c 200 "$T_TMP/$eng.err")"
 			continue
 		fi
-		check_eq "${eng}_record_exit" "$rc" 0
+		check_eq "${eng}_rw_record_exit" "$rc" 0
+		"$FSLENS" report --json "$T_TMP/$eng.rw.trace" >"$T_TMP/$eng.rw.json" 2>/dev/null
+		"$FSLENS" dump "$T_TMP/$eng.rw.trace" 2>/dev/null |
+			grep -E '^ *[0-9.]+ +[0-9]+ +[0-9]+/[0-9]+ +[^ ]+ +data ' >"$T_TMP/$eng.data"
+		[ "$eng" = libaio ] && pre=aio || pre=uring
+		python3 - "$T_TMP/$eng.rw.json" "$T_TMP/$eng.w.json" "$T_TMP/$eng.r.json" "$pre" <<'PY' \
+			>"$T_TMP/$eng.cmp"
+import json, sys
+ops = json.load(open(sys.argv[1]))["data"]["ops"]
+for f, d in ((sys.argv[2], "write"), (sys.argv[3], "read")):
+    j = json.load(open(f))["jobs"][0][d]
+    g = ops.get("%s_%s" % (sys.argv[4], d), {})
+    got = (g.get("count", 0), g.get("bytes_asked", 0), g.get("bytes_done", 0), g.get("errors", 1))
+    want = (j["total_ios"], j["io_bytes"], j["io_bytes"], 0)
+    print("%s %s got=%s want=%s" % ("ok" if got == want and want[0] == 128 else "BAD", d, got, want))
+PY
+		while read -r st name rest; do
+			if [ "$st" = ok ]; then pass "${eng}_${name}_counts_bytes"; else fail "${eng}_${name}_counts_bytes" "$rest"; fi
+		done <"$T_TMP/$eng.cmp"
+		for d in write read; do
+			check_eq "${eng}_${d}_offsets" "$(sed -nE "s/.* data ${pre}_$d fio_$eng .* offset=([0-9]+) bytes=65536 ret=65536 .*/\1/p" \
+				"$T_TMP/$eng.data" | sort -n | uniq | tr '\n' ' ')" "$(seq 0 65536 8323072 | tr '\n' ' ')"
+		done
+		"$FSLENS" record -m "$M" --min-wait 0 -o "$T_TMP/$eng.trace" -- fio --name=a --filename="$F" \
+			--size=8m --rw=randread --bs=4k --direct=1 --ioengine=$eng --iodepth=8 \
+			--number_ios=4000 --output-format=json --output="$T_TMP/$eng.fio" \
+			>/dev/null 2>"$T_TMP/$eng.err"
+		check_eq "${eng}_record_exit" "$?" 0
 		naio=$("$FSLENS" dump --json "$T_TMP/$eng.trace" 2>/dev/null | python3 -c '
 import json, sys
 n = 0
@@ -202,5 +287,7 @@ print(int(100 * j["blocked"]["workload_s"] / run) if run else 0)' "$T_TMP/$eng.f
 		check_ge "${eng}_blocked_pct_of_run" "$share" 30
 		echo "  $eng: $naio AIO waits, workload blocked ${share}% of fio's run" >&2
 	done
+else
+	skip fio_async "fio not installed (make deps)"
 fi
 [ $T_FAILS -eq 0 ]

@@ -3,6 +3,8 @@
 # copies of tests/helpers/data_work (fsl_dw_a, fsl_dw_b, fsl_dw_c) work at once:
 #  - -p A,B: data records of A and B only, each one's counts equal its truth;
 #  - --tid A (a single-threaded process: tid = pid): A's only;
+#  - --tid W, W the second thread of tests/helpers/threads_work (tid != pid),
+#    both threads working: W's records only, under the process's pid;
 #  - --cgroup DIR (a cgroup v2 hierarchy mounted here): only the copy that
 #    runs in DIR's child cgroup (a descendant counts), none of the others.
 . "$(dirname "$0")/../lib.sh"
@@ -22,11 +24,12 @@ start_workers() {	# [cgroup.procs file for c]
 	rm -f "$T_TMP/go"
 	for w in a b c; do
 		if [ $w = c ] && [ -n "${1:-}" ]; then
-			sh -c "echo \$\$ > $1; while [ ! -e $T_TMP/go ]; do sleep 0.05; done;
-			       exec $T_TMP/fsl_dw_$w $M/$w" >"$T_TMP/truth.$w" &
+			DATA_WORK_DETAIL=$T_TMP/detail.$w sh -c "echo \$\$ > $1;
+				while [ ! -e $T_TMP/go ]; do sleep 0.05; done;
+				exec $T_TMP/fsl_dw_$w $M/$w" >"$T_TMP/truth.$w" &
 		else
-			sh -c "while [ ! -e $T_TMP/go ]; do sleep 0.05; done; exec $T_TMP/fsl_dw_$w $M/$w" \
-				>"$T_TMP/truth.$w" &
+			DATA_WORK_DETAIL=$T_TMP/detail.$w sh -c "while [ ! -e $T_TMP/go ]; do sleep 0.05; done;
+				exec $T_TMP/fsl_dw_$w $M/$w" >"$T_TMP/truth.$w" &
 		fi
 		PIDS[$w]=$!
 	done
@@ -53,10 +56,9 @@ procs() {
 d = json.load(open(sys.argv[1]))["data"]
 print(" ".join(sorted("%s:%d:%d" % (p["comm"], p["reads"], p["writes"]) for p in d["procs"])))' "$T_TMP/$1.json"
 }
-# truth W: "fsl_dw_W:reads:writes" from what its calls returned
+# truth W: "fsl_dw_W:reads:writes" from what its calls returned (copies read and write)
 truth() {
-	awk -v w="$1" '$1 == "read" || $1 == "pread" {r += $2} $1 == "write" || $1 == "pwrite" {x += $2}
-		END {printf "fsl_dw_%s:%d:%d", w, r, x}' "$T_TMP/truth.$1"
+	awk -v w="$1" '$1 == "proc" {printf "fsl_dw_%s:%d:%d", w, $3, $5}' "$T_TMP/detail.$1"
 }
 
 declare -A PIDS
@@ -69,6 +71,32 @@ check_eq pids_in_metadata "$("$B/tests/trace_query" "$T_TMP/pids.trace" kv recor
 start_workers
 record_during tid --tid "${PIDS[a]}"
 check_eq tid_only_a "$(procs tid)" "$(truth a)"
+
+# a thread that is not its process's first: --tid tells it from -p
+"$B/tests/threads_work" "$M" "$T_TMP/go2" >"$T_TMP/thr.out" &
+TP=$!
+for i in $(seq 1 100); do [ "$(wc -l <"$T_TMP/thr.out")" -ge 2 ] && break; sleep 0.05; done
+WT=$(awk '$1 == "worker" {print $2; exit}' "$T_TMP/thr.out")
+"$FSLENS" record -m "$M" -e dirops,proc --tid "$WT" --duration 3 -o "$T_TMP/thr.trace" \
+	2>"$T_TMP/thr.err" &
+rp=$!
+for i in $(seq 1 100); do grep -q recording "$T_TMP/thr.err" && break; sleep 0.1; done
+sleep 0.3
+touch "$T_TMP/go2"
+wait $TP
+wait $rp
+check_eq thread_record_exit "$?" 0
+check_cmd thread_tid_is_not_pid test "$WT" != "$TP"
+"$FSLENS" dump "$T_TMP/thr.trace" 2>/dev/null | grep -E '^ *[0-9.]+ +[0-9]+ +[0-9]+/[0-9]+ +[^ ]+ +data ' \
+	>"$T_TMP/thr.data"
+check_eq thread_data_records "$(wc -l <"$T_TMP/thr.data")" 100
+check_eq thread_only_that_thread "$(grep -vcE "^ *[0-9.]+ +[0-9]+ +$TP/$WT " "$T_TMP/thr.data")" 0
+check_eq thread_only_its_file "$(grep -vc ' data p[a-z]* thr_worker ' "$T_TMP/thr.data")" 0
+"$FSLENS" report --json "$T_TMP/thr.trace" >"$T_TMP/thr.json" 2>/dev/null
+check_eq thread_report_process "$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["data"]["procs"]
+print(" ".join("%d:%d:%d:%d:%d" % (p["pid"], p["reads"], p["read_bytes"], p["writes"], p["write_bytes"]) for p in d))' \
+	"$T_TMP/thr.json")" "$TP:$(awk '$1 == "worker" && NF == 5 {print $2 ":" $3 ":" $4 ":" $5}' "$T_TMP/thr.out")"
 
 mkdir -p "$T_TMP/cg"
 if mount -t cgroup2 none "$T_TMP/cg" 2>/dev/null; then

@@ -4,7 +4,9 @@
 #    (target.dev in the trace is the loop fs's);
 #  - a tmpfs target (-m): record says the block and writeback families cannot
 #    apply and records none of their events; data_work's data operations on it
-#    are all there (counts and bytes equal what the calls returned).
+#    are all there (counts and bytes equal what the calls returned); the
+#    report (text and JSON) says which families cannot apply and why, from
+#    the trace's record.families, and an ext4 target's report says none.
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -54,4 +56,19 @@ PY
 while read -r st name rest; do
 	if [ "$st" = ok ]; then pass "tmpfs_$name"; else fail "tmpfs_$name" "$rest"; fi
 done <"$T_TMP/cmp"
+# the report says what could not be recorded, and why
+check_eq tmpfs_json_families "$(python3 -c 'import json,sys
+f = json.load(open(sys.argv[1]))["trace"]["families"]
+print(",".join(f["recorded"]), " ".join("%s=%s" % kv for kv in sorted(f["cannot_apply"].items())))' \
+	"$T_TMP/t.json")" "dirops,offcpu,proc,cpu alloc=not ext4 or xfs block=no block device journal=not ext4 or xfs writeback=no block device"
+"$FSLENS" report "$T_TMP/t.trace" >"$T_TMP/t.txt" 2>&1
+check_grep tmpfs_text_no_disk '^block, writeback cannot apply: the target \(tmpfs\) has no block device$' \
+	"$T_TMP/t.txt"
+check_grep tmpfs_text_not_ext4 '^journal, alloc cannot apply: the target \(tmpfs\) is not ext4 or xfs$' \
+	"$T_TMP/t.txt"
+# an ext4 target with every family: nothing to say
+"$FSLENS" report --json "$T_TMP/d1.trace" >"$T_TMP/d1.json" 2>/dev/null
+check_eq ext4_json_cannot_apply "$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["trace"]["families"]["cannot_apply"])' "$T_TMP/d1.json")" "{}"
+check_eq ext4_text_cannot_apply "$("$FSLENS" report "$T_TMP/d1.trace" 2>&1 | grep -c 'cannot apply')" 0
 [ $T_FAILS -eq 0 ]

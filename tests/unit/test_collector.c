@@ -152,7 +152,12 @@ TEST(dirops_table_layout)
 	for (i = 0; i < n; i++) {
 		const struct fsl_dirop_sc *s = &t[i].sc;
 
-		CHECK((s->op >= 1 && s->op <= FSL_OP__MAX) || (!s->op && (s->data || s->aio)));
+		CHECK((s->op >= 1 && s->op <= FSL_OP__MAX) ||
+		      (!s->op && (s->data || s->aio || s->async)));
+		/* the struct a stat call fills: only stat calls, where the man pages put it */
+		CHECK(s->statbuf == -1 || (s->op == FSL_OP_STAT + 1 && s->statbuf >= 1 &&
+					   s->statbuf <= 4));
+		CHECK(s->async <= 2);
 		CHECK(s->data <= FSL_DATA__MAX);
 		if (s->data)
 			CHECK(s->fd >= 0 && s->fd <= 4 && s->count >= -1 && s->count <= 4 &&
@@ -201,9 +206,29 @@ TEST(dirops_table_layout)
 	CHECK_EQ(e->sc.data, 0);
 	CHECK_EQ(e->sc.aio, 1);
 	CHECK_EQ(e->sc.count, 1);
+	CHECK_EQ(e->sc.async, 2);	/* and the events it reaped (probes/aio.bpf.h) */
+	e = sc_find("io_submit");	/* (ctx, nr, iocbpp): its iocbs, not a wait */
+	REQUIRE(e);
+	CHECK_EQ(e->nr, SYS_io_submit);
+	CHECK_EQ(e->sc.op, 0);
+	CHECK_EQ(e->sc.aio, 0);
+	CHECK_EQ(e->sc.async, 1);
 	e = sc_find("io_uring_enter");
 	REQUIRE(e);
 	CHECK_EQ(e->sc.aio, 2);
+	CHECK_EQ(e->sc.async, 0);
+	e = sc_find("newfstatat");	/* (dfd, path, statbuf, flag) */
+	REQUIRE(e);
+	CHECK_EQ(e->sc.op, FSL_OP_STAT + 1);
+	CHECK_EQ(e->sc.statbuf, 2);
+	CHECK_EQ(e->sc.statx, 0);
+	e = sc_find("statx");		/* (dfd, path, flags, mask, buffer) */
+	REQUIRE(e);
+	CHECK_EQ(e->sc.statbuf, 4);
+	CHECK_EQ(e->sc.statx, 1);
+	e = sc_find("mkdirat");
+	REQUIRE(e);
+	CHECK_EQ(e->sc.statbuf, -1);
 	e = sc_find("fsync");		/* both a dirop and a data operation */
 	REQUIRE(e);
 	CHECK_EQ(e->sc.op, FSL_OP_FSYNC + 1);

@@ -242,6 +242,93 @@ TEST(context_stage_scopes_waits_to_the_target)
 	fsl_context__free(cx);
 }
 
+/*
+ * A wait with no evidence of its own (fsl_scope_majority): the process's
+ * judged waits and operations on the target, else its parent's; with
+ * neither, in a trace that would show its work on the target (dirops
+ * recorded, no command), another filesystem's. Without dirops recorded,
+ * nothing can be said of it: the target's.
+ */
+TEST(context_stage_scopes_waits_by_parent_and_ops)
+{
+	static const struct { uint32_t pid, wake_dev, ops_flags, no_ops_flags; } w[] = {
+		/* judged by their completions: 100 the target's, 200 another's */
+		{ 100, FSL_MKDEV(7, 1), FSL_EVCTX_STALL, FSL_EVCTX_STALL },
+		{ 200, FSL_MKDEV(7, 2), FSL_EVCTX_OTHERFS, FSL_EVCTX_OTHERFS },
+		/* children with none of their own go by their parents */
+		{ 101, 0, FSL_EVCTX_STALL, FSL_EVCTX_STALL },
+		{ 201, 0, FSL_EVCTX_OTHERFS, FSL_EVCTX_OTHERFS },
+		/* nothing of its own nor of its parent's: no work on the target */
+		{ 300, 0, FSL_EVCTX_OTHERFS, FSL_EVCTX_STALL },
+		/* a data operation on the target (pushed before): it works there */
+		{ 400, 0, FSL_EVCTX_STALL, FSL_EVCTX_STALL },
+	};
+	static const struct { uint32_t pid, ppid; const char *comm; } procs[] = {
+		{ 100, 1, "job" }, { 101, 100, "job-child" }, { 200, 1, "oth" },
+		{ 201, 200, "oth-child" }, { 300, 1, "storm" }, { 400, 1, "reader" },
+	};
+	unsigned int pass, i;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct fx_meta f;
+		struct fsl_context *cx = fsl_context__new(-1, NULL);
+		struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+		struct fsl_session *s = fsl_session__new(&so, NULL);
+		struct scope_probe p = { .c = { .name = "scope" } };
+		struct fsl_ev_offcpu off;
+		struct fsl_ev_proc pr;
+		struct fsl_ev_data d;
+		char v[32];
+
+		REQUIRE(cx && s);
+		fx_init(&f);
+		fx_set(&f, "record.start_ns", "1000000000");
+		fx_set(&f, "record.families", pass ? "offcpu,proc" : "dirops,offcpu,proc");
+		snprintf(v, sizeof(v), "%u", FSL_MKDEV(7, 1));
+		fx_set(&f, "target.dev", v);
+		fx_set(&f, "target.disk", v);
+		fx_set(&f, "target.dev_name", "7:1 loop1");
+		fx_set(&f, "target.fstype", "ext4");
+		/* a fork's wait: no filesystem in it */
+		fx_stack_add(&f, 1, "__schedule, schedule, schedule_timeout, "
+				   "wait_for_completion_killable, kernel_clone");
+		p.c.handlers[FSL_EV_OFFCPU] = scope_offcpu;
+		CHECK_EQ(fsl_session__add(s, &p.c), 0);
+		CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+		for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++) {
+			ev_proc(&pr, S0, procs[i].pid, procs[i].ppid, FSL_PROC_SEEN, 0,
+				procs[i].comm);
+			CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+		}
+		memset(&d, 0, sizeof(d));
+		fx_hdr(&d.hdr, FSL_EV_DATA, sizeof(d), S0 + MS, 400, 400);
+		d.op = FSL_DATA_READ;
+		d.dev = FSL_MKDEV(7, 1);
+		d.bytes = 4096;
+		d.ret = 4096;
+		CHECK_EQ(fsl_session__push(s, &d.hdr), 0);
+		for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+			ev_off(&off, S0 + (10 + i) * MS, w[i].pid, MS / 2, 1);
+			off.wake_dev = w[i].wake_dev;
+			CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
+		}
+		CHECK_EQ(fsl_session__end(s), 0);
+		REQUIRE(p.n == sizeof(w) / sizeof(w[0]));
+		for (i = 0; i < p.n; i++) {
+			uint32_t want = pass ? w[i].no_ops_flags : w[i].ops_flags;
+
+			if (p.got[i].flags != want)
+				fprintf(stderr, "  pass %u wait %u: flags %u, want %u\n", pass, i,
+					p.got[i].flags, want);
+			CHECK_EQ(p.got[i].flags, want);
+		}
+		/* the one judged with no evidence at all names no device */
+		CHECK_EQ(p.got[4].dev, 0);
+		fsl_session__free(s);
+		fsl_context__free(cx);
+	}
+}
+
 /* A consumer that writes down the scope the context stage gave each on-CPU sample. */
 static int scope_cpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
@@ -251,8 +338,9 @@ static int scope_cpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
 /*
  * Which filesystem an on-CPU sample is on (docs/cpu-classes.md): the
  * waits' rules (analyzer/scope.c) less the waker, a kernel thread always
- * decided by what it is, then the process's judged waits; a process with
- * none is not the target's when the trace has no command.
+ * decided by what it is, then the process's judged waits, or its
+ * parent's; a process with none is not the target's when the trace has no
+ * command.
  */
 TEST(context_stage_scopes_samples_as_waits)
 {
@@ -277,6 +365,9 @@ TEST(context_stage_scopes_samples_as_waits)
 		{ 401, 0, 8, FSL_EVCTX_OTHERFS },
 		/* a kernel thread of no known name (its stack says kthread) */
 		{ 402, 0, 7, FSL_EVCTX_ONCPU },
+		/* children with no waits of their own go by their parents' */
+		{ 101, FSL_CPU_USER, -1, FSL_EVCTX_ONCPU },
+		{ 201, FSL_CPU_USER, -1, FSL_EVCTX_OTHERFS },
 	};
 	struct fx_meta f;
 	struct fsl_context *cx = fsl_context__new(-1, NULL);
@@ -321,6 +412,10 @@ TEST(context_stage_scopes_samples_as_waits)
 	ev_proc(&pr, S0, 400, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "kworker/u8:1");
 	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
 	ev_proc(&pr, S0, 401, 2, FSL_PROC_SEEN, FSL_PROC_KTHREAD, "kworker/u8:2");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 101, 100, FSL_PROC_FORK, 0, "tgt-child");
+	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+	ev_proc(&pr, S0, 201, 200, FSL_PROC_FORK, 0, "oth-child");
 	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
 	/* 401 completes a request of the target's disk (a loop worker) */
 	memset(&rq, 0, sizeof(rq));
@@ -591,6 +686,7 @@ TEST(context_procs_per_window)
 	ev_proc(&pr, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir");
 	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
 	ev_proc(&pr, S0 + 2, 200, 1, FSL_PROC_SEEN, 0, "bash");
+	snprintf(pr.cgroup, sizeof(pr.cgroup), "/jobs/b");
 	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
 	ev_off(&off, S0 + 10 * MS, 101, 40 * MS, 1);	/* A: 40 ms txn_locked */
 	CHECK_EQ(fsl_session__push(s, &off.hdr), 0);
@@ -611,6 +707,8 @@ TEST(context_procs_per_window)
 	CHECK_EQ(ps[1].pid, 200);
 	CHECK_EQ(ps[1].role, FSL_ROLE_OTHER);
 	CHECK_U64(ps[1].blocked_ns, 20 * MS);
+	CHECK_STR(ps[0].cgroup, "");
+	CHECK_STR(ps[1].cgroup, "/jobs/b");
 	CHECK_U64(fsl_analysis__health(a)->unknown_stacks, 0);
 
 	REQUIRE(fsl_analysis__procs(b, &ps) == 2);
@@ -628,6 +726,7 @@ TEST(context_procs_per_window)
 	fsl_ctx_procs__get(&own, 200)->ops = 3;
 	REQUIRE(fsl_ctx_procs__sorted(&own, &ps) == 1);
 	CHECK_STR(ps[0].comm, "bash");
+	CHECK_STR(ps[0].cgroup, "/jobs/b");
 	CHECK_U64(ps[0].ops, 3);
 	fsl_ctx_procs__clear(&own);
 	CHECK(fsl_ctx_procs__sorted(&own, &ps) == 0);

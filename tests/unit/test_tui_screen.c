@@ -242,6 +242,14 @@ TEST(tui_sort_reverse_filter)
 	top_screen__draw(&s, &snap);
 	proc_order(t, order, sizeof(order));
 	CHECK_STR(order, "303");
+	/* a list of pids (top -p 101,303): any of them */
+	top_screen__key(&s, &snap, 'f');
+	for (const char *k = "101,303"; *k; k++)
+		top_screen__key(&s, &snap, *k);
+	top_screen__key(&s, &snap, TUI_KEY_ENTER);
+	top_screen__draw(&s, &snap);
+	proc_order(t, order, sizeof(order));
+	CHECK_STR(order, "101,303");
 	/* Esc clears the filter */
 	top_screen__key(&s, &snap, TUI_KEY_ESC);
 	top_screen__draw(&s, &snap);
@@ -572,6 +580,32 @@ TEST(tui_process_details_per_class)
 	CHECK(find_row(t, "   =>  2  __jbd2_log_wait_for_space+0x70") == y + 4);
 	CHECK(find_row(t, "      4  __ext4_unlink+0x90") == y + 6);
 	CHECK(find_row(t, "ext4_mkdir") < 0);
+	if (t_failed())
+		dump(t);
+	top_screen__fini(&s);
+	top_snap__clear(&snap);
+	tui_term__free(t);
+}
+
+/* The processes view's last column is the cgroup, the rest of the line. */
+TEST(tui_cgroup_column)
+{
+	struct tui_term *t = tui_term__new_memory(24, 140);
+	struct top_screen s;
+	struct top_snap snap;
+	int hdr, row;
+
+	REQUIRE(t);
+	make_snap(&snap);
+	snprintf(snap.procs[2].cgroup, sizeof(snap.procs[2].cgroup), "/fsl/inner");
+	top_screen__init(&s, t);
+	top_screen__update(&s, &snap);
+	top_screen__draw(&s, &snap);
+	hdr = find_row(t, "CGROUP");
+	row = find_row(t, "/fsl/inner");
+	CHECK(hdr >= 0);
+	CHECK(row > hdr);
+	CHECK(row == find_row(t, "  303 tar"));
 	if (t_failed())
 		dump(t);
 	top_screen__fini(&s);
