@@ -276,8 +276,10 @@ for line in sys.stdin:
         e = json.loads(line)
         n += bool(e.get("state", 0) & (1 << 30))
 print(n)')
-		# every wait is recorded (--min-wait 0); none would be without AIO waits
-		check_ge "${eng}_aio_waits_recorded" "$naio" 100
+		# every wait is recorded (--min-wait 0); none would be without AIO
+		# waits. How many of the 4000 reaps sleep depends on how fast the loop
+		# device completes: 55 to 233 on this machine, so only their presence
+		check_ge "${eng}_aio_waits_recorded" "$naio" 10
 		share=$("$FSLENS" report --json "$T_TMP/$eng.trace" 2>/dev/null | python3 -c '
 import json, sys
 j = json.load(sys.stdin)
