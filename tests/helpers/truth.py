@@ -11,10 +11,12 @@
 #    this file's reading of docs/wait-classes.md, and its on-CPU profile
 #    (same rate) classified by its reading of docs/cpu-classes.md, ranked
 #    together by time: the first class must be fslens's first cause, its
-#    share (of blocked time, or of on-CPU time) within 10 points;
+#    share (of blocked time, or of on-CPU time) within 10 points (CPU classes
+#    within two standard deviations of the leader's sample count are tied
+#    with it: a 0.1 s workload is 50 samples);
 #  - whole time: oncpu + runnable + blocked + sleep equals the wall fslens
 #    reports, and that wall equals the tasks' own lifetimes (fork or exec to
-#    exit, summed over threads) within 2%;
+#    exit, summed over threads) within 2% (2 ms at least);
 #  - journal: commits equal the delta of /proc/fs/jbd2/DEV/info around the
 #    recording less the commits bpftrace saw end before the workload's exec
 #    (fslens record's start sync commits what the setup left dirty before it
@@ -25,7 +27,7 @@
 #    without REQ_META on the device within 2% (or 64 KiB).
 # Block figures (completions, merges, flushes vs /sys/block; D2C/Q2C vs btt)
 # are checked by the block accounting's own tests (truth_block_hook).
-import json, re, sys
+import json, math, re, sys
 
 name, tag, rep_path, bt_path, jb_path, ja_path, top = sys.argv[1:8]
 WAIT_DOC = top + "/docs/wait-classes.md"
@@ -141,11 +143,23 @@ else:
     ours = "%s:%s" % (c0["kind"], c0["class"])
     want = "%s:%s" % (tk, tc)
     ok = ours == want
+    # CPU classes are samples: classes whose counts differ by less than two
+    # standard deviations of the difference (both samplers' Poisson noise)
+    # are tied with the leader, and fslens leading with any of them agrees
+    tied = []
+    if tk == "cpu" and c0["kind"] == "cpu":
+        per = 1000000000 // CPU_HZ
+        nt = tns / per
+        for k, c, ns in truth:
+            if k == "cpu" and nt - ns / per <= 2 * math.sqrt(2 * (nt + ns / per)):
+                tied.append(c)
+        ok = ok or c0["class"] in tied
     fig("top_cause", "%s(%.0f%%)" % (c0["class"], 100 * c0["share"]), "%s(%.0f%%)" % (tc, tshare), ok)
-    say(ok, "top-cause", "fslens %s, bpftrace %s; bpftrace ranks %s; fslens %s" % (
-        ours, want, ", ".join("%s %.0f ms" % (c, ns / 1e6) for _, c, ns in truth[:5]),
+    say(ok, "top-cause", "fslens %s, bpftrace %s%s; bpftrace ranks %s; fslens %s" % (
+        ours, want, " (tied within sampling noise: %s)" % ", ".join(tied) if len(tied) > 1 else "",
+        ", ".join("%s %.0f ms" % (c, ns / 1e6) for _, c, ns in truth[:5]),
         ", ".join("%s %.0f ms" % (c["class"], c["ns"] / 1e6) for c in causes[:5])))
-    if ok:
+    if ok and ours == want:
         d = abs(100 * c0["share"] - tshare)
         say(d <= 10, "top-share-within-10", "fslens %.0f%%, bpftrace %.0f%%" % (100 * c0["share"], tshare))
 
@@ -156,7 +170,9 @@ if not w or wall is None:
 else:
     parts = w["oncpu_ns"] + w["runnable_ns"] + w["blocked_ns"] + w["sleep_ns"]
     say(parts == w["wall_ns"], "parts-add-to-wall", "parts %d, wall %d" % (parts, w["wall_ns"]))
-    ok = abs(w["wall_ns"] - wall) <= 0.02 * wall
+    # 2%, and 2 ms for a short workload (the tally's exec mark and the
+    # recorder's first event are a few hundred microseconds apart)
+    ok = abs(w["wall_ns"] - wall) <= max(0.02 * wall, 2000000)
     fig("wall_s", "%.3f" % (w["wall_ns"] / 1e9), "%.3f" % (wall / 1e9), ok)
     say(ok, "wall-within-2pct", "fslens %d ns over %d threads, bpftrace %d ns" % (
         w["wall_ns"], w["threads"], wall))
