@@ -1258,9 +1258,8 @@ static void sec_layout(FILE *f, struct fsl_analysis *a, const struct fsl_report_
 			fprintf(f, "  inode-to-data distance (block groups, %" PRIu64 " files): mean %.1f\n",
 				cnt, mean);
 			if (ns)
-				fprintf(f, "  inode-to-data distance (sectors, inode's block to first data "
-					"block, %" PRIu64 " files): mean %.0f, median %" PRIu64 "\n",
-					ns, ms, med);
+				fprintf(f, "  inode-to-data distance (sectors, %" PRIu64 " files): "
+					"mean %.0f, median %" PRIu64 "\n", ns, ms, med);
 			wrap(f, "groups apart: ", 4, line);
 		}
 	}

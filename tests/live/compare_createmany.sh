@@ -49,11 +49,12 @@ m = {x["name"]: x for x in d["mechanisms"]}
 ok = (m.get("htree_levels", {}).get("delta") == 1 and m["htree_index_blocks"]["delta"] > 0
       and m["htree_levels"]["explains"] == "blocked:dir_block_read"
       and "directory block read" in d["sentence"])
+# the lookups' largest wait class: which of a wait or the CPU (the block
+# layer's submission, the page cache) comes first varies with the machine's
+# load, and the cell's causes list only four; the htree's lookups wait on reads
+b = (row["cells"][1].get("whole_time") or {}).get("blocked_by_class_ns") or {}
 print(h[0], h[1], "named" if ok else "not-named:" + json.dumps(m).replace(" ", "_")[:400],
-      # the lookups' first wait: which of a wait or the CPU (the block
-      # layer's submission, the page cache) comes first varies with the
-      # machine's load; the waits of the htree's lookups are its reads
-      next((x["class"] for x in row["cells"][1]["causes"] if not x["class"].startswith("cpu_")), "none"))
+      max(b, key=b.get) if b else "none")
 PY
 )"
 echo "# fslens htree: large_dir=0 $got0, large_dir=1 $got1; debugfs: $(tr ' ' : <truth0), $(tr ' ' : <truth1)" >&2

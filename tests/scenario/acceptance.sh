@@ -127,7 +127,9 @@ top=$(python3 - "$T_TMP/many.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 c = [r for r in j["rows"] if r["phase"] == "lookup"][0]["cells"][0]
-print(next((x["class"] for x in (c or {}).get("causes", []) if not x["class"].startswith("cpu_")), "none"))
+# the phase's waits by class (the cell's causes list only its first four)
+b = ((c or {}).get("whole_time") or {}).get("blocked_by_class_ns") or {}
+print(max(b, key=b.get) if b else "none")
 PY
 )
 case $top in
