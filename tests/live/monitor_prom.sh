@@ -130,7 +130,9 @@ for c, v in r["blocked"]["classes"].items():
     if v.get("workload_ns", 0) >= 50e6:
         print(c, v["workload_ns"] / 1e9)
 PY
-check_ge report-classes "$(wc -l <"$T_TMP/classes")" 3
+# at least two classes of 50 ms to compare (log space and commit wait are
+# there on every machine; a fast one may leave the fsync writeback below it)
+check_ge report-classes "$(wc -l <"$T_TMP/classes")" 2
 # the fsyncs' commit waits are among them (the class the old test left out)
 check_grep report-has-commit-wait '^commit_wait ' "$T_TMP/classes"
 CGL="cgroup=\"/$CG\""

@@ -17,6 +17,8 @@ sync
 "$FSLENS" record -m "$M" -o s.trace -- \
 	setsid sh -c "echo \$\$ >$T_TMP/spid; cd $M/s && seq 1 25000 | xargs mkdir; exec sleep 30" 2>serr &
 rpid=$!
+# ~3 s of the storm once the probes are on (their loading took 1.3 to 2 s on a busy machine)
+for _ in $(seq 1 200); do grep -q "recording" serr 2>/dev/null && break; sleep 0.1; done
 sleep 3
 kill -9 $rpid
 wait $rpid 2>/dev/null
