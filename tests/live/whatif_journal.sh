@@ -34,10 +34,12 @@ STORM='cd @M@/d && seq 1 6000 | xargs mkdir && sync'
 if wi_run jA "$MK1 -J size=1" "" "$STORM" 128 && wi_run jB "$MK1 -J size=2" "" "$STORM" 128; then
 	"$FSLENS" replay --json --set journal_size=2M "$T_TMP/jA.trace" >"$T_TMP/jA.w.json" 2>&1
 	check_eq journal-predict-exit $? 0
+	# the real 2 MiB run's own counts vary by 2 from run to run (12 to 15
+	# commits seen): within 10% or 2
 	within journal_size-commits "$(jget "$T_TMP/jA.w.json" whatif.predicted.commits)" \
-		"$(real_commits jB)" 10
+		"$(real_commits jB)" 10 2
 	within journal_size-checkpoints "$(jget "$T_TMP/jA.w.json" whatif.predicted.checkpoints)" \
-		"$(jget "$T_TMP/jB.json" journal.checkpoints_recorded)" 10
+		"$(jget "$T_TMP/jB.json" journal.checkpoints_recorded)" 10 2
 	"$FSLENS" replay --json --set journal_size=4M "$T_TMP/jA.trace" >"$T_TMP/jA.w4.json" 2>&1
 	check_grep journal_size-4x-refused 'times as long as the recorded ones' \
 		<(jget "$T_TMP/jA.w4.json" whatif.not_modelled.journal)
