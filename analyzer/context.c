@@ -564,6 +564,13 @@ static int wait_other_fs(struct fsl_context *cx, const struct fsl_ev_offcpu *ev,
 		*dev = jdev ? *jdev : 0;
 	else if (jdev)
 		*dev = *jdev;
+	/*
+	 * Judged another filesystem's (its data call, its handle) yet woken in
+	 * a completion of the target's disk (one softirq completes several
+	 * disks' requests): its device is not known, and is not the target's.
+	 */
+	if (v == 1 && cx->disk && *dev == cx->disk)
+		*dev = 0;
 	return v;
 }
 
