@@ -171,6 +171,14 @@ else:
         if c0["class"] not in tied and nt - nb <= 2 * math.sqrt(2 * (nt + nb)):
             tied.append(c0["class"])
         ok = ok or c0["class"] in tied
+    elif tk == "cpu" and c0["kind"] == "wait":
+        # a wait (timed exactly) against a CPU leader (sampled): tied when the
+        # leader's count is within two standard deviations of the wait's time
+        per = 1000000000 // CPU_HZ
+        nt, nw = tns / per, waits.get(c0["class"], 0) / per
+        if nt - nw <= 2 * math.sqrt(2 * nt):
+            tied = [tc, c0["class"]]
+            ok = True
     fig("top_cause", "%s(%.0f%%)" % (c0["class"], 100 * c0["share"]), "%s(%.0f%%)" % (tc, tshare), ok)
     say(ok, "top-cause", "fslens %s, bpftrace %s%s; bpftrace ranks %s; fslens %s" % (
         ours, want, " (tied within sampling noise: %s)" % ", ".join(tied) if len(tied) > 1 else "",
