@@ -549,6 +549,23 @@ static __always_inline bool comm_jbd2(struct task_struct *t)
 	       t->comm[4] == '/';
 }
 
+/*
+ * A kernel thread's evidence (its key's a and b's high part): the target
+ * whose bdi it is writing back, else the disk it last completed a request of.
+ */
+static __always_inline __u8 kt_evidence(const struct mon_task *s, __u8 *hi)
+{
+	if (s->kt_flush) {
+		*hi = s->kt_flush;
+		return MON_A(MON_ROLE_KTHREAD, MON_KT_FLUSH, 0);
+	}
+	if (s->kt_loop && s->kt_loop != MON_EV_OTHER) {
+		*hi = s->kt_loop;
+		return MON_A(MON_ROLE_KTHREAD, MON_KT_LOOP, 0);
+	}
+	return MON_A(MON_ROLE_KTHREAD, MON_KT_NONE, 0);
+}
+
 /* A wait on a target began: date it for the commit-trigger guesses. */
 static __always_inline void date_wait(__u8 ev, __s32 stack, __u64 now)
 {
@@ -605,15 +622,7 @@ int BPF_PROG(mon_sched_switch, bool preempt, struct task_struct *prev, struct ta
 				if (!tgt)
 					tgt = s->kt_jbd2 ? s->kt_jbd2 :
 					      comm_jbd2(prev) ? MON_EV_OTHER : MON_EV_NONE;
-				if (s->kt_flush) {
-					a = MON_A(MON_ROLE_KTHREAD, MON_KT_FLUSH, 0);
-					hi = s->kt_flush;
-				} else if (s->kt_loop && s->kt_loop != MON_EV_OTHER) {
-					a = MON_A(MON_ROLE_KTHREAD, MON_KT_LOOP, 0);
-					hi = s->kt_loop;
-				} else {
-					a = MON_A(MON_ROLE_KTHREAD, MON_KT_NONE, 0);
-				}
+				a = kt_evidence(s, &hi);
 			} else {
 				a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, s->hint & 15);
 			}
@@ -676,15 +685,7 @@ int mon_cpu_sample(struct bpf_perf_event_data *ctx)
 			return 0;
 		if (!tgt)
 			tgt = s->kt_jbd2;
-		if (s->kt_flush) {
-			a = MON_A(MON_ROLE_KTHREAD, MON_KT_FLUSH, 0);
-			hi = s->kt_flush;
-		} else if (s->kt_loop && s->kt_loop != MON_EV_OTHER) {
-			a = MON_A(MON_ROLE_KTHREAD, MON_KT_LOOP, 0);
-			hi = s->kt_loop;
-		} else {
-			a = MON_A(MON_ROLE_KTHREAD, MON_KT_NONE, 0);
-		}
+		a = kt_evidence(s, &hi);
 		if (!tgt && !hi)
 			return 0;
 	} else {
