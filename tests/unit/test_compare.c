@@ -543,6 +543,66 @@ TEST(compare_mechanism_own_parts)
 }
 
 /*
+ * A mechanism explains only a part that moved its way: B's extra htree level
+ * with B's directory-block reads 20 ms shorter (live/compare_createmany, a
+ * quiet run) is named with no time, not as the cause of 20 ms less; B's
+ * htree CPU that grew is the part it explains when that moved.
+ */
+TEST(compare_mechanism_part_moved_its_way)
+{
+	static struct cmp_cell a, b;
+	static struct cmp_diff d;
+	unsigned int k;
+	int found = 0;
+
+	a.present = b.present = 1;
+	a.secs = 1.0;
+	b.secs = 1.0;
+	a.have_whole = b.have_whole = 1;
+	a.have_htree = b.have_htree = 1;
+	a.htree.levels = 2;
+	b.htree.levels = 3;
+	a.htree.index_blocks = 124;
+	b.htree.index_blocks = 135;
+	a.wt.threads = b.wt.threads = 1;
+	a.wt.oncpu_ns = b.wt.oncpu_ns = 500 * MS;
+	a.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 500 * MS;
+	b.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 480 * MS;
+	a.wt.blocked_ns = 500 * MS;
+	b.wt.blocked_ns = 480 * MS;
+	cmp_diff(&a, &b, "lookup", "A", "B", "", &d);
+	for (k = 0; k < d.nmech; k++)
+		if (!strcmp(d.mech[k].name, "htree_levels")) {
+			found = 1;
+			CHECK_STR(d.mech[k].part, "blocked:dir_block_read");
+			CHECK_NEAR(d.mech[k].contribution, 0, 1e-9);
+		}
+	CHECK(found);
+	CHECK(!strstr(d.sentence, "directory block read"));
+
+	/* the htree's CPU grew by 0.1 s: that is the part the level explains */
+	a.wt.ncpu = b.wt.ncpu = 1;
+	snprintf(a.wt.cpu_cls[0].id, 24, "cpu_htree");
+	b.wt.cpu_cls[0] = a.wt.cpu_cls[0];
+	a.wt.cpu_cls[0].ns = 4;
+	a.wt.cpu_sampled_ns = 5;
+	b.wt.cpu_cls[0].ns = 5;
+	b.wt.cpu_sampled_ns = 5;
+	a.wt.oncpu_ns = 500 * MS;
+	b.wt.oncpu_ns = 500 * MS;
+	memset(&d, 0, sizeof(d));
+	cmp_diff(&a, &b, "lookup", "A", "B", "", &d);
+	found = 0;
+	for (k = 0; k < d.nmech; k++)
+		if (!strcmp(d.mech[k].name, "htree_levels")) {
+			found = 1;
+			CHECK_STR(d.mech[k].part, "on_cpu:cpu_htree");
+			CHECK_NEAR(d.mech[k].contribution, 0.1, 1e-6);
+		}
+	CHECK(found);
+}
+
+/*
  * The inode-to-data distance is a mechanism (XFS's aging, ext4's spread):
  * run 2's inodes four times farther from their data, its reads waiting
  * 0.3 s more, are named, tied to those reads and told in the sentence.
