@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fslens/ordered.h"
 #include "fslens/trace.h"
 
 #define T0 1000000000ull
@@ -35,6 +36,11 @@
 #define DEV FSL_MKDEV(7, 0)
 
 static struct fsl_writer *w;
+/*
+ * The loops below make a second's events kind by kind; the recorder writes
+ * a trace in time order (its ordering service), so these go out the same way.
+ */
+static struct fsl_ordered *ord;
 
 static void die(const char *what, int err)
 {
@@ -42,9 +48,15 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
+static int write_ev(void *ctx, const struct fsl_hdr *ev)
+{
+	(void)ctx;
+	return fsl_writer__event(w, ev);
+}
+
 static void put(const void *ev)
 {
-	int rc = fsl_writer__event(w, ev);
+	int rc = fsl_ordered__push(ord, ev, write_ev, NULL);
 
 	if (rc)
 		die("writing an event", rc);
@@ -240,6 +252,10 @@ int main(int argc, char **argv)
 	manyrm = argc == 5 && !strcmp(argv[4], "manyrm");
 	if (!seconds || !scale)
 		return 2;
+	/* a second's events are made a second apart at most */
+	ord = fsl_ordered__new(2 * NS);
+	if (!ord)
+		die("ordering the events", -ENOMEM);
 	w = fsl_writer__open(argv[1], &wo, &err);
 	if (!w)
 		die(argv[1], err);
@@ -335,6 +351,10 @@ int main(int argc, char **argv)
 			jsector += 8;
 		}
 	}
+	err = fsl_ordered__flush(ord, write_ev, NULL);
+	if (err)
+		die("writing an event", err);
+	fsl_ordered__free(ord);
 	fsl_writer__lost(w, FSL_FAM_OFFCPU, 7);
 	err = fsl_writer__close(w);
 	if (err)
