@@ -3,7 +3,9 @@
 # 1. Overhead: createmany N (files created in one directory + sync) on a
 #    fresh 4K ext4, interleaved: untraced; under `fslens monitor` (in-kernel
 #    aggregates only); under `fslens monitor --flight 30`; under `fslens
-#    record`; under `perf record -a` of the tracepoints record uses. Median
+#    record`; under `perf record -a` of the tracepoints record uses; under
+#    `fslens monitor --bench-floor` (the same programs returning at once:
+#    the floor of the tracepoints themselves). Median
 #    of RUNS; ratios of the workload's wall and CPU time to untraced, and
 #    the monitor process's own CPU as a share of one core during the run.
 # 2. CPU and memory at rest and under load: the monitor's CPU share of one
@@ -67,15 +69,19 @@ stop_monitor() { kill -TERM "$MON"; wait "$MON"; MON=; }
 fresh_fs() { bench_fresh_fs 4G $((N + N / 4 + 1000)); }
 
 overhead() {
-for v in none mon flight rec perf; do : >"$W/t.$v"; done
-: >"$W/c.mon"; : >"$W/c.flight"
+for v in none mon flight floor rec perf; do : >"$W/t.$v"; done
+: >"$W/c.mon"; : >"$W/c.flight"; : >"$W/c.floor"
 echo "createmany: $N files, $RUNS runs of each, interleaved; $ncpu CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$RUNS"); do
 	fresh_fs
 	"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1
-	for v in mon flight; do
+	for v in mon flight floor; do
 		fresh_fs
-		if [ $v = flight ]; then start_monitor --flight 30; else start_monitor; fi
+		case $v in
+		flight) start_monitor --flight 30 ;;
+		floor) start_monitor --bench-floor ;;
+		*) start_monitor ;;
+		esac
 		k0=$(ticks "$MON"); s0=$(date +%s.%N)
 		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.$v" || exit 1
 		k1=$(ticks "$MON"); s1=$(date +%s.%N)
@@ -92,9 +98,10 @@ for r in $(seq 1 "$RUNS"); do
 		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" ||
 		{ cat "$W/p.err"; exit 1; }
 	rm -f "$W/perf.data"
-	printf '  run %d (wall/cpu s): untraced %s, monitor %s, monitor+flight %s, record %s, perf %s\n' \
+	printf '  run %d (wall/cpu s): untraced %s, monitor %s, monitor+flight %s, monitor floor %s, record %s, perf %s\n' \
 		"$r" "$(tail -1 "$W/t.none" | tr ' ' /)" "$(tail -1 "$W/t.mon" | tr ' ' /)" \
-		"$(tail -1 "$W/t.flight" | tr ' ' /)" "$(tail -1 "$W/t.rec" | tr ' ' /)" \
+		"$(tail -1 "$W/t.flight" | tr ' ' /)" "$(tail -1 "$W/t.floor" | tr ' ' /)" \
+		"$(tail -1 "$W/t.rec" | tr ' ' /)" \
 		"$(tail -1 "$W/t.perf" | tr ' ' /)"
 done
 col() { cut -d' ' -f"$1" "$2" | median; }
@@ -102,9 +109,10 @@ w0=$(col 1 "$W/t.none"); c0=$(col 2 "$W/t.none")
 echo
 printf '%-22s median wall %.3f s  cpu %.3f s  (%.0f files/s)\n' untraced "$w0" "$c0" \
 	"$(echo "$N / $w0" | bc -l)"
-for v in mon flight rec perf; do
+for v in mon flight floor rec perf; do
 	w=$(col 1 "$W/t.$v"); c=$(col 2 "$W/t.$v")
 	case $v in mon) name="fslens monitor" ;; flight) name="monitor --flight 30" ;;
+		   floor) name="monitor floor" ;;
 		   rec) name="fslens record" ;; perf) name="perf record -a" ;; esac
 	printf '%-22s median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f' "$name" "$w" "$c" \
 		"$(echo "$w / $w0" | bc -l)" "$(echo "$c / $c0" | bc -l)"
@@ -112,6 +120,11 @@ for v in mon flight rec perf; do
 		"$(echo "$(median <"$W/c.$v") * 100" | bc -l)"
 	echo
 done
+# the programs' own share: the monitor against the same tracepoints with
+# programs that return at once (the rest is the tracepoints' dispatch)
+printf '%-22s ratio wall %.3f cpu %.3f against its floor\n' "fslens monitor" \
+	"$(echo "$(col 1 "$W/t.mon") / $(col 1 "$W/t.floor")" | bc -l)" \
+	"$(echo "$(col 2 "$W/t.mon") / $(col 2 "$W/t.floor")" | bc -l)"
 }
 [ "$RUNS" -gt 0 ] && overhead
 

@@ -64,13 +64,14 @@ static const char usage_text[] =
 	"                        (cgroup=\"PATH\"; at most 64, then cgroup=\"other\")\n"
 	"      --cpu-freq HZ     on-CPU samples per second per CPU for fslens_cpu_seconds_total\n"
 	"                        (default 99; 0: none)\n"
+	"      --bench-floor     benchmarks: the programs attach but return at once\n"
 	"  -v, --verbose         libbpf's messages\n"
 	"\n"
 	"SIGUSR1 or POST /trigger also trigger a capture. Each capture is DIR/fslens-TIME-N.trace\n"
 	"(one per filesystem, named -DISK, with several -m) with its report beside it\n"
 	"(.report.txt).\n";
 
-enum { OPT_FLIGHT = 0x100, OPT_FLIGHT_MAX, OPT_CPU_FREQ };
+enum { OPT_FLIGHT = 0x100, OPT_FLIGHT_MAX, OPT_CPU_FREQ, OPT_BENCH_FLOOR };
 
 static volatile sig_atomic_t got_stop, got_usr1;
 
@@ -333,6 +334,7 @@ int cmd_monitor(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "cgroup-label", no_argument, NULL, 'C' },
 		{ "cpu-freq", required_argument, NULL, OPT_CPU_FREQ },
+		{ "bench-floor", no_argument, NULL, OPT_BENCH_FLOOR },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -352,7 +354,7 @@ int cmd_monitor(int argc, char **argv)
 	struct mon m = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct pending pend = { "", -1, 0 };
 	int64_t last_capture = 0, next_read, now;
-	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose, 99 };
+	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose, 99, 0 };
 	struct sigaction sa;
 	const char *hz_src;
 	int opt, e, rc = 0, hz, cglabel = 0;
@@ -406,6 +408,7 @@ int cmd_monitor(int argc, char **argv)
 				return fsl_usage_error("monitor", usage_text,
 						       "bad --cpu-freq '%s' (0 to 10000)", optarg);
 			break;
+		case OPT_BENCH_FLOOR: mo.floor = 1; break;
 		case 'v': m.verbose = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);

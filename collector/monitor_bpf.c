@@ -225,6 +225,7 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 		goto fail;
 	}
 	m->skel->rodata->targ_self = getpid();
+	m->skel->rodata->targ_floor = o->floor;
 	m->skel->rodata->targ_cgroup = mm->cgroups != 0;
 	m->skel->rodata->targ_all_ext4 = 1;
 	for (i = 0; i < mm->ntargets; i++)

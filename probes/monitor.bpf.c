@@ -58,6 +58,13 @@
 #define TRIGF_SYNC_COMMIT	(1u << 5)
 
 const volatile __u32 targ_self = 0;	/* the monitor's own tgid */
+/* benchmarks (--bench-floor): every program attaches and returns at once */
+const volatile bool targ_floor = false;
+#define MON_FLOOR()		\
+	do {			\
+		if (targ_floor)	\
+			return 0;	\
+	} while (0)
 const volatile __u32 targ_o_creat = 0100;
 const volatile bool targ_cgroup = false;	/* --cgroup-label: key blocked and ops by cgroup */
 /* Every target is ext4: a handle that is not a target's is another ext4's. */
@@ -372,6 +379,7 @@ static __always_inline __u8 path_start_ev(struct task_struct *t, struct pt_regs 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(mon_sys_enter, struct pt_regs *regs, long id)
 {
+	MON_FLOOR();
 	struct task_struct *t;
 	struct mon_task *s;
 	struct mon_sc *sc;
@@ -444,6 +452,7 @@ static __always_inline __u32 stat_dev(struct mon_task *s)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 {
+	MON_FLOOR();
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mon_task *s = bpf_task_storage_get(&mon_task, t, 0, 0);
 	__u32 op, dev;
@@ -484,6 +493,7 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 SEC("tracepoint/ext4/ext4_journal_start_inode")
 int mon_ext4_js_inode(struct trace_event_raw_ext4_journal_start_inode *ctx)
 {
+	MON_FLOOR();
 	hint_set(ctx->dev);
 	return 0;
 }
@@ -491,6 +501,7 @@ int mon_ext4_js_inode(struct trace_event_raw_ext4_journal_start_inode *ctx)
 SEC("tracepoint/ext4/ext4_journal_start_sb")
 int mon_ext4_js_sb(struct trace_event_raw_ext4_journal_start_sb *ctx)
 {
+	MON_FLOOR();
 	hint_set(ctx->dev);
 	return 0;
 }
@@ -498,6 +509,7 @@ int mon_ext4_js_sb(struct trace_event_raw_ext4_journal_start_sb *ctx)
 SEC("tracepoint/ext4/ext4_sync_file_enter")
 int mon_ext4_sync_enter(struct trace_event_raw_ext4_sync_file_enter *ctx)
 {
+	MON_FLOOR();
 	int idx = fs_idx(ctx->dev);
 	struct mon_journal *j;
 	__u32 k;
@@ -515,6 +527,7 @@ int mon_ext4_sync_enter(struct trace_event_raw_ext4_sync_file_enter *ctx)
 SEC("tracepoint/ext4/ext4_sync_file_exit")
 int mon_ext4_sync_exit(struct trace_event_raw_ext4_sync_file_exit *ctx)
 {
+	MON_FLOOR();
 	int idx = fs_idx(ctx->dev);
 	struct mon_journal *j;
 	__u32 k;
@@ -594,6 +607,7 @@ static __always_inline void date_wait(__u8 ev, __s32 stack, __u64 now)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(mon_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
+	MON_FLOOR();
 	struct mon_task *s;
 	struct wake_mark *m;
 	__u64 now = bpf_ktime_get_ns();
@@ -667,6 +681,7 @@ struct {
 SEC("perf_event")
 int mon_cpu_sample(struct bpf_perf_event_data *ctx)
 {
+	MON_FLOOR();
 	struct task_struct *t = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid();
 	__u8 tgt = 0, a, hi = 0;
@@ -760,6 +775,7 @@ static __always_inline __u8 kick_of_waker(void *ctx)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(mon_sched_waking, struct task_struct *p)
 {
+	MON_FLOOR();
 	struct mon_task *s = bpf_task_storage_get(&mon_task, p, 0, 0), *w;
 	struct task_struct *cur;
 	struct wake_mark *m;
@@ -825,6 +841,7 @@ static __always_inline struct mon_journal *jnl(__u32 dev, int *idxp)
 SEC("tracepoint/jbd2/jbd2_start_commit")
 int mon_jbd2_start(struct trace_event_raw_jbd2_commit *ctx)
 {
+	MON_FLOOR();
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mon_journal *j;
 	struct mon_task *s;
@@ -865,6 +882,7 @@ int mon_jbd2_start(struct trace_event_raw_jbd2_commit *ctx)
 SEC("tracepoint/jbd2/jbd2_commit_flushing")
 int mon_jbd2_flushing(struct trace_event_raw_jbd2_commit *ctx)
 {
+	MON_FLOOR();
 	struct mon_journal *j;
 	int idx;
 
@@ -878,6 +896,7 @@ int mon_jbd2_flushing(struct trace_event_raw_jbd2_commit *ctx)
 SEC("tracepoint/jbd2/jbd2_run_stats")
 int mon_jbd2_run_stats(struct trace_event_raw_jbd2_run_stats *ctx)
 {
+	MON_FLOOR();
 	struct mon_journal *j;
 	__u32 dev = ctx->dev, cj, mx;
 	int idx;
@@ -899,6 +918,7 @@ int mon_jbd2_run_stats(struct trace_event_raw_jbd2_run_stats *ctx)
 SEC("tracepoint/jbd2/jbd2_checkpoint")
 int mon_jbd2_checkpoint(struct trace_event_raw_jbd2_checkpoint *ctx)
 {
+	MON_FLOOR();
 	struct mon_journal *j;
 	int idx;
 
@@ -914,6 +934,7 @@ int mon_jbd2_checkpoint(struct trace_event_raw_jbd2_checkpoint *ctx)
 SEC("tracepoint/jbd2/jbd2_end_commit")
 int mon_jbd2_end(struct trace_event_raw_jbd2_end_commit *ctx)
 {
+	MON_FLOOR();
 	/* read the context once: clang may address it through a moved pointer, refused */
 	__u32 dev = ctx->dev, tid = ctx->transaction;
 	bool sync = ctx->sync_commit;
@@ -951,6 +972,7 @@ SEC("tp_btf/writeback_single_inode")
 int BPF_PROG(mon_wb_inode, struct inode *inode, struct writeback_control *wbc,
 	     unsigned long nr_to_write)
 {
+	MON_FLOOR();
 	__u32 dev = inode->i_sb->s_dev, reason;
 	long wrote = (long)nr_to_write - wbc->nr_to_write;
 	int idx = fs_idx(dev);
@@ -998,6 +1020,7 @@ static __always_inline void flusher_mark(struct bdi_writeback *wb, bool start)
 SEC("tp_btf/writeback_start")
 int BPF_PROG(mon_wb_start, struct bdi_writeback *wb, struct wb_writeback_work *work)
 {
+	MON_FLOOR();
 	flusher_mark(wb, true);
 	return 0;
 }
@@ -1005,6 +1028,7 @@ int BPF_PROG(mon_wb_start, struct bdi_writeback *wb, struct wb_writeback_work *w
 SEC("tp_btf/writeback_written")
 int BPF_PROG(mon_wb_written, struct bdi_writeback *wb, struct wb_writeback_work *work)
 {
+	MON_FLOOR();
 	flusher_mark(wb, false);
 	return 0;
 }
@@ -1013,6 +1037,7 @@ int BPF_PROG(mon_wb_written, struct bdi_writeback *wb, struct wb_writeback_work 
 SEC("tp_btf/folio_wait_writeback")
 int BPF_PROG(mon_folio_wait, struct folio *folio, struct address_space *mapping)
 {
+	MON_FLOOR();
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mon_task *s;
 	__u8 ev;
@@ -1033,6 +1058,7 @@ int BPF_PROG(mon_folio_wait, struct folio *folio, struct address_space *mapping)
 SEC("tp_btf/writeback_queue")
 int BPF_PROG(mon_wb_queue, struct bdi_writeback *wb, struct wb_writeback_work *work)
 {
+	MON_FLOOR();
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct device *d = BPF_CORE_READ(wb, bdi, dev);
 	__u8 ev = disk_ev(d ? BPF_CORE_READ(d, devt) : 0);
@@ -1053,6 +1079,7 @@ int BPF_PROG(mon_wb_queue, struct bdi_writeback *wb, struct wb_writeback_work *w
 SEC("tracepoint/writeback/balance_dirty_pages")
 int mon_bdp(struct trace_event_raw_balance_dirty_pages *ctx)
 {
+	MON_FLOOR();
 	__u32 maj = 0, mn = 0, *cur = &maj, dev;
 	bool colon = false;
 	char name[16];
@@ -1119,6 +1146,7 @@ static __always_inline __u64 sector_key(__u32 dev, __u64 sector)
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(mon_bio_queue, struct bio *bio)
 {
+	MON_FLOOR();
 	__u64 now = bpf_ktime_get_ns(), k;
 	__u32 dev = 0;
 	int idx = disk_idx(bio->bi_bdev->bd_disk, &dev);
@@ -1142,6 +1170,7 @@ int BPF_PROG(mon_bio_queue, struct bio *bio)
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(mon_rq_issue, struct request *rq)
 {
+	MON_FLOOR();
 	__u64 now = bpf_ktime_get_ns(), rqk = (__u64)rq, *last;
 	__u32 dev = 0, op, k;
 	int idx = disk_idx(rq->q->disk, &dev);
@@ -1165,6 +1194,7 @@ int BPF_PROG(mon_rq_issue, struct request *rq)
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(mon_rq_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
 {
+	MON_FLOOR();
 	__u64 now = bpf_ktime_get_ns(), rqk = (__u64)rq, *ts, k;
 	__u32 dev = 0, op, zero = 0;
 	int idx = disk_idx(rq->q->disk, &dev);

@@ -180,6 +180,7 @@ struct fsl_monitor_opts {
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
 	unsigned int cpu_hz;	/* on-CPU samples per second and CPU; 0: none */
+	int floor;		/* benchmarks: every program attaches and returns at once */
 };
 
 struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fsl_monitor_opts *o,
