@@ -131,3 +131,152 @@ const char *fsl_phase_log__param(const struct fsl_phase_log *log, const char *ke
 			return log->params[i] + klen + 1;
 	return NULL;
 }
+
+/* ---------------- a workload run's log and its tables ---------------- */
+
+static void wl_phase(struct fsl_wl *wl, const struct fsl_phase *ph)
+{
+	struct fsl_wl_log *o = wl->priv;
+
+	if (o->phases && fsl_phases__write_phase(o->phases, ph))
+		o->err = -EIO;
+	if (o->nph < sizeof(o->ph) / sizeof(o->ph[0])) {
+		struct fsl_phase_rec *r = &o->ph[o->nph++];
+
+		r->run = ph->run;
+		snprintf(r->name, sizeof(r->name), "%s", ph->name);
+		r->start_ns = ph->start_ns;
+		r->end_ns = ph->end_ns;
+		r->ops = ph->ops;
+		r->bytes = ph->bytes;
+	}
+}
+
+static void wl_tick(struct fsl_wl *wl, const char *phase, uint64_t t_ns, uint64_t ops)
+{
+	struct fsl_wl_log *o = wl->priv;
+
+	if (o->phases && fsl_phases__write_tick(o->phases, wl->run ? wl->run : 1, phase, t_ns, ops))
+		o->err = -EIO;
+	if (o->ntk < sizeof(o->tk) / sizeof(o->tk[0])) {
+		struct fsl_tick_rec *t = &o->tk[o->ntk++];
+
+		t->run = wl->run ? wl->run : 1;
+		snprintf(t->name, sizeof(t->name), "%s", phase);
+		t->t_ns = t_ns;
+		t->ops = ops;
+	}
+}
+
+static void fmt_rate(char *buf, size_t len, double r)
+{
+	if (r >= 10000)
+		snprintf(buf, len, "%.0fk", r / 1000);
+	else
+		snprintf(buf, len, "%.0f", r);
+}
+
+static unsigned int max_run(const struct fsl_phase_rec *ph, unsigned int n)
+{
+	unsigned int i, r = 1;
+
+	for (i = 0; i < n; i++)
+		if (ph[i].run > r)
+			r = ph[i].run;
+	return r;
+}
+
+/*
+ * The rate over time of each phase with enough samples, in at most 16
+ * slices of consecutive samples: a collapsing create rate shows as falling
+ * numbers.
+ */
+void fsl_phases__print_timelines(FILE *f, const struct fsl_wl_log *o)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < o->nph; i++) {
+		const struct fsl_phase_rec *p = &o->ph[i];
+		uint64_t span = p->end_ns - p->start_ns;
+		unsigned int nb = 16, b, n = 0;
+
+		for (k = 0; k < o->ntk; k++)
+			if (o->tk[k].run == p->run && !strcmp(o->tk[k].name, p->name))
+				n++;
+		if (n < 6 || span < 100000000ull)	/* at least 0.1 s and 6 samples */
+			continue;
+		if (nb > n - 1)
+			nb = n - 1;	/* no slice narrower than the sample interval */
+		/* slices of consecutive samples: each rate is ops over its own time */
+		{
+			struct fsl_tick_rec tk[1024];
+			unsigned int m = 0;
+
+			for (k = 0; k < o->ntk && m < 1024; k++)
+				if (o->tk[k].run == p->run && !strcmp(o->tk[k].name, p->name))
+					tk[m++] = o->tk[k];
+			fprintf(f, "%s rate (ops/s, %u slices of %.2f s):", p->name, nb,
+				span / 1e9 / nb);
+			for (b = 0; b < nb; b++) {
+				unsigned int a = b * (m - 1) / nb, z = (b + 1) * (m - 1) / nb;
+				double dt = (tk[z].t_ns - tk[a].t_ns) / 1e9;
+				char r[16];
+
+				fmt_rate(r, sizeof(r), dt > 0 ? (tk[z].ops - tk[a].ops) / dt : 0);
+				fprintf(f, " %s", r);
+			}
+		}
+		if (max_run(o->ph, o->nph) > 1)
+			fprintf(f, " (run %u)", p->run);
+		fprintf(f, "\n");
+	}
+}
+
+
+/* Rows are phases, columns are runs: how the classic benchmarks print aging. */
+void fsl_phases__print_table(FILE *f, const struct fsl_phase_rec *ph, unsigned int n)
+{
+	unsigned int runs = max_run(ph, n), i, j, r;
+
+	if (runs > 1) {
+		fprintf(f, "%-12s", "");
+		for (r = 1; r <= runs; r++)
+			fprintf(f, " | run %-35u", r);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "%-12s", "phase");
+	for (r = 1; r <= runs; r++)
+		fprintf(f, " | %9s %10s %8s %9s", "time s", "ops", "ops/s", "MB/s");
+	fprintf(f, "\n");
+	for (i = 0; i < n; i++) {
+		int first = 1;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(ph[j].name, ph[i].name))
+				first = 0;
+		if (!first)
+			continue;
+		fprintf(f, "%-12s", ph[i].name);
+		for (r = 1; r <= runs; r++) {
+			const struct fsl_phase_rec *p = NULL;
+
+			for (j = 0; j < n; j++)
+				if (ph[j].run == r && !strcmp(ph[j].name, ph[i].name))
+					p = &ph[j];
+			if (!p) {
+				fprintf(f, " | %9s %10s %8s %9s", "-", "-", "-", "-");
+				continue;
+			}
+			double s = (p->end_ns - p->start_ns) / 1e9;
+			char mb[16] = "";
+
+			if (p->bytes)
+				snprintf(mb, sizeof(mb), "%.1f", s > 0 ? p->bytes / 1e6 / s : 0);
+			fprintf(f, " | %9.3f %10" PRIu64 " %8.0f %9s", s, p->ops,
+				s > 0 ? p->ops / s : 0, mb);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+const struct fsl_wl_ops fsl_wl_log_ops = { wl_phase, wl_tick };

@@ -57,4 +57,23 @@ int fsl_phases__write_phase(FILE *f, const struct fsl_phase *ph);
 int fsl_phases__write_tick(FILE *f, unsigned int run, const char *name, uint64_t t_ns,
 			   uint64_t ops);
 
+/*
+ * A workload run's log: its phases and rate samples as they happen, written
+ * to the phase file (when phases is set) and kept for the tables below. A
+ * run's fsl_wl takes ops = &fsl_wl_log_ops, priv = the log.
+ */
+struct fsl_wl_log {
+	FILE *phases;
+	int err;		/* -EIO: the phase file could not be written */
+	struct fsl_phase_rec ph[64];
+	unsigned int nph;
+	struct fsl_tick_rec tk[8192];
+	unsigned int ntk;
+};
+extern const struct fsl_wl_ops fsl_wl_log_ops;
+/* Rows are phases, columns are runs: how the classic benchmarks print aging. */
+void fsl_phases__print_table(FILE *f, const struct fsl_phase_rec *ph, unsigned int n);
+/* Each long enough phase's rate over time, in at most 16 slices. */
+void fsl_phases__print_timelines(FILE *f, const struct fsl_wl_log *o);
+
 #endif
