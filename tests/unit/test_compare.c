@@ -545,8 +545,9 @@ TEST(compare_mechanism_own_parts)
 /*
  * A mechanism explains only a part that moved its way: B's extra htree level
  * with B's directory-block reads 20 ms shorter (live/compare_createmany, a
- * quiet run) is named with no time, not as the cause of 20 ms less; B's
- * htree CPU that grew is the part it explains when that moved.
+ * quiet run) is named with no time, not as the cause of 20 ms less, and the
+ * sentence on A's longer reads does not blame it; B's htree CPU that grew
+ * is the part it explains when that moved.
  */
 TEST(compare_mechanism_part_moved_its_way)
 {
@@ -557,7 +558,7 @@ TEST(compare_mechanism_part_moved_its_way)
 
 	a.present = b.present = 1;
 	a.secs = 1.0;
-	b.secs = 1.0;
+	b.secs = 0.98;		/* the 20 ms of reads B did not wait */
 	a.have_whole = b.have_whole = 1;
 	a.have_htree = b.have_htree = 1;
 	a.htree.levels = 2;
@@ -578,18 +579,19 @@ TEST(compare_mechanism_part_moved_its_way)
 			CHECK_NEAR(d.mech[k].contribution, 0, 1e-9);
 		}
 	CHECK(found);
-	CHECK(!strstr(d.sentence, "directory block read"));
+	/* A, the slower, waited longer for the reads: the htree is not why */
+	CHECK_STR(d.sentence, "lookup: A is 0.02 s slower than B (1.00 s vs 0.98 s); the tasks "
+		  "waited 0.02 s more for directory block read.");
 
 	/* the htree's CPU grew by 0.1 s: that is the part the level explains */
 	a.wt.ncpu = b.wt.ncpu = 1;
 	snprintf(a.wt.cpu_cls[0].id, 24, "cpu_htree");
 	b.wt.cpu_cls[0] = a.wt.cpu_cls[0];
-	a.wt.cpu_cls[0].ns = 4;
-	a.wt.cpu_sampled_ns = 5;
-	b.wt.cpu_cls[0].ns = 5;
-	b.wt.cpu_sampled_ns = 5;
+	a.wt.cpu_cls[0].ns = b.wt.cpu_cls[0].ns = 5;	/* every sample in the htree */
+	a.wt.cpu_sampled_ns = b.wt.cpu_sampled_ns = 5;
 	a.wt.oncpu_ns = 500 * MS;
-	b.wt.oncpu_ns = 500 * MS;
+	b.wt.oncpu_ns = 600 * MS;
+	b.secs = 1.08;
 	memset(&d, 0, sizeof(d));
 	cmp_diff(&a, &b, "lookup", "A", "B", "", &d);
 	found = 0;
