@@ -12,7 +12,6 @@
  *   then fslens report DIR/NAME.trace --html DIR/NAME.html, and with several
  *   configurations fslens compare DIR/NAME1.trace DIR/NAME2.trace ...
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -31,6 +30,7 @@
 #include "fslens/devname.h"
 #include "fslens/compare.h"
 #include "../scenarios/copytree.h"
+#include "../scenarios/matrix.h"
 #include "../scenarios/phases.h"
 #include "../scenarios/scenario.h"
 #include "../scenarios/scratch.h"
@@ -211,39 +211,6 @@ static int list_scenarios(void)
 
 /* ---------------- the demo driver ---------------- */
 
-#define MATRIX_MAX 8
-#define VALUES_MAX 8
-
-struct matrix {
-	unsigned int n;
-	char key[MATRIX_MAX][64];
-	char val[MATRIX_MAX][VALUES_MAX][128];
-	unsigned int nval[MATRIX_MAX];
-};
-
-static int matrix_add(struct matrix *m, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	char buf[1024], *tok, *save;
-	unsigned int k;
-
-	if (!eq || eq == arg || m->n >= MATRIX_MAX || (size_t)(eq - arg) >= sizeof(m->key[0]))
-		return -EINVAL;
-	k = m->n;
-	snprintf(m->key[k], sizeof(m->key[0]), "%.*s", (int)(eq - arg), arg);
-	snprintf(buf, sizeof(buf), "%s", eq + 1);
-	m->nval[k] = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (m->nval[k] >= VALUES_MAX)
-			return -E2BIG;
-		snprintf(m->val[k][m->nval[k]++], sizeof(m->val[0][0]), "%s", tok);
-	}
-	if (!m->nval[k])
-		return -EINVAL;
-	m->n++;
-	return 0;
-}
-
 struct child {
 	pid_t pid;
 	int signalled;
@@ -341,7 +308,7 @@ struct demo {
 	const char *sets[FSL_PARAMS_MAX];
 	unsigned int nsets;
 	char shorthand[FSL_PARAMS_MAX][80];	/* --fs, --runs as KEY=VALUE */
-	struct matrix m;
+	struct fsl_matrix m;
 	char self[PATH_MAX];
 	char traces[64][PATH_MAX];
 	unsigned int ntraces;
@@ -606,21 +573,25 @@ out:
  */
 static int check_params(const struct demo *d)
 {
+	struct fsl_matrix m;
 	struct fsl_params p;
 	char kv[256];
-	unsigned int i, k, v;
+	unsigned int i, k;
 	int err;
 
 	fsl_params__init(&p, d->sc, d->scale);
 	for (i = 0; i < d->nsets; i++)
 		if ((err = fsl_params__set(&p, d->sets[i])))
 			return bad_param(d->sc, d->sets[i], err);
-	for (k = 0; k < d->m.n; k++)
-		for (v = 0; v < d->m.nval[k]; v++) {
-			snprintf(kv, sizeof(kv), "%s=%s", d->m.key[k], d->m.val[k][v]);
+	/* a copy: the walk leaves the demo's matrix at its first cell */
+	m = d->m;
+	do {
+		for (k = 0; k < m.n; k++) {
+			fsl_matrix__setting(&m, k, kv, sizeof(kv));
 			if ((err = fsl_params__set(&p, kv)))
 				return bad_param(d->sc, kv, err);
 		}
+	} while (fsl_matrix__next(&m));
 	return 0;
 }
 
@@ -632,28 +603,16 @@ static int check_params(const struct demo *d)
  */
 static int run_matrix(struct demo *d)
 {
-	unsigned int idx[MATRIX_MAX] = { 0 }, k;
+	unsigned int k;
 	int rc = 0;
 
-	for (;;) {
-		char label[256], kvs[MATRIX_MAX][192];
-		const char *extra[MATRIX_MAX];
-		size_t len;
+	do {
+		char label[256], kvs[FSL_MATRIX_KEYS][192];
+		const char *extra[FSL_MATRIX_KEYS];
 
-		len = snprintf(label, sizeof(label), "%s", d->sc->name);
-		for (k = 0; k < d->m.n; k++) {
-			char *p;
-
-			snprintf(kvs[k], sizeof(kvs[k]), "%s=%s", d->m.key[k], d->m.val[k][idx[k]]);
-			extra[k] = kvs[k];
-			if (len < sizeof(label))
-				len += snprintf(label + len, sizeof(label) - len, "_%s-%s", d->m.key[k],
-						d->m.val[k][idx[k]]);
-			/* the label names files: nothing that is not a plain name character */
-			for (p = label; *p; p++)
-				if (!isalnum((unsigned char)*p) && !strchr("._-=+", *p))
-					*p = '_';
-		}
+		fsl_matrix__label(&d->m, d->sc->name, label, sizeof(label));
+		for (k = 0; k < d->m.n; k++)
+			extra[k] = fsl_matrix__setting(&d->m, k, kvs[k], sizeof(kvs[k]));
 		rc = run_one(d, label, extra, d->m.n);
 		if (got_signal)
 			return 130;
@@ -661,66 +620,19 @@ static int run_matrix(struct demo *d)
 			return rc;	/* a bad parameter is bad in every configuration */
 		if (rc && d->nfailed < sizeof(d->failed) / sizeof(d->failed[0]))
 			snprintf(d->failed[d->nfailed++], sizeof(d->failed[0]), "%s", label);
-		for (k = 0; k < d->m.n; k++) {
-			if (++idx[k] < d->m.nval[k])
-				break;
-			idx[k] = 0;
-		}
-		if (k == d->m.n)
-			return d->nfailed ? 1 : 0;
-	}
+	} while (fsl_matrix__next(&d->m));
+	return d->nfailed ? 1 : 0;
 }
-
-/*
- * What each scenario's seed (../shared/seeds, docs/demo.md) concluded by
- * hand, and where the comparison above shows it.
- */
-static const struct {
-	const char *scenario, *note;
-} seeds[] = {
-	{ "htree", "seed 000 (ext3 htree create storm, 2003): 30,000 mkdir took minutes on "
-	  "seconds of CPU, and du was 40x slower on 1 KiB blocks than on 4 KiB, the same with "
-	  "noatime. Concluded: dirty blocks pushed through the journal early; at 1 KiB the "
-	  "atime updates of a read-only du journal inode-table blocks. Above: the stat phase "
-	  "under strictatime has more commits and journal blocks, mostly inode-table blocks "
-	  "dirtied by ext4_dirty_inode, written home by checkpoints while the tasks wait for "
-	  "journal log space; under noatime none of it." },
-	{ "createmany", "seed 003 (ext4 large_dir createmany, 2017): with large_dir the create "
-	  "rate fell from 56k/s to 11k/s on HDD. Suspected: lookups read directory blocks from "
-	  "disk, and creates wait on buffers of the committing transaction (shadow). Above: "
-	  "directory blocks read and the htree's levels and index blocks, the dir_block_read "
-	  "and buffer_under_commit waits, per configuration; a configuration whose htree is "
-	  "full fails (large_dir=0 past two levels) while the other goes on." },
-	{ "copytree", "seed 004 (ext4 delalloc interleaving, 2008): files copied one at a time "
-	  "were interleaved in 8 MiB (2048-block) chunks with delalloc, and broke after 15 "
-	  "blocks with nodelalloc. Above: fragmented files and fragcheck breaks per "
-	  "configuration; fslens report's layout section names the file that took each "
-	  "expected block and where the breaks fall (2048-block multiples: the writeback "
-	  "extent limit; 15/16: mb_stream_req)." },
-	{ "dbench", "seed 002 (2.4.7-ac dbench thrashing, 2001): dbench throughput fell 30-40% "
-	  "between two kernels, the disk 'stepping like mad'; stopping periodic writeback "
-	  "restored it. Above: at equal work, writeback pages by reason (periodic, "
-	  "background, sync), dirty-limit pauses and write seeks per second under each "
-	  "writeback setting." },
-	{ "bonnie", "seed 001 (XFS inode placement aging, 2002): bonnie++'s sequential read "
-	  "halved on the second run on the same filesystem: new inodes came from the most "
-	  "recent inode chunk, far from their data. Above: run 1 against run 2 in the read "
-	  "phases: read seeks per second and their mean distance; fslens report's layout "
-	  "section gives the inode-to-data distance." },
-};
 
 /* The scenario's seed and what to look for in the comparison, wrapped. */
 static void seed_note(const struct demo *d)
 {
-	unsigned int i;
 	const char *p;
 	int col;
 
-	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
-		if (strcmp(seeds[i].scenario, d->sc->name))
-			continue;
+	if (d->sc->seed) {
 		printf("\n");
-		for (p = seeds[i].note, col = 0; *p;) {
+		for (p = d->sc->seed, col = 0; *p;) {
 			size_t n = strcspn(p, " ");
 
 			if (col && col + 1 + (int)n > 100) {
@@ -831,10 +743,10 @@ int cmd_demo(int argc, char **argv)
 			d->nsets++;
 			break;
 		case 'M':
-			if (matrix_add(&d->m, optarg)) {
+			if (fsl_matrix__add(&d->m, optarg)) {
 				rc = fsl_usage_error("demo", demo_usage, "bad --matrix '%s' (KEY=V1,V2; "
 						     "at most %d keys of %d values)", optarg,
-						     MATRIX_MAX, VALUES_MAX);
+						     FSL_MATRIX_KEYS, FSL_MATRIX_VALUES);
 				goto out;
 			}
 			break;
@@ -860,7 +772,7 @@ int cmd_demo(int argc, char **argv)
 		const char *a = argv[optind];
 
 		if (strchr(a, '=') && d->m.n) {
-			if (matrix_add(&d->m, a)) {
+			if (fsl_matrix__add(&d->m, a)) {
 				rc = fsl_usage_error("demo", demo_usage, "bad --matrix '%s'", a);
 				goto out;
 			}
@@ -874,10 +786,8 @@ int cmd_demo(int argc, char **argv)
 		}
 	}
 	{
-		unsigned long combos = 1;
+		unsigned long combos = fsl_matrix__count(&d->m);
 
-		for (i = 0; i < (int)d->m.n; i++)
-			combos *= d->m.nval[i];
 		if (combos > sizeof(d->traces) / sizeof(d->traces[0])) {
 			rc = fsl_usage_error("demo", demo_usage, "--matrix makes %lu configurations; at most "
 				    "%zu", combos, sizeof(d->traces) / sizeof(d->traces[0]));

@@ -92,15 +92,44 @@ static const struct fsl_param_def copytree_params[] = {
 
 const struct fsl_scenario fsl_scenarios[] = {
 	{ "htree", "N mkdir in one directory, a file in each, then stat the tree (du)",
-	  htree_params, fsl_scn_htree },
+	  htree_params, fsl_scn_htree,
+	  "seed 000 (ext3 htree create storm, 2003): 30,000 mkdir took minutes on "
+	  "seconds of CPU, and du was 40x slower on 1 KiB blocks than on 4 KiB, the same with "
+	  "noatime. Concluded: dirty blocks pushed through the journal early; at 1 KiB the "
+	  "atime updates of a read-only du journal inode-table blocks. Above: the stat phase "
+	  "under strictatime has more commits and journal blocks, mostly inode-table blocks "
+	  "dirtied by ext4_dirty_inode, written home by checkpoints while the tasks wait for "
+	  "journal log space; under noatime none of it." },
 	{ "createmany", "N entries in one directory with the create rate over time; lookups; unlink",
-	  createmany_params, fsl_scn_createmany },
+	  createmany_params, fsl_scn_createmany,
+	  "seed 003 (ext4 large_dir createmany, 2017): with large_dir the create "
+	  "rate fell from 56k/s to 11k/s on HDD. Suspected: lookups read directory blocks from "
+	  "disk, and creates wait on buffers of the committing transaction (shadow). Above: "
+	  "directory blocks read and the htree's levels and index blocks, the dir_block_read "
+	  "and buffer_under_commit waits, per configuration; a configuration whose htree is "
+	  "full fails (large_dir=0 past two levels) while the other goes on." },
 	{ "bonnie", "bonnie++-style small files: sequential and random create/stat/delete",
-	  bonnie_params, fsl_scn_bonnie },
+	  bonnie_params, fsl_scn_bonnie,
+	  "seed 001 (XFS inode placement aging, 2002): bonnie++'s sequential read "
+	  "halved on the second run on the same filesystem: new inodes came from the most "
+	  "recent inode chunk, far from their data. Above: run 1 against run 2 in the read "
+	  "phases: read seeks per second and their mean distance; fslens report's layout "
+	  "section gives the inode-to-data distance." },
 	{ "dbench", "N clients replaying a file-server mix for T seconds",
-	  dbench_params, fsl_scn_dbench },
+	  dbench_params, fsl_scn_dbench,
+	  "seed 002 (2.4.7-ac dbench thrashing, 2001): dbench throughput fell 30-40% "
+	  "between two kernels, the disk 'stepping like mad'; stopping periodic writeback "
+	  "restored it. Above: at equal work, writeback pages by reason (periodic, "
+	  "background, sync), dirty-limit pauses and write seeks per second under each "
+	  "writeback setting." },
 	{ "copytree", "copy a tree of small and large files file by file, then sync",
-	  copytree_params, fsl_scn_copytree },
+	  copytree_params, fsl_scn_copytree,
+	  "seed 004 (ext4 delalloc interleaving, 2008): files copied one at a time "
+	  "were interleaved in 8 MiB (2048-block) chunks with delalloc, and broke after 15 "
+	  "blocks with nodelalloc. Above: fragmented files and fragcheck breaks per "
+	  "configuration; fslens report's layout section names the file that took each "
+	  "expected block and where the breaks fall (2048-block multiples: the writeback "
+	  "extent limit; 15/16: mb_stream_req)." },
 	{ NULL },
 };
 

@@ -74,6 +74,11 @@ struct fsl_scenario {
 	const char *summary;
 	const struct fsl_param_def *params;	/* scenario's own, NULL-key terminated */
 	int (*run)(struct fsl_wl *wl);
+	/*
+	 * The mailing-list case it reproduces (../shared/seeds): what was seen,
+	 * what was concluded by hand, and where demo's comparison shows it.
+	 */
+	const char *seed;
 };
 
 /* The scenario table, NULL-name terminated. */

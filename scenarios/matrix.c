@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* demo's --matrix (see matrix.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "matrix.h"
+
+int fsl_matrix__add(struct fsl_matrix *m, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char buf[1024], *tok, *save;
+	unsigned int k;
+
+	if (!eq || eq == arg || m->n >= FSL_MATRIX_KEYS || (size_t)(eq - arg) >= sizeof(m->key[0]))
+		return -EINVAL;
+	k = m->n;
+	snprintf(m->key[k], sizeof(m->key[0]), "%.*s", (int)(eq - arg), arg);
+	snprintf(buf, sizeof(buf), "%s", eq + 1);
+	m->nval[k] = 0;
+	m->idx[k] = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (m->nval[k] >= FSL_MATRIX_VALUES)
+			return -E2BIG;
+		snprintf(m->val[k][m->nval[k]++], sizeof(m->val[0][0]), "%s", tok);
+	}
+	if (!m->nval[k])
+		return -EINVAL;
+	m->n++;
+	return 0;
+}
+
+unsigned long fsl_matrix__count(const struct fsl_matrix *m)
+{
+	unsigned long n = 1;
+	unsigned int k;
+
+	for (k = 0; k < m->n; k++)
+		n *= m->nval[k];
+	return n;
+}
+
+const char *fsl_matrix__setting(const struct fsl_matrix *m, unsigned int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s=%s", m->key[i], m->val[i][m->idx[i]]);
+	return buf;
+}
+
+void fsl_matrix__label(const struct fsl_matrix *m, const char *prefix, char *buf, size_t len)
+{
+	size_t used;
+	unsigned int k;
+	char *p;
+
+	used = snprintf(buf, len, "%s", prefix);
+	for (k = 0; k < m->n && used < len; k++)
+		used += snprintf(buf + used, len - used, "_%s-%s", m->key[k], m->val[k][m->idx[k]]);
+	/* the label names files: nothing that is not a plain name character */
+	for (p = buf; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-=+", *p))
+			*p = '_';
+}
+
+int fsl_matrix__next(struct fsl_matrix *m)
+{
+	unsigned int k;
+
+	for (k = 0; k < m->n; k++) {
+		if (++m->idx[k] < m->nval[k])
+			return 1;
+		m->idx[k] = 0;
+	}
+	return 0;
+}
