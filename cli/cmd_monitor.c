@@ -175,101 +175,6 @@ static int publish(struct mon *m, const struct fsl_mon_metrics *mm)
 	return 0;
 }
 
-/* commit=N in the mount options, else ext4's default 5 s, in kernel jiffies. */
-static uint32_t commit_jiffies(const struct fsl_target *t, int hz)
-{
-	const char *p = strstr(t->options, "commit=");
-	long s = p ? strtol(p + 7, NULL, 10) : 5;
-
-	return (uint32_t)((s > 0 ? s : 5) * (hz > 0 ? hz : 250));
-}
-
-static int jbd2_text(void *ctx, const char *name, const void *data, size_t len)
-{
-	fsl_jbd2_info_parse(data, len, ctx);
-	return 0;
-}
-
-/* jbd2's transaction size limit, from /proc/fs/jbd2/<dev>-N/info; 0 if none. */
-static uint32_t max_txn_blocks(const struct fsl_target *t)
-{
-	struct fsl_jbd2_info ji = { 0 };
-	struct fsl_meta_sink sink = { &ji, NULL, jbd2_text, NULL };
-
-	if (fsl_meta_jbd2(&sink, t, "now") || !ji.valid)
-		return 0;
-	return (uint32_t)ji.max_blocks;
-}
-
-static int mon_target(struct fsl_mon_metrics *mm, const struct fsl_target *t, int hz)
-{
-	struct fsl_mon_target mt = {
-		.label = t->mount, .disk = t->diskname, .fstype = t->fstype, .devname = t->devname,
-		.dev = t->dev, .blkdev = t->blkdev, .commit_jiffies = commit_jiffies(t, hz),
-		.max_txn_blocks = max_txn_blocks(t),
-	};
-
-	return fsl_mon_metrics__target(mm, &mt);
-}
-
-static int add_target(struct fsl_mon_metrics *mm, const char *mount, struct fsl_target *t, int hz)
-{
-	int e = fsl_target_resolve(mount, NULL, t);
-
-	if (e)
-		return fsl_err(e, "monitor: cannot use '%s'", mount);
-	if (mon_target(mm, t, hz) < 0)
-		return fsl_err(-ENOSPC, "monitor: at most %d filesystems", MON_TARGETS_MAX);
-	return 0;
-}
-
-/* Every mounted ext4 (with no -m), each once. */
-static int add_all_ext4(struct fsl_mon_metrics *mm, struct fsl_target *tg, int hz)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char src[4096], dir[4096], type[64];
-	struct fsl_target t;
-	unsigned int i;
-	int n = 0;
-
-	if (!f)
-		return fsl_err(-errno, "monitor: cannot read /proc/self/mounts");
-	while (fscanf(f, "%4095s %4095s %63s %*[^\n]", src, dir, type) == 3) {
-		int dup = 0;
-
-		if (strcmp(type, "ext4") || fsl_target_resolve(dir, NULL, &t))
-			continue;
-		for (i = 0; i < mm->ntargets; i++)
-			dup |= mm->fs[i].dev == t.dev;
-		if (dup || mon_target(mm, &t, hz) < 0)
-			continue;
-		tg[n++] = t;
-	}
-	fclose(f);
-	if (!n) {
-		fprintf(stderr, "fslens monitor: no ext4 filesystem is mounted; give -m MOUNT\n");
-		return 1;
-	}
-	return 0;
-}
-
-/* The first cgroup2 mount: where the cgroup label's paths are read. */
-static void cgroup2_root(char *out, size_t n)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char src[4096], dir[4096], type[64];
-
-	out[0] = 0;
-	if (!f)
-		return;
-	while (fscanf(f, "%4095s %4095s %63s %*[^\n]", src, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(out, n, "%.255s", dir);
-			break;
-		}
-	fclose(f);
-}
-
 /* `fslens report TRACE > TRACE.report.txt` in a child; reaped later. */
 static pid_t spawn_report(const char *trace)
 {
@@ -291,14 +196,8 @@ static pid_t spawn_report(const char *trace)
 	return pid;
 }
 
-/* A capture asked for: of one target (its flight) or of all (-1). */
-struct pending {
-	char why[160];
-	int tgt;
-	int64_t at;
-};
-
-static void capture(struct fsl_flight **fl, unsigned int nfl, const struct pending *p,
+/* The gate's capture: of one target (its flight) or of all (-1). */
+static void capture(struct fsl_flight **fl, unsigned int nfl, const struct fsl_mon_gate *p,
 		    struct fsl_mon_metrics *mm)
 {
 	char path[4200];
@@ -352,8 +251,8 @@ int cmd_monitor(int argc, char **argv)
 	struct sockaddr_in sin = { 0 };
 	struct fsl_target *tg = NULL;
 	struct mon m = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct pending pend = { "", -1, 0 };
-	int64_t last_capture = 0, next_read, now;
+	struct fsl_mon_gate gate = { .tgt = -1, .after_ns = 1000000000ll };
+	int64_t next_read, now;
 	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose, 99, 0 };
 	struct sigaction sa;
 	const char *hz_src;
@@ -420,6 +319,7 @@ int cmd_monitor(int argc, char **argv)
 	if (optind < argc)
 		return fsl_usage_error("monitor", usage_text, "unexpected argument '%s'",
 				       argv[optind]);
+	gate.gap_ns = (int64_t)gap_ns;
 	colon = strrchr(listen, ':');
 	sin.sin_family = AF_INET;
 	if (!colon || inet_pton(AF_INET, colon == listen ? "0.0.0.0" : strndupa(listen,
@@ -459,14 +359,31 @@ int cmd_monitor(int argc, char **argv)
 	mm->hz = hz;
 	if (cglabel) {
 		mm->cgroups = 1;
-		cgroup2_root(mm->cgroup_root, sizeof(mm->cgroup_root));
+		fsl_cgroup2_mount("/proc/self/mounts", mm->cgroup_root, sizeof(mm->cgroup_root));
 	}
-	for (i = 0; i < nmounts && !rc; i++)
-		rc = add_target(mm, mounts[i], &tg[mm->ntargets], hz);
-	if (!rc && !nmounts)
-		rc = add_all_ext4(mm, tg, hz);
-	if (rc)
-		goto out;
+	for (i = 0; i < nmounts; i++) {
+		e = fsl_mon_add_mount(mm, mounts[i], hz, &tg[mm->ntargets]);
+		if (e == -ENOSPC) {
+			rc = fsl_err(e, "monitor: at most %d filesystems", MON_TARGETS_MAX);
+			goto out;
+		}
+		if (e) {
+			rc = fsl_err(e, "monitor: cannot use '%s'", mounts[i]);
+			goto out;
+		}
+	}
+	if (!nmounts) {
+		e = fsl_mon_add_all_ext4(mm, "/proc/self/mounts", hz, tg);
+		if (e < 0) {
+			rc = fsl_err(e, "monitor: cannot read /proc/self/mounts");
+			goto out;
+		}
+		if (!e) {
+			fprintf(stderr, "fslens monitor: no ext4 filesystem is mounted; give -m MOUNT\n");
+			rc = 1;
+			goto out;
+		}
+	}
 	{
 		struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 
@@ -613,20 +530,13 @@ int cmd_monitor(int argc, char **argv)
 			if (!nfl) {
 				fprintf(stderr, "fslens monitor: trigger (%s) ignored: no --flight\n",
 					trig);
-			} else if (pend.why[0] || (last_capture &&
-				   now - last_capture < (int64_t)gap_ns)) {
+			} else if (!fsl_mon_gate__offer(&gate, now, trig, ttgt)) {
 				mm->triggers_suppressed++;
-			} else {
-				/* keep a second after the trigger in the capture too */
-				snprintf(pend.why, sizeof(pend.why), "%s", trig);
-				pend.tgt = ttgt;
-				pend.at = now + 1000000000ll;
-				last_capture = now;
 			}
 		}
-		if (pend.why[0] && now >= pend.at) {
-			capture(fl, nfl, &pend, mm);
-			pend.why[0] = 0;
+		if (fsl_mon_gate__due(&gate, now)) {
+			capture(fl, nfl, &gate, mm);
+			fsl_mon_gate__done(&gate);
 			publish(&m, mm);
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)

@@ -113,6 +113,22 @@ static int resolve_disk(struct fsl_target *t, unsigned int ma, unsigned int mi)
 	return 0;
 }
 
+void fsl_cgroup2_mount(const char *mounts_file, char *out, size_t n)
+{
+	char src[4096], dir[4096], type[64];
+	FILE *f = fopen(mounts_file, "re");
+
+	out[0] = 0;
+	if (!f)
+		return;
+	while (fscanf(f, "%4095s %4095s %63s %*[^\n]", src, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(out, n, "%s", dir);
+			break;
+		}
+	fclose(f);
+}
+
 int fsl_target_resolve(const char *mount, const char *dev, struct fsl_target *t)
 {
 	unsigned int ma = 0, mi = 0;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include "fslens/text.h"
 #include "fslens/collector.h"
+#include "fslens/fsmeta.h"
 #include "fslens/hashmap.h"
 #include "fslens/ksyms.h"
 #include "fslens/session.h"
@@ -255,22 +256,13 @@ static int proc_cgroup(const struct fsl_stream *s, uint32_t pid, uint32_t tid,
 /* Where the cgroup v2 hierarchy is mounted (the first cgroup2 mount), once. */
 static const char *cg2_mount(struct fsl_stream *s)
 {
-	char path[320], dev[256], dir[256], type[64];
-	FILE *f;
+	char path[320];
 
 	if (s->cg2_tried)
 		return s->cg2[0] ? s->cg2 : NULL;
 	s->cg2_tried = 1;
 	snprintf(path, sizeof(path), "%s/self/mounts", s->proc);
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	while (fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(s->cg2, sizeof(s->cg2), "%s", dir);
-			break;
-		}
-	fclose(f);
+	fsl_cgroup2_mount(path, s->cg2, sizeof(s->cg2));
 	return s->cg2[0] ? s->cg2 : NULL;
 }
 

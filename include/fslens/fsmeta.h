@@ -47,6 +47,12 @@ int fsl_target_resolve(const char *mount, const char *dev, struct fsl_target *t)
  */
 int fsl_target_is_ext4(const struct fsl_target *t);
 
+/*
+ * The first cgroup2 mount point in mounts_file (/proc/self/mounts, or
+ * another /proc's): where cgroup v2 paths are read. "" with none.
+ */
+void fsl_cgroup2_mount(const char *mounts_file, char *out, size_t n);
+
 /* Kernel HZ and where it came from ("config", "config.gz", "measured"). */
 int fsl_kernel_hz(const char **source);
 

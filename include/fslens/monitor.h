@@ -174,6 +174,37 @@ int fsl_mon_p99_over(const struct fsl_mon_metrics *mm, const struct fsl_mon_hist
 		     const struct fsl_mon_trigger *t, uint64_t *p99);
 
 /* ---- the in-kernel side (collector/monitor_bpf.c) ---- */
+/*
+ * Set-up (collector/monitor_setup.c). commit=N of the mount options (else
+ * ext4's 5 s) in kernel jiffies. add_mount resolves MOUNT into t and adds it
+ * (-ENOSPC past MON_TARGETS_MAX, else fsl_target_resolve's -errno);
+ * add_all_ext4 adds every ext4 mounted in mounts_file (/proc/self/mounts),
+ * each filesystem once, into tg[]: how many, or -errno.
+ */
+struct fsl_target;
+uint32_t fsl_mon_commit_jiffies(const char *mount_options, int hz);
+int fsl_mon_add_mount(struct fsl_mon_metrics *mm, const char *mount, int hz, struct fsl_target *t);
+int fsl_mon_add_all_ext4(struct fsl_mon_metrics *mm, const char *mounts_file, int hz,
+			 struct fsl_target *tg);
+
+/*
+ * The capture gate: a trigger taken becomes a capture after_ns later (the
+ * capture holds that much after it); at most one capture per gap_ns, and a
+ * trigger while one is pending or within the gap is suppressed.
+ * offer: 1 taken, 0 suppressed. due: the pending capture's time has come
+ * (why, tgt say which; tgt -1: every target); done clears it.
+ */
+struct fsl_mon_gate {
+	int64_t gap_ns, after_ns;
+	char why[160];
+	int tgt;
+	int64_t at, last;
+	int have_last;
+};
+int fsl_mon_gate__offer(struct fsl_mon_gate *g, int64_t now, const char *why, int tgt);
+int fsl_mon_gate__due(const struct fsl_mon_gate *g, int64_t now);
+void fsl_mon_gate__done(struct fsl_mon_gate *g);
+
 struct fsl_monitor;
 
 struct fsl_monitor_opts {

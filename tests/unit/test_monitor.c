@@ -5,10 +5,12 @@
  * expressions; and collector/flight.c's ring bound is exercised live.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "t.h"
+#include "fslens/fsmeta.h"
 #include "fslens/monitor.h"
 
 static int has_line(const char *text, const char *line)
@@ -359,4 +361,68 @@ TEST(monitor_trigger_parse)
 	CHECK_EQ(fsl_mon_trigger_parse("latency>1ms", &t), -EINVAL);
 	CHECK_EQ(fsl_mon_trigger_parse(">1ms", &t), -EINVAL);
 	CHECK_EQ(fsl_mon_trigger_parse("wait", &t), -EINVAL);
+}
+
+#define NS 1000000000ll
+
+/*
+ * The capture gate (--trigger-gap): a trigger taken is captured a second
+ * later; another while that one is pending, or within the gap after it, is
+ * suppressed; after the gap the next is taken.
+ */
+TEST(monitor_gate_rate_limits)
+{
+	struct fsl_mon_gate g = { .tgt = -1, .gap_ns = 60 * NS, .after_ns = NS };
+	int64_t t0 = 1000 * NS;
+
+	CHECK(!fsl_mon_gate__due(&g, t0));
+	CHECK_EQ(fsl_mon_gate__offer(&g, t0, "wait>200ms on /mnt", 1), 1);
+	CHECK_EQ(fsl_mon_gate__offer(&g, t0 + NS / 2, "SIGUSR1", -1), 0);	/* pending */
+	CHECK(!fsl_mon_gate__due(&g, t0 + NS - 1));
+	CHECK(fsl_mon_gate__due(&g, t0 + NS));
+	CHECK_STR(g.why, "wait>200ms on /mnt");
+	CHECK_EQ(g.tgt, 1);
+	fsl_mon_gate__done(&g);
+	CHECK(!fsl_mon_gate__due(&g, t0 + 2 * NS));
+	/* within the gap of the last capture's trigger */
+	CHECK_EQ(fsl_mon_gate__offer(&g, t0 + 59 * NS, "POST /trigger", -1), 0);
+	CHECK(!fsl_mon_gate__due(&g, t0 + 61 * NS));
+	/* the gap is over */
+	CHECK_EQ(fsl_mon_gate__offer(&g, t0 + 60 * NS, "POST /trigger", -1), 1);
+	CHECK(fsl_mon_gate__due(&g, t0 + 61 * NS));
+	CHECK_EQ(g.tgt, -1);
+	/* a gap of 0: every trigger once the last is captured */
+	fsl_mon_gate__done(&g);
+	g.gap_ns = 0;
+	CHECK_EQ(fsl_mon_gate__offer(&g, t0 + 62 * NS, "SIGUSR1", -1), 1);
+}
+
+/* commit=N of the mount options in jiffies; ext4's default 5 s without it. */
+TEST(monitor_commit_jiffies)
+{
+	CHECK_EQ(fsl_mon_commit_jiffies("rw,relatime", 250), 1250);
+	CHECK_EQ(fsl_mon_commit_jiffies("rw,commit=30,data=ordered", 1000), 30000);
+	CHECK_EQ(fsl_mon_commit_jiffies("rw,commit=0", 250), 1250);
+	CHECK_EQ(fsl_mon_commit_jiffies("", 0), 1250);	/* HZ unknown: 250 */
+}
+
+/* The cgroup label's root: the first cgroup2 mount of the mounts file. */
+TEST(monitor_cgroup2_root)
+{
+	const char *path = t_path("mounts");
+	char root[256];
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("sysfs /sys sysfs rw 0 0\n"
+	      "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n"
+	      "none /tmp/cg2 cgroup2 rw,relatime 0 0\n"
+	      "none /other cgroup2 rw 0 0\n", f);
+	fclose(f);
+	fsl_cgroup2_mount(path, root, sizeof(root));
+	CHECK_STR(root, "/tmp/cg2");
+	fsl_cgroup2_mount(t_path("none"), root, sizeof(root));
+	CHECK_STR(root, "");
 }
