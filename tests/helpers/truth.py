@@ -13,7 +13,8 @@
 #    together by time: the first class must be fslens's first cause, its
 #    share (of blocked time, or of on-CPU time) within 10 points (CPU classes
 #    within two standard deviations of the leader's sample count are tied
-#    with it: a 0.1 s workload is 50 samples);
+#    with it: a 0.1 s workload is 50 samples; so are a wait and a CPU class,
+#    either leading, when the class's count is within two of the wait's time);
 #  - whole time: oncpu + runnable + blocked + sleep equals the wall fslens
 #    reports, and that wall equals the tasks' own lifetimes (fork or exec to
 #    exit, summed over threads) within 2% (2 ms at least);
@@ -177,6 +178,16 @@ else:
         per = 1000000000 // CPU_HZ
         nt, nw = tns / per, waits.get(c0["class"], 0) / per
         if nt - nw <= 2 * math.sqrt(2 * nt):
+            tied = [tc, c0["class"]]
+            ok = True
+    elif tk == "wait" and c0["kind"] == "cpu":
+        # the other way round: a wait leads the tally, fslens leads with a
+        # CPU class; tied when that class's count in the tally is within two
+        # standard deviations of the wait's time (fio randwrite: aio_wait
+        # 1009 ms, cpu_block 896 ms sampled; fslens cpu_block 972, aio_wait 943)
+        per = 1000000000 // CPU_HZ
+        nw, nc = tns / per, cpu.get(c0["class"], 0) / per
+        if nc and nw - nc <= 2 * math.sqrt(2 * nc):
             tied = [tc, c0["class"]]
             ok = True
     fig("top_cause", "%s(%.0f%%)" % (c0["class"], 100 * c0["share"]), "%s(%.0f%%)" % (tc, tshare), ok)
