@@ -49,9 +49,12 @@ blk_capture_start() {
 }
 
 # blk_capture_stop TRACE OUTDIR: the capture's records inside TRACE's block
-# events (a millisecond either side: the two clocks read at different points
-# of the same tracepoints) as OUTDIR/DISK.blktrace.*, then blkparse's dump
-# OUTDIR/bp.bin and btt's report OUTDIR/btt.txt
+# events (the two clocks read at different points of the same tracepoints: a
+# millisecond before the first, 100 us after the last; the recording stops
+# when the workload exits and the disk goes on, so a completion a millisecond
+# after the last event is one the trace never had: dbench's capture counted
+# one D2C more in a CI run) as OUTDIR/DISK.blktrace.*, then blkparse's
+# dump OUTDIR/bp.bin and btt's report OUTDIR/btt.txt
 blk_capture_stop() {
 	local trace=$1 out=$2 t0 t1 n
 	echo 0 >/sys/block/"$BLK_DISK"/trace/enable
@@ -65,7 +68,7 @@ blk_capture_stop() {
 		sed -n 's/^ts=\([0-9]*\) .*/\1/p' | sort -n | sed -n '1p;$p' | tr '\n' ' ')
 	mkdir -p "$out"
 	read -r n _ < <("$BLK_PY" "$BLK_HELPERS/ftrace_blk2bt.py" "$out.ftrace" "$out" "$BLK_DISK" \
-		$((t0 - 1000000)) $((t1 + 1000000)))
+		$((t0 - 1000000)) $((t1 + 100000)))
 	check_ge capture.records "${n:-0}" 10
 	blkparse -i "$out/$BLK_DISK" -d "$out/bp.bin" -O >/dev/null 2>&1
 	btt -i "$out/bp.bin" >"$out/btt.txt" 2>&1

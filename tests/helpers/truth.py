@@ -197,7 +197,14 @@ else:
         ", ".join("%s %.0f ms" % (c["class"], c["ns"] / 1e6) for c in causes[:5])))
     if ok and ours == want:
         d = abs(100 * c0["share"] - tshare)
-        say(d <= 10, "top-share-within-10", "fslens %.0f%%, bpftrace %.0f%%" % (100 * c0["share"], tshare))
+        # the ranking of the leader's kind on both sides: what the other share went to
+        same = waits if tk == "wait" else cpu
+        say(d <= 10, "top-share-within-10", "fslens %.0f%%, bpftrace %.0f%%; bpftrace %s; fslens %s" % (
+            100 * c0["share"], tshare,
+            ", ".join("%s %.1f ms" % (c, ns / 1e6) for c, ns in
+                      sorted(same.items(), key=lambda x: -x[1])[:6]),
+            ", ".join("%s %.1f ms" % (c["class"], c["ns"] / 1e6) for c in causes
+                      if c["kind"] == tk)[:400]))
 
 # --- 2. whole time
 w = r.get("whole_time")
