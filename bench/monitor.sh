@@ -5,8 +5,9 @@
 #    aggregates only); under `fslens monitor --flight 30`; under `fslens
 #    record`; under `perf record -a` of the tracepoints record uses; under
 #    `fslens monitor --bench-floor` (the same programs returning at once:
-#    the floor of the tracepoints themselves). Median
-#    of RUNS; ratios of the workload's wall and CPU time to untraced, and
+#    the floor of the tracepoints themselves). The order turns each round.
+#    Median of RUNS; each round's ratio to its untraced run and their median;
+#    ratios of the workload's wall and CPU time to untraced, and
 #    the monitor process's own CPU as a share of one core during the run.
 # 2. CPU and memory at rest and under load: the monitor's CPU share of one
 #    core over LOAD seconds idle, then over LOAD seconds of bench/fsops_load
@@ -72,32 +73,42 @@ overhead() {
 for v in none mon flight floor rec perf; do : >"$W/t.$v"; done
 : >"$W/c.mon"; : >"$W/c.flight"; : >"$W/c.floor"
 echo "createmany: $N files, $RUNS runs of each, interleaved; $ncpu CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-for r in $(seq 1 "$RUNS"); do
+# one variant's run on a fresh filesystem
+one() {
 	fresh_fs
-	"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1
-	for v in mon flight floor; do
-		fresh_fs
-		case $v in
+	case $1 in
+	none) "${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.none" || exit 1 ;;
+	mon|flight|floor)
+		case $1 in
 		flight) start_monitor --flight 30 ;;
 		floor) start_monitor --bench-floor ;;
 		*) start_monitor ;;
 		esac
 		k0=$(ticks "$MON"); s0=$(date +%s.%N)
-		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.$v" || exit 1
+		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.$1" || exit 1
 		k1=$(ticks "$MON"); s1=$(date +%s.%N)
-		echo "($k1 - $k0) / $HZ_U / ($s1 - $s0)" | bc -l >>"$W/c.$v"
-		stop_monitor
+		echo "($k1 - $k0) / $HZ_U / ($s1 - $s0)" | bc -l >>"$W/c.$1"
+		stop_monitor ;;
+	rec)
+		"${REC[@]}" "$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- \
+			"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.rec" 2>"$W/f.err" ||
+			{ cat "$W/f.err"; exit 1; }
+		rm -f "$W/f.trace" ;;
+	perf)
+		"${REC[@]}" perf record -q -a "${PERF_EV[@]}" -o "$W/perf.data" -- \
+			"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" ||
+			{ cat "$W/p.err"; exit 1; }
+		rm -f "$W/perf.data" ;;
+	esac
+}
+# The order turns by one each round, so no variant always follows the same
+# one (with a fixed order the floor, always run right after the flight
+# recorder, measured 1.099 against the monitor's 1.061 in one bench).
+order=(none mon floor flight rec perf)
+for r in $(seq 1 "$RUNS"); do
+	for i in $(seq 0 5); do
+		one "${order[$(((i + r - 1) % 6))]}"
 	done
-	fresh_fs
-	"${REC[@]}" "$FSLENS" record -m "$W/mnt" -f -o "$W/f.trace" -- \
-		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.rec" 2>"$W/f.err" ||
-		{ cat "$W/f.err"; exit 1; }
-	rm -f "$W/f.trace"
-	fresh_fs
-	"${REC[@]}" perf record -q -a "${PERF_EV[@]}" -o "$W/perf.data" -- \
-		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" ||
-		{ cat "$W/p.err"; exit 1; }
-	rm -f "$W/perf.data"
 	printf '  run %d (wall/cpu s): untraced %s, monitor %s, monitor+flight %s, monitor floor %s, record %s, perf %s\n' \
 		"$r" "$(tail -1 "$W/t.none" | tr ' ' /)" "$(tail -1 "$W/t.mon" | tr ' ' /)" \
 		"$(tail -1 "$W/t.flight" | tr ' ' /)" "$(tail -1 "$W/t.floor" | tr ' ' /)" \
@@ -119,6 +130,13 @@ for v in mon flight floor rec perf; do
 	[ -s "$W/c.$v" ] && printf '  monitor process %.2f%% of a core' \
 		"$(echo "$(median <"$W/c.$v") * 100" | bc -l)"
 	echo
+done
+# each round's ratio against that round's untraced run, the median of those:
+# less moved by the machine drifting over the rounds than a ratio of medians
+paired() { paste -d' ' "$W/t.none" "$W/t.$1" | awk -v k="$2" '{ print $(2 + k) / $k }' | median; }
+for v in mon flight floor rec perf; do
+	printf '%-22s paired ratio (median of the rounds) wall %.3f cpu %.3f\n' "$v" \
+		"$(paired $v 1)" "$(paired $v 2)"
 done
 # the programs' own share: the monitor against the same tracepoints with
 # programs that return at once (the rest is the tracepoints' dispatch)
