@@ -362,6 +362,8 @@ static void stack_info(struct fsl_context *cx, int32_t id, struct fsl_ctx_stack 
 		out->ccls = fsl_cclass_of_frames((const char *const *)st->frames, st->nframes,
 						 NULL);
 		fsl_scope_stack_of_frames((const char *const *)st->frames, st->nframes, &out->sc);
+		out->child = (uint8_t)fsl_wait_is_child((const char *const *)st->frames,
+							st->nframes);
 	}
 	out->missing = !st;
 	if (k)
@@ -747,6 +749,10 @@ static void ctx_annotate(struct fsl_stage *st, const struct fsl_hdr *h, struct f
 		x->cls = sc.cls;
 		x->role = fsl_context__role(cx, h->pid, sc.sc.kthread);
 		x->flags |= sc.missing ? FSL_EVCTX_NOSTACK : 0;
+		if (sc.child) {
+			x->flags |= FSL_EVCTX_CHILD;	/* waiting for a child, not blocked */
+			return;
+		}
 		if (cx->scoped && wait_scope(cx, (const struct fsl_ev_offcpu *)h, &sc,
 					     is_kthread(cx, h->pid, sc.sc.kthread), &x->dev))
 			x->flags |= FSL_EVCTX_OTHERFS;

@@ -21,6 +21,7 @@ struct fsl_ctx_stack {
 	uint8_t cls;
 	uint8_t ccls;		/* enum fsl_cclass, for an on-CPU sample's stack */
 	uint8_t missing;	/* the id is not in the trace's stack table */
+	uint8_t child;		/* a parent's wait for its vfork child (FSL_EVCTX_CHILD) */
 	struct fsl_scope_stack sc;	/* what its frames say about scope */
 };
 

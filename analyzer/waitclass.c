@@ -192,6 +192,35 @@ static int rule_match(const struct wc_rule *r, const char *func)
 	return !strcmp(r->func, func);
 }
 
+/* frame is func, or func+OFFSET */
+static int frame_is(const char *frame, const char *func)
+{
+	size_t n = strlen(func);
+
+	return !strncmp(frame, func, n) && (!frame[n] || frame[n] == '+' || frame[n] == '.');
+}
+
+/*
+ * A parent waiting for its vfork child: kernel_clone waiting on the vfork
+ * completion (wait_for_vfork_done, inlined into kernel_clone on 6.18:
+ * wait_for_completion_state called from kernel_clone). kernel_clone sleeps
+ * nowhere else but in what it calls (an allocation's reclaim has its own
+ * frames between).
+ */
+int fsl_wait_is_child(const char *const *f, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (frame_is(f[i], "wait_for_vfork_done"))
+			return 1;
+		if (i && frame_is(f[i], "kernel_clone") &&
+		    !strncmp(f[i - 1], "wait_for_completion", 19))
+			return 1;
+	}
+	return 0;
+}
+
 unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframes,
 				  int *rule_frame)
 {

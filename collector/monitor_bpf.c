@@ -382,6 +382,9 @@ static unsigned int stack_info(struct fsl_monitor *m, int32_t id, struct fsl_sco
 			nf++;
 	}
 	cls = fsl_wclass_of_frames((const char *const *)frames, nf, NULL);
+	/* a parent waiting for its vfork child: no stall (FSL_WC__MAX: not counted) */
+	if (fsl_wait_is_child((const char *const *)frames, nf))
+		cls = FSL_WC__MAX;
 	fsl_scope_stack_of_frames((const char *const *)frames, nf, sc);
 	while (nf)
 		free(frames[--nf]);
@@ -394,7 +397,7 @@ static unsigned int stack_info(struct fsl_monitor *m, int32_t id, struct fsl_sco
 	m->cache_cls[slot] = cls;
 	m->cache_sc[slot] = *sc;
 	cslot = id >= FSL_STACK2_BASE ? (uint32_t)key + MON_STACKS : (uint32_t)key;
-	c1 = (uint8_t)(cls + 1);
+	c1 = (uint8_t)((cls < FSL_WC__MAX ? cls : FSL_WC_OTHER) + 1);
 	if (cslot < MON_STACKS + MON_STACKS2)
 		bpf_map_update_elem(bpf_map__fd(m->skel->maps.mon_stack_cls), &cslot, &c1, BPF_ANY);
 	return cls;
@@ -445,6 +448,8 @@ int fsl_monitor__read(struct fsl_monitor *m)
 					     MON_A_ROLE(kp->a), cls, sum.count * m->cpu_period_ns);
 		} else if (kp->kind == MON_BLOCKED) {
 			cls = stack_info(m, kp->x, &sc);
+			if (cls >= FSL_WC__MAX)
+				continue;	/* a parent waiting for its child */
 			fsl_mon_metrics__blocked(m->mm, fsl_mon_wait_target(m->mm, kp, &sc),
 						 MON_A_ROLE(kp->a), cls, kp->cg, sum.sum);
 		} else {

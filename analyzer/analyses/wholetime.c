@@ -44,6 +44,7 @@ struct an_wholetime {
 	struct an_ctx *c;
 	struct fsl_map threads;		/* tid -> an_tt_thread */
 	struct fsl_wholetime res;
+	uint64_t child_moved;		/* of res.child_wait_ns, moved from blocked to sleep */
 };
 
 /* ns spread evenly over [from, to): the part inside the window. */
@@ -196,6 +197,10 @@ static int add_wait(struct an_wholetime *w, const struct fsl_hdr *h, const struc
 	uint64_t runq = ev->runq_ns < ev->dur_ns ? ev->runq_ns : ev->dur_ns;
 	uint64_t woke = h->ts + ev->dur_ns - runq, to = x->to < woke ? x->to : woke;
 
+	if ((x->flags & FSL_EVCTX_CHILD) && x->role == FSL_ROLE_WORKLOAD) {
+		w->res.child_wait_ns += an_overlap(&w->c->win, x->from, to);
+		return 0;
+	}
 	if ((x->flags & FSL_EVCTX_OTHERFS) && x->role == FSL_ROLE_WORKLOAD) {
 		w->res.other_fs_ns += an_overlap(&w->c->win, x->from, to);
 		return 0;
@@ -248,6 +253,7 @@ void an_wholetime_reset(struct an_wholetime *w)
 	size_t it = 0;
 
 	memset(&w->res, 0, sizeof(w->res));
+	w->child_moved = 0;
 	while ((t = fsl_map__next(&w->threads, &it, NULL)))
 		t->counted = 0;
 }
@@ -264,6 +270,19 @@ const struct fsl_wholetime *an_wholetime_result(struct an_wholetime *w)
 	uint64_t sum = 0;
 	unsigned int i;
 
+	/*
+	 * The kernel counted a parent's wait for its vfork child as blocked
+	 * (uninterruptible): it is sleep, as a waitpid() is. Moved once.
+	 */
+	if (r->child_wait_ns > w->child_moved) {
+		uint64_t mv = r->child_wait_ns - w->child_moved;
+
+		if (mv > r->blocked_ns)
+			mv = r->blocked_ns;
+		r->blocked_ns -= mv;
+		r->sleep_ns += mv;
+		w->child_moved += mv;
+	}
 	for (i = 0; i < FSL_WC__MAX; i++)
 		sum += r->cls_ns[i];
 	sum += r->other_fs_ns;

@@ -146,6 +146,7 @@ static void whole_obj(struct fsl_json *j, const struct fsl_wholetime *w)
 	fsl_json__kv_u64(j, "runnable_ns", w->runq_ns);
 	fsl_json__kv_u64(j, "blocked_ns", w->blocked_ns);
 	fsl_json__kv_u64(j, "sleep_ns", w->sleep_ns);
+	fsl_json__kv_u64(j, "sleep_child_wait_ns", w->child_wait_ns);
 	fsl_json__kv_u64(j, "blocked_short_ns", w->short_ns);
 	fsl_json__kv_u64(j, "blocked_other_fs_ns", w->other_fs_ns);
 	fsl_json__key(j, "blocked_classes_ns");

@@ -136,6 +136,12 @@ int fsl_wclass_parse(const char *id);
  */
 unsigned int fsl_wclass_of_frames(const char *const *frames, unsigned int nframes,
 				  int *rule_frame);
+/*
+ * Is the stack a parent waiting for its vfork child to exec or exit
+ * (kernel_clone on its completion; wait_for_vfork_done where not inlined)?
+ * Uninterruptible, but no stall: docs/wait-classes.md.
+ */
+int fsl_wait_is_child(const char *const *frames, unsigned int nframes);
 /* The highest rank of the rules matching one frame; 0 if none matches. */
 int fsl_wclass_frame_rank(const char *frame);
 /* The rule table: rule idx (from 0); returns 0 past the end. */
@@ -284,6 +290,8 @@ struct fsl_wholetime {
 	uint64_t sleep_ns;
 	uint64_t cls_ns[FSL_WC__MAX];
 	uint64_t other_fs_ns;		/* waits on other filesystems than the target */
+	/* in sleep_ns: a parent waiting for its vfork child (FSL_EVCTX_CHILD) */
+	uint64_t child_wait_ns;
 	uint64_t classified_ns;		/* sum of cls_ns and other_fs_ns, at most blocked_ns */
 	uint64_t short_ns;		/* blocked_ns - classified_ns */
 	/*

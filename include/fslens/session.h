@@ -63,6 +63,13 @@ struct fsl_evctx {
  * get FSL_EVCTX_OTHERFS instead.
  */
 #define FSL_EVCTX_ONCPU		(1u << 4)
+/*
+ * An uninterruptible off-CPU wait that is a parent waiting for its vfork
+ * child to exec or exit (kernel_clone's completion wait: posix_spawn, a
+ * shell's vfork): not a stall (STALL clear), not I/O; the whole-time split
+ * counts it as sleep, as it does a waitpid().
+ */
+#define FSL_EVCTX_CHILD		(1u << 5)
 
 /* The end of an event's span (a wait, a path call); ts for every other event. */
 uint64_t fsl_ev_end(const struct fsl_hdr *ev);

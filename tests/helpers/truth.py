@@ -115,6 +115,10 @@ for m in re.finditer(r"^@off\[\n(.*?)\n, (\d+)\]: (\d+)$", bt, re.S | re.M):
         continue	# an ordinary interruptible sleep: not blocked
     if "bprm_execve" in frames:
         continue	# loading a program from the root filesystem: not the target's
+    if "wait_for_vfork_done" in frames or any(
+            f == "kernel_clone" and i and frames[i - 1].startswith("wait_for_completion")
+            for i, f in enumerate(frames)):
+        continue	# a parent waiting for its vfork child to exec: not blocked (wait-classes.md)
     c = wclass(frames)
     waits[c] = waits.get(c, 0) + ns
 for m in re.finditer(r"^@cpu\[(.*?)\]: (\d+)$", bt, re.S | re.M):

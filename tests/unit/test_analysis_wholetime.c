@@ -163,6 +163,58 @@ TEST(wholetime_split)
 	fsl_analysis__free(a);
 }
 
+/*
+ * A shell that posix_spawn()s its child waits in kernel_clone for the child's
+ * exec, uninterruptible (TASK_KILLABLE): the kernel counts it as blocked, but
+ * it is a parent waiting, like a waitpid(). It is sleep, in no wait class and
+ * among no causes (on XFS a shell's waits for each dd ranked above the log
+ * forces). 101 waits 0.4 s for its child, then 0.5 s for a transaction.
+ */
+TEST(wholetime_vfork_wait_is_sleep)
+{
+	struct fx_meta f;
+	struct fsl_analysis *a;
+	const struct fsl_wholetime *w;
+	const struct fsl_stalls *st;
+	int err = 0;
+
+	fx_init(&f);
+	fx_set(&f, "record.root_pid", "100");
+	fx_set(&f, "record.start_ns", "1000000000");
+	fx_stack_add(&f, 2, "__schedule, schedule, wait_transaction_locked, "
+			    "add_transaction_credits, start_this_handle, jbd2__journal_start, "
+			    "__ext4_new_inode, ext4_mkdir");
+	fx_stack_add(&f, 3, "__schedule+0x628, schedule+0x23, schedule_timeout+0x100, "
+			    "__wait_for_common+0x7d, wait_for_completion_state+0x1d, "
+			    "kernel_clone+0x1d3, __do_sys_clone3+0x139, do_syscall_64+0x71");
+	a = fsl_analysis__new(&(struct fsl_analysis_opts){ .root_pid = -1 }, &err);
+	REQUIRE(a && !fsl_analysis__begin(a, &f.m));
+	CHECK_EQ(fx_proc(a, S0, 100, 1, FSL_PROC_SEEN, 0, "sh"), 0);
+	CHECK_EQ(fx_wait(a, S0 + 1000 * MS, 100, 400 * MS, 0, 3), 0);
+	CHECK_EQ(fx_wait(a, S0 + 2000 * MS, 100, 500 * MS, 0, 2), 0);
+	/* 10 s: 8.1 on CPU, 0.9 blocked (as the kernel counts it), 1 asleep */
+	CHECK_EQ(fx_tasktime(a, S0, S0 + 10000 * MS, 100, 100, 8100 * MS, 0, 900 * MS,
+			     1000 * MS, FSL_TASKTIME_EXIT), 0);
+	w = fsl_analysis__wholetime(a);
+	REQUIRE(w);
+	CHECK_U64(w->blocked_ns, 500 * MS);
+	CHECK_U64(w->sleep_ns, 1400 * MS);
+	CHECK_U64(w->child_wait_ns, 400 * MS);
+	CHECK_U64(w->oncpu_ns + w->runq_ns + w->blocked_ns + w->sleep_ns, w->wall_ns);
+	CHECK_U64(w->cls_ns[FSL_WC_OTHER], 0);
+	CHECK_U64(w->cls_ns[FSL_WC_TXN_LOCKED], 500 * MS);
+	CHECK_U64(w->short_ns, 0);
+	/* asked again, the same (the move is made once) */
+	w = fsl_analysis__wholetime(a);
+	CHECK_U64(w->blocked_ns, 500 * MS);
+	CHECK_U64(w->sleep_ns, 1400 * MS);
+	st = fsl_analysis__stalls(a);
+	REQUIRE(st);
+	CHECK_U64(st->cls[FSL_WC_OTHER].ns[FSL_ROLE_WORKLOAD], 0);
+	CHECK_U64(st->cls[FSL_WC_TXN_LOCKED].ns[FSL_ROLE_WORKLOAD], 500 * MS);
+	fsl_analysis__free(a);
+}
+
 /* No tasktime records (an older trace): nothing said, JSON null. */
 TEST(wholetime_absent)
 {

@@ -289,9 +289,10 @@ TEST(context_stage_scopes_waits_by_parent_and_ops)
 		fx_set(&f, "target.disk", v);
 		fx_set(&f, "target.dev_name", "7:1 loop1");
 		fx_set(&f, "target.fstype", "ext4");
-		/* a fork's wait: no filesystem in it */
-		fx_stack_add(&f, 1, "__schedule, schedule, schedule_timeout, "
-				   "wait_for_completion_killable, kernel_clone");
+		/* a mutex's wait in a pipe write: no filesystem in it (a fork's
+		 * vfork wait, the fixture before, is no stall now: FSL_EVCTX_CHILD) */
+		fx_stack_add(&f, 1, "__schedule, schedule, schedule_preempt_disabled, "
+				   "__mutex_lock, pipe_write, vfs_write, ksys_write");
 		p.c.handlers[FSL_EV_OFFCPU] = scope_offcpu;
 		CHECK_EQ(fsl_session__add(s, &p.c), 0);
 		CHECK_EQ(fsl_session__begin(s, &f.m), 0);
