@@ -109,7 +109,10 @@ read -r t1 r1 < <(jinfo "$ALOOP")
 m1=($(snap "$A")); k=($(tally "$l0" "$ADEV" "$HZ"))
 echo "    timer: /proc $((t1 - t0)) commits, $((r1 - r0)) requested; monitor ${m0[*]} -> ${m1[*]};" \
 	"bpftrace ${k[*]}" >&2
-check_ge timer-commits "$((t1 - t0))" 5
+# six touches 1.6 s apart under commit=1: six commits on a quiet machine; a
+# late timer folds two touches into one commit (4 seen in CI), so the run
+# needs three to have timer commits to classify
+check_ge timer-commits "$((t1 - t0))" 3
 phase_check timer
 # a commit not requested is the timer's (kjournald2 found it expired)
 check_ge timer-vs-proc "$((m1[1] - m0[1]))" "$(((t1 - t0) - (r1 - r0)))"
