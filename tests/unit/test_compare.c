@@ -493,6 +493,40 @@ TEST(compare_oncpu_by_class)
 }
 
 /*
+ * Two lookup phases, one waiter each, on htrees of 2 and 3 levels (124 and
+ * 135 index blocks): their seconds, on-CPU time and directory-read waits.
+ */
+static void htree_cells(struct cmp_cell *a, struct cmp_cell *b, double secs_a, double secs_b,
+			uint64_t cpu_a, uint64_t cpu_b, uint64_t read_a, uint64_t read_b)
+{
+	a->present = b->present = 1;
+	a->secs = secs_a;
+	b->secs = secs_b;
+	a->have_whole = b->have_whole = 1;
+	a->have_htree = b->have_htree = 1;
+	a->htree.levels = 2;
+	b->htree.levels = 3;
+	a->htree.index_blocks = 124;
+	b->htree.index_blocks = 135;
+	a->wt.threads = b->wt.threads = 1;
+	a->wt.oncpu_ns = cpu_a;
+	b->wt.oncpu_ns = cpu_b;
+	a->wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = a->wt.blocked_ns = read_a;
+	b->wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = b->wt.blocked_ns = read_b;
+}
+
+/* The htree_levels mechanism of d, or NULL. */
+static const struct cmp_mech *htree_levels(const struct cmp_diff *d)
+{
+	unsigned int k;
+
+	for (k = 0; k < d->nmech; k++)
+		if (!strcmp(d->mech[k].name, "htree_levels"))
+			return &d->mech[k];
+	return NULL;
+}
+
+/*
  * A mechanism is tied to the parts of its own code: the htree's extra level
  * explains the directory-block reads (or the htree's CPU), not the block
  * layer's CPU that grew more (live/compare_createmany saw "on_cpu:cpu_block"
@@ -502,25 +536,9 @@ TEST(compare_mechanism_own_parts)
 {
 	static struct cmp_cell a, b;
 	static struct cmp_diff d;
-	unsigned int k;
-	int found = 0;
+	const struct cmp_mech *m;
 
-	a.present = b.present = 1;
-	a.secs = 1.0;
-	b.secs = 1.5;
-	a.have_whole = b.have_whole = 1;
-	a.have_htree = b.have_htree = 1;
-	a.htree.levels = 2;
-	b.htree.levels = 3;
-	a.htree.index_blocks = 124;
-	b.htree.index_blocks = 135;
-	a.wt.threads = b.wt.threads = 1;
-	a.wt.oncpu_ns = 500 * MS;
-	b.wt.oncpu_ns = 800 * MS;
-	a.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 500 * MS;
-	b.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 700 * MS;
-	a.wt.blocked_ns = 500 * MS;
-	b.wt.blocked_ns = 700 * MS;
+	htree_cells(&a, &b, 1.0, 1.5, 500 * MS, 800 * MS, 500 * MS, 700 * MS);
 	a.wt.ncpu = b.wt.ncpu = 2;
 	snprintf(a.wt.cpu_cls[0].id, 24, "cpu_block");
 	snprintf(a.wt.cpu_cls[1].id, 24, "cpu_htree");
@@ -533,13 +551,12 @@ TEST(compare_mechanism_own_parts)
 	b.wt.cpu_cls[1].ns = 1;
 	b.wt.cpu_sampled_ns = 8;
 	cmp_diff(&a, &b, "lookup", "A", "B", "", &d);
-	for (k = 0; k < d.nmech; k++)
-		if (!strcmp(d.mech[k].name, "htree_levels")) {
-			found = 1;
-			CHECK_STR(d.mech[k].part, "blocked:dir_block_read");
-			CHECK_NEAR(d.mech[k].contribution, 0.2, 1e-6);
-		}
-	CHECK(found);
+	m = htree_levels(&d);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_STR(m->part, "blocked:dir_block_read");
+		CHECK_NEAR(m->contribution, 0.2, 1e-6);
+	}
 }
 
 /*
@@ -553,32 +570,17 @@ TEST(compare_mechanism_part_moved_its_way)
 {
 	static struct cmp_cell a, b;
 	static struct cmp_diff d;
-	unsigned int k;
-	int found = 0;
+	const struct cmp_mech *m;
 
-	a.present = b.present = 1;
-	a.secs = 1.0;
-	b.secs = 0.98;		/* the 20 ms of reads B did not wait */
-	a.have_whole = b.have_whole = 1;
-	a.have_htree = b.have_htree = 1;
-	a.htree.levels = 2;
-	b.htree.levels = 3;
-	a.htree.index_blocks = 124;
-	b.htree.index_blocks = 135;
-	a.wt.threads = b.wt.threads = 1;
-	a.wt.oncpu_ns = b.wt.oncpu_ns = 500 * MS;
-	a.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 500 * MS;
-	b.wt.cls_ns[FSL_WC_DIR_BLOCK_READ] = 480 * MS;
-	a.wt.blocked_ns = 500 * MS;
-	b.wt.blocked_ns = 480 * MS;
+	/* B 0.98 s: the 20 ms of reads B did not wait */
+	htree_cells(&a, &b, 1.0, 0.98, 500 * MS, 500 * MS, 500 * MS, 480 * MS);
 	cmp_diff(&a, &b, "lookup", "A", "B", "", &d);
-	for (k = 0; k < d.nmech; k++)
-		if (!strcmp(d.mech[k].name, "htree_levels")) {
-			found = 1;
-			CHECK_STR(d.mech[k].part, "blocked:dir_block_read");
-			CHECK_NEAR(d.mech[k].contribution, 0, 1e-9);
-		}
-	CHECK(found);
+	m = htree_levels(&d);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_STR(m->part, "blocked:dir_block_read");
+		CHECK_NEAR(m->contribution, 0, 1e-9);
+	}
 	/* A, the slower, waited longer for the reads: the htree is not why */
 	CHECK_STR(d.sentence, "lookup: A is 0.02 s slower than B (1.00 s vs 0.98 s); the tasks "
 		  "waited 0.02 s more for directory block read.");
@@ -594,14 +596,12 @@ TEST(compare_mechanism_part_moved_its_way)
 	b.secs = 1.08;
 	memset(&d, 0, sizeof(d));
 	cmp_diff(&a, &b, "lookup", "A", "B", "", &d);
-	found = 0;
-	for (k = 0; k < d.nmech; k++)
-		if (!strcmp(d.mech[k].name, "htree_levels")) {
-			found = 1;
-			CHECK_STR(d.mech[k].part, "on_cpu:cpu_htree");
-			CHECK_NEAR(d.mech[k].contribution, 0.1, 1e-6);
-		}
-	CHECK(found);
+	m = htree_levels(&d);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_STR(m->part, "on_cpu:cpu_htree");
+		CHECK_NEAR(m->contribution, 0.1, 1e-6);
+	}
 }
 
 /*
