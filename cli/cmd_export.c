@@ -55,31 +55,6 @@ struct export_args {
 	uint64_t origin;		/* the trace's start, where --from counts from */
 };
 
-/* MAJ:MIN (or blkparse's MAJ,MIN), or a disk name the trace recorded ("loop0", "/dev/loop0"). */
-static int parse_dev(const char *s, const struct fsl_meta *m, uint32_t *dev)
-{
-	static const char *const keys[] = { FSL_KV_DISK_NAME, FSL_KV_DEV_NAME };
-	unsigned int ma, mi, i;
-	const char *v;
-	char c;
-	int n;
-
-	if (sscanf(s, "%u:%u%c", &ma, &mi, &c) == 2 || sscanf(s, "%u,%u%c", &ma, &mi, &c) == 2) {
-		*dev = FSL_MKDEV(ma, mi);
-		return 0;
-	}
-	if (!strncmp(s, "/dev/", 5))
-		s += 5;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		v = fsl_meta__str(m, keys[i]);
-		if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && !strcmp(v + n, s)) {
-			*dev = FSL_MKDEV(ma, mi);
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 static int mkdir_p(const char *dir)
 {
 	struct stat st;
@@ -109,47 +84,17 @@ static const char *wait_class(void *ctx, const struct fsl_stack *st)
 						   NULL));
 }
 
-struct pass {
-	struct fsl_consumer cons;
-	int (*fn)(void *, const struct fsl_hdr *);
-	void *x;
-	const struct export_args *a;
-	int failed;		/* fn failed (else an error of the run is the reader's) */
-	uint64_t failed_ts;
-};
-
-static int pass_any(struct fsl_consumer *c, const struct fsl_hdr *ev)
-{
-	struct pass *p = c->priv;
-	int ret;
-
-	if (ev->type != FSL_EV_PROC &&
-	    (ev->ts < p->a->t0 || (p->a->t1 && ev->ts >= p->a->t1)))
-		return 0;
-	ret = p->fn(p->x, ev);
-	if (ret < 0) {
-		p->failed = 1;
-		p->failed_ts = ev->ts;
-	}
-	return ret;
-}
-
 /* One session pass: every event of r in the window to fn(x, ev); task names always. */
 static int run(struct fsl_reader *r, int (*fn)(void *, const struct fsl_hdr *), void *x,
 	       const struct export_args *a)
 {
-	struct pass p = { .fn = fn, .x = x, .a = a };
-	struct fsl_consumer *cons[1] = { &p.cons };
-	int ret;
+	uint64_t failed_ts;
+	int failed, ret = fsl_session_run_window(r, a->t0, a->t1, fn, x, &failed, &failed_ts);
 
-	p.cons.name = "export";
-	p.cons.priv = &p;
-	p.cons.any = pass_any;
-	ret = fsl_session_run(r, cons, 1);
-	if (ret < 0 && p.failed) {
+	if (ret < 0 && failed) {
 		if (ret != -EXDEV)
 			fsl_err(ret, "export of '%s' failed at ts %llu", a->trace,
-				(unsigned long long)p.failed_ts);
+				(unsigned long long)failed_ts);
 	} else if (ret < 0) {
 		fsl_err(ret, "cannot read '%s'", a->trace);
 	}
@@ -504,7 +449,7 @@ int cmd_export(int argc, char **argv)
 	if (!r)
 		return fsl_err_open(a.trace, err);
 	fsl_meta_from_reader(&m, r);
-	if (dev_arg && parse_dev(dev_arg, &m, &a.only_dev)) {
+	if (dev_arg && fsl_meta__dev_parse(&m, dev_arg, &a.only_dev)) {
 		fsl_reader__close(r);
 		return fsl_usage_error("export", usage, "--dev %s: not a disk of '%s' (MAJ:MIN, or "
 				       "the name 'fslens info' shows)", dev_arg, a.trace);

@@ -363,6 +363,30 @@ const char *fsl_meta__dev_name(const struct fsl_meta *m, uint32_t dev, char *buf
 	return NULL;
 }
 
+int fsl_meta__dev_parse(const struct fsl_meta *m, const char *s, uint32_t *dev)
+{
+	static const char *const keys[] = { FSL_KV_DISK_NAME, FSL_KV_DEV_NAME };
+	unsigned int ma, mi, i;
+	const char *v;
+	char c;
+	int n;
+
+	if (sscanf(s, "%u:%u%c", &ma, &mi, &c) == 2 || sscanf(s, "%u,%u%c", &ma, &mi, &c) == 2) {
+		*dev = FSL_MKDEV(ma, mi);
+		return 0;
+	}
+	if (!strncmp(s, "/dev/", 5))
+		s += 5;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = fsl_meta__str(m, keys[i]);
+		if (v && sscanf(v, "%u:%u %n", &ma, &mi, &n) == 2 && !strcmp(v + n, s)) {
+			*dev = FSL_MKDEV(ma, mi);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* ---- in-memory store ---- */
 
 void fsl_meta_store__init(struct fsl_meta_store *s)

@@ -575,6 +575,46 @@ int fsl_session_run(struct fsl_reader *r, struct fsl_consumer **cons, unsigned i
 	return err < 0 ? err : 0;
 }
 
+struct window_pass {
+	struct fsl_consumer cons;
+	uint64_t t0, t1;
+	int (*fn)(void *, const struct fsl_hdr *);
+	void *x;
+	int *failed;
+	uint64_t *failed_ts;
+};
+
+static int window_any(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct window_pass *p = c->priv;
+	int ret;
+
+	if (ev->type != FSL_EV_PROC && (ev->ts < p->t0 || (p->t1 && ev->ts >= p->t1)))
+		return 0;
+	ret = p->fn(p->x, ev);
+	if (ret < 0) {
+		*p->failed = 1;
+		*p->failed_ts = ev->ts;
+	}
+	return ret;
+}
+
+int fsl_session_run_window(struct fsl_reader *r, uint64_t t0, uint64_t t1,
+			   int (*fn)(void *x, const struct fsl_hdr *ev), void *x,
+			   int *failed, uint64_t *failed_ts)
+{
+	struct window_pass p = { .t0 = t0, .t1 = t1, .fn = fn, .x = x, .failed = failed,
+				 .failed_ts = failed_ts };
+	struct fsl_consumer *cons[1] = { &p.cons };
+
+	*failed = 0;
+	*failed_ts = 0;
+	p.cons.name = "window";
+	p.cons.priv = &p;
+	p.cons.any = window_any;
+	return fsl_session_run(r, cons, 1);
+}
+
 struct fsl_trace_pump {
 	struct fsl_reader *r;
 	/* The first event past the last pump's limit, kept for the next pump. */

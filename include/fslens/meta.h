@@ -361,6 +361,12 @@ const char *fsl_meta__mount_opt(const struct fsl_meta *m, const char *opt);
  * (target.disk_name, then target.dev_name), copied into buf; NULL if none.
  */
 const char *fsl_meta__dev_name(const struct fsl_meta *m, uint32_t dev, char *buf, size_t len);
+/*
+ * The other way: a device given as MAJ:MIN (or blkparse's MAJ,MIN), or as a
+ * kernel name the trace recorded ("loop0", "/dev/loop0"), into *dev.
+ * -ENOENT: neither.
+ */
+int fsl_meta__dev_parse(const struct fsl_meta *m, const char *s, uint32_t *dev);
 
 /*
  * An in-memory metadata store for sources that are not a file (live top,

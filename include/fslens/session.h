@@ -156,6 +156,17 @@ uint64_t fsl_session__now(const struct fsl_session *s);
  */
 int fsl_session_run(struct fsl_reader *r, struct fsl_consumer **cons, unsigned int n);
 
+/*
+ * One pass of r (from the current position) through the session: every
+ * event in [t0, t1) (t1 0: to the end) to fn(x, ev), and every task record
+ * whatever its time (names are needed outside the window). fn's error stops
+ * the pass, sets *failed and *failed_ts to that event's time (*failed 0
+ * with an error: the reader's).
+ */
+int fsl_session_run_window(struct fsl_reader *r, uint64_t t0, uint64_t t1,
+			   int (*fn)(void *x, const struct fsl_hdr *ev), void *x,
+			   int *failed, uint64_t *failed_ts);
+
 /* Dispatch one event to consumers, no ordering and no context. */
 int fsl_session_dispatch(struct fsl_consumer **cons, unsigned int n, const struct fsl_hdr *ev);
 

@@ -281,3 +281,33 @@ TEST(meta_jbd2_info_reaches_the_analysis)
 	fsl_analysis__free(a);
 	fsl_meta_store__fini(&s);
 }
+
+/*
+ * A device named as export's --dev takes it: MAJ:MIN, blkparse's MAJ,MIN,
+ * or a kernel name the trace recorded (with or without /dev/); the way back
+ * from fsl_meta__dev_name.
+ */
+TEST(meta_dev_parse)
+{
+	struct fsl_meta_store s;
+	struct fsl_meta m;
+	uint32_t dev = 0;
+	char buf[64];
+
+	fsl_meta_store__init(&s);
+	fsl_meta_store__kv(&s, FSL_KV_DISK_NAME, "7:0 loop0");
+	fsl_meta_store__kv(&s, FSL_KV_DEV_NAME, "259:3 nvme0n1p3");
+	store_meta(&s, &m);
+	CHECK_EQ(fsl_meta__dev_parse(&m, "8:17", &dev), 0);
+	CHECK_EQ(dev, FSL_MKDEV(8, 17));
+	CHECK_EQ(fsl_meta__dev_parse(&m, "8,16", &dev), 0);
+	CHECK_EQ(dev, FSL_MKDEV(8, 16));
+	CHECK_EQ(fsl_meta__dev_parse(&m, "loop0", &dev), 0);
+	CHECK_EQ(dev, FSL_MKDEV(7, 0));
+	CHECK_EQ(fsl_meta__dev_parse(&m, "/dev/nvme0n1p3", &dev), 0);
+	CHECK_EQ(dev, FSL_MKDEV(259, 3));
+	CHECK_STR(fsl_meta__dev_name(&m, dev, buf, sizeof(buf)), "nvme0n1p3");
+	CHECK_EQ(fsl_meta__dev_parse(&m, "sdc", &dev), -ENOENT);
+	CHECK_EQ(fsl_meta__dev_parse(&m, "8:17x", &dev), -ENOENT);
+	fsl_meta_store__fini(&s);
+}
