@@ -292,8 +292,10 @@ import json, sys
 j = json.load(sys.stdin)
 run = json.load(open(sys.argv[1]))["jobs"][0]["read"]["runtime"] / 1000.0
 print(int(100 * j["blocked"]["workload_s"] / run) if run else 0)' "$T_TMP/$eng.fio")
-		# fio (one thread) waits for nearly every completion: most of its run is blocked
-		check_ge "${eng}_blocked_pct_of_run" "$share" 30
+		# fio (one thread) waits for completions: a large part of its run is
+		# blocked, by how fast the loop device completes (19% to most of the
+		# run seen with io_uring; 30% failed once in CI)
+		check_ge "${eng}_blocked_pct_of_run" "$share" 10
 		echo "  $eng: $naio AIO waits, workload blocked ${share}% of fio's run" >&2
 	done
 else
