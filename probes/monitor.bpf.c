@@ -613,16 +613,32 @@ int BPF_PROG(mon_sched_switch, bool preempt, struct task_struct *prev, struct ta
 	__u64 now = bpf_ktime_get_ns();
 	__u32 state, zero = 0;
 	__u8 tgt, a, hi = 0;
-	bool kth;
+	bool kth, blocks;
 
 	/* a completion's call chain does not outlive a switch on its CPU */
 	m = bpf_map_lookup_elem(&mon_wake_mark, &zero);
 	if (m && m->dev)
 		m->dev = 0;
 	state = preempt ? 0 : prev->__state;
-	if ((state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT) &&
-	    prev->tgid && prev->tgid != targ_self) {
-		s = bpf_task_storage_get(&mon_task, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	blocks = (state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT) &&
+		 prev->tgid && prev->tgid != targ_self;
+	s = bpf_task_storage_get(&mon_task, prev, 0, blocks ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	/*
+	 * A wait of prev's still open: its switch-in was not seen (sched_switch
+	 * does not fire for every switch on every machine; see oncpu_stint in
+	 * offcpu.bpf.h). It ended when this stint on the CPU began, by the
+	 * kernel's count of the stint.
+	 */
+	if (s && s->off_ts) {
+		__u64 stint = prev->se.sum_exec_runtime > prev->se.prev_sum_exec_runtime ?
+			      prev->se.sum_exec_runtime - prev->se.prev_sum_exec_runtime : 0;
+
+		if (now - s->off_ts > stint)
+			agg_add(MON_BLOCKED, s->off_tgt, s->off_a, s->off_b, s->off_stack,
+				s->off_cg, 1, now - stint - s->off_ts);
+		s->off_ts = 0;
+	}
+	if (blocks) {
 		if (s) {
 			kth = prev->flags & PF_KTHREAD_BIT;
 			tgt = s->op_ev;

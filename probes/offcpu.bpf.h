@@ -135,15 +135,38 @@ static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now, __
 static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now, __u32 tid,
 				  bool snap)
 {
-	__u32 left = t->state;
+	__u32 left = t->state, k = left;
 	__u64 since = t->since;
 
-	if (t->state < 4 && now > t->since)
-		t->ns[t->state & 3] += now - t->since;
+	if (k < 4 && now > since) {
+		/* keep the mask: the verifier bounds the index by it, not by the test */
+		barrier_var(k);
+		t->ns[k & 3] += now - since;
+	}
 	t->since = now;
 	t->state = state;
 	if (snap && targ_tt_period_ns && now - t->last_emit >= targ_tt_period_ns)
 		tt_emit(t, tid, now, left & 3, since, FSL_TASKTIME_SNAP);
+}
+
+/*
+ * How long prev has been on its CPU, by the kernel's own count: the fair
+ * class's run time since the task was last picked (sum_exec_runtime less
+ * prev_sum_exec_runtime, both brought up to date before sched_switch
+ * fires). Read only when the switch that put prev on the CPU was not seen:
+ * sched_switch does not fire for every switch on every machine (on the
+ * PVM guests these tests run on, no switch away from the hypervisor
+ * agent's threads is ever traced, so the task they hand the CPU to comes
+ * back unseen). 0: unknown (another scheduling class).
+ */
+static __always_inline __u64 oncpu_stint(struct task_struct *prev, __u64 now, __u64 since,
+					 const int btf)
+{
+	__u64 sum = FSL_RD(btf, prev->se.sum_exec_runtime, prev, se.sum_exec_runtime);
+	__u64 psum = FSL_RD(btf, prev->se.prev_sum_exec_runtime, prev, se.prev_sum_exec_runtime);
+	__u64 stint = sum > psum ? sum - psum : 0;
+
+	return stint < now - since ? stint : now - since;
 }
 
 /*
@@ -160,8 +183,21 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 	     ((state & TASK_UNINTERRUPTIBLE_BIT) && !(state & TASK_NOLOAD_BIT)) ? TT_BLOCKED :
 	     TT_SLEEP;
 	if (t) {
-		__u32 left = t->state;
-		__u64 since = t->since;
+		__u64 since, stint;
+		__u32 left;
+
+		/*
+		 * Not on the CPU by our account, yet leaving it: its switch-in
+		 * was not seen. The kernel's count of this stint says when it
+		 * came on; the time before stays in the state it was in.
+		 */
+		if (t->state != TT_ONCPU && now > t->since) {
+			stint = oncpu_stint(prev, now, t->since, btf);
+			if (stint)
+				tt_to(t, TT_ONCPU, now - stint, pid, false);
+		}
+		left = t->state;
+		since = t->since;
 
 		tt_to(t, to, now, pid, !(state & TASK_DEAD_BIT));
 		if (state & TASK_DEAD_BIT) {
@@ -416,13 +452,52 @@ static __always_inline int offcpu_wanted(struct task_struct *t, __u32 tgid, cons
 	return tgid_wanted(tgid);
 }
 
+/*
+ * The wait s of thread pid ended at end (its switch-in): one record, unless
+ * it is shorter than the threshold or another kernel thread's. A global
+ * function, verified once: inlined at both of sched_switch's ends it took
+ * that program past the verifier's limit with the XFS kernel-thread rules.
+ */
+__noinline int fsl_offcpu_end(struct offcpu_start *s, __u32 pid, __u64 end)
+{
+	struct fsl_ev_offcpu *e;
+
+	if (!s)
+		return 0;
+	/* another kernel thread's wait: the target's only if a completion of its disk or its jbd2 woke it */
+	if (s->kthread && !(targ_blkdev && s->wake_dev == targ_blkdev) &&
+	    !(s->state & FSL_OFFCPU_WOKEN_JBD2_TARGET))
+		return 0;
+	if (end < s->ts || end - s->ts < targ_min_wait_ns)
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		lost_inc(FSL_FAM_OFFCPU);
+		return 0;
+	}
+	e->hdr.ts = s->ts;
+	e->hdr.pid = s->tgid;
+	e->hdr.tid = pid;
+	e->hdr.type = FSL_EV_OFFCPU;
+	e->hdr.size = sizeof(*e);
+	e->hdr.cpu = bpf_get_smp_processor_id();
+	e->hdr._pad = 0;
+	e->dur_ns = end - s->ts;
+	e->stack_id = s->stack_id;
+	e->waker_pid = s->waker;
+	e->state = s->state;
+	e->wake_dev = s->wake_dev;
+	e->runq_ns = s->wake_ts && s->wake_ts < end ? end - s->wake_ts : 0;
+	bpf_ringbuf_submit(e, rb_flags());
+	return 0;
+}
+
 /* sched_switch(bool preempt, struct task_struct *prev, struct task_struct *next, ...) */
 static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 {
 	struct task_struct *prev = (struct task_struct *)ctx[1];
 	struct task_struct *next = (struct task_struct *)ctx[2];
 	struct offcpu_start *s, st = {};
-	struct fsl_ev_offcpu *e;
 	__u64 now = bpf_ktime_get_ns();
 	__u32 pid, tgid, state, zero = 0;
 	struct wake_dev_mark *m;
@@ -454,6 +529,16 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 			tt_to(nt, TT_ONCPU, now, npid, true);
 		}
 	}
+	/*
+	 * A wait of prev's still open: its switch-in was not seen (see
+	 * oncpu_stint). It ended when this stint on the CPU began.
+	 */
+	pid = FSL_RD(btf, prev->pid, prev, pid);
+	s = bpf_map_lookup_elem(&offcpu_start, &pid);
+	if (s) {
+		fsl_offcpu_end(s, pid, now - oncpu_stint(prev, now, s->ts, btf));
+		bpf_map_delete_elem(&offcpu_start, &pid);
+	}
 	/* an interruptible sleep inside io_getevents/io_uring_enter waits on I/O */
 	if (targ_aio && state == TASK_INTERRUPTIBLE_BIT && !targ_offcpu_all) {
 		pid = FSL_RD(btf, prev->pid, prev, pid);
@@ -483,33 +568,7 @@ static __always_inline int on_sched_switch(__u64 *ctx, const int btf)
 	s = bpf_map_lookup_elem(&offcpu_start, &pid);
 	if (!s)
 		return 0;
-	/* another kernel thread's wait: the target's only if a completion of its disk or its jbd2 woke it */
-	if (s->kthread && !(targ_blkdev && s->wake_dev == targ_blkdev) &&
-	    !(s->state & FSL_OFFCPU_WOKEN_JBD2_TARGET)) {
-		bpf_map_delete_elem(&offcpu_start, &pid);
-		return 0;
-	}
-	if (now - s->ts >= targ_min_wait_ns) {
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-		if (e) {
-			e->hdr.ts = s->ts;
-			e->hdr.pid = s->tgid;
-			e->hdr.tid = pid;
-			e->hdr.type = FSL_EV_OFFCPU;
-			e->hdr.size = sizeof(*e);
-			e->hdr.cpu = bpf_get_smp_processor_id();
-			e->hdr._pad = 0;
-			e->dur_ns = now - s->ts;
-			e->stack_id = s->stack_id;
-			e->waker_pid = s->waker;
-			e->state = s->state;
-			e->wake_dev = s->wake_dev;
-			e->runq_ns = s->wake_ts ? now - s->wake_ts : 0;
-			bpf_ringbuf_submit(e, rb_flags());
-		} else {
-			lost_inc(FSL_FAM_OFFCPU);
-		}
-	}
+	fsl_offcpu_end(s, pid, now);
 	bpf_map_delete_elem(&offcpu_start, &pid);
 	return 0;
 }
