@@ -36,54 +36,22 @@ done
 check_eq record-exit $? 0
 kill -INT $BT
 wait $BT
-read -r t_wall t_run t_wait <"$T_TMP/truth"
+read -r t_wall t_run t_wait _ <"$T_TMP/truth"
 "$FSLENS" report --json "$T_TMP/storm.trace" >"$T_TMP/r.json"
 check_eq report-exit $? 0
 
-python3 - "$T_TMP/r.json" "$T_TMP/bt.out" "${TOP:-$PWD}/docs/cpu-classes.md" "$t_run" <<'PY'
+python3 - "$T_TMP/r.json" "$T_TMP/bt.out" "${TOP:-$PWD}/docs/cpu-classes.md" "$t_run" \
+	"$(dirname "$0")/../helpers" <<'PY'
 import json, re, sys
 rep, bt, doc, t_run = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 
 def say(ok, name, why=""):
     print(("PASS" if ok else "FAIL") + " live/cpu_classes:" + name + ("" if ok else ": " + why))
 
-# the documented table, as a reader of the page would apply it
-text = open(doc).read()
-rules = re.findall(r"^\| `([^`]+)` \| `(cpu_\w+)` \| (yes|no) \|$", text, re.M)
-rec_line = [l for l in text.splitlines() if l.startswith("`bpf_prog_*`")][0]
-recorder = re.findall(r"`([^`]+)`", rec_line)
-
-def match(pat, f):
-    if len(pat) > 2 and pat[0] == "*" and pat[-1] == "*":
-        return pat[1:-1] in f
-    if pat.endswith("*"):
-        return f.startswith(pat[:-1])
-    return f == pat
-
-def classify(frames):
-    if not frames:
-        return "cpu_user"
-    fs = [re.split(r"[+/ \t\[]", f, 1)[0] for f in frames]
-    if any(match(p, f) for f in fs for p in recorder):
-        return "cpu_recorder"
-    weak = None
-    for f in fs:
-        for pat, cls, w in rules:
-            if match(pat, f):
-                if w == "no":
-                    return cls
-                if weak is None:
-                    weak = cls
-                break
-    return weak or "cpu_kernel_other"
-
-tally, total = {}, 0
-for m in re.finditer(r"@\[(.*?)\]: (\d+)", open(bt).read(), re.S):
-    frames = [l.strip() for l in m.group(1).strip().splitlines() if l.strip()]
-    n = int(m.group(2))
-    c = classify(frames)
-    tally[c] = tally.get(c, 0) + n
-    total += n
+sys.path.insert(0, sys.argv[5])
+import cpu_classify
+tally = cpu_classify.tally(open(bt).read(), cpu_classify.classifier(doc))
+total = sum(tally.values())
 r = json.load(open(rep))
 cpu = r.get("cpu")
 say(bool(cpu) and total > 200, "both-sampled", "fslens cpu %s, bpftrace %d samples" % (bool(cpu), total))
