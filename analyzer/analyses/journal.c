@@ -25,6 +25,7 @@ struct an_open_txn {
 	uint8_t full;			/* a task found the transaction full before it */
 	uint8_t ended;			/* end_commit seen (copy is in the ring) */
 	uint8_t counted;		/* counted in the window */
+	uint64_t stats_ts;		/* its jbd2_run_stats, 0 not seen yet */
 	/* the transaction's sites by blocks dirtied (first AN_TXN_SITES seen) */
 	unsigned int nts;
 	struct { uint32_t type, line, blocks; } ts[AN_TXN_SITES];
@@ -223,8 +224,19 @@ static int on_commit(struct fsl_consumer *cons, const struct fsl_hdr *h)
 
 		o->t.t_end = h->ts;
 		s->checkpoints_since_commit = 0;
-		if (o->t.t_start)
-			s->ewma = s->ewma ? (ns + 3 * s->ewma) / 4 : ns;
+		/*
+		 * The kernel's running average times a commit from its flushing
+		 * phase (after the wait for open handles) to just after
+		 * jbd2_run_stats, before the filesystem's commit callback that
+		 * end_commit follows: the same span here, where it was seen.
+		 */
+		if (o->t.t_start) {
+			uint64_t from = o->t.t_flushing ? o->t.t_flushing : o->t.t_start;
+			uint64_t to = o->stats_ts && o->stats_ts <= h->ts ? o->stats_ts : h->ts;
+			uint64_t kns = to > from ? to - from : 0;
+
+			s->ewma = s->ewma ? (kns + 3 * s->ewma) / 4 : kns;
+		}
 		decide_trigger(s, o);
 		o->ended = 1;
 		if (an_in_window(&s->c->win, h->ts)) {
@@ -288,6 +300,8 @@ static int on_run_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		o->t.tid = ev->tid;
 	}
 	t = &o->t;
+	if (!o->ended)
+		o->stats_ts = h->ts;
 	t->have_stats = 1;
 	t->wait_ns = an_jiffies_ns(s->c, ev->wait);
 	t->request_delay_ns = an_jiffies_ns(s->c, ev->request_delay);

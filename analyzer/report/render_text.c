@@ -549,9 +549,9 @@ static void sec_journal(FILE *f, struct fsl_analysis *a, const struct fsl_report
 			j->trig_guessed);
 	if (s && e)
 		fprintf(f, "  /proc/fs/jbd2 info: %" PRIu64 " transactions (delta) vs %" PRIu64
-			" here; avg commit %" PRIu64 " us vs %.0f us here\n",
+			" here; avg commit %" PRIu64 " us vs %" PRIu64 " us here\n",
 			e->transactions - s->transactions, j->commits, e->avg_commit_us,
-			j->ewma_commit_ns / 1e3);
+			j->ewma_commit_ns / 1000);	/* truncated, as the kernel prints it */
 	if (j->stats_txns)
 		fprintf(f, "  per transaction: %.1f handles, %.1f blocks, %.1f logged, running %s"
 			" (run stats)\n", (double)j->sum_handles / j->stats_txns,
