@@ -48,6 +48,7 @@ tracepoint:sched:sched_switch /@in[args->prev_pid] && (args->prev_state & 3)/
 tracepoint:sched:sched_switch /@ts[args->next_pid]/
 { \$d = nsecs - @ts[args->next_pid];
   if (\$d >= 100000) { @off[@st[args->next_pid], @s[args->next_pid]] = sum(\$d); }
+  if (\$d >= 80000 && \$d < 125000) { @edge[@st[args->next_pid], @s[args->next_pid]] = sum(\$d); }
   delete(@ts[args->next_pid]); delete(@st[args->next_pid]); delete(@s[args->next_pid]); }
 profile:hz:499 /@in[tid]/ { @cpu[kstack] = count(); }
 tracepoint:block:block_rq_complete /args->dev == $2/ { @rq[args->rwbs] = sum(args->nr_sector); }
