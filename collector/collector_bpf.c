@@ -972,7 +972,7 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 			to = now;
 		if (to <= from)
 			to = from + 1;
-		ev.hdr.ts = from;
+		ev.hdr.ts = to;	/* FSL_CPU_TS_END */
 		ev.hdr.pid = keys[i].tgid;
 		ev.hdr.tid = keys[i].tid;
 		ev.hdr.type = FSL_EV_CPU;
@@ -981,7 +981,7 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 		ev.period_ns = c->cpu_period_ns;
 		ev.stack_id = cpu_stack_id(c, &keys[i]);
 		ev.count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
-		ev.flags = keys[i].flags;
+		ev.flags = keys[i].flags | FSL_CPU_TS_END;
 		e = fn(ctx, &ev.hdr);
 	}
 	free(keys);

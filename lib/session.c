@@ -76,13 +76,23 @@ uint64_t fsl_ev_end(const struct fsl_hdr *ev)
 	if (ev->type == FSL_EV_DATA && ev->size >= sizeof(struct fsl_ev_data))
 		return ev->ts + ((const struct fsl_ev_data *)ev)->lat_ns;
 	if (ev->type == FSL_EV_CPU && ev->size >= sizeof(struct fsl_ev_cpu))
-		return ev->ts + ((const struct fsl_ev_cpu *)ev)->slot_ns;
+		return ((const struct fsl_ev_cpu *)ev)->flags & FSL_CPU_TS_END ? ev->ts :
+		       ev->ts + ((const struct fsl_ev_cpu *)ev)->slot_ns;
 	/* the tracepoint fires just before the task sleeps pause ms */
 	if (ev->type == FSL_EV_BALANCE_DIRTY_PAGES &&
 	    ev->size >= sizeof(struct fsl_ev_balance_dirty_pages) &&
 	    ((const struct fsl_ev_balance_dirty_pages *)ev)->pause > 0)
 		return ev->ts + (uint64_t)((const struct fsl_ev_balance_dirty_pages *)ev)->pause *
 				1000000ull;
+	return ev->ts;
+}
+
+uint64_t fsl_ev_start(const struct fsl_hdr *ev)
+{
+	const struct fsl_ev_cpu *c = (const void *)ev;
+
+	if (ev->type == FSL_EV_CPU && ev->size >= sizeof(*c) && (c->flags & FSL_CPU_TS_END))
+		return c->slot_ns < ev->ts ? ev->ts - c->slot_ns : 0;
 	return ev->ts;
 }
 
@@ -229,7 +239,7 @@ int fsl_session__begin(struct fsl_session *s, const struct fsl_meta *m)
 /* Context, then the type's handlers and every any(), in registration order. */
 static int deliver(struct fsl_session *s, const struct fsl_hdr *ev)
 {
-	struct fsl_evctx x = { .from = ev->ts, .to = ev->ts, .end = ev->ts };
+	struct fsl_evctx x = { .from = fsl_ev_start(ev), .to = ev->ts, .end = ev->ts };
 	const struct cons_list *r;
 	unsigned int i;
 	int err = 0;
@@ -317,7 +327,7 @@ static int cut_one(void *ctx, const struct fsl_hdr *ev)
 {
 	struct cut_ctx *cc = ctx;
 	struct fsl_session *s = cc->s;
-	struct fsl_evctx x = { .from = ev->ts, .to = cc->t, .end = fsl_ev_end(ev),
+	struct fsl_evctx x = { .from = fsl_ev_start(ev), .to = cc->t, .end = fsl_ev_end(ev),
 			       .flags = FSL_EVCTX_PARTIAL };
 	unsigned int i;
 	int err;

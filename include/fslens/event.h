@@ -976,6 +976,13 @@ struct fsl_ev_cpu {
 };
 
 #define FSL_CPU_USER		(1u << 0)	/* interrupted in user mode: no kernel stack */
+/*
+ * hdr.ts is the slot's end, the slot [ts - slot_ns, ts) (fslens since stop
+ * 26): in time order the record comes after the forks and operations of
+ * its slot, so the tasks it counts are known when it is judged. Without
+ * it, hdr.ts is the slot's start.
+ */
+#define FSL_CPU_TS_END		(1u << 8)
 
 enum fsl_proc_kind {
 	FSL_PROC_SEEN = 0,	/* first sight of a task (records pre-existing tasks) */

@@ -73,6 +73,8 @@ struct fsl_evctx {
 
 /* The end of an event's span (a wait, a path call); ts for every other event. */
 uint64_t fsl_ev_end(const struct fsl_hdr *ev);
+/* Its start: ts, but for a CPU slot stamped at its end (FSL_CPU_TS_END). */
+uint64_t fsl_ev_start(const struct fsl_hdr *ev);
 /* The kernel stack an event carries (offcpu, jbd2_kick, cpu), else -1. */
 int32_t fsl_ev_stack_id(const struct fsl_hdr *ev);
 

@@ -453,6 +453,59 @@ TEST(context_stage_scopes_samples_as_waits)
 	fsl_context__free(cx);
 }
 
+/*
+ * A CPU slot is stamped at its end (FSL_CPU_TS_END): in time order it comes
+ * after the fork of a task that lived inside it, so the task is the
+ * workload's when its samples are judged; its span is [ts - slot, ts).
+ * Stamped at its start (older traces), the same record came before the
+ * fork and counted as another process's (a 0.1 s du kept 8 of 39 samples).
+ */
+TEST(cpu_slot_stamped_at_end_knows_its_tasks)
+{
+	static const int32_t stamp_end[] = { 1, 0 };
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		struct fx_meta f;
+		struct fsl_context *cx = fsl_context__new(100, NULL);
+		struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
+		struct fsl_session *s = fsl_session__new(&so, NULL);
+		struct probe p = { .c = { .name = "probe" } };
+		struct fsl_ev_proc pr;
+		struct fsl_ev_cpu cpu;
+
+		REQUIRE(cx && s);
+		ctx_meta(&f);
+		p.c.handlers[FSL_EV_CPU] = probe_offcpu;
+		CHECK_EQ(fsl_session__add(s, &p.c), 0);
+		CHECK_EQ(fsl_session__begin(s, &f.m), 0);
+		ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "sh");
+		CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+		memset(&cpu, 0, sizeof(cpu));
+		/* the slot [S0 + 1 ms, S0 + 135 ms): pid 150 forked 10 ms into it */
+		fx_hdr(&cpu.hdr, FSL_EV_CPU, sizeof(cpu),
+		       stamp_end[k] ? S0 + 135 * MS : S0 + 1 * MS, 150, 150);
+		cpu.slot_ns = 134 * MS;
+		cpu.period_ns = 2 * MS;
+		cpu.count = 5;
+		cpu.stack_id = -1;
+		cpu.flags = FSL_CPU_USER | (stamp_end[k] ? FSL_CPU_TS_END : 0);
+		ev_proc(&pr, S0 + 11 * MS, 150, 100, FSL_PROC_FORK, 0, "du");
+		if (!stamp_end[k])
+			CHECK_EQ(fsl_session__push(s, &cpu.hdr), 0);
+		CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
+		if (stamp_end[k])
+			CHECK_EQ(fsl_session__push(s, &cpu.hdr), 0);
+		CHECK_EQ(fsl_session__end(s), 0);
+		REQUIRE(p.n == 1);
+		CHECK_U64(p.got[0].from, S0 + 1 * MS);
+		CHECK_U64(p.got[0].to, S0 + 135 * MS);
+		CHECK_EQ(p.got[0].role, stamp_end[k] ? FSL_ROLE_WORKLOAD : FSL_ROLE_OTHER);
+		fsl_session__free(s);
+		fsl_context__free(cx);
+	}
+}
+
 TEST(session_cut_splits_waits_in_flight)
 {
 	struct fx_meta f;
