@@ -42,7 +42,7 @@ check_eq report-exit $? 0
 
 python3 - "$T_TMP/r.json" "$T_TMP/bt.out" "${TOP:-$PWD}/docs/cpu-classes.md" "$t_run" \
 	"$(dirname "$0")/../helpers" <<'PY'
-import json, re, sys
+import json, math, re, sys
 rep, bt, doc, t_run = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 
 def say(ok, name, why=""):
@@ -70,9 +70,17 @@ say(otop == btop, "top-class-equals-bpftrace", "fslens %s, bpftrace %s" % (otop,
 c0 = r["causes"][0] if r["causes"] else {}
 say(c0.get("class") == "cpu_dirent_scan" and c0.get("kind") == "cpu", "first-cause",
     "first cause %s" % c0.get("class"))
-bad = ["%s fslens %.1f%% bpftrace %.1f%%" % (k, 100 * oshare.get(k, 0), 100 * bshare.get(k, 0))
+# 5 points, or three standard deviations of the two sample proportions'
+# difference where that is more (81.0% against 75.8% of about 600 samples
+# each failed a flat 5 points in CI)
+nf = max(cpu["samples"]["workload"], 1)
+def tol(k):
+    q = (oshare.get(k, 0) + bshare.get(k, 0)) / 2
+    return max(0.05, 3 * math.sqrt(q * (1 - q) * (1 / nf + 1 / total)))
+bad = ["%s fslens %.1f%% bpftrace %.1f%% (within %.1f)" % (k, 100 * oshare.get(k, 0), 100 * bshare.get(k, 0),
+                                                       100 * tol(k))
        for k in set(oshare) | set(bshare)
-       if max(oshare.get(k, 0), bshare.get(k, 0)) >= 0.05 and abs(oshare.get(k, 0) - bshare.get(k, 0)) > 0.05]
+       if max(oshare.get(k, 0), bshare.get(k, 0)) >= 0.05 and abs(oshare.get(k, 0) - bshare.get(k, 0)) > tol(k)]
 say(not bad, "shares-within-5-points", "; ".join(bad))
 o = cpu["oncpu_ns"]["workload"]
 print("# on-CPU: fslens sampled %d ns, schedstat %d ns" % (o, t_run))
