@@ -159,14 +159,7 @@ truth = [("wait", c, ns) for c, ns in waits.items()] + \
         [("cpu", c, ns) for c, ns in cpu.items() if c != "cpu_recorder"]
 truth.sort(key=lambda x: -x[2])
 causes = [c for c in (r.get("causes") or []) if c.get("class") != "cpu_recorder"]
-if truth and causes and truth[0][0] == "cpu" and not any(c["kind"] == "cpu" for c in causes):
-    # A known defect, said rather than hidden: in a very short workload (a
-    # 0.1 s du) fslens has sometimes kept no CPU sample of the tasks the
-    # tally profiled; the cause is not found yet (see the #14 note)
-    print("SKIP %s:%s-top-cause: the tally's top is CPU (%s %.0f ms) and fslens kept no CPU sample "
-          "of these tasks (known defect in very short workloads, see the #14 note)"
-          % (name, tag, truth[0][1], truth[0][2] / 1e6))
-elif not truth or not causes:
+if not truth or not causes:
     say(False, "top-cause", "bpftrace %d classes, fslens %d causes" % (len(truth), len(causes)))
 else:
     tk, tc, tns = truth[0]
@@ -218,8 +211,8 @@ else:
     nf = ((r.get("cpu") or {}).get("samples") or {}).get("workload", 0)
     if ok and ours == want and tk == "cpu" and nf < 20:
         print("SKIP %s:%s-top-share-within-10: fslens kept %d CPU samples of these tasks, "
-              "bpftrace %d: a share of so few says nothing (known defect in very short "
-              "workloads, see the #14 note)" % (name, tag, nf, sum(cpu.values()) // (1000000000 // CPU_HZ)))
+              "bpftrace %d: a share of so few says nothing" % (
+                  name, tag, nf, sum(cpu.values()) // (1000000000 // CPU_HZ)))
     elif ok and ours == want:
         d = abs(100 * c0["share"] - tshare)
         # a CPU class's share is a proportion of samples on both sides: 10
