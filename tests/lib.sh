@@ -31,6 +31,19 @@ trap t_on_exit EXIT
 trap 'exit 130' INT TERM
 at_exit() { T_CLEANUP+=("$*"); }
 
+# bt_start OUT PROGRAM: bpftrace PROGRAM in the background, its maps to OUT
+# and its errors to OUT.err, its pid in BT (stopped by SIGINT at exit if
+# still running); returns once it says it is attaching (10 s at most)
+bt_start() {
+	bpftrace -e "$2" -o "$1" >/dev/null 2>"$1.err" &
+	BT=$!
+	at_exit "kill -INT $BT 2>/dev/null"
+	for _ in $(seq 1 100); do
+		grep -q Attaching "$1" 2>/dev/null && break
+		sleep 0.1
+	done
+}
+
 # Skip the whole script (one SKIP line) when a capability is truly missing.
 require_root() {
 	if [ "$(id -u)" -ne 0 ]; then skip all "needs root"; exit 0; fi

@@ -31,7 +31,7 @@
 #    without REQ_META on the device within 2% (or 64 KiB).
 # Block figures (completions, merges, flushes vs /sys/block; D2C/Q2C vs btt)
 # are checked by the block accounting's own tests (truth_block_hook).
-import json, math, re, sys
+import json, math, os, re, sys
 
 name, tag, rep_path, bt_path, jb_path, ja_path, top = sys.argv[1:8]
 WAIT_DOC = top + "/docs/wait-classes.md"
@@ -77,35 +77,10 @@ def wclass(frames):	# innermost first
     return best
 
 
-# --- the documented CPU-class rule: the innermost strong rule, else the first weak one
-ctext = open(CPU_DOC).read()
-crules = re.findall(r"^\| `([^`]+)` \| `(cpu_\w+)` \| (yes|no) \|$", ctext, re.M)
-recorder = re.findall(r"`([^`]+)`", [l for l in ctext.splitlines() if l.startswith("`bpf_prog_*`")][0])
-
-
-def cmatch(pat, f):
-    if len(pat) > 2 and pat[0] == "*" and pat[-1] == "*":
-        return pat[1:-1] in f
-    if pat.endswith("*"):
-        return f.startswith(pat[:-1])
-    return f == pat
-
-
-def cclass(frames):
-    if not frames:
-        return "cpu_user"
-    if any(cmatch(p, f) for f in frames for p in recorder):
-        return "cpu_recorder"
-    weak = None
-    for f in frames:
-        for pat, cls, w in crules:
-            if cmatch(pat, f):
-                if w == "no":
-                    return cls
-                if weak is None:
-                    weak = cls
-                break
-    return weak or "cpu_kernel_other"
+# --- the documented CPU-class rule (tests/helpers/cpu_classify.py)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cpu_classify
+cclass = cpu_classify.classifier(CPU_DOC)
 
 
 # --- bpftrace's output

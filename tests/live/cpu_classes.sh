@@ -23,14 +23,7 @@ scratch_fs 512 ext4 -O ^dir_index -N 32768 || { fail setup "cannot make a scratc
 mkdir "$SCRATCH_MNT/d" "$SCRATCH_MNT/warm"
 "$STORM" "$SCRATCH_MNT/warm" 1 "$T_TMP/warm" || fail storm-warm "create_storm does not run"
 
-bpftrace -e 'profile:hz:499 /comm == "create_storm"/ { @[kstack] = count(); }' \
-	-o "$T_TMP/bt.out" >/dev/null 2>"$T_TMP/bt.err" &
-BT=$!
-at_exit "kill -INT $BT"
-for _ in $(seq 1 100); do
-	grep -q Attaching "$T_TMP/bt.out" 2>/dev/null && break
-	sleep 0.1
-done
+bt_start "$T_TMP/bt.out" 'profile:hz:499 /comm == "create_storm"/ { @[kstack] = count(); }'
 "$FSLENS" record -m "$SCRATCH_MNT" -o "$T_TMP/storm.trace" -- \
 	"$STORM" "$SCRATCH_MNT/d" "$N" "$T_TMP/truth" >"$T_TMP/rec.out" 2>&1
 check_eq record-exit $? 0

@@ -49,15 +49,8 @@ cp "$(command -v touch)" "$T_TMP/fsl_tgt_touch" && cp "$(command -v touch)" "$T_
 MON=$!
 at_exit "kill $MON 2>/dev/null; wait $MON"
 for i in $(seq 1 50); do scrape >/dev/null 2>&1 && break; sleep 0.1; done
-bpftrace -e 'profile:hz:499 /comm == "fsl_tgt_touch"/ { @t[kstack] = count(); }
-	profile:hz:499 /comm == "fsl_oth_touch"/ { @o[kstack] = count(); }' \
-	-o "$T_TMP/bt.out" >/dev/null 2>"$T_TMP/bt.err" &
-BT=$!
-at_exit "kill -INT $BT 2>/dev/null"
-for _ in $(seq 1 100); do
-	grep -q Attaching "$T_TMP/bt.out" 2>/dev/null && break
-	sleep 0.1
-done
+bt_start "$T_TMP/bt.out" 'profile:hz:499 /comm == "fsl_tgt_touch"/ { @t[kstack] = count(); }
+	profile:hz:499 /comm == "fsl_oth_touch"/ { @o[kstack] = count(); }'
 scrape >"$T_TMP/m0"
 # the storm: as many creates on each filesystem at once
 (cd "$M/d" && seq 1 $N | xargs "$T_TMP/fsl_tgt_touch") &
