@@ -91,6 +91,8 @@ for k in ('q2q', 'q2g', 'g2i', 'q2m', 'i2d', 'm2d', 'd2c', 'q2c'):
     print(k.upper(), b[k]['n'], b[k]['avg_ns'], b[k]['max_ns'])
 print('BIOS_NOT_SEEN', b['bios_not_seen'], 0, 0)
 print('SPLITS', b['splits'], 0, 0)
+p = d['pairing']
+print('NO_COMPLETION', p['completion_not_seen'] + p['in_flight_at_end'], 0, 0)
 EOF
 }
 
@@ -147,6 +149,10 @@ def rows(f):
     return {l.split()[0]: [int(x) for x in l.split()[1:]] for l in open(f) if l.strip()}
 fsl, cap, exp = rows(sys.argv[1]), rows(sys.argv[2]), rows(sys.argv[3])
 miss = fsl['BIOS_NOT_SEEN'][0]
+# requests the trace saw issued and holds no completion of (said in the
+# report's pairing: completion not seen, in flight when the recording
+# stopped): the capture may have their D2C and Q2C (one more in two CI runs)
+undone = fsl.get('NO_COMPLETION', [0])[0]
 for st in ('Q2Q', 'Q2G', 'G2I', 'Q2M', 'I2D', 'M2D', 'D2C', 'Q2C'):
     n, avg, mx = fsl.get(st, [0, 0, 0])
     cn, cavg, cmx = cap.get(st, [0, 0, 0])
@@ -160,7 +166,10 @@ for st in ('Q2Q', 'Q2G', 'G2I', 'Q2M', 'I2D', 'M2D', 'D2C', 'Q2C'):
     # one came between the two hooks (seen: 15 us on a single I); allow a
     # few of those (600 us in all) over the stage's samples
     tol = max(2000, 0.01 * cavg) + (0.02 * cavg if extra else 0) + 600000 / max(cn, 1)
-    print('capture.%s' % st, '%d_%s' % (n + extra, cn == 0 or abs(avg - cavg) <= tol),
+    got = n + extra
+    if st in ('D2C', 'Q2C') and got <= cn <= got + undone:
+        got = cn
+    print('capture.%s' % st, '%d_%s' % (got, cn == 0 or abs(avg - cavg) <= tol),
           '%d_True' % cn)
     # the longest: one sample, so one interrupt between the hooks moves it
     # whole (dbench's D2C max was 5 us over in a CI run): 50 us or 1%
