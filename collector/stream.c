@@ -9,6 +9,7 @@
  * No libbpf here: the real ring is reached through the collector's public
  * API, so the stream builds (and is unit-tested) without BPF.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,9 +281,45 @@ static uint64_t cg_id(struct fsl_stream *s, const char *cg)
 }
 
 /*
+ * The cgroup whose id (its directory's inode) is id, searched under dir
+ * (rel its path from the hierarchy's root): 0 found (in out), else -ENOENT.
+ * At most depth levels and *budget directories.
+ */
+static int cg_search(const char *dir, const char *rel, uint64_t id, int depth, int *budget,
+		     char out[FSL_PROC_CGROUP_MAX])
+{
+	char path[600], sub[600];
+	struct dirent *d;
+	struct stat st;
+	int e = -ENOENT;
+	DIR *dp;
+
+	if (depth <= 0 || --*budget < 0 || !(dp = opendir(dir)))
+		return -ENOENT;
+	while (e && (d = readdir(dp))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		snprintf(sub, sizeof(sub), "%s/%s", rel, d->d_name);
+		if (stat(path, &st))
+			continue;
+		if ((uint64_t)st.st_ino == id) {
+			cg_copy(out, sub);
+			e = 0;
+		} else {
+			e = cg_search(path, sub, id, depth - 1, budget, out);
+		}
+	}
+	closedir(dp);
+	return e;
+}
+
+/*
  * Fill the cgroup path of a proc record (the kernel gave only the id): the
  * path known for that id, else what /proc says of the task now, which is
- * then known for the id. Left "" if neither (the task is gone).
+ * then known for the id, else the hierarchy's directory of that id (a task
+ * gone before the collector read its record: a short one on a busy
+ * machine). Left "" if none.
  */
 static void cg_fill(struct fsl_stream *s, struct fsl_ev_proc *p)
 {
@@ -292,8 +329,17 @@ static void cg_fill(struct fsl_stream *s, struct fsl_ev_proc *p)
 		memcpy(p->cgroup, c->path, sizeof(p->cgroup));
 		return;
 	}
-	if (proc_cgroup(s, p->hdr.pid, p->hdr.tid, p->cgroup))
+	if (proc_cgroup(s, p->hdr.pid, p->hdr.tid, p->cgroup)) {
+		const char *root = cg2_mount(s);
+		int budget = 4096;
+
+		if (!p->cgroup_id || !root ||
+		    cg_search(root, "", p->cgroup_id, 8, &budget, p->cgroup))
+			return;
+		if ((c = fsl_map__put(&s->cgroups, p->cgroup_id, NULL)))
+			memcpy(c->path, p->cgroup, sizeof(c->path));
 		return;
+	}
 	if (!p->cgroup_id)
 		p->cgroup_id = cg_id(s, p->cgroup);
 	/* an id moved to since (or a failed stat) must not name it: check the id */
