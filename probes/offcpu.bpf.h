@@ -67,6 +67,8 @@ struct tasktime {
 	__u32 switches;
 	__u32 _pad;
 	__u64 last_emit;	/* the thread's last record (snapshot), 0 none */
+	__u64 ksum0;		/* the kernel's run time of the thread at first */
+	__u64 runq_emitted;	/* ns[TT_RUNQ] in the last record */
 };
 
 /*
@@ -118,6 +120,7 @@ static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now, __
 	e->hdr.size = sizeof(*e);
 	e->hdr.cpu = bpf_get_smp_processor_id();
 	e->hdr._pad = 0;
+	t->runq_emitted = t->ns[TT_RUNQ];
 	e->first_ts = t->first;
 	e->oncpu_ns = t->ns[TT_ONCPU];
 	e->runq_ns = t->ns[TT_RUNQ];
@@ -169,6 +172,39 @@ static __always_inline __u64 oncpu_stint(struct task_struct *prev, __u64 now, __
 	return stint < now - since ? stint : now - since;
 }
 
+static __always_inline __u64 task_ksum(struct task_struct *p, const int btf)
+{
+	return FSL_RD(btf, p->se.sum_exec_runtime, p, se.sum_exec_runtime);
+}
+
+/*
+ * At a switch-out, the on-CPU account is brought up to the kernel's own
+ * count of the thread's run time since it was first followed
+ * (se.sum_exec_runtime, which /proc/PID/schedstat shows): a switch-in not
+ * seen more than once in one stint (oncpu_stint sees only the last) left
+ * on-CPU time in the run queue. The run-queue time not yet in a record
+ * gives it back; the account never moves the other way (the kernel's count
+ * leaves out interrupt and steal time, which the switches' clock holds).
+ */
+static __always_inline void tt_reconcile(struct tasktime *t, struct task_struct *prev,
+					 const int btf)
+{
+	__u64 kern = task_ksum(prev, btf), on, d, spare;
+
+	if (kern <= t->ksum0)
+		return;
+	kern -= t->ksum0;
+	on = t->ns[TT_ONCPU];
+	if (kern <= on)
+		return;
+	d = kern - on;
+	spare = t->ns[TT_RUNQ] > t->runq_emitted ? t->ns[TT_RUNQ] - t->runq_emitted : 0;
+	if (d > spare)
+		d = spare;
+	t->ns[TT_ONCPU] += d;
+	t->ns[TT_RUNQ] -= d;
+}
+
 /*
  * prev leaves the CPU in state (0: preempted, still runnable). A thread
  * not yet followed starts here (prev is current, so the filter applies).
@@ -199,10 +235,13 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 		left = t->state;
 		since = t->since;
 
-		tt_to(t, to, now, pid, !(state & TASK_DEAD_BIT));
+		tt_to(t, to, now, pid, false);
+		tt_reconcile(t, prev, btf);
 		if (state & TASK_DEAD_BIT) {
 			tt_emit(t, pid, now, left & 3, since, FSL_TASKTIME_EXIT);
 			bpf_map_delete_elem(&tasktime, &pid);
+		} else if (targ_tt_period_ns && now - t->last_emit >= targ_tt_period_ns) {
+			tt_emit(t, pid, now, left & 3, since, FSL_TASKTIME_SNAP);
 		}
 		return;
 	}
@@ -214,6 +253,7 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 		return;
 	nt.first = now;
 	nt.since = now;
+	nt.ksum0 = task_ksum(prev, btf);
 	nt.last_emit = now;
 	nt.tgid = tgid;
 	nt.state = to;
@@ -240,6 +280,7 @@ static __always_inline void tt_start_woken(struct task_struct *p, __u32 pid, con
 	nt.first = bpf_ktime_get_ns();
 	nt.since = nt.first;
 	nt.last_emit = nt.first;
+	nt.ksum0 = task_ksum(p, btf);
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
 	tt_insert(pid, &nt, BPF_NOEXIST);
@@ -648,6 +689,7 @@ static __always_inline int on_sched_wakeup_new(__u64 *ctx, const int btf)
 	nt.first = bpf_ktime_get_ns();
 	nt.since = nt.first;
 	nt.last_emit = nt.first;
+	nt.ksum0 = task_ksum(p, btf);
 	nt.tgid = tgid;
 	nt.state = TT_RUNQ;
 	/* a new thread: an entry of a dead one with this tid is stale */
