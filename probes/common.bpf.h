@@ -122,17 +122,24 @@ static __always_inline bool tgid_wanted(__u32 tgid)
 	return !targ_pids;
 }
 
-static __always_inline void hdr_fill(struct fsl_hdr *h, __u16 type, __u16 size)
+/* A record's header for a task other than current, or a time other than now. */
+static __always_inline void hdr_fill_as(struct fsl_hdr *h, __u16 type, __u16 size, __u64 ts,
+					__u32 pid, __u32 tid)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-
-	h->ts = bpf_ktime_get_ns();
-	h->pid = id >> 32;
-	h->tid = (__u32)id;
+	h->ts = ts;
+	h->pid = pid;
+	h->tid = tid;
 	h->type = type;
 	h->size = size;
 	h->cpu = bpf_get_smp_processor_id();
 	h->_pad = 0;
+}
+
+static __always_inline void hdr_fill(struct fsl_hdr *h, __u16 type, __u16 size)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	hdr_fill_as(h, type, size, bpf_ktime_get_ns(), id >> 32, (__u32)id);
 }
 
 /*

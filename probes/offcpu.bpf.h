@@ -113,13 +113,7 @@ static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now, __
 		lost_inc(FSL_FAM_OFFCPU);
 		return;
 	}
-	e->hdr.ts = now;
-	e->hdr.pid = t->tgid;
-	e->hdr.tid = tid;
-	e->hdr.type = FSL_EV_TASKTIME;
-	e->hdr.size = sizeof(*e);
-	e->hdr.cpu = bpf_get_smp_processor_id();
-	e->hdr._pad = 0;
+	hdr_fill_as(&e->hdr, FSL_EV_TASKTIME, sizeof(*e), now, t->tgid, tid);
 	t->runq_emitted = t->ns[TT_RUNQ];
 	e->first_ts = t->first;
 	e->oncpu_ns = t->ns[TT_ONCPU];
@@ -516,13 +510,7 @@ __noinline int fsl_offcpu_end(struct offcpu_start *s, __u32 pid, __u64 end)
 		lost_inc(FSL_FAM_OFFCPU);
 		return 0;
 	}
-	e->hdr.ts = s->ts;
-	e->hdr.pid = s->tgid;
-	e->hdr.tid = pid;
-	e->hdr.type = FSL_EV_OFFCPU;
-	e->hdr.size = sizeof(*e);
-	e->hdr.cpu = bpf_get_smp_processor_id();
-	e->hdr._pad = 0;
+	hdr_fill_as(&e->hdr, FSL_EV_OFFCPU, sizeof(*e), s->ts, s->tgid, pid);
 	e->dur_ns = end - s->ts;
 	e->stack_id = s->stack_id;
 	e->waker_pid = s->waker;
