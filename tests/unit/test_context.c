@@ -76,21 +76,41 @@ static void ev_off(struct fsl_ev_offcpu *e, uint64_t ts, uint32_t pid, uint64_t 
 	e->state = FSL_OFFCPU_UNINTERRUPTIBLE;
 }
 
+/*
+ * A session staged by cx (NULL: none made) with the probe on events of
+ * type ev, begun on ctx_meta's fixture f; NULL if any step fails.
+ */
+static struct fsl_session *probe_session(struct fsl_context *cx, struct fx_meta *f,
+					 struct probe *p, unsigned int ev, int split)
+{
+	struct fsl_session_opts so = { .split = split };
+	struct fsl_session *s;
+
+	if (!cx)
+		return NULL;
+	so.stage = fsl_context__stage(cx);
+	s = fsl_session__new(&so, NULL);
+	if (!s)
+		return NULL;
+	ctx_meta(f);
+	p->c.handlers[ev] = probe_offcpu;
+	if (fsl_session__add(s, &p->c) || fsl_session__begin(s, &f->m)) {
+		fsl_session__free(s);
+		return NULL;
+	}
+	return s;
+}
+
 TEST(context_stage_annotates_role_and_class)
 {
 	struct fx_meta f;
 	struct fsl_context *cx = fsl_context__new(-1, NULL);
-	struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
-	struct fsl_session *s = fsl_session__new(&so, NULL);
 	struct probe p = { .c = { .name = "probe" } };
+	struct fsl_session *s = probe_session(cx, &f, &p, FSL_EV_OFFCPU, 0);
 	struct fsl_ev_proc pr;
 	struct fsl_ev_offcpu off;
 
 	REQUIRE(cx && s);
-	ctx_meta(&f);
-	p.c.handlers[FSL_EV_OFFCPU] = probe_offcpu;
-	CHECK_EQ(fsl_session__add(s, &p.c), 0);
-	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
 	ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "xargs");
 	CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
 	ev_proc(&pr, S0 + 1, 101, 100, FSL_PROC_FORK, 0, "mkdir");
@@ -468,17 +488,12 @@ TEST(cpu_slot_stamped_at_end_knows_its_tasks)
 	for (k = 0; k < 2; k++) {
 		struct fx_meta f;
 		struct fsl_context *cx = fsl_context__new(100, NULL);
-		struct fsl_session_opts so = { .stage = fsl_context__stage(cx) };
-		struct fsl_session *s = fsl_session__new(&so, NULL);
 		struct probe p = { .c = { .name = "probe" } };
+		struct fsl_session *s = probe_session(cx, &f, &p, FSL_EV_CPU, 0);
 		struct fsl_ev_proc pr;
 		struct fsl_ev_cpu cpu;
 
 		REQUIRE(cx && s);
-		ctx_meta(&f);
-		p.c.handlers[FSL_EV_CPU] = probe_offcpu;
-		CHECK_EQ(fsl_session__add(s, &p.c), 0);
-		CHECK_EQ(fsl_session__begin(s, &f.m), 0);
 		ev_proc(&pr, S0, 100, 1, FSL_PROC_SEEN, 0, "sh");
 		CHECK_EQ(fsl_session__push(s, &pr.hdr), 0);
 		memset(&cpu, 0, sizeof(cpu));
@@ -510,17 +525,12 @@ TEST(session_cut_splits_waits_in_flight)
 {
 	struct fx_meta f;
 	struct fsl_context *cx = fsl_context__new(-1, NULL);
-	struct fsl_session_opts so = { .split = 1, .stage = fsl_context__stage(cx) };
-	struct fsl_session *s = fsl_session__new(&so, NULL);
 	struct probe p = { .c = { .name = "probe", .partial = probe_partial } };
+	struct fsl_session *s = probe_session(cx, &f, &p, FSL_EV_OFFCPU, 1);
 	struct fsl_ev_offcpu a, b;
 	struct fsl_ev_proc pr;
 
 	REQUIRE(cx && s);
-	ctx_meta(&f);
-	p.c.handlers[FSL_EV_OFFCPU] = probe_offcpu;
-	CHECK_EQ(fsl_session__add(s, &p.c), 0);
-	CHECK_EQ(fsl_session__begin(s, &f.m), 0);
 	ev_off(&a, S0 + 100 * MS, 101, 600 * MS, 1);	/* 0.1 .. 0.7 s */
 	ev_off(&b, S0 + 200 * MS, 101, 50 * MS, 1);	/* 0.2 .. 0.25 s */
 	CHECK_EQ(fsl_session__push(s, &a.hdr), 0);
