@@ -22,7 +22,6 @@ int cmd_monitor(int argc, char **argv)
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +31,6 @@ int cmd_monitor(int argc, char **argv)
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <microhttpd.h>
 #include "cli.h"
 #include "fslens/collector.h"
 #include "fslens/flight.h"
@@ -83,14 +79,6 @@ static void on_signal(int sig)
 		got_stop = sig;
 }
 
-struct mon {
-	pthread_mutex_t lock;
-	char *page;		/* the last rendered /metrics */
-	size_t page_len;
-	volatile int http_trigger;
-	int verbose;
-};
-
 static int64_t mono_ns(void)
 {
 	struct timespec t;
@@ -99,80 +87,10 @@ static int64_t mono_ns(void)
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int code, const char *type,
-			     const char *body, size_t len, int copy)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-
-	r = MHD_create_response_from_buffer(len, (void *)body,
-					    copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", type);
-	ret = MHD_queue_response(conn, code, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result on_http(void *cls, struct MHD_Connection *conn, const char *url,
-			       const char *method, const char *version, const char *upload,
-			       size_t *upload_size, void **con_cls)
-{
-	static const char text[] = "text/plain; charset=utf-8";
-	static int marker;
-	struct mon *m = cls;
-	enum MHD_Result ret;
-
-	if (!strcmp(method, "POST")) {
-		/* the first call only announces the request; the body follows */
-		if (!*con_cls) {
-			*con_cls = &marker;
-			return MHD_YES;
-		}
-		if (*upload_size) {
-			*upload_size = 0;	/* the body is not used */
-			return MHD_YES;
-		}
-		if (strcmp(url, "/trigger"))
-			return reply(conn, 404, text, "not found: POST /trigger\n", 25, 0);
-		m->http_trigger = 1;
-		return reply(conn, 202, text, "capture requested\n", 18, 0);
-	}
-	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply(conn, 405, text, "method not allowed\n", 19, 0);
-	if (!strcmp(url, "/metrics")) {
-		pthread_mutex_lock(&m->lock);
-		ret = reply(conn, 200, "text/plain; version=0.0.4; charset=utf-8", m->page,
-			    m->page_len, 1);
-		pthread_mutex_unlock(&m->lock);
-		return ret;
-	}
-	if (!strcmp(url, "/"))
-		return reply(conn, 200, text, "fslens monitor: /metrics, POST /trigger\n", 40, 0);
-	return reply(conn, 404, text, "not found: GET /metrics\n", 24, 0);
-}
-
 static void log_libbpf(void *ctx, const char *line)
 {
 	if (*(int *)ctx)
 		fprintf(stderr, "libbpf: %s\n", line);
-}
-
-static int publish(struct mon *m, const struct fsl_mon_metrics *mm)
-{
-	char *buf;
-	size_t len;
-	int e = fsl_mon_metrics__render(mm, &buf, &len);
-
-	if (e)
-		return e;
-	pthread_mutex_lock(&m->lock);
-	free(m->page);
-	m->page = buf;
-	m->page_len = len;
-	pthread_mutex_unlock(&m->lock);
-	return 0;
 }
 
 /* `fslens report TRACE > TRACE.report.txt` in a child; reaped later. */
@@ -247,17 +165,18 @@ int cmd_monitor(int argc, char **argv)
 	struct fsl_mon_metrics *mm = NULL;
 	struct fsl_monitor *km = NULL;
 	struct fsl_flight *fl[MON_TARGETS_MAX] = { NULL };
-	struct MHD_Daemon *httpd = NULL;
-	struct sockaddr_in sin = { 0 };
+	struct fsl_mon_http *httpd = NULL;
+	uint32_t addr_be;
+	uint16_t port;
 	struct fsl_target *tg = NULL;
-	struct mon m = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	int verbose = 0;
 	struct fsl_mon_gate gate = { .tgt = -1, .after_ns = 1000000000ll };
 	int64_t next_read, now;
-	struct fsl_monitor_opts mo = { log_libbpf, &m.verbose, 99, 0 };
+	struct fsl_monitor_opts mo = { log_libbpf, &verbose, 99, 0 };
 	struct sigaction sa;
 	const char *hz_src;
 	int opt, e, rc = 0, hz, cglabel = 0;
-	char *endp, *colon;
+	char *endp;
 
 	optind = 0;
 	while ((opt = fsl_getopt("monitor", argc, argv, "m:l:i:t:g:o:Cvh", lopts)) != -1) {
@@ -308,7 +227,7 @@ int cmd_monitor(int argc, char **argv)
 						       "bad --cpu-freq '%s' (0 to 10000)", optarg);
 			break;
 		case OPT_BENCH_FLOOR: mo.floor = 1; break;
-		case 'v': m.verbose = 1; break;
+		case 'v': verbose = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -320,15 +239,10 @@ int cmd_monitor(int argc, char **argv)
 		return fsl_usage_error("monitor", usage_text, "unexpected argument '%s'",
 				       argv[optind]);
 	gate.gap_ns = (int64_t)gap_ns;
-	colon = strrchr(listen, ':');
-	sin.sin_family = AF_INET;
-	if (!colon || inet_pton(AF_INET, colon == listen ? "0.0.0.0" : strndupa(listen,
-				colon - listen), &sin.sin_addr) != 1 ||
-	    strtol(colon + 1, &endp, 10) <= 0 || strtol(colon + 1, NULL, 10) > 65535 || *endp)
+	if (fsl_mon_listen_parse(listen, &addr_be, &port))
 		return fsl_usage_error("monitor", usage_text,
 				       "bad --listen '%s' (IPv4 ADDR:PORT, e.g. 127.0.0.1:9477)",
 				       listen);
-	sin.sin_port = htons((uint16_t)strtol(colon + 1, NULL, 10));
 	for (i = 0; i < ntrigs; i++)
 		if (!flight_ns)
 			return fsl_usage_error("monitor", usage_text,
@@ -391,7 +305,7 @@ int cmd_monitor(int argc, char **argv)
 	}
 	km = fsl_monitor__new(mm, &mo, &e);
 	if (!km) {
-		rc = fsl_err(e, "monitor: cannot load the probes%s", m.verbose ? "" :
+		rc = fsl_err(e, "monitor: cannot load the probes%s", verbose ? "" :
 			     " (-v shows libbpf's messages)");
 		goto out;
 	}
@@ -408,7 +322,7 @@ int cmd_monitor(int argc, char **argv)
 			.dir = dir,
 			.tag = mm->ntargets > 1 ? mm->fs[i].disk : NULL,
 			.log = log_libbpf,
-			.log_ctx = &m.verbose,
+			.log_ctx = &verbose,
 		};
 
 		/* a ring buffer's size is a power of two pages, at least 1 MiB here */
@@ -439,17 +353,12 @@ int cmd_monitor(int argc, char **argv)
 	if (mo.cpu_hz && !mm->cpu_hz)
 		fprintf(stderr, "fslens monitor: no cpu-clock perf event on this machine: "
 			"fslens_cpu_seconds_total is not served (the other metrics are)\n");
-	publish(&m, mm);
-	httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
-				 ntohs(sin.sin_port), NULL, NULL, on_http, &m,
-				 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sin,
-				 MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
-				 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
-				 MHD_OPTION_END);
+	httpd = fsl_mon_http__start(addr_be, port, &e);
 	if (!httpd) {
-		rc = fsl_err(-EADDRINUSE, "monitor: cannot listen on %s", listen);
+		rc = fsl_err(e, "monitor: cannot listen on %s", listen);
 		goto out;
 	}
+	fsl_mon_http__publish(httpd, mm);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -490,8 +399,7 @@ int cmd_monitor(int argc, char **argv)
 			snprintf(trig, sizeof(trig), "SIGUSR1");
 			ttgt = -1;
 		}
-		if (m.http_trigger) {
-			m.http_trigger = 0;
+		if (fsl_mon_http__take_trigger(httpd)) {
 			snprintf(trig, sizeof(trig), "POST /trigger");
 			ttgt = -1;
 		}
@@ -524,7 +432,7 @@ int cmd_monitor(int argc, char **argv)
 			}
 			for (i = 0; i < mm->ntargets; i++)
 				memcpy(prev_op[i], mm->fs[i].op, sizeof(prev_op[i]));
-			publish(&m, mm);
+			fsl_mon_http__publish(httpd, mm);
 		}
 		if (trig[0]) {
 			if (!nfl) {
@@ -537,7 +445,7 @@ int cmd_monitor(int argc, char **argv)
 		if (fsl_mon_gate__due(&gate, now)) {
 			capture(fl, nfl, &gate, mm);
 			fsl_mon_gate__done(&gate);
-			publish(&m, mm);
+			fsl_mon_http__publish(httpd, mm);
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
@@ -546,15 +454,13 @@ stop:
 	if (got_stop)
 		fprintf(stderr, "fslens monitor: stopped (%s)\n", strsignal(got_stop));
 out:
-	if (httpd)
-		MHD_stop_daemon(httpd);
+	fsl_mon_http__stop(httpd);
 	for (i = 0; i < MON_TARGETS_MAX; i++)
 		fsl_flight__free(fl[i]);
 	fsl_monitor__free(km);
 	fsl_mon_metrics__free(mm);
 	free(tg);
 	free(prev_op);
-	free(m.page);
 	/* the last report child, if any, finishes on its own; reap what is done */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;

@@ -173,6 +173,21 @@ int fsl_mon_trigger_parse(const char *expr, struct fsl_mon_trigger *t);
 int fsl_mon_p99_over(const struct fsl_mon_metrics *mm, const struct fsl_mon_hist (*prev)[MON_OPS],
 		     const struct fsl_mon_trigger *t, uint64_t *p99);
 
+/*
+ * The HTTP side (collector/monitor_http.c). listen_parse: "ADDR:PORT"
+ * (IPv4; ":PORT" is every address) into network-order addr_be and port; 0
+ * or -EINVAL. start: GET /metrics serves the page last published, POST
+ * /trigger is taken once by take_trigger; NULL with -EADDRINUSE when it
+ * cannot listen, -EOPNOTSUPP in a build without libmicrohttpd. publish
+ * renders mm into the page served from then on.
+ */
+struct fsl_mon_http;
+int fsl_mon_listen_parse(const char *listen, uint32_t *addr_be, uint16_t *port);
+struct fsl_mon_http *fsl_mon_http__start(uint32_t addr_be, uint16_t port, int *err);
+int fsl_mon_http__publish(struct fsl_mon_http *h, const struct fsl_mon_metrics *mm);
+int fsl_mon_http__take_trigger(struct fsl_mon_http *h);
+void fsl_mon_http__stop(struct fsl_mon_http *h);
+
 /* ---- the in-kernel side (collector/monitor_bpf.c) ---- */
 /*
  * Set-up (collector/monitor_setup.c). commit=N of the mount options (else

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <arpa/inet.h>
 #include "t.h"
 #include "fslens/fsmeta.h"
 #include "fslens/monitor.h"
@@ -361,6 +362,30 @@ TEST(monitor_trigger_parse)
 	CHECK_EQ(fsl_mon_trigger_parse("latency>1ms", &t), -EINVAL);
 	CHECK_EQ(fsl_mon_trigger_parse(">1ms", &t), -EINVAL);
 	CHECK_EQ(fsl_mon_trigger_parse("wait", &t), -EINVAL);
+}
+
+/* --listen ADDR:PORT: network order out, one -EINVAL for anything else */
+TEST(monitor_listen_parse)
+{
+	uint32_t a;
+	uint16_t port;
+
+	CHECK_EQ(fsl_mon_listen_parse("127.0.0.1:9477", &a, &port), 0);
+	CHECK_U64(a, htonl(0x7f000001));
+	CHECK_EQ(port, 9477);
+	CHECK_EQ(fsl_mon_listen_parse(":80", &a, &port), 0);
+	CHECK_U64(a, 0);
+	CHECK_EQ(port, 80);
+	CHECK_EQ(fsl_mon_listen_parse("10.1.2.3:65535", &a, &port), 0);
+	CHECK_U64(a, htonl(0x0a010203));
+	CHECK_EQ(fsl_mon_listen_parse("10.1.2.3:65536", &a, &port), -EINVAL);
+	CHECK_EQ(fsl_mon_listen_parse("10.1.2.3:0", &a, &port), -EINVAL);
+	CHECK_EQ(fsl_mon_listen_parse("10.1.2.3:", &a, &port), -EINVAL);
+	CHECK_EQ(fsl_mon_listen_parse("10.1.2.3:80x", &a, &port), -EINVAL);
+	CHECK_EQ(fsl_mon_listen_parse("9477", &a, &port), -EINVAL);
+	CHECK_EQ(fsl_mon_listen_parse("localhost:9477", &a, &port), -EINVAL);
+	CHECK_EQ(fsl_mon_listen_parse("::1:9477", &a, &port), -EINVAL);
+	CHECK_EQ(fsl_mon_listen_parse("1234567890.1234567890:1", &a, &port), -EINVAL);
 }
 
 #define NS 1000000000ll
