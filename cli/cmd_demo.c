@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "fslens/devname.h"
 #include "fslens/compare.h"
+#include "../scenarios/cell.h"
 #include "../scenarios/copytree.h"
 #include "../scenarios/matrix.h"
 #include "../scenarios/phases.h"
@@ -211,70 +212,6 @@ static int list_scenarios(void)
 
 /* ---------------- the demo driver ---------------- */
 
-struct child {
-	pid_t pid;
-	int signalled;
-};
-
-/* Start argv in its own process group so a signal reaches all of it through us. */
-static int spawn(struct child *ch, char *const argv[], int out_fd)
-{
-	ch->signalled = 0;
-	ch->pid = fork();
-	if (ch->pid < 0)
-		return -errno;
-	if (ch->pid == 0) {
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (out_fd >= 0)
-			dup2(out_fd, 1);
-		execv(argv[0], argv);
-		fprintf(stderr, "fslens: cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(ch->pid, ch->pid);
-	return 0;
-}
-
-/* Wait for the child; on our signal pass SIGINT on once, then SIGKILL after 10 s. */
-static int reap(struct child *ch)
-{
-	int status, waited = 0;
-
-	for (;;) {
-		siginfo_t si = { 0 };
-		int r;
-
-		/* WNOWAIT: the exited leader keeps its process group id reserved */
-		r = waitid(P_PID, ch->pid, &si, WEXITED | WNOWAIT | (got_signal ? WNOHANG : 0));
-		if (r == 0 && si.si_pid == ch->pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (got_signal) {
-			if (!ch->signalled) {
-				kill(-ch->pid, SIGINT);
-				ch->signalled = 1;
-			} else if (++waited > 100) {
-				kill(-ch->pid, SIGKILL);
-			}
-			if (r == 0)
-				usleep(100000);
-		}
-	}
-	/* what the group left behind (a workload's forked clients) goes too */
-	kill(-ch->pid, SIGKILL);
-	while (waitpid(ch->pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
-}
-
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	return remove(path) ? -1 : 0;
@@ -317,37 +254,22 @@ struct demo {
 	struct fsl_vm_saved vm;
 };
 
+static void vm_said(void *ctx, int waiting, const char *key, const char *value)
+{
+	if (waiting)
+		printf("waiting for another fslens demo to restore vm.dirty_* (%s)\n",
+		       FSL_VM_LOCK);
+	else
+		printf("vm.%s=%s for this run (restored afterwards)\n", key, value);
+	fflush(stdout);
+}
+
 static int apply_vm(struct demo *d, const struct fsl_params *p)
 {
-	static const char *keys[] = { "dirty_bytes", "dirty_background_bytes",
-				      "dirty_expire_centisecs", "dirty_writeback_centisecs" };
-	unsigned int i;
-	uint64_t v;
-	int err;
+	char msg[256];
+	int err = fsl_cell__apply_vm(&d->vm, p, vm_said, NULL, msg, sizeof(msg));
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *s = fsl_params__get(p, keys[i]);
-		char num[32];
-
-		if (!s || !*s)
-			continue;
-		if (fsl_parse_size(s, &v))
-			return fsl_err(-EINVAL, "bad %s '%s'", keys[i], s);
-		err = fsl_vm__lock(&d->vm, 0);
-		if (err == -EWOULDBLOCK) {
-			printf("waiting for another fslens demo to restore vm.dirty_* (%s)\n",
-			       FSL_VM_LOCK);
-			fflush(stdout);
-			err = fsl_vm__lock(&d->vm, 1);
-		}
-		if (err)
-			return fsl_err(err, "cannot lock %s", FSL_VM_LOCK);
-		snprintf(num, sizeof(num), "%" PRIu64, v);
-		if ((err = fsl_vm__set(&d->vm, keys[i], num)))
-			return fsl_err(err, "cannot set vm.%s=%s", keys[i], num);
-		printf("vm.%s=%s for this run (restored afterwards)\n", keys[i], num);
-	}
-	return 0;
+	return err ? fsl_err(err, "%s", msg) : 0;
 }
 
 static int restore_vm(struct demo *d)
@@ -376,50 +298,25 @@ static int has_phases(const char *path)
 static int run_one(struct demo *d, const char *label, const char *const *extra, unsigned int nextra)
 {
 	char trace[PATH_MAX], phases[PATH_MAX], html[PATH_MAX], json[PATH_MAX], workdir[PATH_MAX];
-	char srcdir[PATH_MAX] = "", notes[256], setbuf[FSL_PARAMS_MAX * 2][160];
+	char srcdir[PATH_MAX] = "";
 	const char *argv[FSL_PARAMS_MAX * 4 + 32];
-	struct fsl_scratch_opts so;
+	struct fsl_cell cell;
 	struct fsl_scratch *s = NULL;
-	struct fsl_params p;
-	struct child ch;
-	unsigned int i, n = 0, ns = 0;
+	struct fsl_child ch;
+	unsigned int i, n = 0;
 	int err, rc = 1, status;
 
-	fsl_params__init(&p, d->sc, d->scale);
-	for (i = 0; i < d->nsets + nextra; i++) {
-		const char *kv = i < d->nsets ? d->sets[i] : extra[i - d->nsets];
-
-		if ((err = fsl_params__set(&p, kv)))
-			return bad_param(d->sc, kv, err);
-		snprintf(setbuf[ns++], sizeof(setbuf[0]), "%s", kv);
-	}
-	/*
-	 * createmany makes an inode per name: without inodes= mkfs's default
-	 * (65,536 for 1 GiB) made --set n=100000 fail with ENOSPC.
-	 */
-	if (!strcmp(d->sc->name, "createmany") && !*fsl_params__get(&p, "inodes") &&
-	    ns < sizeof(setbuf) / sizeof(setbuf[0])) {
-		uint64_t names = fsl_params__size(&p, "n");
-
-		snprintf(setbuf[ns], sizeof(setbuf[0]), "inodes=%llu",
-			 (unsigned long long)(names + names / 10 + 4096));
-		if (!fsl_params__set(&p, setbuf[ns]))
-			ns++;
-	}
-	memset(&so, 0, sizeof(so));
-	err = fsl_scratch_opts__from_params(&so, &p, notes, sizeof(notes));
-	if (err)
+	err = fsl_cell__prepare(&cell, d->sc, d->scale, d->sets, d->nsets, extra, nextra);
+	if (err == -EBADF)
 		return fsl_usage_error("demo", NULL, "bad filesystem parameters (fs ext4/ext3/xfs, "
 				       "fs_size >= 16M, blocksize 1024/2048/4096, atime "
 				       "relatime/strictatime/noatime; xfs: no inodes, large_dir, "
 				       "delalloc=0)");
-	if (*notes && so.journal_mib && ns < sizeof(setbuf) / sizeof(setbuf[0]))
-		/* the phase file (and compare's labels) say what mkfs made */
-		snprintf(setbuf[ns++], sizeof(setbuf[0]), "journal=%lluM",
-			 (unsigned long long)so.journal_mib);
-	so.device = d->device;
-	so.force = d->force;
-	so.keep = d->keep;
+	if (err)
+		return bad_param(d->sc, cell.bad, err);
+	cell.so.device = d->device;
+	cell.so.force = d->force;
+	cell.so.keep = d->keep;
 
 	snprintf(trace, sizeof(trace), "%s/%s.trace", d->outdir, label);
 	snprintf(phases, sizeof(phases), "%s/%s.phases", d->outdir, label);
@@ -428,18 +325,18 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	snprintf(json, sizeof(json), "%s/%s.json", d->outdir, label);
 
 	printf("== %s: %s, scale %s", label, d->sc->name, fsl_scale__name(d->scale));
-	for (i = 0; i < ns; i++)
-		printf(", %s", setbuf[i]);
+	for (i = 0; i < cell.nsets; i++)
+		printf(", %s", cell.sets[i]);
 	printf("\n");
-	if (*notes)
-		printf("note: %s\n", notes);
-	printf("mkfs.%s", so.fstype[0] ? so.fstype : "ext4");
-	for (i = 0; i < so.nmkfs; i++)
-		printf(" %s", so.mkfs_args[i]);
-	printf("; mount -o %s\n", so.mount_opts[0] ? so.mount_opts : "defaults");
+	if (*cell.notes)
+		printf("note: %s\n", cell.notes);
+	printf("mkfs.%s", cell.so.fstype[0] ? cell.so.fstype : "ext4");
+	for (i = 0; i < cell.so.nmkfs; i++)
+		printf(" %s", cell.so.mkfs_args[i]);
+	printf("; mount -o %s\n", cell.so.mount_opts[0] ? cell.so.mount_opts : "defaults");
 	fflush(stdout);
 
-	err = fsl_scratch__new(&so, &s);
+	err = fsl_scratch__new(&cell.so, &s);
 	if (err) {
 		fsl_err(0, "scratch filesystem: %s", s ? s->errmsg : strerror(-err));
 		goto out;
@@ -449,8 +346,8 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	printf("scratch: %s on %s%s\n", s->dev, s->mnt, d->keep ? " (image kept)" : "");
 	fflush(stdout);
 
-	if (!strcmp(d->sc->name, "copytree") && !*fsl_params__get(&p, "src")) {
-		struct fsl_wl wl = { .p = &p, .stop = &got_signal };
+	if (!strcmp(d->sc->name, "copytree") && !*fsl_params__get(&cell.p, "src")) {
+		struct fsl_wl wl = { .p = &cell.p, .stop = &got_signal };
 
 		/* the source tree lives off the fs under test, built before recording */
 		snprintf(srcdir, sizeof(srcdir), "%s.src", s->dir);
@@ -459,7 +356,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 			goto out;
 		}
 	}
-	if (apply_vm(d, &p))
+	if (apply_vm(d, &cell.p))
 		goto out;
 
 	snprintf(workdir, sizeof(workdir), "%s", s->mnt);
@@ -487,17 +384,17 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		argv[n++] = "--src";
 		argv[n++] = srcdir;
 	}
-	for (i = 0; i < ns; i++) {
+	for (i = 0; i < cell.nsets; i++) {
 		argv[n++] = "--set";
-		argv[n++] = setbuf[i];
+		argv[n++] = cell.sets[i];
 	}
 	argv[n] = NULL;
 	fflush(stdout);
-	if ((err = spawn(&ch, (char *const *)argv, -1))) {
+	if ((err = fsl_child__spawn(&ch, (char *const *)argv, -1))) {
 		fsl_err(err, "cannot start %s", d->record ? "fslens record" : "the workload");
 		goto out;
 	}
-	status = reap(&ch);
+	status = fsl_child__reap(&ch, &got_signal);
 	if (status) {
 		if (got_signal)
 			fsl_err(0, "interrupted; cleaning up");
@@ -543,7 +440,7 @@ out:
 	argv[n++] = html;
 	argv[n] = NULL;
 	fflush(stdout);
-	if (spawn(&ch, (char *const *)argv, -1) || (status = reap(&ch))) {
+	if (fsl_child__spawn(&ch, (char *const *)argv, -1) || (status = fsl_child__reap(&ch, &got_signal))) {
 		fsl_err(0, "fslens report %s failed", trace);
 		return 1;
 	}
@@ -558,9 +455,9 @@ out:
 		argv[n++] = "--json";
 		argv[n++] = trace;
 		argv[n] = NULL;
-		err = spawn(&ch, (char *const *)argv, fd);
+		err = fsl_child__spawn(&ch, (char *const *)argv, fd);
 		close(fd);
-		if (err || (status = reap(&ch)))
+		if (err || (status = fsl_child__reap(&ch, &got_signal)))
 			return fsl_err(0, "fslens report --json %s failed", trace);
 	}
 	printf("\nwritten: %s %s %s %s\n", trace, phases, html, json);
