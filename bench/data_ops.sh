@@ -6,7 +6,7 @@
 # each untraced, recorded (-e dirops,proc: the path and data operations) with
 # the syscall programs on raw_syscalls tp_btf (the default), on per-syscall
 # tracepoints (--syscall-tp) and on raw_tp (--raw-tp), and the floor of the
-# first two: the same programs attached, returning at once (--bench-floor).
+# first two: the same programs attached, returning at once (--bench-floor=syscalls).
 # Prints seconds of the workload's CPU time (user + system, where the
 # programs' cost lands; a shared machine's load does not inflate it as it
 # does wall time), median of R runs, and the ratio to untraced; the
@@ -80,7 +80,7 @@ print("%.6f" % (j["read"]["runtime"] / 1000.0 * (j["usr_cpu"] + j["sys_cpu"]) / 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 modes=("untraced:none" "tp_btf (default):" "per-syscall tracepoints:--syscall-tp"
-       "raw_tp:--raw-tp" "floor tp_btf:--bench-floor" "floor per-syscall:--bench-floor --syscall-tp")
+       "raw_tp:--raw-tp" "floor tp_btf:--bench-floor=syscalls" "floor per-syscall:--bench-floor=syscalls --syscall-tp")
 for what in loop fio; do
 	[ "$what" = fio ] && [ $have_fio = 0 ] && { echo "fio: not installed, skipped"; continue; }
 	calls=$N

@@ -46,7 +46,8 @@ static const char usage_text[] =
 "      --classic-tp     use classic tracepoints for ext4/jbd2 (their fallback)\n"
 "      --syscall-tp     dirops on per-syscall tracepoints: other system calls run no\n"
 "                       program, but the end of the recording takes seconds longer\n"
-"      --bench-floor    benchmarks: the system call programs attach but return at once\n"
+"      --bench-floor    benchmarks: every program attaches but returns at once;\n"
+"                       --bench-floor=syscalls: the system call programs only\n"
 "  -v, --verbose        show libbpf's messages\n"
 "  -- COMMAND ARGS      run COMMAND and record it and its descendants; exit with its status\n";
 
@@ -135,7 +136,7 @@ int cmd_record(int argc, char **argv)
 		{ "raw-tp", no_argument, NULL, 'T' },
 		{ "classic-tp", no_argument, NULL, 'C' },
 		{ "syscall-tp", no_argument, NULL, 'S' },
-		{ "bench-floor", no_argument, NULL, 'F' },
+		{ "bench-floor", optional_argument, NULL, 'F' },
 		{ "cpu-freq", required_argument, NULL, 'Q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -236,7 +237,15 @@ int cmd_record(int argc, char **argv)
 		case 'T': o.force_raw_tp = 1; break;
 		case 'C': o.force_classic = 1; break;
 		case 'S': o.syscall_tp = 1; break;
-		case 'F': o.floor = 1; break;
+		case 'F':
+			if (!optarg || !strcmp(optarg, "all"))
+				o.floor = FSL_FLOOR_ALL;
+			else if (!strcmp(optarg, "syscalls"))
+				o.floor = FSL_FLOOR_SYSCALLS;
+			else
+				return fsl_usage_error("record", usage_text, "bad --bench-floor '%s' "
+						       "(all or syscalls)", optarg);
+			break;
 		case 'v': o.verbose = 1; break;
 		case 'h':
 			if (!fsl_collector_built_in()) {

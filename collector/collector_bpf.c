@@ -558,7 +558,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_tids = o->ntids > 0;
 	skel->rodata->targ_cgroup = o->cgroup != NULL;
 	skel->rodata->targ_follow = o->follow;
-	skel->rodata->targ_floor = o->floor;
+	skel->rodata->targ_floor = o->floor == FSL_FLOOR_SYSCALLS;
+	skel->rodata->targ_floor_all = o->floor == FSL_FLOOR_ALL;
 	/* the syscall programs mark the waits; offcpu records them */
 	skel->rodata->targ_aio = (want & (1u << FSL_FAM_DIROPS)) && (want & (1u << FSL_FAM_OFFCPU));
 	skel->rodata->targ_proc = !!(want & (1u << FSL_FAM_PROC));

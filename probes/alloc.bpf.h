@@ -40,6 +40,7 @@ static __always_inline int alloc_blocks(__u32 dev, __u64 ino, __u64 block, __u32
 SEC("tracepoint/ext4/ext4_request_blocks")
 int tp_ext4_request_blocks(struct trace_event_raw_ext4_request_blocks *c)
 {
+	FSL_FLOOR();
 	return alloc_blocks(c->dev, c->ino, 0, c->len, c->logical, c->lleft, c->lright,
 			    c->goal, c->pleft, c->pright, c->flags, FSL_EV_EXT4_REQUEST_BLOCKS);
 }
@@ -47,6 +48,7 @@ int tp_ext4_request_blocks(struct trace_event_raw_ext4_request_blocks *c)
 SEC("tracepoint/ext4/ext4_allocate_blocks")
 int tp_ext4_allocate_blocks(struct trace_event_raw_ext4_allocate_blocks *c)
 {
+	FSL_FLOOR();
 	return alloc_blocks(c->dev, c->ino, c->block, c->len, c->logical, c->lleft, c->lright,
 			    c->goal, c->pleft, c->pright, c->flags, FSL_EV_EXT4_ALLOCATE_BLOCKS);
 }
@@ -54,6 +56,7 @@ int tp_ext4_allocate_blocks(struct trace_event_raw_ext4_allocate_blocks *c)
 SEC("tracepoint/ext4/ext4_mballoc_alloc")
 int tp_ext4_mballoc_alloc(struct trace_event_raw_ext4_mballoc_alloc *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_mballoc_alloc *e;
 
 	if (DEV_SKIP(c->dev))
@@ -88,6 +91,7 @@ int tp_ext4_mballoc_alloc(struct trace_event_raw_ext4_mballoc_alloc *c)
 SEC("tracepoint/ext4/ext4_mballoc_prealloc")
 int tp_ext4_mballoc_prealloc(struct trace_event_raw_ext4_mballoc_prealloc *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_mballoc_alloc *e;
 
 	if (DEV_SKIP(c->dev))
@@ -131,6 +135,7 @@ static __always_inline int pa_ev(__u32 dev, __u64 ino, __u64 pstart, __u64 lstar
 SEC("tracepoint/ext4/ext4_mb_new_inode_pa")
 int tp_ext4_mb_new_inode_pa(struct trace_event_raw_ext4__mb_new_pa *c)
 {
+	FSL_FLOOR();
 	return pa_ev(c->dev, c->ino, c->pa_pstart, c->pa_lstart, c->pa_len,
 		     FSL_EV_EXT4_MB_NEW_INODE_PA);
 }
@@ -138,6 +143,7 @@ int tp_ext4_mb_new_inode_pa(struct trace_event_raw_ext4__mb_new_pa *c)
 SEC("tracepoint/ext4/ext4_mb_new_group_pa")
 int tp_ext4_mb_new_group_pa(struct trace_event_raw_ext4__mb_new_pa *c)
 {
+	FSL_FLOOR();
 	return pa_ev(c->dev, c->ino, c->pa_pstart, c->pa_lstart, c->pa_len,
 		     FSL_EV_EXT4_MB_NEW_GROUP_PA);
 }
@@ -145,18 +151,21 @@ int tp_ext4_mb_new_group_pa(struct trace_event_raw_ext4__mb_new_pa *c)
 SEC("tracepoint/ext4/ext4_mb_release_inode_pa")
 int tp_ext4_mb_release_inode_pa(struct trace_event_raw_ext4_mb_release_inode_pa *c)
 {
+	FSL_FLOOR();
 	return pa_ev(c->dev, c->ino, c->block, 0, c->count, FSL_EV_EXT4_MB_RELEASE_INODE_PA);
 }
 
 SEC("tracepoint/ext4/ext4_mb_release_group_pa")
 int tp_ext4_mb_release_group_pa(struct trace_event_raw_ext4_mb_release_group_pa *c)
 {
+	FSL_FLOOR();
 	return pa_ev(c->dev, 0, c->pa_pstart, 0, c->pa_len, FSL_EV_EXT4_MB_RELEASE_GROUP_PA);
 }
 
 SEC("tracepoint/ext4/ext4_free_blocks")
 int tp_ext4_free_blocks(struct trace_event_raw_ext4_free_blocks *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_free_blocks *e;
 
 	if (DEV_SKIP(c->dev))
@@ -195,12 +204,14 @@ static __always_inline int mb_free(struct trace_event_raw_ext4__mballoc *c, __u1
 SEC("tracepoint/ext4/ext4_mballoc_free")
 int tp_ext4_mballoc_free(struct trace_event_raw_ext4__mballoc *c)
 {
+	FSL_FLOOR();
 	return mb_free(c, FSL_EV_EXT4_MBALLOC_FREE);
 }
 
 SEC("tracepoint/ext4/ext4_mballoc_discard")
 int tp_ext4_mballoc_discard(struct trace_event_raw_ext4__mballoc *c)
 {
+	FSL_FLOOR();
 	return mb_free(c, FSL_EV_EXT4_MBALLOC_DISCARD);
 }
 
@@ -228,18 +239,21 @@ static __always_inline int inode_ev(__u32 dev, __u64 ino, __u64 dir, __u16 mode,
 SEC("tracepoint/ext4/ext4_request_inode")
 int tp_ext4_request_inode(struct trace_event_raw_ext4_request_inode *c)
 {
+	FSL_FLOOR();
 	return inode_ev(c->dev, 0, c->dir, c->mode, 0, 0, 0, FSL_EV_EXT4_REQUEST_INODE);
 }
 
 SEC("tracepoint/ext4/ext4_allocate_inode")
 int tp_ext4_allocate_inode(struct trace_event_raw_ext4_allocate_inode *c)
 {
+	FSL_FLOOR();
 	return inode_ev(c->dev, c->ino, c->dir, c->mode, 0, 0, 0, FSL_EV_EXT4_ALLOCATE_INODE);
 }
 
 SEC("tracepoint/ext4/ext4_free_inode")
 int tp_ext4_free_inode(struct trace_event_raw_ext4_free_inode *c)
 {
+	FSL_FLOOR();
 	return inode_ev(c->dev, c->ino, 0, c->mode, c->uid, c->gid, c->blocks,
 			FSL_EV_EXT4_FREE_INODE);
 }
@@ -247,12 +261,14 @@ int tp_ext4_free_inode(struct trace_event_raw_ext4_free_inode *c)
 SEC("tracepoint/ext4/ext4_load_inode")
 int tp_ext4_load_inode(struct trace_event_raw_ext4_load_inode *c)
 {
+	FSL_FLOOR();
 	return inode_ev(c->dev, c->ino, 0, 0, 0, 0, 0, FSL_EV_EXT4_LOAD_INODE);
 }
 
 SEC("tracepoint/ext4/ext4_ext_map_blocks_exit")
 int tp_ext4_ext_map_blocks_exit(struct trace_event_raw_ext4__map_blocks_exit *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_map_blocks *e;
 
 	if (DEV_SKIP(c->dev))
@@ -281,6 +297,7 @@ int tp_ext4_ext_map_blocks_exit(struct trace_event_raw_ext4__map_blocks_exit *c)
 SEC("tracepoint/ext4/ext4_ind_map_blocks_exit")
 int tp_ext4_ind_map_blocks_exit(struct trace_event_raw_ext4__map_blocks_exit *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_map_blocks *e;
 
 	if (DEV_SKIP(c->dev))
@@ -321,12 +338,14 @@ static __always_inline int map_enter(__u32 dev, __u64 ino, __u32 lblk, __u32 len
 SEC("tracepoint/ext4/ext4_ind_map_blocks_enter")
 int tp_ext4_ind_map_blocks_enter(struct trace_event_raw_ext4__map_blocks_enter *c)
 {
+	FSL_FLOOR();
 	return map_enter(c->dev, c->ino, c->lblk, c->len, c->flags);
 }
 
 SEC("tracepoint/ext4/ext4_writepages")
 int tp_ext4_writepages(struct trace_event_raw_ext4_writepages *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_writepages *e;
 
 	if (DEV_SKIP(c->dev))
@@ -351,6 +370,7 @@ int tp_ext4_writepages(struct trace_event_raw_ext4_writepages *c)
 SEC("tracepoint/ext4/ext4_da_write_folios_start")
 int tp_ext4_da_write_folios_start(struct trace_event_raw_ext4_da_write_folios_start *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_da_write *e;
 
 	if (DEV_SKIP(c->dev))
@@ -371,6 +391,7 @@ int tp_ext4_da_write_folios_start(struct trace_event_raw_ext4_da_write_folios_st
 SEC("tracepoint/ext4/ext4_da_write_folios_end")
 int tp_ext4_da_write_folios_end(struct trace_event_raw_ext4_da_write_folios_end *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_da_write *e;
 
 	if (DEV_SKIP(c->dev))
@@ -403,6 +424,7 @@ struct trace_event_raw_ext4_da_write_pages___old {
 SEC("tracepoint/ext4/ext4_da_write_pages")
 int tp_ext4_da_write_pages(struct trace_event_raw_ext4_da_write_pages___old *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_da_write *e;
 	__u32 dev = BPF_CORE_READ(c, dev);
 
@@ -423,6 +445,7 @@ int tp_ext4_da_write_pages(struct trace_event_raw_ext4_da_write_pages___old *c)
 SEC("tracepoint/ext4/ext4_da_write_pages_extent")
 int tp_ext4_da_write_pages_extent(struct trace_event_raw_ext4_da_write_pages_extent *c)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_da_extent *e;
 
 	if (DEV_SKIP(c->dev))
@@ -458,18 +481,21 @@ static __always_inline int group_load(__u32 dev, __u32 group, __u8 prefetch, __u
 SEC("tracepoint/ext4/ext4_mb_bitmap_load")
 int tp_ext4_mb_bitmap_load(struct trace_event_raw_ext4__bitmap_load *c)
 {
+	FSL_FLOOR();
 	return group_load(c->dev, c->group, 0, FSL_EV_EXT4_MB_BITMAP_LOAD);
 }
 
 SEC("tracepoint/ext4/ext4_mb_buddy_bitmap_load")
 int tp_ext4_mb_buddy_bitmap_load(struct trace_event_raw_ext4__bitmap_load *c)
 {
+	FSL_FLOOR();
 	return group_load(c->dev, c->group, 0, FSL_EV_EXT4_MB_BUDDY_BITMAP_LOAD);
 }
 
 SEC("tracepoint/ext4/ext4_read_block_bitmap_load")
 int tp_ext4_read_block_bitmap_load(struct trace_event_raw_ext4_read_block_bitmap_load *c)
 {
+	FSL_FLOOR();
 	return group_load(c->dev, c->group, c->prefetch, FSL_EV_EXT4_READ_BLOCK_BITMAP_LOAD);
 }
 
@@ -496,6 +522,7 @@ static __always_inline int file_op(__u32 dev, __u64 ino, __u64 parent, __s64 siz
 SEC("tracepoint/ext4/ext4_sync_file_enter")
 int tp_ext4_sync_file_enter(struct trace_event_raw_ext4_sync_file_enter *c)
 {
+	FSL_FLOOR();
 	return file_op(c->dev, c->ino, c->parent, 0, c->datasync, 0,
 		       FSL_EV_EXT4_SYNC_FILE_ENTER);
 }
@@ -503,18 +530,21 @@ int tp_ext4_sync_file_enter(struct trace_event_raw_ext4_sync_file_enter *c)
 SEC("tracepoint/ext4/ext4_sync_file_exit")
 int tp_ext4_sync_file_exit(struct trace_event_raw_ext4_sync_file_exit *c)
 {
+	FSL_FLOOR();
 	return file_op(c->dev, c->ino, 0, 0, 0, c->ret, FSL_EV_EXT4_SYNC_FILE_EXIT);
 }
 
 SEC("tracepoint/ext4/ext4_unlink_enter")
 int tp_ext4_unlink_enter(struct trace_event_raw_ext4_unlink_enter *c)
 {
+	FSL_FLOOR();
 	return file_op(c->dev, c->ino, c->parent, c->size, 0, 0, FSL_EV_EXT4_UNLINK_ENTER);
 }
 
 SEC("tracepoint/ext4/ext4_unlink_exit")
 int tp_ext4_unlink_exit(struct trace_event_raw_ext4_unlink_exit *c)
 {
+	FSL_FLOOR();
 	return file_op(c->dev, c->ino, 0, 0, 0, c->ret, FSL_EV_EXT4_UNLINK_EXIT);
 }
 

@@ -21,6 +21,13 @@ const volatile bool targ_tids = false;	/* --tid TID,...: only these threads (tid
 const volatile bool targ_cgroup = false;	/* --cgroup PATH: tasks in it or below (cgroup v2) */
 const volatile bool targ_follow = false;	/* filter by the tracked map (-- COMMAND) */
 const volatile bool targ_floor = false;	/* benchmarks: the syscall programs return at once */
+/* benchmarks (--bench-floor): every program attaches and returns at once */
+const volatile bool targ_floor_all = false;
+#define FSL_FLOOR()			\
+	do {				\
+		if (targ_floor_all)	\
+			return 0;	\
+	} while (0)
 const volatile bool targ_aio = false;	/* count sleeps in io_getevents/io_uring_enter as waits */
 const volatile bool targ_proc = false;	/* emit proc records (family enabled) */
 const volatile bool targ_offcpu_all = false;	/* every sleep, not only D state */
@@ -255,8 +262,8 @@ static __always_inline void dir_act_mark(__u32 dev)
  * Bodies read through BPF_CORE_READ so they are valid under both.
  */
 #define FSL_RAW_TP(tp, fn)						\
-	SEC("tp_btf/" #tp) int btf_##fn(__u64 *ctx) { return fn(ctx); }	\
-	SEC("raw_tp/" #tp) int raw_##fn(__u64 *ctx) { return fn(ctx); }
+	SEC("tp_btf/" #tp) int btf_##fn(__u64 *ctx) { FSL_FLOOR(); return fn(ctx); }	\
+	SEC("raw_tp/" #tp) int raw_##fn(__u64 *ctx) { FSL_FLOOR(); return fn(ctx); }
 
 /*
  * The same for a body fn(ctx, btf) that reads kernel memory with FSL_RD:
@@ -266,8 +273,8 @@ static __always_inline void dir_act_mark(__u32 dev)
  * btf is a constant, the other branch is compiled away.
  */
 #define FSL_RAW_TP_BTF(tp, fn)						\
-	SEC("tp_btf/" #tp) int btf_##fn(__u64 *ctx) { return fn(ctx, 1); }	\
-	SEC("raw_tp/" #tp) int raw_##fn(__u64 *ctx) { return fn(ctx, 0); }
+	SEC("tp_btf/" #tp) int btf_##fn(__u64 *ctx) { FSL_FLOOR(); return fn(ctx, 1); }	\
+	SEC("raw_tp/" #tp) int raw_##fn(__u64 *ctx) { FSL_FLOOR(); return fn(ctx, 0); }
 
 /* FSL_RD(btf, p->a->b, p, a, b): direct load on tp_btf, BPF_CORE_READ else. */
 #define FSL_RD(btf, direct, ...) ((btf) ? (direct) : BPF_CORE_READ(__VA_ARGS__))

@@ -54,6 +54,7 @@ struct {
 SEC("perf_event")
 int cpu_sample(struct bpf_perf_event_data *ctx)
 {
+	FSL_FLOOR();
 	struct task_struct *t = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid(), one = 1, *v;
 	__u32 tgid = id >> 32, zero = 0;

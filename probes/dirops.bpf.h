@@ -406,6 +406,7 @@ static __always_inline void task_exit(struct task_struct *task, struct pt_regs *
 SEC("tp_btf/sys_enter")
 int btf_on_sys_enter(__u64 *ctx)
 {
+	FSL_FLOOR();
 	__u32 nr = (__u32)ctx[1];
 	struct dirop_sc *sc;
 
@@ -420,6 +421,7 @@ int btf_on_sys_enter(__u64 *ctx)
 SEC("tp_btf/sys_exit")
 int btf_on_sys_exit(__u64 *ctx)
 {
+	FSL_FLOOR();
 	struct dirop_sc *sc = NULL;
 
 	if (targ_floor)
@@ -462,6 +464,7 @@ struct sc_tp_exit {
 SEC("tracepoint")
 int tp_dirop_enter(struct sc_tp_head *ctx)
 {
+	FSL_FLOOR();
 	struct dirop_sc *sc;
 	struct task_struct *task;
 
@@ -478,6 +481,7 @@ int tp_dirop_enter(struct sc_tp_head *ctx)
 SEC("tracepoint")
 int tp_dirop_exit(struct sc_tp_exit *ctx)
 {
+	FSL_FLOOR();
 	struct task_struct *task;
 
 	if (targ_floor)
@@ -491,6 +495,7 @@ int tp_dirop_exit(struct sc_tp_exit *ctx)
 SEC("raw_tp/sys_enter")
 int raw_on_sys_enter(__u64 *ctx)
 {
+	FSL_FLOOR();
 	__u32 nr = (__u32)ctx[1], zero = 0;
 	__u64 id = bpf_get_current_pid_tgid();
 	struct dirop_sc *sc = targ_floor ? NULL : dirop_followed(nr, id);
@@ -518,6 +523,7 @@ int raw_on_sys_enter(__u64 *ctx)
 SEC("raw_tp/sys_exit")
 int raw_on_sys_exit(__u64 *ctx)
 {
+	FSL_FLOOR();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct dirop_buf *b;
 

@@ -33,6 +33,7 @@ static __always_inline int jbd2_commit_ev(__u32 dev, __u32 tid, __u8 sync, __u32
 SEC("tracepoint/jbd2/" #tp)							\
 int tp_##tp(struct trace_event_raw_jbd2_commit *ctx)				\
 {										\
+	FSL_FLOOR();									\
 	return jbd2_commit_ev(ctx->dev, ctx->transaction, ctx->sync_commit, 0, evtype); \
 }
 
@@ -44,6 +45,7 @@ JBD2_COMMIT_TP(jbd2_commit_logging, FSL_EV_JBD2_COMMIT_LOGGING)
 SEC("tracepoint/jbd2/jbd2_end_commit")
 int tp_jbd2_end_commit(struct trace_event_raw_jbd2_end_commit *ctx)
 {
+	FSL_FLOOR();
 	return jbd2_commit_ev(ctx->dev, ctx->transaction, ctx->sync_commit, ctx->head,
 			      FSL_EV_JBD2_END_COMMIT);
 }
@@ -51,6 +53,7 @@ int tp_jbd2_end_commit(struct trace_event_raw_jbd2_end_commit *ctx)
 SEC("tracepoint/jbd2/jbd2_run_stats")
 int tp_jbd2_run_stats(struct trace_event_raw_jbd2_run_stats *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_jbd2_run_stats *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -76,6 +79,7 @@ int tp_jbd2_run_stats(struct trace_event_raw_jbd2_run_stats *ctx)
 SEC("tracepoint/jbd2/jbd2_handle_start")
 int tp_jbd2_handle_start(struct trace_event_raw_jbd2_handle_start_class *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_jbd2_handle_start *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -95,6 +99,7 @@ int tp_jbd2_handle_start(struct trace_event_raw_jbd2_handle_start_class *ctx)
 SEC("tracepoint/jbd2/jbd2_handle_stats")
 int tp_jbd2_handle_stats(struct trace_event_raw_jbd2_handle_stats *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_jbd2_handle_stats *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -117,6 +122,7 @@ int tp_jbd2_handle_stats(struct trace_event_raw_jbd2_handle_stats *ctx)
 SEC("tracepoint/jbd2/jbd2_checkpoint")
 int tp_jbd2_checkpoint(struct trace_event_raw_jbd2_checkpoint *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_jbd2_checkpoint *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -133,6 +139,7 @@ int tp_jbd2_checkpoint(struct trace_event_raw_jbd2_checkpoint *ctx)
 SEC("tracepoint/jbd2/jbd2_checkpoint_stats")
 int tp_jbd2_checkpoint_stats(struct trace_event_raw_jbd2_checkpoint_stats *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_jbd2_checkpoint_stats *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -153,6 +160,7 @@ int tp_jbd2_checkpoint_stats(struct trace_event_raw_jbd2_checkpoint_stats *ctx)
 SEC("tracepoint/jbd2/jbd2_lock_buffer_stall")
 int tp_jbd2_lock_buffer_stall(struct trace_event_raw_jbd2_lock_buffer_stall *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_jbd2_lock_buffer_stall *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -169,6 +177,7 @@ int tp_jbd2_lock_buffer_stall(struct trace_event_raw_jbd2_lock_buffer_stall *ctx
 SEC("tracepoint/jbd2/jbd2_update_log_tail")
 int tp_jbd2_update_log_tail(struct trace_event_raw_jbd2_update_log_tail *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_jbd2_update_log_tail *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -188,6 +197,7 @@ int tp_jbd2_update_log_tail(struct trace_event_raw_jbd2_update_log_tail *ctx)
 SEC("tracepoint/ext4/ext4_journal_start_inode")
 int tp_ext4_journal_start_inode(struct trace_event_raw_ext4_journal_start_inode *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_journal_start *e;
 
 	if (ctx->type == EXT4_HT_DIR)
@@ -211,6 +221,7 @@ int tp_ext4_journal_start_inode(struct trace_event_raw_ext4_journal_start_inode 
 SEC("tracepoint/ext4/ext4_journal_start_sb")
 int tp_ext4_journal_start_sb(struct trace_event_raw_ext4_journal_start_sb *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_ext4_journal_start *e;
 
 	if (ctx->type == EXT4_HT_DIR)

@@ -370,6 +370,7 @@ struct scope_xfs_tp {
 SEC("tracepoint/xfs/xfs_create")
 int tp_scope_xfs_create(struct scope_xfs_tp *ctx)
 {
+	FSL_FLOOR();
 	dir_act_mark(ctx->dev);
 	return 0;
 }
@@ -377,6 +378,7 @@ int tp_scope_xfs_create(struct scope_xfs_tp *ctx)
 SEC("tracepoint/xfs/xfs_remove")
 int tp_scope_xfs_remove(struct scope_xfs_tp *ctx)
 {
+	FSL_FLOOR();
 	dir_act_mark(ctx->dev);
 	return 0;
 }
@@ -384,6 +386,7 @@ int tp_scope_xfs_remove(struct scope_xfs_tp *ctx)
 SEC("tracepoint/xfs/xfs_rename")
 int tp_scope_xfs_rename(struct scope_xfs_tp *ctx)
 {
+	FSL_FLOOR();
 	dir_act_mark(ctx->dev);
 	return 0;
 }
@@ -391,6 +394,7 @@ int tp_scope_xfs_rename(struct scope_xfs_tp *ctx)
 SEC("tracepoint/xfs/xfs_link")
 int tp_scope_xfs_link(struct scope_xfs_tp *ctx)
 {
+	FSL_FLOOR();
 	dir_act_mark(ctx->dev);
 	return 0;
 }
@@ -398,6 +402,7 @@ int tp_scope_xfs_link(struct scope_xfs_tp *ctx)
 SEC("tracepoint/xfs/xfs_symlink")
 int tp_scope_xfs_symlink(struct scope_xfs_tp *ctx)
 {
+	FSL_FLOOR();
 	dir_act_mark(ctx->dev);
 	return 0;
 }

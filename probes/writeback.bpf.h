@@ -72,12 +72,14 @@ static __always_inline int wb_work(struct trace_event_raw_writeback_work_class *
 SEC("tracepoint/writeback/writeback_start")
 int tp_writeback_start(struct trace_event_raw_writeback_work_class *ctx)
 {
+	FSL_FLOOR();
 	return wb_work(ctx, FSL_EV_WRITEBACK_START);
 }
 
 SEC("tracepoint/writeback/writeback_written")
 int tp_writeback_written(struct trace_event_raw_writeback_work_class *ctx)
 {
+	FSL_FLOOR();
 	return wb_work(ctx, FSL_EV_WRITEBACK_WRITTEN);
 }
 
@@ -107,18 +109,21 @@ static __always_inline int wb_single(struct trace_event_raw_writeback_single_ino
 SEC("tracepoint/writeback/writeback_single_inode_start")
 int tp_writeback_single_inode_start(struct trace_event_raw_writeback_single_inode_template *ctx)
 {
+	FSL_FLOOR();
 	return wb_single(ctx, FSL_EV_WRITEBACK_SINGLE_INODE_START);
 }
 
 SEC("tracepoint/writeback/writeback_single_inode")
 int tp_writeback_single_inode(struct trace_event_raw_writeback_single_inode_template *ctx)
 {
+	FSL_FLOOR();
 	return wb_single(ctx, FSL_EV_WRITEBACK_SINGLE_INODE);
 }
 
 SEC("tracepoint/writeback/writeback_dirty_inode")
 int tp_writeback_dirty_inode(struct trace_event_raw_writeback_dirty_inode_template *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_writeback_dirty_inode *e;
 	__u32 dev = bdi_dev(ctx->name);
 
@@ -138,6 +143,7 @@ int tp_writeback_dirty_inode(struct trace_event_raw_writeback_dirty_inode_templa
 SEC("tracepoint/writeback/balance_dirty_pages")
 int tp_balance_dirty_pages(struct trace_event_raw_balance_dirty_pages *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_balance_dirty_pages *e;
 	__u32 dev = bdi_dev(ctx->bdi);
 
@@ -167,6 +173,7 @@ int tp_balance_dirty_pages(struct trace_event_raw_balance_dirty_pages *ctx)
 SEC("tracepoint/writeback/global_dirty_state")
 int tp_global_dirty_state(struct trace_event_raw_global_dirty_state *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_global_dirty_state *e;
 
 	e = EV_NEW(fsl_ev_global_dirty_state, FSL_EV_GLOBAL_DIRTY_STATE, FSL_FAM_WRITEBACK);

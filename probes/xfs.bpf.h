@@ -22,6 +22,7 @@
 SEC("tracepoint/xfs/xfs_log_force")
 int tp_xfs_log_force(struct trace_event_raw_xfs_log_force *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_log_force *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -61,6 +62,7 @@ static __always_inline int xlog_iclog_ev(struct trace_event_raw_xlog_iclog_class
 SEC("tracepoint/xfs/" #tp)							\
 int tp_##tp(struct trace_event_raw_xlog_iclog_class *ctx)			\
 {										\
+	FSL_FLOOR();									\
 	return xlog_iclog_ev(ctx, evtype);					\
 }
 
@@ -101,12 +103,14 @@ static __always_inline int xfs_grant_ev(struct trace_event_raw_xfs_loggrant_clas
 SEC("tracepoint/xfs/xfs_log_grant_sleep")
 int tp_xfs_log_grant_sleep(struct trace_event_raw_xfs_loggrant_class *ctx)
 {
+	FSL_FLOOR();
 	return xfs_grant_ev(ctx, FSL_EV_XFS_LOG_GRANT_SLEEP);
 }
 
 SEC("tracepoint/xfs/xfs_log_grant_wake")
 int tp_xfs_log_grant_wake(struct trace_event_raw_xfs_loggrant_class *ctx)
 {
+	FSL_FLOOR();
 	return xfs_grant_ev(ctx, FSL_EV_XFS_LOG_GRANT_WAKE);
 }
 
@@ -159,6 +163,7 @@ static __always_inline int xfs_ail_ev(void *ctx, __u16 type)
 SEC("tracepoint/xfs/" #tp)							\
 int tp_##tp(void *ctx)								\
 {										\
+	FSL_FLOOR();									\
 	return xfs_ail_ev(ctx, evtype);						\
 }
 
@@ -170,6 +175,7 @@ XFS_AIL_TP(xfs_ail_flushing, FSL_EV_XFS_AIL_FLUSHING)
 SEC("tracepoint/xfs/xfs_buf_read")
 int tp_xfs_buf_read(struct trace_event_raw_xfs_buf_flags_class *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_buf *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -213,18 +219,21 @@ static __always_inline int xfs_buf_ev(struct trace_event_raw_xfs_buf_class *ctx,
 SEC("tracepoint/xfs/xfs_buf_lock")
 int tp_xfs_buf_lock(struct trace_event_raw_xfs_buf_class *ctx)
 {
+	FSL_FLOOR();
 	return xfs_buf_ev(ctx, FSL_EV_XFS_BUF_LOCK);
 }
 
 SEC("tracepoint/xfs/xfs_buf_lock_done")
 int tp_xfs_buf_lock_done(struct trace_event_raw_xfs_buf_class *ctx)
 {
+	FSL_FLOOR();
 	return xfs_buf_ev(ctx, FSL_EV_XFS_BUF_LOCK_DONE);
 }
 
 SEC("tracepoint/xfs/xfs_file_fsync")
 int tp_xfs_file_fsync(struct trace_event_raw_xfs_inode_class *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_inode *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -242,6 +251,7 @@ int tp_xfs_file_fsync(struct trace_event_raw_xfs_inode_class *ctx)
 SEC("tracepoint/xfs/xfs_alloc_vextent_finish")
 int tp_xfs_alloc_vextent_finish(struct trace_event_raw_xfs_alloc_class *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_alloc *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -268,6 +278,7 @@ int tp_xfs_alloc_vextent_finish(struct trace_event_raw_xfs_alloc_class *ctx)
 SEC("tracepoint/xfs/xfs_ialloc_read_agi")
 int tp_xfs_ialloc_read_agi(struct trace_event_raw_xfs_ag_class *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_ag *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -307,6 +318,7 @@ static __always_inline int xfs_imap_ev(struct trace_event_raw_xfs_imap_class *ct
 SEC("tracepoint/xfs/" #tp)							\
 int tp_##tp(struct trace_event_raw_xfs_imap_class *ctx)				\
 {										\
+	FSL_FLOOR();									\
 	return xfs_imap_ev(ctx, evtype);					\
 }
 
@@ -414,6 +426,7 @@ FSL_RAW_TP(xfs_create, on_xfs_create)
 SEC("tracepoint/xfs/xfs_irec_merge_pre")
 int tp_xfs_irec_merge_pre(struct trace_event_raw_xfs_irec_merge_pre *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_irec *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -434,6 +447,7 @@ int tp_xfs_irec_merge_pre(struct trace_event_raw_xfs_irec_merge_pre *ctx)
 SEC("tracepoint/xfs/xfs_irec_merge_post")
 int tp_xfs_irec_merge_post(struct trace_event_raw_xfs_irec_merge_post *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_irec *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -452,6 +466,7 @@ int tp_xfs_irec_merge_post(struct trace_event_raw_xfs_irec_merge_post *ctx)
 SEC("tracepoint/xfs/xfs_bunmap")
 int tp_xfs_bunmap(struct trace_event_raw_xfs_bunmap *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_bunmap *e;
 
 	if (DEV_SKIP(ctx->dev))
@@ -501,6 +516,7 @@ static __always_inline int xfs_iext_ev(struct trace_event_raw_xfs_bmap_class *ct
 SEC("tracepoint/xfs/" #tp)							\
 int tp_##tp(struct trace_event_raw_xfs_bmap_class *ctx)				\
 {										\
+	FSL_FLOOR();									\
 	return xfs_iext_ev(ctx, evtype);					\
 }
 
@@ -513,6 +529,7 @@ XFS_IEXT_TP(xfs_bmap_post_update, FSL_EV_XFS_BMAP_POST_UPDATE)
 SEC("tracepoint/xfs/xfs_iunlink_remove")
 int tp_xfs_iunlink_remove(struct trace_event_raw_xfs_ag_inode_class *ctx)
 {
+	FSL_FLOOR();
 	struct fsl_ev_xfs_agino *e;
 
 	if (DEV_SKIP(ctx->dev))

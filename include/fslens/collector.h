@@ -36,6 +36,9 @@ enum fsl_collector_fs {
 	FSL_COLLECTOR_FS_OTHER,		/* neither: no journal or alloc programs */
 };
 
+/* --bench-floor: which programs attach and return at once (the floor of their cost) */
+enum { FSL_FLOOR_NONE = 0, FSL_FLOOR_ALL, FSL_FLOOR_SYSCALLS };
+
 struct fsl_collector_opts {
 	uint32_t families;	/* mask of 1 << FSL_FAM_*; 0 = all */
 	int fs;			/* enum fsl_collector_fs of the target */
@@ -56,7 +59,7 @@ struct fsl_collector_opts {
 	int force_raw_tp;	/* use raw_tp even where tp_btf is available */
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
 	int syscall_tp;		/* dirops on per-syscall tracepoints, not raw_syscalls */
-	int floor;		/* benchmarks: the syscall programs attach and return at once */
+	int floor;		/* benchmarks: FSL_FLOOR_*: programs attach and return at once */
 	unsigned int cpu_freq;	/* cpu family: samples per second per CPU; 0 = default */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);

@@ -30,7 +30,7 @@ struct fsl_record_opts {
 	uint64_t min_wait_us;
 	uint64_t ring_bytes;		/* 0: the collector's default */
 	int offcpu_all, force_raw_tp, force_classic, syscall_tp;
-	int floor;			/* --bench-floor: syscall programs return at once */
+	int floor;			/* --bench-floor[=syscalls]: FSL_FLOOR_* */
 	unsigned int cpu_freq;		/* --cpu-freq: cpu family samples/s per CPU; 0 = default */
 	int verbose;			/* pass libbpf's messages to msg */
 };
