@@ -1,7 +1,9 @@
 #!/bin/bash
 # Benchmark of fslens record's cost (issue #3): createmany-style, N files
 # created in one directory + sync on a fresh 4K ext4 image; untraced vs
-# `fslens record` (all families) vs `perf record -a` of the same tracepoints;
+# `fslens record` (all families) vs its floor (`--bench-floor`: the same
+# programs attached, returning at once: what the tracepoints' dispatch costs
+# before any program does work) vs `perf record -a` of the same tracepoints;
 # runs interleaved, median of RUNS. Prints the overhead ratios
 # (traced/untraced) of the workload's wall time and of its CPU time (user +
 # system of the creating process, where the probes' in-kernel cost lands;
@@ -66,7 +68,7 @@ fresh_fs() { bench_fresh_fs 4G $((N + N / 4 + 1000)); }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-: >"$W/t.none"; : >"$W/t.fslens"; : >"$W/t.perf"; : >"$W/c.fslens"
+: >"$W/t.none"; : >"$W/t.fslens"; : >"$W/t.perf"; : >"$W/c.fslens"; : >"$W/t.floor"
 echo "createmany: $N files, $RUNS runs of each, interleaved; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)${WL[*]:+; workload on CPU $((ncpu - 1)), recorders on the others}"
 for r in $(seq 1 "$RUNS"); do
 	fresh_fs
@@ -83,6 +85,11 @@ for r in $(seq 1 "$RUNS"); do
 	cp "$W/f.err" "$W/f.err.last"
 
 	fresh_fs
+	"${REC[@]}" "$FSLENS" record --bench-floor -m "$W/mnt" -f -o "$W/fl.trace" -- \
+		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" \
+		>>"$W/t.floor" 2>"$W/fl.err" || { cat "$W/fl.err"; exit 1; }
+
+	fresh_fs
 	"${REC[@]}" perf record -q -a "${PERF_EV[@]}" -o "$W/perf.data" -- \
 		"${WL[@]}" "$W/createmany" "$W/mnt/d" "$N" >>"$W/t.perf" 2>"$W/p.err" ||
 		{ cat "$W/p.err"; exit 1; }
@@ -90,14 +97,15 @@ for r in $(seq 1 "$RUNS"); do
 	psamples=$(perf report -i "$W/perf.data" --stats 2>/dev/null |
 		   awk '/SAMPLE events:/ { print $3; exit }')
 	rm -f "$W/perf.data"
-	printf '  run %d (wall/cpu s): untraced %s, fslens %s, perf %s\n' "$r" \
+	printf '  run %d (wall/cpu s): untraced %s, fslens %s, floor %s, perf %s\n' "$r" \
 		"$(tail -1 "$W/t.none" | tr ' ' /)" "$(tail -1 "$W/t.fslens" | tr ' ' /)" \
-		"$(tail -1 "$W/t.perf" | tr ' ' /)"
+		"$(tail -1 "$W/t.floor" | tr ' ' /)" "$(tail -1 "$W/t.perf" | tr ' ' /)"
 done
 
 col() { cut -d' ' -f"$1" "$2" | median; }
 m0=$(col 1 "$W/t.none"); m1=$(col 1 "$W/t.fslens"); m2=$(col 1 "$W/t.perf")
 c0=$(col 2 "$W/t.none"); c1=$(col 2 "$W/t.fslens"); c2=$(col 2 "$W/t.perf")
+m3=$(col 1 "$W/t.floor"); c3=$(col 2 "$W/t.floor")
 rc=$(median <"$W/c.fslens")
 ev=$(sed -n 's/.* s, \([0-9]*\) events, .*/\1/p' "$W/f.err.last")
 fbytes=$(stat -c %s "$W/f.trace")
@@ -110,6 +118,10 @@ printf '               workload cpu per file: %.2f us untraced, +%.2f us recorde
 	"$(echo "$c0 * 1000000 / $N" | bc -l)" "$(echo "($c1 - $c0) * 1000000 / $N" | bc -l)"
 printf '               events %s  lost %s  %.1f bytes/event (%s bytes)  recorder cpu %.2f s (%.2f us/event)\n' \
 	"$ev" "$lost" "$(echo "$fbytes / $ev" | bc -l)" "$fbytes" "$rc" "$(echo "$rc * 1000000 / $ev" | bc -l)"
+printf 'fslens floor   median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f\n' \
+	"$m3" "$c3" "$(echo "$m3 / $m0" | bc -l)" "$(echo "$c3 / $c0" | bc -l)"
+printf '               fslens against its floor: wall %.3f cpu %.3f\n' \
+	"$(echo "$m1 / $m3" | bc -l)" "$(echo "$c1 / $c3" | bc -l)"
 printf 'perf record -a median wall %.3f s  cpu %.3f s  ratio wall %.3f cpu %.3f\n' \
 	"$m2" "$c2" "$(echo "$m2 / $m0" | bc -l)" "$(echo "$c2 / $c0" | bc -l)"
 printf '               samples %s  %.1f bytes/sample (%s bytes, last run)\n' "${psamples:-?}" \
