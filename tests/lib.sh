@@ -4,6 +4,8 @@ set -u
 T_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
 T_SUITE=$(basename "$(dirname "${BASH_SOURCE[1]:-$0}")")
 FSLENS=${FSLENS:-$PWD/build/fslens}
+# the build directory, absolute (tests/run exports BUILD, perhaps relative, and TOP)
+case ${BUILD:-build} in /*) T_BUILD=$BUILD ;; *) T_BUILD=${TOP:-$PWD}/${BUILD:-build} ;; esac
 T_FAILS=0
 
 pass() { echo "PASS $T_SUITE/$T_NAME:$1"; }

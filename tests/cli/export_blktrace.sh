@@ -439,7 +439,7 @@ check_eq perfetto_gz.bad_dir_rc "$?" 1
 check_grep perfetto_gz.bad_dir_msg "^fslens: cannot create 'nodir/p.json.gz': No such file or directory$" gz.err
 
 # a window: only requests issued and completed in [10 ms, 25 ms) of the start
-case ${BUILD:-build} in /*) tq=$BUILD ;; *) tq=$TOP/${BUILD:-build} ;; esac
+tq=$T_BUILD
 origin=$("$tq/tests/trace_query" t.trace kv record.start_ns 2>/dev/null)
 lo=$((origin + 10000000)); hi=$((origin + 25000000))
 want=$(awk -F, -v lo=$lo -v hi=$hi 'NR > 1 && $6 >= lo && $7 < hi' io.csv | sort)

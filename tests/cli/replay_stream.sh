@@ -5,7 +5,7 @@
 # (FSLENS_REPLAY_JIN_WINDOW) gives the same text and JSON as the default, on
 # a trace with more commits than the ring holds.
 . "$(dirname "$0")/../lib.sh"
-case ${BUILD:-build} in /*) MK=$BUILD/tests/fsl_mktrace ;; *) MK=$TOP/${BUILD:-build}/tests/fsl_mktrace ;; esac
+MK=$T_BUILD/tests/fsl_mktrace
 M=$T_TMP/mix.trace
 "$MK" "$M" mix 200000 >/dev/null || { fail mktrace "fsl_mktrace failed"; exit 1; }
 

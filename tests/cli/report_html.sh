@@ -20,7 +20,7 @@
 # Then a screenshot: it is not blank, and inside every chart's plot there are
 # coloured pixels where the marks are (counted in the PNG with python3).
 . "$(dirname "$0")/../lib.sh"
-case ${BUILD:-build} in /*) MK=$BUILD/tests/fsl_mktrace ;; *) MK=$TOP/${BUILD:-build}/tests/fsl_mktrace ;; esac
+MK=$T_BUILD/tests/fsl_mktrace
 PY=$(python3 -c 'import sys; print(sys.executable)')
 cd "$T_TMP" || exit 1
 "$MK" mix.trace mix 1200000 || { fail mktrace "fsl_mktrace failed"; exit 1; }

@@ -4,7 +4,7 @@
 # most 10 MiB, the first 1000 streams (most entries first) and the true total;
 # --json-full lists every stream, the same ones first.
 . "$(dirname "$0")/../lib.sh"
-case ${BUILD:-build} in /*) MK=$BUILD/tests/fsl_mktrace ;; *) MK=${TOP:-$PWD}/${BUILD:-build}/tests/fsl_mktrace ;; esac
+MK=$T_BUILD/tests/fsl_mktrace
 N=300000
 "$MK" "$T_TMP/rd.trace" readdir $N || { fail mktrace "fsl_mktrace readdir failed"; exit 1; }
 "$FSLENS" report --json "$T_TMP/rd.trace" >"$T_TMP/b.json" 2>"$T_TMP/b.err"

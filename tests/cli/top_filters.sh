@@ -4,7 +4,7 @@
 # --tid and --cgroup (kernel filters) are refused with --replay; -p 1,2 on a
 # replay shows those processes only (no root needed for these).
 . "$(dirname "$0")/../lib.sh"
-case ${BUILD:-build} in /*) B=$BUILD ;; *) B=${TOP:-$PWD}/${BUILD:-build} ;; esac
+B=$T_BUILD
 
 "$FSLENS" top -p 12,,3 -b >/dev/null 2>"$T_TMP/e1"
 check_eq bad_pid_list_rc "$?" 2

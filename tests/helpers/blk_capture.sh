@@ -13,7 +13,7 @@
 
 BLK_T=/sys/kernel/tracing
 BLK_PY=$(python3 -c 'import sys; print(sys.executable)')
-case ${BUILD:-build} in /*) BLK_Q=$BUILD ;; *) BLK_Q=${TOP:-$PWD}/${BUILD:-build} ;; esac
+BLK_Q=$T_BUILD
 BLK_Q=$BLK_Q/tests/trace_query
 BLK_HELPERS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 

@@ -22,7 +22,7 @@ ensure_tracefs
 for tool in blkparse btt python3; do
 	command -v $tool >/dev/null || { fail tools "$tool not installed"; exit 1; }
 done
-case ${BUILD:-build} in /*) Q=$BUILD ;; *) Q=${TOP:-$PWD}/${BUILD:-build} ;; esac
+Q=$T_BUILD
 Q=$Q/tests/trace_query
 PY=$(python3 -c 'import sys; print(sys.executable)')	# not the slow pyenv shim
 

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
-case ${BUILD:-build} in /*) B=$BUILD ;; *) B=${TOP:-$PWD}/${BUILD:-build} ;; esac
+B=$T_BUILD
 Q=$B/tests/trace_query
 
 scratch_fs 128 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
-case ${BUILD:-build} in /*) Q=$BUILD ;; *) Q=${TOP:-$PWD}/${BUILD:-build} ;; esac
+Q=$T_BUILD
 Q=$Q/tests/trace_query
 
 scratch_fs 256 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
-case ${BUILD:-build} in /*) B_=$BUILD ;; *) B_=${TOP:-$PWD}/${BUILD:-build} ;; esac
+B_=$T_BUILD
 HELP=$B_/tests/scope_paths
 
 scratch_fs 128 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
-case ${BUILD:-build} in /*) B=$BUILD ;; *) B=${TOP:-$PWD}/${BUILD:-build} ;; esac
+B=$T_BUILD
 
 scratch_fs 256 ext4 -b 4096 || { fail setup "cannot make scratch fs"; exit 1; }
 M=$SCRATCH_MNT

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
-case ${BUILD:-build} in /*) Q=$BUILD ;; *) Q=${TOP:-$PWD}/${BUILD:-build} ;; esac
+Q=$T_BUILD
 Q=$Q/tests/trace_query
 
 scratch_fs 200 ext4 -b 1024 -J size=1 || { fail setup "cannot make scratch fs"; exit 1; }

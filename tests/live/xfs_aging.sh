@@ -26,7 +26,7 @@ check_grep compare_explains 'XFS: ino: mean distance in sectors' "$T_TMP/demo.ou
 
 "$FSLENS" compare --json "$D/bonnie.trace" >"$T_TMP/c.json" 2>"$T_TMP/c.err"
 check_eq compare_json_exit $? 0
-case ${BUILD:-build} in /*) Q=$BUILD ;; *) Q=${TOP:-$PWD}/${BUILD:-build} ;; esac
+Q=$T_BUILD
 start=$("$Q/tests/trace_query" "$D/bonnie.trace" kv record.start_ns)
 # each read phase's window, as report --from/--to cuts it
 python3 - "$D/bonnie.phases" "$start" >"$T_TMP/windows" <<'PY'

@@ -13,7 +13,7 @@ check_eq mkdir-never-above-1000 "$(echo "$out" | awk '$2 == "mkdir" && ($3 > 100
 # Directory-read waits and dirty-limit pauses across edges (fsl_mktrace edges:
 # the values below are its construction): a directory's lookup wait and a
 # process's pause time are split by overlap, a pause counts where it ends.
-case ${BUILD:-build} in /*) MK=$BUILD/tests/fsl_mktrace ;; *) MK=$TOP/${BUILD:-build}/tests/fsl_mktrace ;; esac
+MK=$T_BUILD/tests/fsl_mktrace
 E=$T_TMP/edges.trace
 "$MK" "$E" edges || { fail mktrace "fsl_mktrace failed"; exit 1; }
 python3 "$TOP/tests/helpers/top_windows.py" "$FSLENS" "$E" 0.5 tui/top_window:edges-0.5 "$T_TMP"
