@@ -128,6 +128,18 @@ for g in ('read', 'write', 'discard', 'flush'):
 print('in_flight %d %d' % (k['in_flight_end'], k.get('sys_block_in_flight', -1)))
 EOF
 	while read -r what got want; do
+		# one I/O short with the group's sectors equal: a request of no
+		# sectors (an empty preflush write ending its flush sequence)
+		# whose completion reached no program (docs/report-json.md, why a
+		# completion goes unseen): the trace holds nothing of it to count
+		# (dbench's writes 15311 against 15312 in a CI run)
+		if [ "${what#*.}" = ios ] && [ "$got" -eq $((want - 1)) ] 2>/dev/null &&
+		   grep -q "^${what%.ios}\.sectors \([0-9]*\) \1\$" "$T_TMP/$tag.kc"; then
+			pass "$tag.kernel.$what"
+			echo "# $tag.kernel.$what: $got against /sys/block's $want, sectors equal:" \
+				"one zero-sector completion unseen" >&2
+			continue
+		fi
 		check_eq "$tag.kernel.$what" "$got" "$want"
 	done <"$T_TMP/$tag.kc"
 	cat "$T_TMP/$tag.kc" >&2
