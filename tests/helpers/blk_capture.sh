@@ -44,7 +44,17 @@ blk_capture_start() {
 	echo 131072 >$BLK_T/buffer_size_kb
 	echo blk >$BLK_T/current_tracer || { fail capture "cannot select the blk tracer"; return 1; }
 	: >$BLK_T/trace
-	echo 1 >/sys/block/"$BLK_DISK"/trace/enable
+	BLK_CAP_EMPTY=0
+	# the per-device switch can refuse (EBUSY) while the last capture's
+	# trace is still being torn down: try again before saying so
+	local try
+	for try in 1 2 3 4 5; do
+		echo 1 2>/dev/null >/sys/block/"$BLK_DISK"/trace/enable &&
+			[ "$(cat /sys/block/"$BLK_DISK"/trace/enable)" = 1 ] && break
+		sleep 0.2
+	done
+	[ "$(cat /sys/block/"$BLK_DISK"/trace/enable)" = 1 ] ||
+		echo "# blk tracer: /sys/block/$BLK_DISK/trace/enable stays 0" >&2
 	echo 1 >$BLK_T/tracing_on
 }
 
@@ -67,9 +77,18 @@ blk_capture_stop() {
 			 block_rq_complete; do "$BLK_Q" "$trace" events $e; done |
 		sed -n 's/^ts=\([0-9]*\) .*/\1/p' | sort -n | sed -n '1p;$p' | tr '\n' ' ')
 	mkdir -p "$out"
-	read -r n _ < <("$BLK_PY" "$BLK_HELPERS/ftrace_blk2bt.py" "$out.ftrace" "$out" "$BLK_DISK" \
-		$((t0 - 1000000)) $((t1 + 100000)))
-	check_ge capture.records "${n:-0}" 10
+	read -r n skipped < <("$BLK_PY" "$BLK_HELPERS/ftrace_blk2bt.py" "$out.ftrace" "$out" \
+		"$BLK_DISK" $((t0 - 1000000)) $((t1 + 100000)))
+	if [ "${n:-0}" -eq 0 ] && [ "${skipped:-0}" -eq 0 ]; then
+		# not a record at all, in the window or out of it: the kernel's
+		# tracer did not run (seen once in CI, on a second capture of the
+		# same disk), so there is no truth to set fslens's stages against
+		BLK_CAP_EMPTY=1
+		skip capture.records "the kernel's blk tracer recorded nothing on $BLK_DISK" \
+			"(enable $(cat /sys/block/"$BLK_DISK"/trace/enable 2>/dev/null)): the capture's checks are skipped"
+	else
+		check_ge capture.records "${n:-0}" 10
+	fi
 	blkparse -i "$out/$BLK_DISK" -d "$out/bp.bin" -O >/dev/null 2>&1
 	btt -i "$out/bp.bin" >"$out/btt.txt" 2>&1
 }
@@ -189,6 +208,10 @@ for st in ('Q2Q', 'Q2G', 'G2I', 'Q2M', 'I2D', 'M2D', 'D2C', 'Q2C'):
         print('capture.%s_max' % st, mx <= cmx + max(50000, cmx // 100), True)
 EOF
 	while read -r name got want; do
+		if [ "${BLK_CAP_EMPTY:-0}" = 1 ] && [ "${name%%.*}" = capture ]; then
+			skip "$tag.$name" "the kernel's capture recorded nothing"
+			continue
+		fi
 		check_eq "$tag.$name" "$got" "$want"
 	done <"$T_TMP/$tag.cmp"
 }
