@@ -128,6 +128,12 @@ static __always_inline void tt_emit(struct tasktime *t, __u32 tid, __u64 now, __
 	bpf_ringbuf_submit(e, rb_flags());
 }
 
+/* A snapshot of a live thread is due: the period has passed since its last record. */
+static __always_inline bool tt_snap_due(const struct tasktime *t, __u64 now)
+{
+	return targ_tt_period_ns && now - t->last_emit >= targ_tt_period_ns;
+}
+
 /* A state change; snap: a snapshot may follow (not at the thread's end, which has its own). */
 static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now, __u32 tid,
 				  bool snap)
@@ -142,7 +148,7 @@ static __always_inline void tt_to(struct tasktime *t, __u32 state, __u64 now, __
 	}
 	t->since = now;
 	t->state = state;
-	if (snap && targ_tt_period_ns && now - t->last_emit >= targ_tt_period_ns)
+	if (snap && tt_snap_due(t, now))
 		tt_emit(t, tid, now, left & 3, since, FSL_TASKTIME_SNAP);
 }
 
@@ -234,7 +240,7 @@ static __always_inline void tt_switch_out(struct task_struct *prev, __u32 state,
 		if (state & TASK_DEAD_BIT) {
 			tt_emit(t, pid, now, left & 3, since, FSL_TASKTIME_EXIT);
 			bpf_map_delete_elem(&tasktime, &pid);
-		} else if (targ_tt_period_ns && now - t->last_emit >= targ_tt_period_ns) {
+		} else if (tt_snap_due(t, now)) {
 			tt_emit(t, pid, now, left & 3, since, FSL_TASKTIME_SNAP);
 		}
 		return;
