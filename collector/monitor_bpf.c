@@ -33,6 +33,7 @@
 #define STACK_DEPTH	64
 
 #define STACK_CACHE	4096
+#define OPS_CHUNK	4096	/* mon_ops entries per batch read */
 
 struct fsl_monitor {
 	struct monitor_bpf *skel;
@@ -41,6 +42,11 @@ struct fsl_monitor {
 	struct mon_key *keys;
 	struct mon_val *vals;	/* one per possible CPU */
 	int ncpus;
+	/* mon_ops (no cgroup label): its length, a read buffer, the last sums */
+	uint32_t nops;
+	uint32_t *ops_keys;
+	struct mon_val *ops_vals;
+	struct mon_val *ops_last;
 	/* stack id -> what it is, for ids already deleted from the stack map */
 	int32_t cache_id[STACK_CACHE];
 	uint8_t cache_cls[STACK_CACHE];
@@ -255,6 +261,17 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	} else {
 		bpf_program__set_autoload(m->skel->progs.mon_cpu_sample, false);
 	}
+	m->nops = mm->cgroups ? 1 : mm->ntargets * MON_OPS_PER_TGT;
+	if (m->nops == 0)
+		m->nops = 1;
+	m->ops_keys = calloc(OPS_CHUNK, sizeof(*m->ops_keys));
+	m->ops_vals = calloc((size_t)OPS_CHUNK * m->ncpus, sizeof(*m->ops_vals));
+	m->ops_last = calloc(m->nops, sizeof(*m->ops_last));
+	if (!m->ops_keys || !m->ops_vals || !m->ops_last) {
+		e = -ENOMEM;
+		goto fail;
+	}
+	bpf_map__set_max_entries(m->skel->maps.mon_ops, m->nops);
 	if (monitor_bpf__load(m->skel)) {
 		e = -errno ? -errno : -EINVAL;
 		goto fail;
@@ -403,6 +420,63 @@ static unsigned int stack_info(struct fsl_monitor *m, int32_t id, struct fsl_sco
 	return cls;
 }
 
+/*
+ * mon_ops: each entry's sum over the CPUs, less what was read last time,
+ * handed to the metrics as a delta. Read in batches of OPS_CHUNK.
+ */
+static int read_ops(struct fsl_monitor *m)
+{
+	int fd = bpf_map__fd(m->skel->maps.mon_ops);
+	uint32_t at = 0, out, n, i;
+	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, bo);
+	int c, e;
+
+	if (m->mm->cgroups)
+		return 0;
+	while (at < m->nops) {
+		void *in = at ? &at : NULL;
+
+		n = OPS_CHUNK;
+		e = bpf_map_lookup_batch(fd, in, &out, m->ops_keys, m->ops_vals, &n, &bo);
+		if (e && errno != ENOENT)
+			return -errno;
+		for (i = 0; i < n; i++) {
+			uint32_t k = m->ops_keys[i];
+			struct mon_val sum = { 0 }, d;
+			struct mon_key key = { 0 };
+			uint32_t tgt, rest;
+
+			if (k >= m->nops)
+				continue;
+			for (c = 0; c < m->ncpus; c++) {
+				sum.count += m->ops_vals[(size_t)i * m->ncpus + c].count;
+				sum.sum += m->ops_vals[(size_t)i * m->ncpus + c].sum;
+			}
+			if (sum.count == m->ops_last[k].count)
+				continue;
+			d.count = sum.count - m->ops_last[k].count;
+			d.sum = sum.sum - m->ops_last[k].sum;
+			m->ops_last[k] = sum;
+			tgt = k / MON_OPS_PER_TGT;
+			rest = k % MON_OPS_PER_TGT;
+			key.tgt = tgt;
+			if (rest < MON_OPS * MON_FINE_BUCKETS) {
+				key.kind = MON_OP_HIST;
+				key.a = rest / MON_FINE_BUCKETS;
+				key.x = rest % MON_FINE_BUCKETS;
+			} else {
+				key.kind = MON_DATA_BYTES;
+				key.a = MON_OP_READ + (rest - MON_OPS * MON_FINE_BUCKETS);
+			}
+			fsl_mon_metrics__apply(m->mm, &key, &d, 1);
+		}
+		if (e || n == 0)
+			break;		/* ENOENT: the last batch */
+		at = out;
+	}
+	return 0;
+}
+
 int fsl_monitor__read(struct fsl_monitor *m)
 {
 	int fd = bpf_map__fd(m->skel->maps.mon_agg);
@@ -456,7 +530,7 @@ int fsl_monitor__read(struct fsl_monitor *m)
 			fsl_mon_metrics__apply(m->mm, kp, &sum, del);
 		}
 	}
-	return 0;
+	return read_ops(m);
 }
 
 void fsl_monitor__free(struct fsl_monitor *m)
@@ -470,5 +544,8 @@ void fsl_monitor__free(struct fsl_monitor *m)
 	fsl_ksyms__free(m->ksyms);
 	free(m->keys);
 	free(m->vals);
+	free(m->ops_keys);
+	free(m->ops_vals);
+	free(m->ops_last);
 	free(m);
 }

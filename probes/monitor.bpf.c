@@ -104,6 +104,13 @@ struct {
 } mon_sc SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);		/* targets * MON_OPS_PER_TGT, set at load */
+	__type(key, __u32);
+	__type(value, struct mon_val);
+} mon_ops SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, MON_STACKS);
 	__uint(key_size, sizeof(__u32));
@@ -252,6 +259,30 @@ static __always_inline void agg_add(__u8 kind, __u8 tgt, __u8 a, __u8 b, __s32 x
 	v->sum += sum;
 }
 
+/* An operation's latency and bytes, without a cgroup label (mon_ops). */
+static __always_inline void ops_add(int idx, __u32 op, __u64 ns, long ret)
+{
+	struct mon_val *v;
+	__u32 i;
+
+	if (idx < 0 || idx >= MON_TARGETS_MAX || op >= MON_OPS)
+		return;
+	i = mon_ops_hist_idx(idx, op, mon_fine_bucket(ns));
+	v = bpf_map_lookup_elem(&mon_ops, &i);
+	if (v) {
+		v->count++;
+		v->sum += ns;
+	}
+	if ((op == MON_OP_READ || op == MON_OP_WRITE) && ret > 0) {
+		i = mon_ops_bytes_idx(idx, op);
+		v = bpf_map_lookup_elem(&mon_ops, &i);
+		if (v) {
+			v->count++;
+			v->sum += ret;
+		}
+	}
+}
+
 /* The target whose device (an fs's s_dev, or a disk) dev is: its index, or -1. */
 static __always_inline int tgt_of(const volatile __u32 *devs, __u32 dev)
 {
@@ -308,8 +339,10 @@ static __always_inline void hint_set(__u32 dev)
 	if (idx < 0 || (t->flags & PF_KTHREAD_BIT))
 		return;
 	s = bpf_task_storage_get(&mon_task, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (s)
+	if (s) {
 		s->hint = MON_EV_TGT(idx & 7);
+		s->hint_nr = 0;
+	}
 }
 
 /* kernel 6.2+: a read-only typed view of a kernel pointer, for direct loads */
@@ -341,11 +374,11 @@ static __always_inline __u32 fd_dev(struct task_struct *t, long fd)
 static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
 {
 	switch (i) {
-	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
-	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
-	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
-	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
-	case 4: return PT_REGS_PARM5_CORE_SYSCALL(regs);
+	case 0: return PT_REGS_PARM1_SYSCALL(regs);
+	case 1: return PT_REGS_PARM2_SYSCALL(regs);
+	case 2: return PT_REGS_PARM3_SYSCALL(regs);
+	case 3: return PT_REGS_PARM4_SYSCALL(regs);
+	case 4: return PT_REGS_PARM5_SYSCALL(regs);
 	default: return 0;
 	}
 }
@@ -374,6 +407,30 @@ static __always_inline __u8 path_start_ev(struct task_struct *t, struct pt_regs 
 	dev = dfd == -100 /* AT_FDCWD */ ? t->fs->pwd.dentry->d_sb->s_dev : fd_dev(t, dfd);
 	ev = fs_ev(dev);
 	return ev == MON_EV_OTHER ? MON_EV_NONE : ev;
+}
+
+/*
+ * The target this task's system call touched so far (MON_EV_* of a target,
+ * else none), judging its path start now if that is still to be done. regs:
+ * the call's saved user registers (its arguments), or NULL to look them up.
+ */
+static __always_inline __u8 hint_of(struct task_struct *t, struct mon_task *s,
+				    struct pt_regs *regs)
+{
+	struct mon_sc *sc;
+	__u32 nr = s->hint_nr;
+
+	if (!nr)
+		return s->hint;
+	s->hint_nr = 0;
+	nr--;
+	sc = bpf_map_lookup_elem(&mon_sc, &nr);
+	if (!sc || sc->path < 0)
+		return s->hint;
+	if (!regs)
+		regs = (struct pt_regs *)bpf_task_pt_regs(t);
+	s->hint = path_start_ev(t, regs, sc);
+	return s->hint;
 }
 
 SEC("tp_btf/sys_enter")
@@ -421,8 +478,7 @@ follow:
 	s->op_dev = dev;
 	s->op_ev = ev;
 	s->hint = ev;
-	if (!ev && sc->path >= 0)
-		s->hint = path_start_ev(t, regs, sc);
+	s->hint_nr = !ev && sc->path >= 0 ? nr + 1 : 0;
 	s->op_stk = sc->stbuf >= 0 ? sc->stkind : MON_ST_NONE;
 	if (s->op_stk)
 		s->op_buf = sc_arg(regs, sc->stbuf);
@@ -459,7 +515,7 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 	__u64 ns;
 	int idx;
 
-	if (!s || (!s->op && !s->hint && !s->op_ev && !s->folio_ev))
+	if (!s || (!s->op && !s->hint && !s->hint_nr && !s->op_ev && !s->folio_ev))
 		return 0;	/* the common case: nothing to count, nothing to clear */
 	if (s->op) {
 		op = s->op - 1;
@@ -470,9 +526,15 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 		if (!dev && s->op_stk && ret == 0)
 			dev = stat_dev(s);
 		idx = fs_idx(dev);
-		if (idx < 0 && !dev && s->hint >= MON_EV_TGT(0) && s->hint < MON_EV_OTHER)
-			idx = s->hint - 1;
-		if (idx >= 0) {
+		if (idx < 0 && !dev) {
+			__u8 h = hint_of(t, s, regs);
+
+			if (h >= MON_EV_TGT(0) && h < MON_EV_OTHER)
+				idx = h - 1;
+		}
+		if (idx >= 0 && !targ_cgroup)
+			ops_add(idx, op, ns, ret);
+		else if (idx >= 0) {
 			__u64 cg = task_cg(t);
 
 			agg_add(MON_OP_HIST, idx, op, 0, mon_fine_bucket(ns), cg, 1, ns);
@@ -484,6 +546,7 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 	}
 	s->op_ev = MON_EV_NONE;
 	s->hint = MON_EV_NONE;
+	s->hint_nr = 0;
 	s->folio_ev = MON_EV_NONE;
 	return 0;
 }
@@ -654,7 +717,7 @@ int BPF_PROG(mon_sched_switch, bool preempt, struct task_struct *prev, struct ta
 					      comm_jbd2(prev) ? MON_EV_OTHER : MON_EV_NONE;
 				a = kt_evidence(s, &hi);
 			} else {
-				a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, s->hint & 15);
+				a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, hint_of(prev, s, NULL) & 15);
 			}
 			s->off_ts = now;
 			s->off_tgt = tgt;
@@ -720,7 +783,7 @@ int mon_cpu_sample(struct bpf_perf_event_data *ctx)
 		if (!tgt && !hi)
 			return 0;
 	} else {
-		a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, s ? s->hint & 15 : 0);
+		a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, s ? hint_of(t, s, NULL) & 15 : 0);
 		if (!tgt && !MON_A_HINT(a))
 			return 0;
 	}
@@ -1178,8 +1241,10 @@ int BPF_PROG(mon_bio_queue, struct bio *bio)
 	if (t->flags & PF_KTHREAD_BIT)
 		return 0;
 	s = bpf_task_storage_get(&mon_task, t, 0, 0);
-	if (s && !s->hint)
+	if (s && !s->hint) {
 		s->hint = MON_EV_TGT(idx & 7);
+		s->hint_nr = 0;
+	}
 	return 0;
 }
 

@@ -26,7 +26,6 @@
 #include "hashmap.h"
 #include "scope.h"
 
-#define MON_OPS		34	/* dirop kinds, then MON_OP_READ, MON_OP_WRITE */
 #define MON_TRIGS	6
 #define MON_CGROUPS_MAX	64	/* --cgroup-label: cgroups named; the rest are "other" */
 #define MON_CG_OTHER	MON_CGROUPS_MAX

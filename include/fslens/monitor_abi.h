@@ -87,6 +87,23 @@ enum { MON_ROLE_WORKLOAD = 0, MON_ROLE_KTHREAD = 1 };	/* a task, a kernel thread
 /* Operations: the dirop kinds (enum fsl_dirop_kind), then the data ops. */
 #define MON_OP_READ	32
 #define MON_OP_WRITE	33
+#define MON_OPS		34
+
+/*
+ * Without --cgroup-label, the operations' latency and data bytes are kept
+ * in a per-CPU array (mon_ops), indexed, where a hash lookup cost about
+ * 80 ns on every followed call: per target, MON_OPS fine histograms, then
+ * MON_OP_READ's and MON_OP_WRITE's bytes. Sized at load to the targets.
+ */
+#define MON_OPS_PER_TGT		(MON_OPS * MON_FINE_BUCKETS + 2)
+static inline __attribute__((always_inline)) __u32 mon_ops_hist_idx(__u32 tgt, __u32 op, __u32 b)
+{
+	return tgt * MON_OPS_PER_TGT + op * MON_FINE_BUCKETS + b;
+}
+static inline __attribute__((always_inline)) __u32 mon_ops_bytes_idx(__u32 tgt, __u32 op)
+{
+	return tgt * MON_OPS_PER_TGT + MON_OPS * MON_FINE_BUCKETS + (op - MON_OP_READ);
+}
 
 /* I/O ops. */
 enum { MON_IO_READ = 0, MON_IO_WRITE, MON_IO_FLUSH, MON_IO_DISCARD, MON_IO_OTHER, MON_IO__MAX };
@@ -158,7 +175,14 @@ struct mon_task {
 	__u64 flushed_ts;	/* ... at this time */
 	__u64 folio_ts;		/* ... marked at this time */
 	__s32 off_stack;
-	__u32 _pad2;
+	/*
+	 * The system call whose path start (path_start_ev) is still to be
+	 * judged, + 1, or 0: judged only when something reads the hint
+	 * (a CPU sample, a wait, an exit with no fd to go by), not at every
+	 * entry. The syscall's arguments stay in its saved registers.
+	 */
+	__u16 hint_nr;
+	__u16 _pad2;
 	__u64 off_ts;
 	__u64 off_cg;
 };
