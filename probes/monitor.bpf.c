@@ -553,33 +553,39 @@ int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 
 /* ---- hints from the filesystem's own tracepoints ---- */
 
-SEC("tracepoint/ext4/ext4_journal_start_inode")
-int mon_ext4_js_inode(struct trace_event_raw_ext4_journal_start_inode *ctx)
+/*
+ * The ext4 hooks are raw (tp_btf): the device is read from the typed
+ * arguments, and no trace record is built for them, about half of a
+ * classic tracepoint's cost on a create.
+ */
+SEC("tp_btf/ext4_journal_start_inode")
+int BPF_PROG(mon_ext4_js_inode, struct inode *inode)
 {
 	MON_FLOOR();
-	hint_set(ctx->dev);
+	hint_set(inode->i_sb->s_dev);
 	return 0;
 }
 
-SEC("tracepoint/ext4/ext4_journal_start_sb")
-int mon_ext4_js_sb(struct trace_event_raw_ext4_journal_start_sb *ctx)
+SEC("tp_btf/ext4_journal_start_sb")
+int BPF_PROG(mon_ext4_js_sb, struct super_block *sb)
 {
 	MON_FLOOR();
-	hint_set(ctx->dev);
+	hint_set(sb->s_dev);
 	return 0;
 }
 
-SEC("tracepoint/ext4/ext4_sync_file_enter")
-int mon_ext4_sync_enter(struct trace_event_raw_ext4_sync_file_enter *ctx)
+SEC("tp_btf/ext4_sync_file_enter")
+int BPF_PROG(mon_ext4_sync_enter, struct file *file)
 {
 	MON_FLOOR();
-	int idx = fs_idx(ctx->dev);
+	__u32 dev = file->f_path.dentry->d_sb->s_dev;
+	int idx = fs_idx(dev);
 	struct mon_journal *j;
 	__u32 k;
 
 	if (idx < 0)
 		return 0;
-	hint_set(ctx->dev);
+	hint_set(dev);
 	k = idx;
 	j = bpf_map_lookup_elem(&mon_jnl, &k);
 	if (j)
@@ -587,11 +593,11 @@ int mon_ext4_sync_enter(struct trace_event_raw_ext4_sync_file_enter *ctx)
 	return 0;
 }
 
-SEC("tracepoint/ext4/ext4_sync_file_exit")
-int mon_ext4_sync_exit(struct trace_event_raw_ext4_sync_file_exit *ctx)
+SEC("tp_btf/ext4_sync_file_exit")
+int BPF_PROG(mon_ext4_sync_exit, struct inode *inode)
 {
 	MON_FLOOR();
-	int idx = fs_idx(ctx->dev);
+	int idx = fs_idx(inode->i_sb->s_dev);
 	struct mon_journal *j;
 	__u32 k;
 
