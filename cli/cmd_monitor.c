@@ -60,7 +60,8 @@ static const char usage_text[] =
 	"                        (cgroup=\"PATH\"; at most 64, then cgroup=\"other\")\n"
 	"      --cpu-freq HZ     on-CPU samples per second per CPU for fslens_cpu_seconds_total\n"
 	"                        (default 99; 0: none)\n"
-	"      --bench-floor     benchmarks: the programs attach but return at once\n"
+	"      --bench-floor     benchmarks: every program attaches but returns at once;\n"
+"                        --bench-floor=syscalls: the system call programs only\n"
 	"  -v, --verbose         libbpf's messages\n"
 	"\n"
 	"SIGUSR1 or POST /trigger also trigger a capture. Each capture is DIR/fslens-TIME-N.trace\n"
@@ -151,7 +152,7 @@ int cmd_monitor(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "cgroup-label", no_argument, NULL, 'C' },
 		{ "cpu-freq", required_argument, NULL, OPT_CPU_FREQ },
-		{ "bench-floor", no_argument, NULL, OPT_BENCH_FLOOR },
+		{ "bench-floor", optional_argument, NULL, OPT_BENCH_FLOOR },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -226,7 +227,15 @@ int cmd_monitor(int argc, char **argv)
 				return fsl_usage_error("monitor", usage_text,
 						       "bad --cpu-freq '%s' (0 to 10000)", optarg);
 			break;
-		case OPT_BENCH_FLOOR: mo.floor = 1; break;
+		case OPT_BENCH_FLOOR:
+			if (!optarg || !strcmp(optarg, "all"))
+				mo.floor = FSL_FLOOR_ALL;
+			else if (!strcmp(optarg, "syscalls"))
+				mo.floor = FSL_FLOOR_SYSCALLS;
+			else
+				return fsl_usage_error("monitor", usage_text, "bad --bench-floor '%s' "
+						       "(all or syscalls)", optarg);
+			break;
 		case 'v': verbose = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -231,7 +231,8 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 		goto fail;
 	}
 	m->skel->rodata->targ_self = getpid();
-	m->skel->rodata->targ_floor = o->floor;
+	m->skel->rodata->targ_floor = o->floor == FSL_FLOOR_ALL;
+	m->skel->rodata->targ_floor_sys = o->floor == FSL_FLOOR_SYSCALLS;
 	m->skel->rodata->targ_cgroup = mm->cgroups != 0;
 	m->skel->rodata->targ_all_ext4 = 1;
 	for (i = 0; i < mm->ntargets; i++)

@@ -65,6 +65,8 @@ const volatile bool targ_floor = false;
 		if (targ_floor)	\
 			return 0;	\
 	} while (0)
+/* --bench-floor=syscalls: only the system call programs return at once */
+const volatile bool targ_floor_sys = false;
 const volatile __u32 targ_o_creat = 0100;
 const volatile bool targ_cgroup = false;	/* --cgroup-label: key blocked and ops by cgroup */
 /* Every target is ext4: a handle that is not a target's is another ext4's. */
@@ -437,6 +439,8 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(mon_sys_enter, struct pt_regs *regs, long id)
 {
 	MON_FLOOR();
+	if (targ_floor_sys)
+		return 0;
 	struct task_struct *t;
 	struct mon_task *s;
 	struct mon_sc *sc;
@@ -509,6 +513,8 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(mon_sys_exit, struct pt_regs *regs, long ret)
 {
 	MON_FLOOR();
+	if (targ_floor_sys)
+		return 0;
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mon_task *s = bpf_task_storage_get(&mon_task, t, 0, 0);
 	__u32 op, dev;

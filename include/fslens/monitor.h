@@ -225,7 +225,7 @@ struct fsl_monitor_opts {
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
 	unsigned int cpu_hz;	/* on-CPU samples per second and CPU; 0: none */
-	int floor;		/* benchmarks: every program attaches and returns at once */
+	int floor;		/* benchmarks: FSL_FLOOR_ALL, FSL_FLOOR_SYSCALLS (as record), or 0 */
 };
 
 struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fsl_monitor_opts *o,
