@@ -368,6 +368,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		argv[n++] = "-o";
 		argv[n++] = trace;
 		argv[n++] = "-f";
+		argv[n++] = "--full";	/* its report runs the replay */
 		argv[n++] = "--";
 	}
 	argv[n++] = d->self;

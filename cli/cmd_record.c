@@ -22,7 +22,7 @@
 #include "fslens/text.h"
 
 static const char usage_text[] =
-"usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [-p PID,...] [--tid TID,...]\n"
+"usage: fslens record [-m MOUNT | -d DEV] [-e FAMILIES] [--full] [-p PID,...] [--tid TID,...]\n"
 "                     [--cgroup PATH] [-o FILE] [-f]\n"
 "                     [--duration SEC] [--min-wait USEC] [--ring-size SIZE]\n"
 "                     [--all-sleeps] [--cpu-freq HZ] [--raw-tp] [--classic-tp] [--syscall-tp]\n"
@@ -32,6 +32,8 @@ static const char usage_text[] =
 "  -m, --mount MOUNT    record this filesystem (ext4 or xfs for the journal and alloc families)\n"
 "  -d, --dev DEV        the same, named by its block device\n"
 "  -e, --events LIST    families: block,journal,writeback,alloc,dirops,offcpu,proc,cpu or all\n"
+"      --full           also the allocator's requests and frees (ext4_request_inode,\n"
+"                       ext4_request_blocks, ext4_mballoc_free), which only replay reads\n"
 "  -p, --pid PID,...    record only these processes (dirops, offcpu, proc)\n"
 "      --tid TID,...    only these threads (with -p, a command, or alone)\n"
 "      --cgroup PATH    only tasks in this cgroup v2 directory or below it\n"
@@ -136,6 +138,7 @@ int cmd_record(int argc, char **argv)
 		{ "raw-tp", no_argument, NULL, 'T' },
 		{ "classic-tp", no_argument, NULL, 'C' },
 		{ "syscall-tp", no_argument, NULL, 'S' },
+		{ "full", no_argument, NULL, 'U' },
 		{ "bench-floor", optional_argument, NULL, 'F' },
 		{ "cpu-freq", required_argument, NULL, 'Q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -237,6 +240,7 @@ int cmd_record(int argc, char **argv)
 		case 'T': o.force_raw_tp = 1; break;
 		case 'C': o.force_classic = 1; break;
 		case 'S': o.syscall_tp = 1; break;
+		case 'U': o.full = 1; break;
 		case 'F':
 			if (!optarg || !strcmp(optarg, "all"))
 				o.floor = FSL_FLOOR_ALL;

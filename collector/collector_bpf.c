@@ -139,6 +139,18 @@ static int is_jstart_tp(const char *tp)
 	return !strcmp(tp, "ext4_journal_start_inode") || !strcmp(tp, "ext4_journal_start_sb");
 }
 
+/*
+ * The per-operation events that only replay reads (the allocator's
+ * requests and frees: its inputs, one per create, allocation or free), not
+ * attached without --full. report, compare, top and monitor read none of
+ * them.
+ */
+int fsl_replay_only_tp(const char *tp)
+{
+	return !strcmp(tp, "ext4_request_inode") || !strcmp(tp, "ext4_request_blocks") ||
+	       !strcmp(tp, "ext4_mballoc_free");
+}
+
 /* Family and tracefs group of a tracepoint the probes use. */
 static int tp_family(const char *tp, const char **group)
 {
@@ -420,6 +432,8 @@ static int choose_programs(struct fsl_collector *c, const char *tracefs, struct 
 		 */
 		if (is_scope_tp(tp))
 			on = on && c->opts.dev;
+		if (!c->opts.full && fsl_replay_only_tp(tp))
+			on = 0;
 		if (is_jstart_tp(tp) && c->opts.dev && (want & (1u << FSL_FAM_DIROPS)))
 			on = 1;
 		/* a kernel built without XFS, nothing targeted: not "missing" */

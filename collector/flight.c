@@ -441,6 +441,7 @@ int fsl_flight__capture(struct fsl_flight *f, const char *reason, char *path, si
 					 fams[0] ? "," : "", fsl_family_name(i));
 		fsl_writer__kv(w, FSL_KV_FAMILIES, "%s", fams);
 	}
+	fsl_writer__kv(w, FSL_KV_TIER, "default");
 	fsl_writer__kv(w, "monitor.trigger", "%s", reason);
 	e = fsl_ordered__flush(ord, write_event, w);
 	fsl_ordered__free(ord);

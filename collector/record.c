@@ -461,6 +461,7 @@ static void meta_recording(struct rec *r, struct fsl_collector *c,
 			snprintf(fams + strlen(fams), sizeof(fams) - strlen(fams), "%s%s",
 				 fams[0] ? "," : "", fsl_family_name(i));
 	fsl_writer__kv(r->w, FSL_KV_FAMILIES, "%s", fams);
+	fsl_writer__kv(r->w, FSL_KV_TIER, "%s", co->full ? "full" : "default");
 	fsl_writer__kv(r->w, FSL_KV_RING_BYTES, "%llu", (unsigned long long)
 		       (co->ring_bytes ? co->ring_bytes : FSL_COLLECTOR_RING_DEFAULT));
 	if (co->pid || co->npids) {
@@ -747,6 +748,7 @@ int fsl_record__run(const struct fsl_record_opts *o, const struct fsl_record_cb 
 	co.force_classic = o->force_classic;
 	co.syscall_tp = o->syscall_tp;
 	co.floor = o->floor;
+	co.full = o->full;
 	co.cpu_freq = o->cpu_freq;
 	co.log = log_libbpf;
 	co.log_ctx = &r;

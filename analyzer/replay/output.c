@@ -69,6 +69,10 @@ static const char *skip_layout(const struct fsl_replay *r)
 		       "blocks_per_group, inodes_per_group)";
 	if (r->no_alloc_events)
 		return "the trace has no allocation events (recorded without -e alloc)";
+	if (r->default_tier)
+		return "the trace has no allocator requests (ext4_request_inode, "
+		       "ext4_request_blocks, ext4_mballoc_free): record with 'fslens record --full' "
+		       "to replay the layout";
 	return NULL;
 }
 

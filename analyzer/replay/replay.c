@@ -163,6 +163,8 @@ static void read_geometry(struct fsl_replay *r, const struct fsl_meta *m)
 	r->no_dirops = !family_recorded(m, "dirops");
 	r->no_alloc_events = !family_recorded(m, "alloc");
 	r->no_offcpu = !family_recorded(m, "offcpu");
+	v = fsl_meta_kv(m, FSL_KV_TIER);
+	r->default_tier = v && !strcmp(v, "default");
 	have = !fsl_meta__ext4_geometry(m, &eg);
 	g->block_size = eg.block_size;
 	g->blocks_count = eg.blocks_count;

@@ -60,6 +60,7 @@ struct fsl_collector_opts {
 	int force_classic;	/* classic tracepoints for ext4/jbd2 (their fallback) */
 	int syscall_tp;		/* dirops on per-syscall tracepoints, not raw_syscalls */
 	int floor;		/* benchmarks: FSL_FLOOR_*: programs attach and return at once */
+	int full;		/* --full: also the events only replay reads (fsl_replay_only_tp) */
 	unsigned int cpu_freq;	/* cpu family: samples per second per CPU; 0 = default */
 	/* libbpf's messages go here (NULL = dropped). */
 	void (*log)(void *ctx, const char *line);
@@ -82,6 +83,8 @@ typedef int (*fsl_collector_event_fn)(void *ctx, const struct fsl_hdr *ev);
 
 /* 1 if this binary was built with the BPF collector. */
 int fsl_collector_built_in(void);
+/* A tracepoint whose events only replay reads: attached with --full only. */
+int fsl_replay_only_tp(const char *tp);
 
 struct fsl_collector *fsl_collector__new(const struct fsl_collector_opts *opts, int *err);
 int fsl_collector__start(struct fsl_collector *c);

@@ -72,6 +72,8 @@ struct fsl_trace_stats;
 #define FSL_KV_FENTRY		"record.fentry"
 #define FSL_KV_OFFCPU_STATES	"record.offcpu_states"
 #define FSL_KV_FAMILIES		"record.families"
+/* "default" (the events only replay reads left out), or "full" (--full) */
+#define FSL_KV_TIER		"record.tier"
 #define FSL_KV_RING_BYTES	"record.ring_bytes"
 #define FSL_KV_LATE		"record.late"
 #define FSL_KV_REORDER_FORCED	"record.reorder_forced"

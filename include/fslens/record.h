@@ -31,6 +31,7 @@ struct fsl_record_opts {
 	uint64_t ring_bytes;		/* 0: the collector's default */
 	int offcpu_all, force_raw_tp, force_classic, syscall_tp;
 	int floor;			/* --bench-floor[=syscalls]: FSL_FLOOR_* */
+	int full;			/* --full: also the events only replay reads */
 	unsigned int cpu_freq;		/* --cpu-freq: cpu family samples/s per CPU; 0 = default */
 	int verbose;			/* pass libbpf's messages to msg */
 };

@@ -31,7 +31,7 @@ wi_run() {
 	cat "/proc/fs/ext4/$(basename "$loop")/mb_groups" >/dev/null
 	jd=/proc/fs/jbd2/$(basename "$loop")-8/info
 	tx0=$(sed -n 's/^\([0-9]*\) transactions.*/\1/p' "$jd")
-	if ! "$FSLENS" record -m "$mnt" -e "${WI_FAMILIES:-alloc,journal,block,dirops,offcpu,proc}" \
+	if ! "$FSLENS" record --full -m "$mnt" -e "${WI_FAMILIES:-alloc,journal,block,dirops,offcpu,proc}" \
 		-o "$T_TMP/$name.trace" -f -- bash -c "${cmd//@M@/$mnt}" \
 		>"$T_TMP/$name.rec" 2>&1; then
 		fail "$name-record" "$(tail -3 "$T_TMP/$name.rec")"

@@ -25,7 +25,7 @@ if [ -z "$SRC" ]; then
 	skip noflex "no source tree"
 elif scratch_fs 512 ext4 -b 1024 -O ^flex_bg -E lazy_itable_init=0,lazy_journal_init=0; then
 	sync
-	if "$FSLENS" record -m "$SCRATCH_MNT" -e alloc,journal,block -o "$T_TMP/nf.trace" -f \
+	if "$FSLENS" record --full -m "$SCRATCH_MNT" -e alloc,journal,block -o "$T_TMP/nf.trace" -f \
 		-- bash -c "tar cf - -C $(dirname "$SRC") $(basename "$SRC") | tar xf - -C $SCRATCH_MNT" \
 		>"$T_TMP/nf.rec" 2>&1; then
 		scratch_umount

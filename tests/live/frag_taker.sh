@@ -49,7 +49,7 @@ run_case() {
 	done
 	[ "$k" = 0 ] && cmd="${cmd_override//@M@/$SCRATCH_MNT};"
 	sync
-	if ! "$FSLENS" record -m "$SCRATCH_MNT" -e alloc,journal,block -o "$T_TMP/$name.trace" -f \
+	if ! "$FSLENS" record --full -m "$SCRATCH_MNT" -e alloc,journal,block -o "$T_TMP/$name.trace" -f \
 		-- bash -c "$cmd wait" >"$T_TMP/$name.rec" 2>&1; then
 		fail "$name-record" "$(tail -3 "$T_TMP/$name.rec")"
 		return 1

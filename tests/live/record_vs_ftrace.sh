@@ -53,7 +53,7 @@ mkdir "$M/a$run"
 echo >"$INST/trace"
 echo 1 >"$INST/tracing_on"
 
-"$FSLENS" record $mode -m "$M" -e block,journal,alloc -f -o "$T_TMP/t.trace" -- sh -c "
+"$FSLENS" record --full $mode -m "$M" -e block,journal,alloc -f -o "$T_TMP/t.trace" -- sh -c "
 	dd if=/dev/zero of=$M/a$run/big bs=1M count=6 conv=fsync status=none
 	for i in \$(seq 1 150); do echo data > $M/a$run/f\$i; done
 	mkdir $M/a$run/d1 $M/a$run/d2

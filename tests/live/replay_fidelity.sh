@@ -47,7 +47,7 @@ rec() {	# NAME COMMAND: record COMMAND, replay to $T_TMP/NAME.json
 	# which block groups' buddies are in memory decides what the fast passes
 	# look at; reading mb_groups loads them all, as a long-mounted fs has them
 	cat "/proc/fs/ext4/$(basename "$SCRATCH_LOOP")/mb_groups" >/dev/null
-	if ! "$FSLENS" record -m "$M" -e alloc,journal,block,dirops -o "$T_TMP/$name.trace" -f \
+	if ! "$FSLENS" record --full -m "$M" -e alloc,journal,block,dirops -o "$T_TMP/$name.trace" -f \
 		-- bash -c "$*" >"$T_TMP/$name.rec" 2>&1; then
 		fail "$name-record" "$(tail -3 "$T_TMP/$name.rec")"
 		return 1

@@ -37,7 +37,7 @@ mkdir "$M/d"
 sync
 cat "/proc/fs/ext4/$(basename "$SCRATCH_LOOP")/mb_groups" >/dev/null
 tx0=$(jbd2_tx "$J")
-if "$FSLENS" record -m "$M" -e alloc,journal,block,dirops -o "$T_TMP/storm.trace" -f \
+if "$FSLENS" record --full -m "$M" -e alloc,journal,block,dirops -o "$T_TMP/storm.trace" -f \
 	-- bash -c "cd $M/d && seq 1 5000 | xargs mkdir && sync" >"$T_TMP/storm.rec" 2>&1; then
 	tx1=$(jbd2_tx "$J")
 	"$FSLENS" replay --json "$T_TMP/storm.trace" >"$T_TMP/storm.json" 2>"$T_TMP/storm.err" ||
@@ -75,7 +75,7 @@ fi
 mount -o remount,commit=1 "$M" || fail remount "commit=1"
 mkdir "$M/t"
 sync
-if "$FSLENS" record -m "$M" -e alloc,journal,dirops -o "$T_TMP/timer.trace" -f \
+if "$FSLENS" record --full -m "$M" -e alloc,journal,dirops -o "$T_TMP/timer.trace" -f \
 	-- bash -c "for i in \$(seq 1 120); do : > $M/t/f\$i; sleep 0.1; done" \
 	>"$T_TMP/timer.rec" 2>&1; then
 	"$FSLENS" replay --json "$T_TMP/timer.trace" >"$T_TMP/timer.json" 2>"$T_TMP/timer.err" ||

@@ -50,7 +50,7 @@ copy() {
 		cmd="$cmd (tar cf - -C $(dirname "$SRC") $(basename "$SRC") | tar xf - -C $SCRATCH_MNT/c$i) &"
 	done
 	sync
-	"$FSLENS" record -m "$SCRATCH_MNT" -e alloc,journal,block,dirops -o "$T_TMP/$name.trace" -f \
+	"$FSLENS" record --full -m "$SCRATCH_MNT" -e alloc,journal,block,dirops -o "$T_TMP/$name.trace" -f \
 		-- bash -c "$cmd wait" >"$T_TMP/$name.rec" 2>&1 ||
 		{ fail "$name-record" "$(tail -3 "$T_TMP/$name.rec")"; return 1; }
 	# extents per inode with blocks, as filefrag counts them (files and directories)
