@@ -345,7 +345,7 @@ static __always_inline __u32 scope_judge(struct fsl_ev_dirop *e, struct pt_regs 
 				return FSL_DIROP_SCOPE_STAT;
 		}
 	}
-	a = bpf_map_lookup_elem(&dir_act, &e->hdr.tid);
+	a = bpf_task_storage_get(&dir_act, bpf_get_current_task_btf(), 0, 0);
 	if (a && a->ts >= e->hdr.ts) {
 		*dev = a->dev;
 		return FSL_DIROP_SCOPE_DIR_EVENT;
