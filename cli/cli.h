@@ -35,6 +35,8 @@ struct fsl_reader;
 int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, uint64_t origin,
 		     const uint64_t *from, const uint64_t *to);
 /* Print "fslens <cmd>: <msg> (see 'fslens <cmd> --help')", one line; returns EXIT_USAGE. */
+/* --bench-floor[=all|syscalls] (record, monitor): FSL_FLOOR_*, or -1 for another value. */
+int fsl_floor_parse(const char *arg);
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The same line, pointing to another place than --help: " (see 'SEE')". */

@@ -26,7 +26,6 @@ int cmd_monitor(int argc, char **argv)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -95,7 +94,7 @@ static void log_libbpf(void *ctx, const char *line)
 }
 
 /* `fslens report TRACE > TRACE.report.txt` in a child; reaped later. */
-static pid_t spawn_report(const char *trace)
+static void spawn_report(const char *trace)
 {
 	char out[4200];
 	pid_t pid;
@@ -111,30 +110,6 @@ static pid_t spawn_report(const char *trace)
 		dup2(fd, 2);
 		execl("/proc/self/exe", "fslens", "report", trace, (char *)NULL);
 		_exit(127);
-	}
-	return pid;
-}
-
-/* The gate's capture: of one target (its flight) or of all (-1). */
-static void capture(struct fsl_flight **fl, unsigned int nfl, const struct fsl_mon_gate *p,
-		    struct fsl_mon_metrics *mm)
-{
-	char path[4200];
-	unsigned int i;
-	int e;
-
-	for (i = 0; i < nfl; i++) {
-		if (p->tgt >= 0 && (unsigned int)p->tgt != i)
-			continue;
-		e = fsl_flight__capture(fl[i], p->why, path, sizeof(path));
-		if (e) {
-			mm->captures_failed++;
-			fsl_err(e, "monitor: capture (%s) of %s failed", p->why, mm->fs[i].label);
-			continue;
-		}
-		mm->captures++;
-		fprintf(stderr, "fslens monitor: capture (%s) -> %s\n", p->why, path);
-		spawn_report(path);
 	}
 }
 
@@ -162,7 +137,7 @@ int cmd_monitor(int argc, char **argv)
 	struct fsl_mon_hist (*prev_op)[MON_OPS] = NULL;
 	uint64_t interval_ns = 5000000000ull, flight_ns = 0, gap_ns = 60000000000ull;
 	uint64_t flight_max = 16ull << 20;
-	unsigned int nmounts = 0, ntrigs = 0, nfl = 0, i, j;
+	unsigned int nmounts = 0, ntrigs = 0, nfl = 0, i;
 	struct fsl_mon_metrics *mm = NULL;
 	struct fsl_monitor *km = NULL;
 	struct fsl_flight *fl[MON_TARGETS_MAX] = { NULL };
@@ -176,7 +151,7 @@ int cmd_monitor(int argc, char **argv)
 	struct fsl_monitor_opts mo = { log_libbpf, &verbose, 99, 0 };
 	struct sigaction sa;
 	const char *hz_src;
-	int opt, e, rc = 0, hz, cglabel = 0;
+	int opt, e, rc = 0, hz, cglabel = 0, bad;
 	char *endp;
 
 	optind = 0;
@@ -228,11 +203,8 @@ int cmd_monitor(int argc, char **argv)
 						       "bad --cpu-freq '%s' (0 to 10000)", optarg);
 			break;
 		case OPT_BENCH_FLOOR:
-			if (!optarg || !strcmp(optarg, "all"))
-				mo.floor = FSL_FLOOR_ALL;
-			else if (!strcmp(optarg, "syscalls"))
-				mo.floor = FSL_FLOOR_SYSCALLS;
-			else
+			mo.floor = fsl_floor_parse(optarg);
+			if (mo.floor < 0)
 				return fsl_usage_error("monitor", usage_text, "bad --bench-floor '%s' "
 						       "(all or syscalls)", optarg);
 			break;
@@ -284,73 +256,35 @@ int cmd_monitor(int argc, char **argv)
 		mm->cgroups = 1;
 		fsl_cgroup2_mount("/proc/self/mounts", mm->cgroup_root, sizeof(mm->cgroup_root));
 	}
-	for (i = 0; i < nmounts; i++) {
-		e = fsl_mon_add_mount(mm, mounts[i], hz, &tg[mm->ntargets]);
-		if (e == -ENOSPC) {
-			rc = fsl_err(e, "monitor: at most %d filesystems", MON_TARGETS_MAX);
-			goto out;
-		}
-		if (e) {
-			rc = fsl_err(e, "monitor: cannot use '%s'", mounts[i]);
-			goto out;
-		}
+	e = fsl_mon_add_targets(mm, mounts, nmounts, hz, tg, &bad);
+	if (e == -ENOSPC) {
+		rc = fsl_err(e, "monitor: at most %d filesystems", MON_TARGETS_MAX);
+	} else if (e && bad >= 0) {
+		rc = fsl_err(e, "monitor: cannot use '%s'", mounts[bad]);
+	} else if (e == -ENOENT) {
+		fprintf(stderr, "fslens monitor: no ext4 filesystem is mounted; give -m MOUNT\n");
+		rc = 1;
+	} else if (e) {
+		rc = fsl_err(e, "monitor: cannot read /proc/self/mounts");
 	}
-	if (!nmounts) {
-		e = fsl_mon_add_all_ext4(mm, "/proc/self/mounts", hz, tg);
-		if (e < 0) {
-			rc = fsl_err(e, "monitor: cannot read /proc/self/mounts");
-			goto out;
-		}
-		if (!e) {
-			fprintf(stderr, "fslens monitor: no ext4 filesystem is mounted; give -m MOUNT\n");
-			rc = 1;
-			goto out;
-		}
-	}
-	{
-		struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
-
-		setrlimit(RLIMIT_MEMLOCK, &rl);
-	}
+	if (e)
+		goto out;
 	km = fsl_monitor__new(mm, &mo, &e);
 	if (!km) {
 		rc = fsl_err(e, "monitor: cannot load the probes%s", verbose ? "" :
 			     " (-v shows libbpf's messages)");
 		goto out;
 	}
-	/*
-	 * One flight recorder per target, each scoped as `fslens record -m`
-	 * would be; the memory bounds are shared out among them.
-	 */
-	for (i = 0; flight_ns && i < mm->ntargets; i++) {
-		uint64_t ring = (4ull << 20) / mm->ntargets;
-		struct fsl_flight_opts fo = {
-			.target = &tg[i],
-			.window_ns = flight_ns,
-			.max_bytes = flight_max / mm->ntargets,
-			.dir = dir,
-			.tag = mm->ntargets > 1 ? mm->fs[i].disk : NULL,
-			.log = log_libbpf,
-			.log_ctx = &verbose,
-		};
+	if (flight_ns) {
+		struct fsl_mon_flight_cfg fc = { flight_ns, flight_max, dir, trigs, ntrigs,
+						 log_libbpf, &verbose };
 
-		/* a ring buffer's size is a power of two pages, at least 1 MiB here */
-		while (ring & (ring - 1))
-			ring &= ring - 1;
-		fo.ring_bytes = ring < (1ull << 20) ? 1ull << 20 : ring;
-		for (j = 0; j < ntrigs; j++) {
-			if (trigs[j].kind == FSL_MON_TRIG_WAIT)
-				fo.wait_over_ns = trigs[j].over_ns;
-			else if (trigs[j].kind == FSL_MON_TRIG_COMMIT)
-				fo.commit_over_ns = trigs[j].over_ns;
-		}
-		fl[i] = fsl_flight__new(&fo, &e);
-		if (!fl[i]) {
+		e = fsl_mon_flights_new(mm, tg, &fc, fl, &nfl);
+		if (e) {
 			rc = fsl_err(e, "monitor: cannot load the flight recorder's probes (%s)",
-				     mm->fs[i].label);
+				     mm->fs[nfl].label);
 			goto out;
 		}
-		nfl++;
 	}
 	e = fsl_monitor__start(km);
 	for (i = 0; !e && i < nfl; i++)
@@ -414,33 +348,15 @@ int cmd_monitor(int argc, char **argv)
 		}
 		now = mono_ns();
 		if (now >= next_read) {
+			char p99[160] = "";
+			int t = fsl_mon_interval(km, fl, nfl, mm, prev_op, trigs, ntrigs, p99,
+						 sizeof(p99));
+
 			next_read = now + (int64_t)interval_ns;
-			fsl_monitor__read(km);
-			for (i = 0; i < nfl; i++) {
-				uint64_t lost[FSL_FAM__MAX] = { 0 };
-
-				if (!i)
-					memset(mm->lost, 0, sizeof(mm->lost));
-				fsl_flight__lost(fl[i], lost);
-				for (j = 0; j < FSL_FAM__MAX; j++)
-					mm->lost[j] += lost[j];
+			if (t >= 0 && !trig[0]) {
+				snprintf(trig, sizeof(trig), "%s", p99);
+				ttgt = t;
 			}
-			for (j = 0; j < ntrigs && !trig[0]; j++) {
-				uint64_t p;
-				int t;
-
-				if (trigs[j].kind != FSL_MON_TRIG_P99)
-					continue;
-				t = fsl_mon_p99_over(mm, prev_op, &trigs[j], &p);
-				if (t >= 0) {
-					snprintf(trig, sizeof(trig), "p99 of %s on %s %.1f ms",
-						 fsl_mon_op_name(trigs[j].op), mm->fs[t].label,
-						 p / 1e6);
-					ttgt = t;
-				}
-			}
-			for (i = 0; i < mm->ntargets; i++)
-				memcpy(prev_op[i], mm->fs[i].op, sizeof(prev_op[i]));
 			fsl_mon_http__publish(httpd, mm);
 		}
 		if (trig[0]) {
@@ -452,7 +368,7 @@ int cmd_monitor(int argc, char **argv)
 			}
 		}
 		if (fsl_mon_gate__due(&gate, now)) {
-			capture(fl, nfl, &gate, mm);
+			fsl_mon_capture(fl, nfl, &gate, mm, spawn_report);
 			fsl_mon_gate__done(&gate);
 			fsl_mon_http__publish(httpd, mm);
 		}

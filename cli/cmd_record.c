@@ -242,11 +242,8 @@ int cmd_record(int argc, char **argv)
 		case 'S': o.syscall_tp = 1; break;
 		case 'U': o.full = 1; break;
 		case 'F':
-			if (!optarg || !strcmp(optarg, "all"))
-				o.floor = FSL_FLOOR_ALL;
-			else if (!strcmp(optarg, "syscalls"))
-				o.floor = FSL_FLOOR_SYSCALLS;
-			else
+			o.floor = fsl_floor_parse(optarg);
+			if (o.floor < 0)
 				return fsl_usage_error("record", usage_text, "bad --bench-floor '%s' "
 						       "(all or syscalls)", optarg);
 			break;

@@ -16,6 +16,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include "cli.h"
+#include "fslens/collector.h"
 #include "fslens/trace.h"
 
 int fsl_err(int err, const char *fmt, ...)
@@ -30,6 +31,15 @@ int fsl_err(int err, const char *fmt, ...)
 		fprintf(stderr, ": %s", strerror(err < 0 ? -err : err));
 	fputc('\n', stderr);
 	return 1;
+}
+
+int fsl_floor_parse(const char *arg)
+{
+	if (!arg || !strcmp(arg, "all"))
+		return FSL_FLOOR_ALL;
+	if (!strcmp(arg, "syscalls"))
+		return FSL_FLOOR_SYSCALLS;
+	return -1;
 }
 
 int fsl_err_open(const char *path, int err)

@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +226,12 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	m->ksyms = fsl_ksyms__load(NULL, &e);
 	if (!m->ksyms)
 		goto fail;
+	{
+		/* maps are charged to the memory cgroup on this kernel; older ones count memlock */
+		struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+
+		setrlimit(RLIMIT_MEMLOCK, &rl);
+	}
 	m->skel = monitor_bpf__open();
 	if (!m->skel) {
 		e = -errno ? -errno : -EINVAL;

@@ -84,6 +84,26 @@ int fsl_mon_add_all_ext4(struct fsl_mon_metrics *mm, const char *mounts_file, in
 	return n;
 }
 
+int fsl_mon_add_targets(struct fsl_mon_metrics *mm, const char *const *mounts, unsigned int n,
+			int hz, struct fsl_target *tg, int *bad)
+{
+	unsigned int i;
+	int e;
+
+	*bad = -1;
+	for (i = 0; i < n; i++) {
+		e = fsl_mon_add_mount(mm, mounts[i], hz, &tg[mm->ntargets]);
+		if (e) {
+			*bad = (int)i;
+			return e;
+		}
+	}
+	if (n)
+		return 0;
+	e = fsl_mon_add_all_ext4(mm, "/proc/self/mounts", hz, tg);
+	return e < 0 ? e : e == 0 ? -ENOENT : 0;
+}
+
 int fsl_mon_gate__offer(struct fsl_mon_gate *g, int64_t now, const char *why, int tgt)
 {
 	if (g->why[0] || (g->have_last && now - g->last < g->gap_ns))

@@ -83,5 +83,32 @@ scratch_fs() {
 	at_exit "umount -l $SCRATCH_MNT"
 	SCRATCH_DEV=$(lsblk -ndo MAJ:MIN "$SCRATCH_LOOP" | tr -d ' ')
 }
+# second_fs NAME SIZE_MB [mkfs.ext4 options...]: another ext4, the image
+# $T_TMP/NAME.img on a loop device mounted at $T_TMP/NAME (with
+# MOUNT_OPTS if set); sets SECOND_MNT, SECOND_LOOP, SECOND_DEV (MAJ:MIN).
+# Always torn down at exit.
+second_fs() {
+	local name=$1 size=$2; shift 2
+	truncate -s "${size}M" "$T_TMP/$name.img" &&
+		mkfs.ext4 -q -F "$@" "$T_TMP/$name.img" >/dev/null 2>&1 || return 1
+	SECOND_LOOP=$(losetup -f --show "$T_TMP/$name.img") || return 1
+	at_exit "losetup -d $SECOND_LOOP"
+	SECOND_MNT=$T_TMP/$name
+	mkdir -p "$SECOND_MNT" &&
+		mount ${MOUNT_OPTS:+-o "$MOUNT_OPTS"} "$SECOND_LOOP" "$SECOND_MNT" || return 1
+	at_exit "umount -l $SECOND_MNT"
+	SECOND_DEV=$(lsblk -ndo MAJ:MIN "$SECOND_LOOP" | tr -d ' ')
+}
+
+# wait_metrics PORT: until fslens monitor serves /metrics on 127.0.0.1:PORT
+# (20 s at most; returns 1 if it never did)
+wait_metrics() {
+	for _ in $(seq 1 80); do
+		curl -sf "http://127.0.0.1:$1/metrics" >/dev/null && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
 # Unmount (keeping the loop device) so e2fsck/debugfs see a clean image.
 scratch_umount() { sync; umount "$SCRATCH_MNT"; }

@@ -198,6 +198,13 @@ void fsl_mon_http__stop(struct fsl_mon_http *h);
 struct fsl_target;
 uint32_t fsl_mon_commit_jiffies(const char *mount_options, int hz);
 int fsl_mon_add_mount(struct fsl_mon_metrics *mm, const char *mount, int hz, struct fsl_target *t);
+/*
+ * The targets: each of mounts[0..n), or without any every ext4 mounted.
+ * 0, or a -errno: of mounts[*bad] (-ENOSPC past MON_TARGETS_MAX); with
+ * *bad -1, reading /proc/self/mounts, or -ENOENT: no ext4 is mounted.
+ */
+int fsl_mon_add_targets(struct fsl_mon_metrics *mm, const char *const *mounts, unsigned int n,
+			int hz, struct fsl_target *tg, int *bad);
 int fsl_mon_add_all_ext4(struct fsl_mon_metrics *mm, const char *mounts_file, int hz,
 			 struct fsl_target *tg);
 
@@ -233,5 +240,44 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 int fsl_monitor__start(struct fsl_monitor *m);
 int fsl_monitor__read(struct fsl_monitor *m);
 void fsl_monitor__free(struct fsl_monitor *m);
+
+/* ---- the daemon's steps (collector/monitor_daemon.c) ---- */
+
+struct fsl_flight;
+
+struct fsl_mon_flight_cfg {
+	uint64_t window_ns;		/* --flight */
+	uint64_t max_bytes;		/* --flight-max, shared out among the targets */
+	const char *dir;		/* -o */
+	const struct fsl_mon_trigger *trigs;	/* wait> and commit> go to every recorder */
+	unsigned int ntrigs;
+	void (*log)(void *ctx, const char *line);
+	void *log_ctx;
+};
+
+/*
+ * One flight recorder per target (fl[i] of mm's target i), each scoped as
+ * `fslens record -m` would be. *made: how many were made (free them on
+ * error too). 0, or the -errno of recorder *made.
+ */
+int fsl_mon_flights_new(const struct fsl_mon_metrics *mm, const struct fsl_target *tg,
+			const struct fsl_mon_flight_cfg *cfg, struct fsl_flight **fl,
+			unsigned int *made);
+/*
+ * An interval's end: the kernel's maps read into mm, the recorders' losses
+ * summed into mm->lost, the p99 triggers checked against prev_op (the
+ * histograms at the interval's start, then updated). The target whose p99
+ * trigger fired (its line in trig), or -1.
+ */
+int fsl_mon_interval(struct fsl_monitor *km, struct fsl_flight **fl, unsigned int nfl,
+		     struct fsl_mon_metrics *mm, struct fsl_mon_hist (*prev_op)[MON_OPS],
+		     const struct fsl_mon_trigger *trigs, unsigned int ntrigs,
+		     char *trig, size_t trigsz);
+/*
+ * The gate's capture: of its target's recorder, or of every one (tgt -1);
+ * counted in mm; done(trace) after each trace written.
+ */
+void fsl_mon_capture(struct fsl_flight **fl, unsigned int nfl, const struct fsl_mon_gate *g,
+		     struct fsl_mon_metrics *mm, void (*done)(const char *trace));
 
 #endif /* FSLENS_MONITOR_H */

@@ -19,10 +19,7 @@ sync
 	--trigger 'wait>2ms' --trigger-gap 12 -o "$T_TMP/cap" 2>"$T_TMP/mon.err" &
 MON=$!
 at_exit "kill $MON; wait $MON"
-for _ in $(seq 1 40); do
-	curl -sf "http://127.0.0.1:$MPORT/metrics" >/dev/null && break
-	sleep 0.25
-done
+wait_metrics $MPORT
 (cd "$SCRATCH_MNT/d" && seq 1 "$N" | xargs mkdir)
 for _ in $(seq 1 40); do
 	ls "$T_TMP"/cap/*.trace >/dev/null 2>&1 && break

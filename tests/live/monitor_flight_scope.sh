@@ -15,13 +15,9 @@ MPORT=$((25000 + $$ % 5000))
 
 scratch_fs 256 ext4 -b 1024 -J size=1 || { fail setup "cannot make scratch fs"; exit 1; }
 A=$SCRATCH_MNT
-truncate -s 256M "$T_TMP/b.img" && mkfs.ext4 -q -F -b 1024 -J size=1 "$T_TMP/b.img" >/dev/null 2>&1 ||
-	{ fail setup "cannot make fs B"; exit 1; }
-BLOOP=$(losetup -f --show "$T_TMP/b.img") || { fail setup "no loop device for B"; exit 1; }
-at_exit "losetup -d $BLOOP"
-mkdir -p "$T_TMP/b" && mount "$BLOOP" "$T_TMP/b" || { fail setup "cannot mount B"; exit 1; }
-at_exit "umount -l $T_TMP/b"
-BDEV=$(lsblk -ndo MAJ:MIN "$BLOOP" | tr -d ' ')
+second_fs b 256 -b 1024 -J size=1 || { fail setup "cannot make fs B"; exit 1; }
+BLOOP=$SECOND_LOOP
+BDEV=$SECOND_DEV
 BNAME=$(basename "$BLOOP")
 mkdir "$A/d" "$T_TMP/b/d" "$T_TMP/cap"
 cp "$(command -v xargs)" "$T_TMP/fsl_othxargs"
@@ -32,10 +28,7 @@ sync
 	-o "$T_TMP/cap" 2>"$T_TMP/mon.err" &
 MON=$!
 at_exit "kill $MON; wait $MON"
-for _ in $(seq 1 40); do
-	curl -sf "http://127.0.0.1:$MPORT/metrics" >/dev/null && break
-	sleep 0.25
-done
+wait_metrics $MPORT
 (cd "$T_TMP/b/d" && seq 1 "$NB" | "$T_TMP/fsl_othxargs" "$T_TMP/fsl_othmkdir") &
 OTH=$!
 (cd "$A/d" && seq 1 "$N" | xargs mkdir)

@@ -24,12 +24,10 @@ GAP=6
 scratch_fs 1024 ext4 || { fail setup "cannot make scratch fs"; exit 1; }
 A=$SCRATCH_MNT
 ALOOP=$SCRATCH_LOOP
-truncate -s 256M "$T_TMP/b.img" && mkfs.ext4 -q -F "$T_TMP/b.img" || { fail setup "mkfs B"; exit 1; }
-BLOOP=$(losetup -f --show "$T_TMP/b.img") || { fail setup "no loop device for B"; exit 1; }
-at_exit "losetup -d $BLOOP"
-B=$T_TMP/b
-mkdir -p "$B" "$T_TMP/cap" && mount "$BLOOP" "$B" || { fail setup "cannot mount B"; exit 1; }
-at_exit "umount -l $B"
+second_fs b 256 || { fail setup "cannot make fs B"; exit 1; }
+BLOOP=$SECOND_LOOP
+B=$SECOND_MNT
+mkdir -p "$T_TMP/cap"
 CG=/sys/fs/cgroup/blkio/fsl_thr_$$
 mkdir "$CG" || { fail setup "cannot make a blkio cgroup"; exit 1; }
 at_exit "rmdir $CG"
@@ -42,10 +40,7 @@ sync
 	2>"$T_TMP/mon.err" &
 MON=$!
 at_exit "kill $MON; wait $MON"
-for _ in $(seq 1 80); do
-	curl -sf "http://127.0.0.1:$MPORT/metrics" >/dev/null && break
-	sleep 0.25
-done
+wait_metrics $MPORT
 ncap() { ls "$T_TMP"/cap/*.trace 2>/dev/null | wc -l; }
 wait_caps() {	# wait_caps N: until N traces and their reports are written
 	local i

@@ -18,12 +18,9 @@ MPORT=$((20000 + $$ % 5000))
 
 scratch_fs 256 ext4 || { fail setup "cannot make scratch fs"; exit 1; }
 A=$SCRATCH_MNT
-truncate -s 256M "$T_TMP/b.img" && mkfs.ext4 -q -F "$T_TMP/b.img" || { fail setup "mkfs B"; exit 1; }
-BLOOP=$(losetup -f --show "$T_TMP/b.img") || { fail setup "no loop device for B"; exit 1; }
-at_exit "losetup -d $BLOOP"
-B=$T_TMP/b
-mkdir -p "$B" "$T_TMP/c" && mount "$BLOOP" "$B" || { fail setup "cannot mount B"; exit 1; }
-at_exit "umount -l $B"
+second_fs b 256 || { fail setup "cannot make fs B"; exit 1; }
+B=$SECOND_MNT
+mkdir -p "$T_TMP/c"
 mkdir "$A/d" "$B/f" "$T_TMP/c/f"
 ${CC:-gcc} -O2 -o "$T_TMP/createmany" "$TOP/bench/record_createmany.c" || { fail setup "cc"; exit 1; }
 cp "$(command -v dd)" "$T_TMP/fsl_ddA"	# its own name, for the tally
@@ -32,10 +29,7 @@ sync
 "$FSLENS" monitor -m "$A" -m "$B" --listen 127.0.0.1:$MPORT --interval 0.5 2>"$T_TMP/mon.err" &
 MON=$!
 at_exit "kill $MON; wait $MON"
-for _ in $(seq 1 80); do
-	curl -sf "http://127.0.0.1:$MPORT/metrics" >/dev/null && break
-	sleep 0.25
-done
+wait_metrics $MPORT
 bt_start "$T_TMP/bt.out" '
 tracepoint:syscalls:sys_enter_write /comm == "fsl_ddA" && args->fd == 1/ { @s[tid] = nsecs; }
 tracepoint:syscalls:sys_exit_write /@s[tid]/ {

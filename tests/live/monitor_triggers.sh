@@ -30,13 +30,9 @@ scratch_fs 256 ext4 || { fail setup "cannot make scratch fs"; exit 1; }
 A=$SCRATCH_MNT
 ALOOP=$SCRATCH_LOOP
 mount -o remount,commit=1 "$A" || { fail setup "remount commit=1"; exit 1; }
-truncate -s 1G "$T_TMP/b.img" && mkfs.ext4 -q -F -J size=4 -N 120000 "$T_TMP/b.img" ||
-	{ fail setup "cannot make fs B"; exit 1; }
-BLOOP=$(losetup -f --show "$T_TMP/b.img") || { fail setup "no loop device for B"; exit 1; }
-at_exit "losetup -d $BLOOP"
-B=$T_TMP/b
-mkdir -p "$B" && mount -o commit=60 "$BLOOP" "$B" || { fail setup "cannot mount B"; exit 1; }
-at_exit "umount -l $B"
+MOUNT_OPTS=commit=60 second_fs b 1024 -J size=4 -N 120000 || { fail setup "cannot make fs B"; exit 1; }
+BLOOP=$SECOND_LOOP
+B=$SECOND_MNT
 mkdir "$A/t" "$A/f" "$A/s" "$B/d"
 ${CC:-gcc} -O2 -o "$T_TMP/createmany" "$TOP/bench/record_createmany.c" || { fail setup "cc"; exit 1; }
 sync
