@@ -37,6 +37,10 @@ int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, ui
 /* Print "fslens <cmd>: <msg> (see 'fslens <cmd> --help')", one line; returns EXIT_USAGE. */
 /* --bench-floor[=all|syscalls] (record, monitor): FSL_FLOOR_*, or -1 for another value. */
 int fsl_floor_parse(const char *arg);
+/* mkdir -p DIR (mode 0755): 0, or -ENOTDIR when DIR is there and not a directory, or -errno. */
+int fsl_mkdir_p(const char *dir);
+/* Where --from/--to count from: the recording's start (record.start_ns), else the first event. */
+uint64_t fsl_trace_origin(struct fsl_reader *r);
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The same line, pointing to another place than --help: " (see 'SEE')". */

@@ -217,24 +217,6 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path) ? -1 : 0;
 }
 
-static int mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 struct demo {
 	const struct fsl_scenario *sc;
 	enum fsl_scale scale;
@@ -716,7 +698,7 @@ int cmd_demo(int argc, char **argv)
 		goto out;
 	}
 	d->self[len] = 0;
-	if ((err = mkdir_p(d->outdir))) {
+	if ((err = fsl_mkdir_p(d->outdir))) {
 		rc = fsl_err(err, "cannot create '%s'", d->outdir);
 		goto out;
 	}

@@ -55,15 +55,6 @@ struct export_args {
 	uint64_t origin;		/* the trace's start, where --from counts from */
 };
 
-static int mkdir_p(const char *dir)
-{
-	struct stat st;
-
-	if (!stat(dir, &st))
-		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-	return mkdir(dir, 0755) ? -errno : 0;
-}
-
 /*
  * The disk's name if the trace recorded it: record writes target.disk_name
  * (and target.dev_name) as "MAJ:MIN name".
@@ -113,10 +104,9 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 	struct fsl_bt_export *x;
 	const char *rt = fsl_reader__kv(r, FSL_KV_REALTIME_OFFSET);
 	const char *dir = a->out ? a->out : ".";
-	size_t i;
 	int err;
 
-	err = mkdir_p(dir);
+	err = fsl_mkdir_p(dir);
 	if (err)
 		return fsl_err(err, "cannot create directory '%s'", dir);
 	o.dir = dir;
@@ -161,23 +151,8 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 			a->only_dev ? " for that device" : "");
 		return 1;
 	}
-	for (i = 0; i < fsl_bt_export__ndevs(x) && !a->quiet; i++) {
-		const struct fsl_bt_dev_stats *d = fsl_bt_export__dev(x, i);
-
-		fprintf(stderr, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu", dir, d->name, d->ncpus - 1,
-			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q);
-		if (d->bios)
-			fprintf(stderr, "  G %llu", (unsigned long long)d->g);
-		fprintf(stderr, "  I %llu  M %llu", (unsigned long long)d->i,
-			(unsigned long long)d->m);
-		if (d->bios)
-			fprintf(stderr, "  F %llu  X %llu", (unsigned long long)d->f,
-				(unsigned long long)d->x);
-		if (d->r)
-			fprintf(stderr, "  R %llu", (unsigned long long)d->r);
-		fprintf(stderr, "  D %llu  C %llu  (blkparse -i %s/%s)\n", (unsigned long long)d->d,
-			(unsigned long long)d->c, dir, d->name);
-	}
+	if (!a->quiet)
+		fsl_bt_export__print_summary(x, stderr, dir);
 	fsl_bt_export__free(x);
 	return 0;
 }
@@ -242,25 +217,14 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 static int write_stacks(struct fsl_folded_export *x, FILE *f, const char *cls,
 			const struct export_args *a)
 {
-	char title[256], *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int err;
-
 	if (a->format != FMT_FLAMEGRAPH)
 		return fsl_folded_export__write(x, f, cls);
-	mem = open_memstream(&buf, &len);
-	if (!mem)
-		return -ENOMEM;
-	err = fsl_folded_export__write(x, mem, cls);
-	if (fclose(mem) && !err)
-		err = -ENOMEM;
-	snprintf(title, sizeof(title), "Off-CPU time%s%s: %s", cls ? ", " : "", cls ? cls : "",
-		 a->trace);
-	if (!err)
-		err = fsl_flamegraph_svg(f, buf, len, title, "us");
-	free(buf);
-	return err;
+	return fsl_folded_export__write_svg(x, f, cls, a->trace);
+}
+
+static void say_path(const char *path)
+{
+	fprintf(stderr, "%s\n", path);
 }
 
 /* One file per wait class: DIR/<class>.folded (or .svg). */
@@ -268,29 +232,16 @@ static int write_per_class(struct fsl_folded_export *x, const struct export_args
 {
 	const char *dir = a->out ? a->out : ".";
 	char path[4096];
-	size_t i;
-	int err;
-	FILE *f;
+	int err, creating;
 
-	err = mkdir_p(dir);
+	err = fsl_mkdir_p(dir);
 	if (err)
 		return fsl_err(err, "cannot create directory '%s'", dir);
-	for (i = 0; i < fsl_folded_export__nclasses(x); i++) {
-		const char *cls = fsl_folded_export__class(x, i);
-
-		snprintf(path, sizeof(path), "%s/%s.%s", dir, cls,
-			 a->format == FMT_FLAMEGRAPH ? "svg" : "folded");
-		f = fopen(path, "w");
-		if (!f)
-			return fsl_err(-errno, "cannot create '%s'", path);
-		err = write_stacks(x, f, cls, a);
-		if (fclose(f) && !err)
-			err = -errno;
-		if (err)
-			return fsl_err(err, "cannot write '%s'", path);
-		if (!a->quiet)
-			fprintf(stderr, "%s\n", path);
-	}
+	err = fsl_folded_export__write_classes(x, dir, a->format == FMT_FLAMEGRAPH, a->trace,
+					       a->quiet ? NULL : say_path, path, sizeof(path),
+					       &creating);
+	if (err)
+		return fsl_err(err, "cannot %s '%s'", creating ? "create" : "write", path);
 	return 0;
 }
 
@@ -379,7 +330,6 @@ int cmd_export(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct export_args a = { 0 };
-	const char *v;
 	uint64_t origin;
 	struct fsl_reader_opts ro = { 0 };
 	struct fsl_reader *r;
@@ -455,8 +405,7 @@ int cmd_export(int argc, char **argv)
 				       "the name 'fslens info' shows)", dev_arg, a.trace);
 	}
 	/* the window counts from the recording's start, as in fslens report */
-	v = fsl_reader__kv(r, FSL_KV_START_NS);
-	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	origin = fsl_trace_origin(r);
 	if (fsl_window_check("export", a.trace, r, origin, a.from ? &a.from : NULL,
 			     have_to ? &a.to : NULL)) {
 		fsl_reader__close(r);

@@ -71,7 +71,6 @@ int cmd_report(int argc, char **argv)
 	struct fsl_session *sess = NULL;
 	struct fsl_reader *r = NULL;
 	struct fsl_meta m;
-	const char *v;
 
 	optind = 0;
 	while ((c = fsl_getopt("report", argc, argv, "jH:s:h", opts)) != -1) {
@@ -134,8 +133,7 @@ int cmd_report(int argc, char **argv)
 	if (!r)
 		return fsl_err_open(path, err);
 	fsl_meta_from_reader(&m, r);
-	v = fsl_reader__kv(r, FSL_KV_START_NS);
-	origin = v ? strtoull(v, NULL, 10) : fsl_reader__stats(r)->first_ts;
+	origin = fsl_trace_origin(r);
 	if (fsl_window_check("report", path, r, origin, have_from ? &from : NULL,
 			     have_to ? &to : NULL)) {
 		fsl_reader__close(r);

@@ -695,3 +695,25 @@ void fsl_bt_export__free(struct fsl_bt_export *x)
 	free(x->comms);
 	free(x);
 }
+
+void fsl_bt_export__print_summary(const struct fsl_bt_export *x, FILE *f, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < fsl_bt_export__ndevs(x); i++) {
+		const struct fsl_bt_dev_stats *d = fsl_bt_export__dev(x, i);
+
+		fprintf(f, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu", dir, d->name, d->ncpus - 1,
+			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q);
+		if (d->bios)
+			fprintf(f, "  G %llu", (unsigned long long)d->g);
+		fprintf(f, "  I %llu  M %llu", (unsigned long long)d->i, (unsigned long long)d->m);
+		if (d->bios)
+			fprintf(f, "  F %llu  X %llu", (unsigned long long)d->f,
+				(unsigned long long)d->x);
+		if (d->r)
+			fprintf(f, "  R %llu", (unsigned long long)d->r);
+		fprintf(f, "  D %llu  C %llu  (blkparse -i %s/%s)\n", (unsigned long long)d->d,
+			(unsigned long long)d->c, dir, d->name);
+	}
+}

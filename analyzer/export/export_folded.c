@@ -262,3 +262,54 @@ void fsl_folded_export__free(struct fsl_folded_export *x)
 	fsl_comms__free(x->comms);
 	free(x);
 }
+
+int fsl_folded_export__write_svg(struct fsl_folded_export *x, FILE *out, const char *class_name,
+				 const char *trace)
+{
+	char title[256], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	err = fsl_folded_export__write(x, mem, class_name);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	snprintf(title, sizeof(title), "Off-CPU time%s%s: %s", class_name ? ", " : "",
+		 class_name ? class_name : "", trace);
+	if (!err)
+		err = fsl_flamegraph_svg(out, buf, len, title, "us");
+	free(buf);
+	return err;
+}
+
+int fsl_folded_export__write_classes(struct fsl_folded_export *x, const char *dir, int svg,
+				     const char *trace, void (*wrote)(const char *path),
+				     char *bad, size_t badsz, int *creating)
+{
+	size_t i;
+	int err;
+	FILE *f;
+
+	for (i = 0; i < fsl_folded_export__nclasses(x); i++) {
+		const char *cls = fsl_folded_export__class(x, i);
+
+		snprintf(bad, badsz, "%s/%s.%s", dir, cls, svg ? "svg" : "folded");
+		*creating = 1;
+		f = fopen(bad, "w");
+		if (!f)
+			return -errno;
+		*creating = 0;
+		err = svg ? fsl_folded_export__write_svg(x, f, cls, trace) :
+			    fsl_folded_export__write(x, f, cls);
+		if (fclose(f) && !err)
+			err = -errno;
+		if (err)
+			return err;
+		if (wrote)
+			wrote(bad);
+	}
+	return 0;
+}

@@ -145,6 +145,8 @@ int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev);
 int fsl_bt_export__finish(struct fsl_bt_export *x);
 size_t fsl_bt_export__ndevs(const struct fsl_bt_export *x);
 const struct fsl_bt_dev_stats *fsl_bt_export__dev(const struct fsl_bt_export *x, size_t idx);
+/* A line per disk written to DIR: its files, its Q/G/I/M/F/X/R/D/C counts, the blkparse line. */
+void fsl_bt_export__print_summary(const struct fsl_bt_export *x, FILE *f, const char *dir);
 void fsl_bt_export__free(struct fsl_bt_export *x);
 
 /* ---- blktrace import ---- */
@@ -204,6 +206,20 @@ int fsl_folded_export__write(struct fsl_folded_export *x, FILE *out, const char 
 size_t fsl_folded_export__nstacks(const struct fsl_folded_export *x);
 /* Wait classes seen (for one file per class). */
 size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x);
+/*
+ * The stacks of class_name (NULL: all) drawn as a flame graph SVG of the
+ * same lines fsl_folded_export__write gives, titled with trace.
+ */
+int fsl_folded_export__write_svg(struct fsl_folded_export *x, FILE *out, const char *class_name,
+				 const char *trace);
+/*
+ * One file per class in dir: CLASS.folded, or CLASS.svg with svg; wrote(path)
+ * after each. 0, or a -errno with the file's path in bad and *creating set
+ * when it could not be made (else it could not be written).
+ */
+int fsl_folded_export__write_classes(struct fsl_folded_export *x, const char *dir, int svg,
+				     const char *trace, void (*wrote)(const char *path),
+				     char *bad, size_t badsz, int *creating);
 const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t idx);
 void fsl_folded_export__free(struct fsl_folded_export *x);
 
