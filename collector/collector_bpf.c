@@ -589,6 +589,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	kthread_names(skel, o);
 	skel->rodata->targ_jbd2_kick = !!(want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_journal = !!(want & (1u << FSL_FAM_JOURNAL));
+	/* without --full, the journal's handles are summed in the kernel */
+	skel->rodata->targ_hagg = !o->full && (want & (1u << FSL_FAM_JOURNAL));
 	skel->rodata->targ_wakeup_bytes = ring_size(o->ring_bytes) / 8;
 	c->cpu_shift = 27;
 	c->cpu_period_ns = 1000000000ull / (o->cpu_freq ? o->cpu_freq : FSL_COLLECTOR_CPU_FREQ_DEFAULT);
@@ -829,13 +831,20 @@ static int attach_cpu(struct fsl_collector *c, struct bpf_program *prog)
 	return n;
 }
 
-int fsl_collector__start(struct fsl_collector *c)
+/* CLOCK_MONOTONIC in ns: the probes' bpf_ktime_get_ns() clock. */
+static uint64_t mono_ns(void)
 {
-	struct bpf_program *prog;
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	c->cpu_t0 = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	return (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+int fsl_collector__start(struct fsl_collector *c)
+{
+	struct bpf_program *prog;
+
+	c->cpu_t0 = mono_ns();
 	c->cpu_next_slot = c->cpu_t0 >> c->cpu_shift;
 	bpf_object__for_each_program(prog, c->skel->obj) {
 		int e;
@@ -946,7 +955,6 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 	int fd = bpf_map__fd(c->skel->maps.cpu_counts), e = 0;
 	struct cpu_key *keys = NULL, k, *prev = NULL;
 	size_t n = 0, cap = 0, i;
-	struct timespec t;
 	uint64_t now;
 
 	if (!(c->families & (1u << FSL_FAM_CPU)))
@@ -964,8 +972,7 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 		keys[n] = k;
 		prev = &keys[n++];
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	now = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	now = mono_ns();
 	for (i = 0; i < n && !e; i++) {
 		uint64_t from = keys[i].slot << c->cpu_shift, to = from + (1ull << c->cpu_shift);
 		struct fsl_ev_cpu ev;
@@ -1006,14 +1013,12 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 /* Finished slots, once the clock has entered a new one. */
 static int cpu_drain_due(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
 {
-	struct timespec t;
 	uint64_t slot;
 	int e;
 
 	if (!(c->families & (1u << FSL_FAM_CPU)))
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	slot = ((uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec) >> c->cpu_shift;
+	slot = mono_ns() >> c->cpu_shift;
 	if (slot <= c->cpu_next_slot)
 		return 0;
 	e = cpu_drain(c, slot, fn, ctx);
@@ -1133,12 +1138,10 @@ static int tasktime_rest(struct fsl_collector *c, fsl_collector_event_fn fn, voi
 	int fd = bpf_map__fd(c->skel->maps.tasktime), e;
 	struct fsl_ev_tasktime ev;
 	struct tasktime_val v;
-	struct timespec t;
 	uint32_t key, next, *prev = NULL;
 	uint64_t now;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	now = (uint64_t)t.tv_sec * 1000000000ull + t.tv_nsec;
+	now = mono_ns();
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
@@ -1169,6 +1172,55 @@ static int tasktime_rest(struct fsl_collector *c, fsl_collector_event_fn fn, voi
 	return 0;
 }
 
+/* Mirrors struct hagg_key and hagg_val of probes/journal.bpf.h. */
+struct hagg_key {
+	uint32_t dev, tid, type, line;
+};
+
+struct hagg_val {
+	uint64_t started, stopped, blocks, wait_ns, max_ns, ip;
+};
+
+/*
+ * The default tier's handle sums of the transactions that did not reach
+ * T_FLUSH before the end (the running one), as the records the probes
+ * write at T_FLUSH. The probes are detached, so the map no longer moves.
+ */
+static int hagg_rest(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.hagg), e;
+	struct fsl_ev_jbd2_handle_agg ev;
+	struct hagg_key key, next, *prev = NULL;
+	struct hagg_val v;
+	uint64_t now;
+
+	now = mono_ns();
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.hdr.ts = now;
+		ev.hdr.type = FSL_EV_JBD2_HANDLE_AGG;
+		ev.hdr.size = sizeof(ev);
+		ev.dev = key.dev;
+		ev.tid = key.tid;
+		ev.type = key.type;
+		ev.line_no = key.line;
+		ev.started = v.started > UINT32_MAX ? UINT32_MAX : (uint32_t)v.started;
+		ev.stopped = v.stopped > UINT32_MAX ? UINT32_MAX : (uint32_t)v.stopped;
+		ev.blocks = v.blocks;
+		ev.wait_ns = v.wait_ns;
+		ev.max_ns = v.max_ns;
+		ev.ip = v.ip;
+		e = fn(ctx, &ev.hdr);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
 int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
 {
 	int n, e = ensure_rb(c);
@@ -1183,6 +1235,9 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 	if (n < 0)
 		return n;
 	n = cpu_drain(c, 0, fn, ctx);
+	if (n)
+		return n;
+	n = hagg_rest(c, fn, ctx);
 	if (n)
 		return n;
 	return tasktime_rest(c, fn, ctx);

@@ -484,10 +484,14 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 			e = -ENOMEM;
 			goto fail;
 		}
-	} else if ((ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
-		    ev->type == FSL_EV_EXT4_JOURNAL_START_SB) &&
-		   ev->size >= sizeof(struct fsl_ev_ext4_journal_start)) {
-		uint64_t ip = ((const struct fsl_ev_ext4_journal_start *)ev)->ip;
+	} else if (((ev->type == FSL_EV_EXT4_JOURNAL_START_INODE ||
+		     ev->type == FSL_EV_EXT4_JOURNAL_START_SB) &&
+		    ev->size >= sizeof(struct fsl_ev_ext4_journal_start)) ||
+		   (ev->type == FSL_EV_JBD2_HANDLE_AGG &&
+		    ev->size >= sizeof(struct fsl_ev_jbd2_handle_agg))) {
+		uint64_t ip = ev->type == FSL_EV_JBD2_HANDLE_AGG ?
+			      ((const struct fsl_ev_jbd2_handle_agg *)ev)->ip :
+			      ((const struct fsl_ev_ext4_journal_start *)ev)->ip;
 
 		if (!fsl_map__put(&s->ips, ip, &fresh) || (fresh && keys_add(&s->new_ips, ip))) {
 			e = -ENOMEM;

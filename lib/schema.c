@@ -203,11 +203,12 @@ static const struct fsl_event_desc table[] = {
 	F(fsl_ev_jbd2_run_stats, flushing, U64), F(fsl_ev_jbd2_run_stats, logging, U64),
 	F(fsl_ev_jbd2_run_stats, handle_count, U32), F(fsl_ev_jbd2_run_stats, blocks, U32),
 	F(fsl_ev_jbd2_run_stats, blocks_logged, U32) } },
-	{ FSL_EV_JBD2_HANDLE_START, FSL_FAM_JOURNAL, 5, sizeof(struct fsl_ev_jbd2_handle_start),
+	{ FSL_EV_JBD2_HANDLE_START, FSL_FAM_JOURNAL, 6, sizeof(struct fsl_ev_jbd2_handle_start),
 	  "jbd2_handle_start", "jbd2", {
 	F(fsl_ev_jbd2_handle_start, dev, DEV), F(fsl_ev_jbd2_handle_start, tid, U32),
 	F(fsl_ev_jbd2_handle_start, type, U32), F(fsl_ev_jbd2_handle_start, line_no, U32),
-	F(fsl_ev_jbd2_handle_start, requested_blocks, S32) } },
+	F(fsl_ev_jbd2_handle_start, requested_blocks, S32),
+	F(fsl_ev_jbd2_handle_start, flags, U32) } },
 	{ FSL_EV_JBD2_HANDLE_STATS, FSL_FAM_JOURNAL, 8, sizeof(struct fsl_ev_jbd2_handle_stats),
 	  "jbd2_handle_stats", "jbd2", {
 	F(fsl_ev_jbd2_handle_stats, dev, DEV), F(fsl_ev_jbd2_handle_stats, tid, U32),
@@ -241,6 +242,13 @@ static const struct fsl_event_desc table[] = {
 	{ FSL_EV_JBD2_KICK, FSL_FAM_JOURNAL, 2, sizeof(struct fsl_ev_jbd2_kick), "jbd2_kick",
 	  NULL, {
 	F(fsl_ev_jbd2_kick, dev, DEV), F(fsl_ev_jbd2_kick, stack_id, S32) } },
+	{ FSL_EV_JBD2_HANDLE_AGG, FSL_FAM_JOURNAL, 10, sizeof(struct fsl_ev_jbd2_handle_agg),
+	  "jbd2_handle_agg", NULL, {
+	F(fsl_ev_jbd2_handle_agg, dev, DEV), F(fsl_ev_jbd2_handle_agg, tid, U32),
+	F(fsl_ev_jbd2_handle_agg, type, U32), F(fsl_ev_jbd2_handle_agg, line_no, U32),
+	F(fsl_ev_jbd2_handle_agg, started, U32), F(fsl_ev_jbd2_handle_agg, stopped, U32),
+	F(fsl_ev_jbd2_handle_agg, blocks, U64), F(fsl_ev_jbd2_handle_agg, wait_ns, U64),
+	F(fsl_ev_jbd2_handle_agg, max_ns, U64), F(fsl_ev_jbd2_handle_agg, ip, HEX) } },
 
 	WB_WORK(FSL_EV_WRITEBACK_START, "writeback_start"),
 	WB_WORK(FSL_EV_WRITEBACK_WRITTEN, "writeback_written"),

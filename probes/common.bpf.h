@@ -35,6 +35,7 @@ const volatile __u64 targ_min_wait_ns = 0;
 const volatile __u32 targ_o_creat = 0100;	/* O_CREAT on this arch */
 const volatile bool targ_jbd2_kick = false;	/* journal family: who wakes targ_jbd2_pid */
 const volatile bool targ_journal = false;	/* journal family: emit; else its programs only mark dir_act */
+const volatile bool targ_hagg = false;	/* default tier: journal handles summed per transaction and site */
 const volatile __u32 targ_self = 0;	/* the collector's own tgid, never recorded */
 const volatile __u64 targ_wakeup_bytes = 1 << 20;	/* wake the reader past this fill */
 
@@ -231,7 +232,9 @@ struct {
 struct dir_act {
 	__u64 ts;
 	__u32 dev;
-	__u32 _pad;
+	__u32 chp;	/* default tier: in a checkpoint since a jbd2_checkpoint with work */
+	__u64 js_ts;	/* default tier: its pending ext4_journal_start_* (0 none) */
+	__u64 js_ip;
 };
 
 /*

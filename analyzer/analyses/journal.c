@@ -366,6 +366,9 @@ static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		ip = p->ip;
 		fsl_map__del(&s->pending, h->tid);
 	}
+	/* the default tier's record of a handle its transaction's sums hold */
+	if (h->size >= sizeof(*ev) && (ev->flags & FSL_HS_IN_AGG))
+		return 0;
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
 	s->res.handles++;
@@ -381,40 +384,53 @@ static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 	return 0;
 }
 
+/* Blocks a transaction's handles of one site dirtied: its sums, and its busiest site. */
+static int txn_add_stopped(struct an_journal *s, uint32_t dev, uint32_t tid, uint32_t type,
+			   uint32_t line, uint64_t handles, uint64_t blocks)
+{
+	struct an_open_txn *o;
+	struct fsl_txn *t;
+	unsigned int i;
+
+	/* into its transaction, counted when the transaction ends in the window */
+	o = fsl_map__put(&s->open, txn_key(dev, tid), NULL);
+	if (!o)
+		return -ENOMEM;
+	t = &o->t;
+	t->dev = dev;
+	t->tid = tid;
+	t->stats_handles += handles;
+	t->dirtied += blocks;
+	for (i = 0; i < o->nts; i++)
+		if (o->ts[i].type == type && o->ts[i].line == line)
+			break;
+	if (i == o->nts && o->nts < AN_TXN_SITES)
+		o->nts++;
+	if (i < o->nts) {
+		o->ts[i].type = type;
+		o->ts[i].line = line;
+		o->ts[i].blocks += blocks;
+		/* a tie goes to the lower (type, line), whatever the order the sums came in */
+		if (o->ts[i].blocks > t->top_blocks ||
+		    (o->ts[i].blocks == t->top_blocks && blocks &&
+		     ((uint64_t)type << 32 | line) < ((uint64_t)t->top_type << 32 | t->top_line))) {
+			t->top_blocks = o->ts[i].blocks;
+			t->top_type = type;
+			t->top_line = line;
+		}
+	}
+	return 0;
+}
+
 static int on_handle_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
 {
 	struct an_journal *s = cons->priv;
 	const struct fsl_ev_jbd2_handle_stats *ev = (const void *)h;
 	uint32_t blocks = ev->dirtied_blocks > 0 ? ev->dirtied_blocks : 0;
-	struct an_open_txn *o;
-	struct fsl_txn *t;
 	struct an_site *site;
-	unsigned int i;
 
-	/* into its transaction, counted when the transaction ends in the window */
-	o = fsl_map__put(&s->open, txn_key(ev->dev, ev->tid), NULL);
-	if (!o)
+	if (txn_add_stopped(s, ev->dev, ev->tid, ev->type, ev->line_no, 1, blocks))
 		return -ENOMEM;
-	t = &o->t;
-	t->dev = ev->dev;
-	t->tid = ev->tid;
-	t->stats_handles++;
-	t->dirtied += blocks;
-	for (i = 0; i < o->nts; i++)
-		if (o->ts[i].type == ev->type && o->ts[i].line == ev->line_no)
-			break;
-	if (i == o->nts && o->nts < AN_TXN_SITES)
-		o->nts++;
-	if (i < o->nts) {
-		o->ts[i].type = ev->type;
-		o->ts[i].line = ev->line_no;
-		o->ts[i].blocks += blocks;
-		if (o->ts[i].blocks > t->top_blocks) {
-			t->top_blocks = o->ts[i].blocks;
-			t->top_type = ev->type;
-			t->top_line = ev->line_no;
-		}
-	}
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;
 	s->res.handles_stopped++;
@@ -424,6 +440,40 @@ static int on_handle_stats(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		return -ENOMEM;
 	site->s.stopped++;
 	site->s.blocks += blocks;
+	return 0;
+}
+
+/*
+ * The default tier's sums of one transaction's handles at one site, written
+ * when the transaction's handles had all stopped: its starts, their waits
+ * and its stopped handles count where the record is.
+ */
+static int on_handle_agg(struct fsl_consumer *cons, const struct fsl_hdr *h)
+{
+	struct an_journal *s = cons->priv;
+	const struct fsl_ev_jbd2_handle_agg *ev = (const void *)h;
+	struct an_site *site;
+
+	if (h->size < sizeof(*ev))
+		return 0;
+	if (txn_add_stopped(s, ev->dev, ev->tid, ev->type, ev->line_no, ev->stopped, ev->blocks))
+		return -ENOMEM;
+	if (!an_in_window(&s->c->win, h->ts))
+		return 0;
+	s->res.handles += ev->started;
+	s->res.handles_stopped += ev->stopped;
+	s->res.dirtied += ev->blocks;
+	site = site_get(s, ev->type, ev->line_no);
+	if (!site)
+		return -ENOMEM;
+	site->s.count += ev->started;
+	site->s.wait_ns += ev->wait_ns;
+	if (ev->max_ns > site->s.max_ns)
+		site->s.max_ns = ev->max_ns;
+	if (ev->ip && !site->s.ip)
+		site->s.ip = ev->ip;
+	site->s.stopped += ev->stopped;
+	site->s.blocks += ev->blocks;
 	return 0;
 }
 
@@ -548,6 +598,7 @@ struct an_journal *an_journal_new(struct an_ctx *c)
 	s->cons.handlers[FSL_EV_EXT4_JOURNAL_START_SB] = on_journal_start;
 	s->cons.handlers[FSL_EV_JBD2_HANDLE_START] = on_handle_start;
 	s->cons.handlers[FSL_EV_JBD2_HANDLE_STATS] = on_handle_stats;
+	s->cons.handlers[FSL_EV_JBD2_HANDLE_AGG] = on_handle_agg;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT] = on_checkpoint;
 	s->cons.handlers[FSL_EV_JBD2_CHECKPOINT_STATS] = on_checkpoint_stats;
 	s->cons.handlers[FSL_EV_JBD2_LOCK_BUFFER_STALL] = on_lock_buffer_stall;

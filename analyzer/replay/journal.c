@@ -166,9 +166,13 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 
 	if (!t)
 		return -ENOMEM;
+	/* the default tier's whole record of a handle its sums hold: not an input */
+	if (ev->size >= sizeof(*e) && (e->flags & FSL_HS_IN_AGG))
+		return 0;
 	j = rp_jin_push(r);
 	if (!j)
 		return -ENOMEM;
+	r->handle_starts++;
 	if (e->tid != r->txn_tid) {
 		r->txn_tid = e->tid;
 		r->txn_start = ev->ts;
@@ -403,6 +407,16 @@ static int h_kick(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	return 0;
 }
 
+/* The default tier's sums: no handle the model could replay one at a time. */
+static int h_handle_agg(struct fsl_consumer *c, const struct fsl_hdr *ev)
+{
+	struct fsl_replay *r = c->priv;
+
+	(void)ev;
+	r->handle_aggs++;
+	return 0;
+}
+
 static int h_checkpoint(struct fsl_consumer *c, const struct fsl_hdr *ev)
 {
 	struct fsl_replay *r = c->priv;
@@ -524,6 +538,12 @@ void rp_journal__run(struct fsl_replay *r, struct scen *s, int base)
 	if (r->no_journal_events) {
 		snprintf(s->jskip, sizeof(s->jskip), "the trace has no journal events "
 			 "(recorded without -e journal)");
+		return;
+	}
+	if (r->handle_aggs && !r->handle_starts) {
+		snprintf(s->jskip, sizeof(s->jskip), "the trace's journal handles are summed per "
+			 "transaction (the default tier): record with 'fslens record --full' to "
+			 "replay the journal");
 		return;
 	}
 	if (jc.journal_blocks < 1024) {
@@ -673,6 +693,7 @@ void rp_journal__handlers(struct fsl_consumer *c)
 	c->handlers[FSL_EV_EXT4_JOURNAL_START_SB] = h_journal_start;
 	c->handlers[FSL_EV_JBD2_HANDLE_START] = h_handle_start;
 	c->handlers[FSL_EV_JBD2_HANDLE_STATS] = h_handle_stats;
+	c->handlers[FSL_EV_JBD2_HANDLE_AGG] = h_handle_agg;
 	c->handlers[FSL_EV_JBD2_START_COMMIT] = h_commit;
 	c->handlers[FSL_EV_JBD2_COMMIT_LOCKING] = h_commit;
 	c->handlers[FSL_EV_JBD2_COMMIT_FLUSHING] = h_commit;

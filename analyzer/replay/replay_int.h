@@ -203,6 +203,8 @@ struct fsl_replay {
 	uint32_t target_dev;		/* the recorded filesystem's dev_t (0: unknown, take all) */
 	/* record.families lacks them (old traces say nothing: taken as recorded) */
 	int no_journal_events, no_dirops, no_alloc_events, no_offcpu;
+	uint64_t handle_aggs;	/* jbd2_handle_agg records: the default tier's summed handles */
+	uint64_t handle_starts;	/* jbd2_handle_start records */
 	int default_tier;	/* record.tier "default": no allocator requests or frees */
 	int meta_csum;			/* metadata_csum: directory blocks end in a tail */
 	/* the workload's recorded blocked time, by wait class (enum fsl_wclass) */

@@ -63,6 +63,7 @@ enum fsl_event_type {
 	FSL_EV_EXT4_JOURNAL_START_INODE,/* struct fsl_ev_ext4_journal_start */
 	FSL_EV_EXT4_JOURNAL_START_SB,	/* struct fsl_ev_ext4_journal_start */
 	FSL_EV_JBD2_KICK = 30,		/* struct fsl_ev_jbd2_kick */
+	FSL_EV_JBD2_HANDLE_AGG,		/* struct fsl_ev_jbd2_handle_agg */
 
 	/* writeback */
 	FSL_EV_WRITEBACK_START = 40,		/* struct fsl_ev_writeback_work */
@@ -305,8 +306,15 @@ struct fsl_ev_jbd2_handle_start {
 	__u32 type;		/* EXT4_HT_* */
 	__u32 line_no;
 	__s32 requested_blocks;
-	__u32 _pad;
+	__u32 flags;		/* FSL_HS_* */
 };
+
+/*
+ * Recorded in the default tier only for a task coming out of a checkpoint
+ * (its handle start ends the checkpoint's writes): the handle is also
+ * counted in its transaction's jbd2_handle_agg, so the journal's sums skip it.
+ */
+#define FSL_HS_IN_AGG	1
 
 struct fsl_ev_jbd2_handle_stats {
 	struct fsl_hdr hdr;
@@ -354,6 +362,29 @@ struct fsl_ev_jbd2_kick {
 	struct fsl_hdr hdr;
 	__u32 dev;
 	__s32 stack_id;
+};
+
+/*
+ * The default tier's journal handles (record without --full): the kernel
+ * sums one transaction's jbd2_handle_start and jbd2_handle_stats per handle
+ * site (type, line) and writes one record per site when the transaction
+ * reaches T_FLUSH (every handle of it stopped), or at the end of the
+ * recording for the transactions still running. wait_ns is the time from
+ * ext4_journal_start_* to jbd2_handle_start on the same task, as the full
+ * tier's pair gives it.
+ */
+struct fsl_ev_jbd2_handle_agg {
+	struct fsl_hdr hdr;
+	__u32 dev;
+	__u32 tid;		/* the transaction */
+	__u32 type;		/* EXT4_HT_* */
+	__u32 line_no;
+	__u32 started;		/* jbd2_handle_start */
+	__u32 stopped;		/* jbd2_handle_stats */
+	__u64 blocks;		/* dirtied_blocks summed over the stopped handles */
+	__u64 wait_ns;		/* summed over the started handles with a journal start seen */
+	__u64 max_ns;
+	__u64 ip;		/* one caller's address (ext4_journal_start_*'s IP) */
 };
 
 struct fsl_ev_jbd2_update_log_tail {

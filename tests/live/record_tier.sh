@@ -10,7 +10,13 @@
 # its directory) and the same block allocations; both reports have every
 # section, with the same operation counts, commits, handles and layout;
 # replay of the default trace says the layout is not replayed and how to
-# record it, replay of the --full one replays it.
+# record it (and that its journal handles are summed), replay of the
+# --full one replays it.
+# The default trace's journal handles are summed in the kernel: it has no
+# ext4_journal_start_*, jbd2_handle_stats or unflagged jbd2_handle_start
+# record, one jbd2_handle_agg per transaction and site, and its report's
+# handle sites (handles, blocks, callers) and per-transaction contents
+# (handles stopped, blocks dirtied, busiest site) equal the --full one's.
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -56,6 +62,14 @@ check_ge full-request-blocks "$(n f ext4_request_blocks)" 300
 check_ge full-mballoc-free "$(n f ext4_mballoc_free)" 100
 check_eq same-allocate-blocks "$(n d ext4_allocate_blocks)" "$(n f ext4_allocate_blocks)"
 check_eq same-free-blocks "$(n d ext4_free_blocks)" "$(n f ext4_free_blocks)"
+for e in ext4_journal_start_sb ext4_journal_start_inode jbd2_handle_stats; do
+	check_eq "default-no-$e" "$(n d $e)" 0
+	check_ge "full-has-$e" "$(n f $e)" 100
+done
+check_eq default-no-unflagged-handle-start \
+	"$("$Q" "$T_TMP/d.trace" events jbd2_handle_start 2>/dev/null | grep -vc ' flags=1')" 0
+check_ge default-handle-agg "$(n d jbd2_handle_agg)" 600
+check_eq full-no-handle-agg "$(n f jbd2_handle_agg)" 0
 
 "$FSLENS" report --json "$T_TMP/d.trace" >"$T_TMP/d.json" 2>/dev/null
 check_eq default-report "$?" 0
@@ -80,14 +94,32 @@ for p in ("ops.total", "data.total", "journal.commits", "journal.handles",
     if get(d, p) != get(f, p):
         bad.append("%s: default %s, full %s" % (p, json.dumps(get(d, p))[:200],
                                                json.dumps(get(f, p))[:200]))
+def sites(r, key, fields):
+    return sorted(tuple(x.get(k) for k in fields) for x in get(r, key) or [])
+for key, fields in (("journal.handle_waits", ("type", "line", "count", "caller")),
+                    ("journal.contents", ("type", "line", "handles", "blocks", "caller"))):
+    if sites(d, key, fields) != sites(f, key, fields):
+        bad.append("%s: default %s, full %s" % (key, sites(d, key, fields)[:4], sites(f, key, fields)[:4]))
+def txns(r):
+    return {t["tid"]: (t.get("stopped_handles"), t.get("dirtied_blocks"), t.get("top_site"))
+            for t in get(r, "journal.transactions") or []}
+td, tf = txns(d), txns(f)
+diff = [k for k in tf if td.get(k) != tf[k]]
+if len(tf) < 300 or set(td) != set(tf) or diff:
+    bad.append("transactions: %d vs %d, differing %s" % (len(td), len(tf),
+               [(k, td.get(k), tf[k]) for k in diff[:3]]))
 for b in bad:
     print("    " + b, file=sys.stderr)
+w = lambda r: sum(x["wait_us"] for x in get(r, "journal.handle_waits") or [])
+print("    handle-start waits: default %.0f us, full %.0f us" % (w(d), w(f)), file=sys.stderr)
 print("    ops %s, commits %s, files %s in both" % (get(f, "ops.total"), get(f, "journal.commits"),
       get(f, "layout.files")), file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
 "$FSLENS" replay "$T_TMP/d.trace" >"$T_TMP/d.replay" 2>&1
 check_grep default-replay-says 'placement skipped: .*record --full' "$T_TMP/d.replay"
+check_grep default-replay-journal-says 'model skipped: .*summed per transaction.*record --full' \
+	"$T_TMP/d.replay"
 "$FSLENS" replay "$T_TMP/f.trace" >"$T_TMP/f.replay" 2>&1
 check_grep full-replay-layout '^Block placement, one step at a time: [0-9]+ of [0-9]+ exact' "$T_TMP/f.replay"
 check_grep full-replay-inodes '^Inode placement: [0-9]+ of [0-9]+ exact' "$T_TMP/f.replay"
