@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "demo.h"
 #include "fslens/devname.h"
 #include "fslens/compare.h"
 #include "../scenarios/cell.h"
@@ -58,157 +59,6 @@ static const char demo_usage[] =
 "  --no-record        run the workload without recording (phase table only)\n"
 "  --no-report        record but do not run the report\n"
 "  --list             list the scenarios and their parameters\n";
-
-/*
- * Local copies of cli.h's fsl_err/fsl_usage_error: the unit-test binary
- * links the cmd_*.c objects without main.c, where those live.
- */
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: a blocking wait returns EINTR and the loop sees the flag */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
-/* ---------------- workload mode (the recorded child) ---------------- */
-
-/* A --set or --matrix value the scenario does not take: one line, exit 2. */
-static int bad_param(const struct fsl_scenario *sc, const char *kv, int err)
-{
-	return fsl_usage_error_see("demo", "fslens demo --list", "%s parameter '%s' for %s",
-				   err == -ENOENT ? "unknown" : "malformed", kv, sc->name);
-}
-
-static int run_workload(int argc, char **argv)
-{
-	static const struct option lopts[] = {
-		{ "run-workload", required_argument, NULL, 'W' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "phases", required_argument, NULL, 'P' },
-		{ "scale", required_argument, NULL, 'S' },
-		{ "set", required_argument, NULL, 's' },
-		{ "src", required_argument, NULL, 'r' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *name = NULL, *dir = NULL, *phases = NULL, *src = NULL;
-	const char *sets[FSL_PARAMS_MAX];
-	enum fsl_scale scale = FSL_SCALE_MEDIUM;
-	const struct fsl_scenario *sc;
-	struct fsl_wl_log out = { 0 };
-	struct fsl_params p;
-	struct fsl_wl wl;
-	unsigned int nsets = 0, i;
-	int c, err, quiet = 0;
-
-	optind = 0;
-	while ((c = fsl_getopt("demo", argc, argv, "", lopts)) != -1) {
-		switch (c) {
-		case 'W': name = optarg; break;
-		case 'd': dir = optarg; break;
-		case 'P': phases = optarg; break;
-		case 'r': src = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'S':
-			if (fsl_scale__parse(optarg, &scale))
-				return fsl_usage_error("demo", NULL, "unknown scale '%s'", optarg);
-			break;
-		case 's':
-			if (nsets >= FSL_PARAMS_MAX)
-				return fsl_usage_error("demo", NULL, "too many --set");
-			sets[nsets++] = optarg;
-			break;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (!name || !dir)
-		return fsl_usage_error("demo", NULL, "--run-workload needs SCENARIO and --dir DIR");
-	sc = fsl_scenario__find(name);
-	if (!sc)
-		return fsl_usage_error("demo", NULL, "unknown scenario '%s'", name);
-	fsl_params__init(&p, sc, scale);
-	for (i = 0; i < nsets; i++)
-		if ((err = fsl_params__set(&p, sets[i])))
-			return bad_param(sc, sets[i], err);
-	if (phases) {
-		out.phases = fopen(phases, "we");
-		if (!out.phases)
-			return fsl_err(errno, "cannot create '%s'", phases);
-		if (fsl_phases__write_header(out.phases, sc->name, fsl_scale__name(scale), &p))
-			return fsl_err(errno, "cannot write '%s'", phases);
-	}
-	catch_signals();
-	memset(&wl, 0, sizeof(wl));
-	wl.dir = dir;
-	wl.srcdir = src;
-	wl.p = &p;
-	wl.ops = &fsl_wl_log_ops;
-	wl.priv = &out;
-	wl.stop = &got_signal;
-	err = sc->run(&wl);
-	if (out.phases && fclose(out.phases) && !err)
-		err = fsl_err(errno, "cannot write '%s'", phases);
-	if (!quiet && out.nph) {
-		printf("\n%s (%s):\n", sc->name, fsl_scale__name(scale));
-		fsl_phases__print_table(stdout, out.ph, out.nph);
-		fsl_phases__print_timelines(stdout, &out);
-		fflush(stdout);
-	}
-	if (err) {
-		fsl_err(0, "%s: %s", sc->name, wl.errmsg);
-		return err == -EINTR ? 130 : 1;
-	}
-	if (out.err)
-		return fsl_err(out.err, "cannot write '%s'", phases);
-	return 0;
-}
-
-/* ---------------- list ---------------- */
-
-static void list_params(const struct fsl_param_def *d)
-{
-	for (; d->key; d++) {
-		const char *s = d->def[0] ? d->def[0] : "";
-		const char *m = d->def[1] ? d->def[1] : s;
-		const char *f = d->def[2] ? d->def[2] : m;
-
-		const char *help = d->help;
-		const struct fsl_param_def *c;
-
-		/* a scenario's own default of a common parameter: the common help */
-		for (c = fsl_common_params; !help && c->key; c++)
-			if (!strcmp(c->key, d->key))
-				help = c->help;
-		printf("    %-24s %-10s %s\n", d->key, *s ? s : "''", help ? help : "");
-		if (strcmp(s, m) || strcmp(m, f))
-			printf("    %-24s %-10s (medium %s, full %s)\n", "", "", m, f);
-	}
-}
-
-static int list_scenarios(void)
-{
-	const struct fsl_scenario *sc;
-
-	for (sc = fsl_scenarios; sc->name; sc++) {
-		printf("%s: %s\n  parameters (default at scale small):\n", sc->name, sc->summary);
-		list_params(sc->params);
-	}
-	printf("common parameters:\n");
-	list_params(fsl_common_params);
-	return 0;
-}
 
 /* ---------------- the demo driver ---------------- */
 
@@ -285,7 +135,6 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	struct fsl_cell cell;
 	struct fsl_scratch *s = NULL;
 	struct fsl_child ch;
-	unsigned int i, n = 0;
 	int err, rc = 1, status;
 
 	err = fsl_cell__prepare(&cell, d->sc, d->scale, d->sets, d->nsets, extra, nextra);
@@ -295,7 +144,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 				       "relatime/strictatime/noatime; xfs: no inodes, large_dir, "
 				       "delalloc=0)");
 	if (err)
-		return bad_param(d->sc, cell.bad, err);
+		return fsl_demo_bad_param(d->sc, cell.bad, err);
 	cell.so.device = d->device;
 	cell.so.force = d->force;
 	cell.so.keep = d->keep;
@@ -306,17 +155,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	snprintf(html, sizeof(html), "%s/%s.html", d->outdir, label);
 	snprintf(json, sizeof(json), "%s/%s.json", d->outdir, label);
 
-	printf("== %s: %s, scale %s", label, d->sc->name, fsl_scale__name(d->scale));
-	for (i = 0; i < cell.nsets; i++)
-		printf(", %s", cell.sets[i]);
-	printf("\n");
-	if (*cell.notes)
-		printf("note: %s\n", cell.notes);
-	printf("mkfs.%s", cell.so.fstype[0] ? cell.so.fstype : "ext4");
-	for (i = 0; i < cell.so.nmkfs; i++)
-		printf(" %s", cell.so.mkfs_args[i]);
-	printf("; mount -o %s\n", cell.so.mount_opts[0] ? cell.so.mount_opts : "defaults");
-	fflush(stdout);
+	fsl_demo_print_cell(label, d->sc, d->scale, &cell);
 
 	err = fsl_scratch__new(&cell.so, &s);
 	if (err) {
@@ -329,7 +168,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 	fflush(stdout);
 
 	if (!strcmp(d->sc->name, "copytree") && !*fsl_params__get(&cell.p, "src")) {
-		struct fsl_wl wl = { .p = &cell.p, .stop = &got_signal };
+		struct fsl_wl wl = { .p = &cell.p, .stop = &fsl_demo_signal };
 
 		/* the source tree lives off the fs under test, built before recording */
 		snprintf(srcdir, sizeof(srcdir), "%s.src", s->dir);
@@ -342,44 +181,16 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		goto out;
 
 	snprintf(workdir, sizeof(workdir), "%s", s->mnt);
-	if (d->record) {
-		argv[n++] = d->self;
-		argv[n++] = "record";
-		argv[n++] = "-m";
-		argv[n++] = s->mnt;
-		argv[n++] = "-o";
-		argv[n++] = trace;
-		argv[n++] = "-f";
-		argv[n++] = "--full";	/* its report runs the replay */
-		argv[n++] = "--";
-	}
-	argv[n++] = d->self;
-	argv[n++] = "demo";
-	argv[n++] = "--run-workload";
-	argv[n++] = d->sc->name;
-	argv[n++] = "--dir";
-	argv[n++] = workdir;
-	argv[n++] = "--phases";
-	argv[n++] = phases;
-	argv[n++] = "--scale";
-	argv[n++] = fsl_scale__name(d->scale);
-	if (*srcdir) {
-		argv[n++] = "--src";
-		argv[n++] = srcdir;
-	}
-	for (i = 0; i < cell.nsets; i++) {
-		argv[n++] = "--set";
-		argv[n++] = cell.sets[i];
-	}
-	argv[n] = NULL;
+	fsl_demo_run_argv(argv, d->self, d->record ? s->mnt : NULL, trace, d->sc->name,
+			  workdir, phases, fsl_scale__name(d->scale), srcdir, &cell);
 	fflush(stdout);
 	if ((err = fsl_child__spawn(&ch, (char *const *)argv, -1))) {
 		fsl_err(err, "cannot start %s", d->record ? "fslens record" : "the workload");
 		goto out;
 	}
-	status = fsl_child__reap(&ch, &got_signal);
+	status = fsl_child__reap(&ch, &fsl_demo_signal);
 	if (status) {
-		if (got_signal)
+		if (fsl_demo_signal)
 			fsl_err(0, "interrupted; cleaning up");
 		else if (d->record && access(phases, F_OK))
 			fsl_err(0, "fslens record exited with status %d (a build without BPF "
@@ -388,7 +199,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 			fsl_err(0, "the recorded workload failed (status %d); the partial trace is "
 			     "%s", status, trace);
 		/* the phases it finished are compared with the other cells' */
-		if (d->record && !got_signal && has_phases(phases) &&
+		if (d->record && !fsl_demo_signal && has_phases(phases) &&
 		    d->ntraces < sizeof(d->traces) / sizeof(d->traces[0]))
 			snprintf(d->traces[d->ntraces++], sizeof(d->traces[0]), "%s", trace);
 		else
@@ -411,38 +222,12 @@ out:
 	}
 	if (*srcdir)
 		nftw(srcdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	if (rc || got_signal || !d->record || !d->report)
-		return got_signal ? 130 : rc;
+	if (rc || fsl_demo_signal || !d->record || !d->report)
+		return fsl_demo_signal ? 130 : rc;
 
 	/* the report: text to the terminal and HTML, then JSON for compare and tools */
-	n = 0;
-	argv[n++] = d->self;
-	argv[n++] = "report";
-	argv[n++] = trace;
-	argv[n++] = "--html";
-	argv[n++] = html;
-	argv[n] = NULL;
-	fflush(stdout);
-	if (fsl_child__spawn(&ch, (char *const *)argv, -1) || (status = fsl_child__reap(&ch, &got_signal))) {
-		fsl_err(0, "fslens report %s failed", trace);
+	if (fsl_demo_report(d->self, trace, html, json, &fsl_demo_signal))
 		return 1;
-	}
-	{
-		int fd = open(json, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-		if (fd < 0)
-			return fsl_err(errno, "cannot create '%s'", json);
-		n = 0;
-		argv[n++] = d->self;
-		argv[n++] = "report";
-		argv[n++] = "--json";
-		argv[n++] = trace;
-		argv[n] = NULL;
-		err = fsl_child__spawn(&ch, (char *const *)argv, fd);
-		close(fd);
-		if (err || (status = fsl_child__reap(&ch, &got_signal)))
-			return fsl_err(0, "fslens report --json %s failed", trace);
-	}
 	printf("\nwritten: %s %s %s %s\n", trace, phases, html, json);
 	return 0;
 }
@@ -462,14 +247,14 @@ static int check_params(const struct demo *d)
 	fsl_params__init(&p, d->sc, d->scale);
 	for (i = 0; i < d->nsets; i++)
 		if ((err = fsl_params__set(&p, d->sets[i])))
-			return bad_param(d->sc, d->sets[i], err);
+			return fsl_demo_bad_param(d->sc, d->sets[i], err);
 	/* a copy: the walk leaves the demo's matrix at its first cell */
 	m = d->m;
 	do {
 		for (k = 0; k < m.n; k++) {
 			fsl_matrix__setting(&m, k, kv, sizeof(kv));
 			if ((err = fsl_params__set(&p, kv)))
-				return bad_param(d->sc, kv, err);
+				return fsl_demo_bad_param(d->sc, kv, err);
 		}
 	} while (fsl_matrix__next(&m));
 	return 0;
@@ -494,7 +279,7 @@ static int run_matrix(struct demo *d)
 		for (k = 0; k < d->m.n; k++)
 			extra[k] = fsl_matrix__setting(&d->m, k, kvs[k], sizeof(kvs[k]));
 		rc = run_one(d, label, extra, d->m.n);
-		if (got_signal)
+		if (fsl_demo_signal)
 			return 130;
 		if (rc == EXIT_USAGE)
 			return rc;	/* a bad parameter is bad in every configuration */
@@ -585,7 +370,7 @@ int cmd_demo(int argc, char **argv)
 
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--run-workload"))
-			return run_workload(argc, argv);
+			return fsl_demo_run_workload(argc, argv);
 
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -642,7 +427,7 @@ int cmd_demo(int argc, char **argv)
 		case 'f': d->force = 1; break;
 		case 'N': d->record = 0; break;
 		case 'R': d->report = 0; break;
-		case 'L': rc = list_scenarios(); goto out;
+		case 'L': rc = fsl_demo_list(); goto out;
 		case 'h': fputs(demo_usage, stdout); rc = 0; goto out;
 		default: rc = EXIT_USAGE; goto out;
 		}
@@ -702,8 +487,8 @@ int cmd_demo(int argc, char **argv)
 		rc = fsl_err(err, "cannot create '%s'", d->outdir);
 		goto out;
 	}
-	catch_signals();
-	fsl_vm_stop = &got_signal;
+	fsl_demo_catch_signals();
+	fsl_vm_stop = &fsl_demo_signal;
 	rc = run_matrix(d);
 	if (rc == EXIT_USAGE || rc == 130)
 		goto out;
