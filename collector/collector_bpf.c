@@ -582,6 +582,8 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	skel->rodata->targ_tt_period_ns = o->tasktime_period_ns ? o->tasktime_period_ns :
 					  FSL_COLLECTOR_TT_PERIOD_DEFAULT;
 	skel->rodata->targ_o_creat = O_CREAT;
+	skel->rodata->targ_nr_fsync = __NR_fsync;
+	skel->rodata->targ_nr_fdatasync = __NR_fdatasync;
 	skel->rodata->targ_o_direct = O_DIRECT;
 	skel->rodata->targ_o_append = O_APPEND;
 	skel->rodata->targ_self = getpid();

@@ -477,10 +477,12 @@ static int on_ring(void *ctx, const struct fsl_hdr *ev)
 	}
 	if (ev->type == FSL_EV_OFFCPU || ev->type == FSL_EV_JBD2_KICK || ev->type == FSL_EV_CPU ||
 	    ev->type == FSL_EV_EXT4_WRITEPAGES_RESULT) {
-		uint32_t id = (uint32_t)fsl_ev_stack_id(ev);
+		int32_t sid = fsl_ev_stack_id(ev);
+		uint32_t id = (uint32_t)sid;
 
-		if (!fsl_map__put(&s->stacks, id, &fresh) ||
-		    (fresh && keys_add(&s->new_stacks, id))) {
+		/* no stack taken (< 0): nothing to symbolize */
+		if (sid >= 0 && (!fsl_map__put(&s->stacks, id, &fresh) ||
+				 (fresh && keys_add(&s->new_stacks, id)))) {
 			e = -ENOMEM;
 			goto fail;
 		}

@@ -168,9 +168,9 @@ static int on_writepages_result(struct fsl_consumer *cons, const struct fsl_hdr 
 	bytes = ev->flags & FSL_WP_COUNTED ? ev->bytes : (uint64_t)pages * s->res.page_size;
 	if (!bytes)
 		return 0;
-	cause = stack_cause(s, ev->stack_id);
+	cause = ev->flags & FSL_WP_FSYNC_CALL ? FSL_WBC_FSYNC : stack_cause(s, ev->stack_id);
 	w = fsl_map__get(&s->works, h->tid);
-	if (cause == FSL_WBC__MAX || (ev->stack_id < 0 && w))
+	if (!(ev->flags & FSL_WP_FSYNC_CALL) && (cause == FSL_WBC__MAX || (ev->stack_id < 0 && w)))
 		cause = w ? fsl_wbcause_of_reason(w->reason) : FSL_WBC_FLUSHER_OTHER;
 	cause_add(s, cause, bytes, pages);
 	return 0;

@@ -493,6 +493,12 @@ struct fsl_ev_global_dirty_state {
  * (block_bio_queue), whole when FSL_WP_COUNTED says the start was seen.
  */
 #define FSL_WP_COUNTED		(1u << 0)
+/*
+ * The call ran inside an fsync(2) or fdatasync(2) of the calling thread (its
+ * syscall number, read from its saved registers): the cause is fsync, and
+ * no stack was taken (stack_id < 0).
+ */
+#define FSL_WP_FSYNC_CALL	(1u << 1)
 
 struct fsl_ev_ext4_writepages_result {
 	struct fsl_hdr hdr;

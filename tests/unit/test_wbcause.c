@@ -224,6 +224,17 @@ TEST(wbcause_analysis)
 		ev.bytes = 0;
 		ev.flags = 0;
 		CHECK_EQ(fsl_analysis__feed(a, &ev.hdr), 0);
+		/*
+		 * a call the probe saw inside the thread's fsync(2): no stack,
+		 * fsync by its flag (on a thread that had a flusher work too)
+		 */
+		fx_hdr(&ev.hdr, FSL_EV_EXT4_WRITEPAGES_RESULT, sizeof(ev), S0 + 12 * MS, 301, 301);
+		ev.pages_written = 1;
+		ev.pages_skipped = 0;
+		ev.stack_id = -1;
+		ev.bytes = 4096;
+		ev.flags = FSL_WP_COUNTED | FSL_WP_FSYNC_CALL;
+		CHECK_EQ(fsl_analysis__feed(a, &ev.hdr), 0);
 	}
 	memset(&dio, 0, sizeof(dio));
 	fx_hdr(&dio.hdr, FSL_EV_DIO_WRITE, sizeof(dio), S0 + 13 * MS, 0, 0);
@@ -250,16 +261,16 @@ TEST(wbcause_analysis)
 	CHECK_U64(w->cause_pages[FSL_WBC_PERIODIC], 4);
 	CHECK_U64(w->cause_pages[FSL_WBC_FLUSHER_OTHER], 2);
 	CHECK_U64(w->cause_pages[FSL_WBC_BACKGROUND], 2);
-	CHECK_U64(w->cause_pages[FSL_WBC_FSYNC], 16);
-	CHECK_U64(w->cause_bytes[FSL_WBC_FSYNC], 8 * 4096 + 8192);
-	CHECK_U64(w->cause_calls[FSL_WBC_FSYNC], 2);
+	CHECK_U64(w->cause_pages[FSL_WBC_FSYNC], 17);
+	CHECK_U64(w->cause_bytes[FSL_WBC_FSYNC], 8 * 4096 + 8192 + 4096);
+	CHECK_U64(w->cause_calls[FSL_WBC_FSYNC], 3);
 	CHECK_U64(w->cause_pages[FSL_WBC_SYNC_WRITE], 1);
 	CHECK_U64(w->cause_pages[FSL_WBC_JOURNAL], 3);
 	CHECK_U64(w->cause_pages[FSL_WBC_OTHER], 1);
 	CHECK_U64(w->cause_bytes[FSL_WBC_DIRECT], 65536);
 	CHECK_U64(w->cause_calls[FSL_WBC_DIRECT], 1);
 	CHECK_U64(w->cause_calls[FSL_WBC_JOURNAL], 1);
-	CHECK_U64(w->data_bytes, 23 * 4096 + 65536);
+	CHECK_U64(w->data_bytes, 24 * 4096 + 65536);
 	CHECK(w->have_device);
 	CHECK_U64(w->dev_data_bytes, 13 * 4096);
 	CHECK_U64(w->dev_meta_bytes, 2 * 4096);
@@ -270,7 +281,7 @@ TEST(wbcause_analysis)
 	fsl_report__text(out, a, &(struct fsl_report_info){ .trace_path = "t" });
 	fclose(out);
 	CHECK(strstr(buf, "the device's data writes: 52.0 KiB (metadata 8192 B, journal 8192 B); "
-			"the causes account for 300.0% of them"));
+			"the causes account for 307.7% of them"));
 	CHECK(strstr(buf, "fsync") && strstr(buf, "fsync/fdatasync: the file's own data"));
 	free(buf);
 	fsl_analysis__free(a);
