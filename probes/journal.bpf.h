@@ -22,7 +22,8 @@
  * holds only the running and committing transactions' sites, and the flush
  * walks all of its buckets, so it is kept small: with 4096 entries the
  * flushing program took about 20 us a commit, with 1024 about 6 us
- * (kernel.bpf_stats_enabled, 300 fsynced files).
+ * (kernel.bpf_stats_enabled, 300 fsynced files); the collector sizes it
+ * (256 with a target). A site that finds it full is a lost handle.
  */
 struct hagg_key {
 	__u32 dev, tid, type, line;
