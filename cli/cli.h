@@ -51,6 +51,14 @@ int fsl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
 FILE *fsl_gz_fopen(const char *path);
 /* Does path end in ".gz"? */
 int fsl_is_gz_path(const char *path);
+/*
+ * An exporter's output file: PATH (gzip when it ends in .gz), or stdout for
+ * NULL or "-"; NULL after saying why. fsl_out_close closes it (not stdout)
+ * and says a failed write; fsl_out_write_err says one.
+ */
+FILE *fsl_out_open(const char *path);
+void fsl_out_write_err(int err, const char *path);
+int fsl_out_close(FILE *f, const char *path);
 
 struct option;
 /*

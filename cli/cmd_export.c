@@ -157,39 +157,10 @@ static int export_blktrace(struct fsl_reader *r, const struct export_args *a)
 	return 0;
 }
 
-static FILE *open_out(const char *path)
-{
-	FILE *f;
-
-	if (!path || !strcmp(path, "-"))
-		return stdout;
-	/* OUT.gz: gzip (Perfetto's UI opens .json.gz as it is) */
-	f = fsl_is_gz_path(path) ? fsl_gz_fopen(path) : fopen(path, "w");
-	if (!f)
-		fsl_err(-errno, "cannot create '%s'", path);
-	return f;
-}
-
-/* A failed write; for standard output main() says it once. */
-static void write_err(int err, const char *path)
-{
-	if (path && strcmp(path, "-"))
-		fsl_err(err, "cannot write '%s'", path);
-}
-
-static int close_out(FILE *f, const char *path)
-{
-	if (f == stdout)
-		return 0;
-	if (fclose(f))
-		return fsl_err(-errno, "cannot write '%s'", path);
-	return 0;
-}
-
 static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 			   const struct export_args *a)
 {
-	FILE *f = open_out(a->out);
+	FILE *f = fsl_out_open(a->out);
 	struct fsl_pf_export *x;
 	int err;
 
@@ -204,8 +175,8 @@ static int export_perfetto(struct fsl_reader *r, const struct fsl_meta *m,
 		err = fsl_pf_export__finish(x);
 	fsl_pf_export__free(x);
 	if (err == -EIO)
-		write_err(err, a->out);
-	if (close_out(f, a->out) || err)
+		fsl_out_write_err(err, a->out);
+	if (fsl_out_close(f, a->out) || err)
 		return 1;
 	return 0;
 }
@@ -268,7 +239,7 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 		fsl_folded_export__free(x);
 		return err;
 	}
-	f = open_out(a->out);
+	f = fsl_out_open(a->out);
 	if (!f) {
 		fsl_folded_export__free(x);
 		return 1;
@@ -276,8 +247,8 @@ static int export_folded(struct fsl_reader *r, const struct fsl_meta *m,
 	err = write_stacks(x, f, NULL, a);
 	fsl_folded_export__free(x);
 	if (err)
-		write_err(err, a->out);
-	if (close_out(f, a->out) || err)
+		fsl_out_write_err(err, a->out);
+	if (fsl_out_close(f, a->out) || err)
 		return 1;
 	return 0;
 }
@@ -292,12 +263,12 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 
 	if (table < 0)
 		return fsl_usage_error("export", usage, "unknown --table '%s'", a->table);
-	f = open_out(a->out);
+	f = fsl_out_open(a->out);
 	if (!f)
 		return 1;
 	x = fsl_csv_export__new(f, table, m, &err);
 	if (!x) {
-		close_out(f, a->out);
+		fsl_out_close(f, a->out);
 		return fsl_err(err, "csv export");
 	}
 	fsl_csv_export__set_classifier(x, wait_class, NULL);
@@ -307,8 +278,8 @@ static int export_csv(struct fsl_reader *r, const struct fsl_meta *m,
 		err = fsl_csv_export__finish(x);
 	fsl_csv_export__free(x);
 	if (err == -EIO)
-		write_err(err, a->out);
-	if (close_out(f, a->out) || err)
+		fsl_out_write_err(err, a->out);
+	if (fsl_out_close(f, a->out) || err)
 		return 1;
 	return 0;
 }

@@ -61,3 +61,33 @@ FILE *fsl_gz_fopen(const char *path)
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
 	return f;
 }
+
+/* An exporter's output: PATH (gzip for OUT.gz), or standard output for none or "-". */
+FILE *fsl_out_open(const char *path)
+{
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	/* OUT.gz: gzip (Perfetto's UI opens .json.gz as it is) */
+	f = fsl_is_gz_path(path) ? fsl_gz_fopen(path) : fopen(path, "w");
+	if (!f)
+		fsl_err(-errno, "cannot create '%s'", path);
+	return f;
+}
+
+/* A failed write to an exporter's output; for standard output main() says it once. */
+void fsl_out_write_err(int err, const char *path)
+{
+	if (path && strcmp(path, "-"))
+		fsl_err(err, "cannot write '%s'", path);
+}
+
+int fsl_out_close(FILE *f, const char *path)
+{
+	if (f == stdout)
+		return 0;
+	if (fclose(f))
+		return fsl_err(-errno, "cannot write '%s'", path);
+	return 0;
+}
