@@ -1131,6 +1131,39 @@ static void detach_all(struct fsl_collector *c)
 	c->nlinks = 0;
 }
 
+/*
+ * Every entry of a map the detached probes left, handed to one(): the
+ * walk the end-of-recording sums share. The probes are detached, so the
+ * map no longer moves; an entry gone between its key and its lookup is
+ * skipped. Stops at the first non-zero return of one().
+ */
+struct map_rest {
+	fsl_collector_event_fn fn;
+	void *ctx;
+	uint64_t now;
+};
+
+static int map_rest_walk(int fd, size_t ksz, void *val, struct map_rest *r,
+			 int (*one)(struct map_rest *r, const void *key, const void *val))
+{
+	unsigned char key[32], next[32];
+	void *prev = NULL;
+	int e;
+
+	if (ksz > sizeof(key))
+		return -EINVAL;
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(key, next, ksz);
+		prev = key;
+		if (bpf_map_lookup_elem(fd, key, val))
+			continue;
+		e = one(r, key, val);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
 /* Mirrors struct tasktime of probes/offcpu.bpf.h. */
 struct tasktime_val {
 	uint64_t first, since, ns[4];
@@ -1139,47 +1172,35 @@ struct tasktime_val {
 };
 
 /*
- * Threads still alive at the end: their whole-time account, closed at now,
- * as the tasktime records the probes emit for threads that died. The probes
- * are detached, so the map no longer moves.
+ * A thread still alive at the end: its whole-time account, closed at now,
+ * as the tasktime record the probes emit for a thread that died.
  */
-static int tasktime_rest(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
+static int tasktime_one(struct map_rest *r, const void *k, const void *val)
 {
-	int fd = bpf_map__fd(c->skel->maps.tasktime), e;
+	const struct tasktime_val *v = val;
 	struct fsl_ev_tasktime ev;
-	struct tasktime_val v;
-	uint32_t key, next, *prev = NULL;
-	uint64_t now;
+	uint64_t ns[4];
 
-	now = mono_ns();
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &v))
-			continue;
-		if (now > v.since)
-			v.ns[v.state & 3] += now - v.since;
-		memset(&ev, 0, sizeof(ev));
-		ev.hdr.ts = now;
-		ev.hdr.pid = v.tgid;
-		ev.hdr.tid = key;
-		ev.hdr.type = FSL_EV_TASKTIME;
-		ev.hdr.size = sizeof(ev);
-		ev.first_ts = v.first;
-		ev.oncpu_ns = v.ns[0];
-		ev.runq_ns = v.ns[1];
-		ev.blocked_ns = v.ns[2];
-		ev.sleep_ns = v.ns[3];
-		ev.switches = v.switches;
-		/* in one state since its last change: what a snapshot says too */
-		ev.last_state = v.state & 3;
-		ev.state = v.state & 3;
-		ev.last_since = v.since;
-		e = fn(ctx, &ev.hdr);
-		if (e)
-			return e;
-	}
-	return 0;
+	memcpy(ns, v->ns, sizeof(ns));
+	if (r->now > v->since)
+		ns[v->state & 3] += r->now - v->since;
+	memset(&ev, 0, sizeof(ev));
+	ev.hdr.ts = r->now;
+	ev.hdr.pid = v->tgid;
+	ev.hdr.tid = *(const uint32_t *)k;
+	ev.hdr.type = FSL_EV_TASKTIME;
+	ev.hdr.size = sizeof(ev);
+	ev.first_ts = v->first;
+	ev.oncpu_ns = ns[0];
+	ev.runq_ns = ns[1];
+	ev.blocked_ns = ns[2];
+	ev.sleep_ns = ns[3];
+	ev.switches = v->switches;
+	/* in one state since its last change: what a snapshot says too */
+	ev.last_state = v->state & 3;
+	ev.state = v->state & 3;
+	ev.last_since = v->since;
+	return r->fn(r->ctx, &ev.hdr);
 }
 
 /* Mirrors struct hagg_key and hagg_val of probes/journal.bpf.h. */
@@ -1192,43 +1213,47 @@ struct hagg_val {
 };
 
 /*
- * The default tier's handle sums of the transactions that did not reach
- * T_FLUSH before the end (the running one), as the records the probes
- * write at T_FLUSH. The probes are detached, so the map no longer moves.
+ * The default tier's handle sums of a transaction that did not reach
+ * T_FLUSH before the end (the running one), as the record the probes
+ * write at T_FLUSH.
  */
-static int hagg_rest(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
+static int hagg_one(struct map_rest *r, const void *k, const void *val)
 {
-	int fd = bpf_map__fd(c->skel->maps.hagg), e;
+	const struct hagg_key *key = k;
+	const struct hagg_val *v = val;
 	struct fsl_ev_jbd2_handle_agg ev;
-	struct hagg_key key, next, *prev = NULL;
-	struct hagg_val v;
-	uint64_t now;
 
-	now = mono_ns();
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &v))
-			continue;
-		memset(&ev, 0, sizeof(ev));
-		ev.hdr.ts = now;
-		ev.hdr.type = FSL_EV_JBD2_HANDLE_AGG;
-		ev.hdr.size = sizeof(ev);
-		ev.dev = key.dev;
-		ev.tid = key.tid;
-		ev.type = key.type;
-		ev.line_no = key.line;
-		ev.started = v.started > UINT32_MAX ? UINT32_MAX : (uint32_t)v.started;
-		ev.stopped = v.stopped > UINT32_MAX ? UINT32_MAX : (uint32_t)v.stopped;
-		ev.blocks = v.blocks;
-		ev.wait_ns = v.wait_ns;
-		ev.max_ns = v.max_ns;
-		ev.ip = v.ip;
-		e = fn(ctx, &ev.hdr);
-		if (e)
-			return e;
-	}
-	return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.hdr.ts = r->now;
+	ev.hdr.type = FSL_EV_JBD2_HANDLE_AGG;
+	ev.hdr.size = sizeof(ev);
+	ev.dev = key->dev;
+	ev.tid = key->tid;
+	ev.type = key->type;
+	ev.line_no = key->line;
+	ev.started = v->started > UINT32_MAX ? UINT32_MAX : (uint32_t)v->started;
+	ev.stopped = v->stopped > UINT32_MAX ? UINT32_MAX : (uint32_t)v->stopped;
+	ev.blocks = v->blocks;
+	ev.wait_ns = v->wait_ns;
+	ev.max_ns = v->max_ns;
+	ev.ip = v->ip;
+	return r->fn(r->ctx, &ev.hdr);
+}
+
+/* The sums the probes still hold at the end: handle sums, then thread accounts. */
+static int maps_rest(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
+{
+	struct map_rest r = { .fn = fn, .ctx = ctx, .now = mono_ns() };
+	struct tasktime_val tv;
+	struct hagg_val hv;
+	int e;
+
+	e = map_rest_walk(bpf_map__fd(c->skel->maps.hagg), sizeof(struct hagg_key), &hv, &r,
+			  hagg_one);
+	if (e)
+		return e;
+	return map_rest_walk(bpf_map__fd(c->skel->maps.tasktime), sizeof(uint32_t), &tv, &r,
+			     tasktime_one);
 }
 
 int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void *ctx)
@@ -1247,10 +1272,7 @@ int fsl_collector__stop(struct fsl_collector *c, fsl_collector_event_fn fn, void
 	n = cpu_drain(c, 0, fn, ctx);
 	if (n)
 		return n;
-	n = hagg_rest(c, fn, ctx);
-	if (n)
-		return n;
-	return tasktime_rest(c, fn, ctx);
+	return maps_rest(c, fn, ctx);
 }
 
 void fsl_collector__free(struct fsl_collector *c)
