@@ -367,7 +367,7 @@ static int on_handle_start(struct fsl_consumer *cons, const struct fsl_hdr *h)
 		fsl_map__del(&s->pending, h->tid);
 	}
 	/* the default tier's record of a handle its transaction's sums hold */
-	if (h->size >= sizeof(*ev) && (ev->flags & FSL_HS_IN_AGG))
+	if (fsl_hs_in_agg(h))
 		return 0;
 	if (!an_in_window(&s->c->win, h->ts))
 		return 0;

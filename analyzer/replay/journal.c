@@ -167,7 +167,7 @@ static int h_handle_start(struct fsl_consumer *c, const struct fsl_hdr *ev)
 	if (!t)
 		return -ENOMEM;
 	/* the default tier's whole record of a handle its sums hold: not an input */
-	if (ev->size >= sizeof(*e) && (e->flags & FSL_HS_IN_AGG))
+	if (fsl_hs_in_agg(ev))
 		return 0;
 	j = rp_jin_push(r);
 	if (!j)

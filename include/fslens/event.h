@@ -316,6 +316,14 @@ struct fsl_ev_jbd2_handle_start {
  */
 #define FSL_HS_IN_AGG	1
 
+/* A handle start the default tier's sums already hold: not a handle of its own. */
+static inline int fsl_hs_in_agg(const struct fsl_hdr *h)
+{
+	const struct fsl_ev_jbd2_handle_start *e = (const void *)h;
+
+	return h->size >= sizeof(*e) && (e->flags & FSL_HS_IN_AGG);
+}
+
 struct fsl_ev_jbd2_handle_stats {
 	struct fsl_hdr hdr;
 	__u32 dev;
