@@ -55,7 +55,7 @@ static const char usage_text[] =
 	"  -g, --trigger-gap SEC at most one capture per SEC (default 60)\n"
 	"      --flight-max MB   bound of the flight ring (default 16, at most 32)\n"
 	"  -o, --output DIR      where captures go (default .)\n"
-	"  -C, --cgroup-label    the blocked and op families per cgroup v2 too\n"
+	"  -C, --cgroup-label    the blocked, cpu and op families per cgroup v2\n"
 	"                        (cgroup=\"PATH\"; at most 64, then cgroup=\"other\")\n"
 	"      --cpu-freq HZ     on-CPU samples per second per CPU for fslens_cpu_seconds_total\n"
 	"                        (default 99; 0: none)\n"

@@ -527,7 +527,8 @@ int fsl_monitor__read(struct fsl_monitor *m)
 				cls = FSL_CC_KERNEL_OTHER;
 			}
 			fsl_mon_metrics__cpu(m->mm, fsl_mon_wait_target(m->mm, kp, &sc),
-					     MON_A_ROLE(kp->a), cls, sum.count * m->cpu_period_ns);
+					     MON_A_ROLE(kp->a), cls, kp->cg,
+					     sum.count * m->cpu_period_ns);
 		} else if (kp->kind == MON_BLOCKED) {
 			cls = stack_info(m, kp->x, &sc);
 			if (cls >= FSL_WC__MAX)

@@ -25,11 +25,14 @@
 
 #define LE_FIRST	10	/* first bucket rendered: le = 2^10 ns (about 1 us) */
 
-/* A per-cgroup series: blocked ns (by target, class, role), or an op's histogram and bytes. */
-enum { CGS_BLOCKED = 1, CGS_OP, CGS_DATA };
+/*
+ * A per-cgroup series: blocked ns (by target, wait class, role), on-CPU ns
+ * (by target, CPU class, role), or an op's histogram and bytes.
+ */
+enum { CGS_BLOCKED = 1, CGS_OP, CGS_DATA, CGS_CPU };
 
 struct fsl_mon_cg_series {
-	uint64_t v;			/* blocked ns, data bytes */
+	uint64_t v;			/* blocked or on-CPU ns, data bytes */
 	struct fsl_mon_hist *h;		/* CGS_OP */
 };
 
@@ -316,19 +319,35 @@ unsigned int fsl_mon_wait_target(const struct fsl_mon_metrics *mm, const struct 
 	return ev_tgt(hint) < mm->ntargets ? ev_tgt(hint) : MON_TGT_OTHER;
 }
 
-void fsl_mon_metrics__cpu(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
-			  unsigned int cls, uint64_t ns)
+/* ns more in the cgroup series of cg (slot past the table: "other", counted). */
+static void cg_add(struct fsl_mon_metrics *mm, uint64_t cg, unsigned int fam, unsigned int tgt,
+		   unsigned int cls, unsigned int role, uint64_t ns)
 {
-	if (tgt < mm->ntargets && cls < FSL_CC__MAX && role <= 1)
-		mm->fs[tgt].cpu_ns[cls][role] += ns;
+	struct fsl_mon_cg_series *cs;
+	unsigned int slot;
+
+	if (!cg || !mm->cgroups)
+		return;
+	slot = fsl_mon_metrics__cg_slot(mm, cg);
+	if (slot == MON_CG_OTHER)
+		mm->cg_folded++;
+	cs = cg_series(mm, cgs_key(slot, fam, tgt, cls, role), 0);
+	if (cs)
+		cs->v += ns;
+}
+
+void fsl_mon_metrics__cpu(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
+			  unsigned int cls, uint64_t cg, uint64_t ns)
+{
+	if (tgt >= mm->ntargets || cls >= FSL_CC__MAX || role > 1)
+		return;
+	mm->fs[tgt].cpu_ns[cls][role] += ns;
+	cg_add(mm, cg, CGS_CPU, tgt, cls, role, ns);
 }
 
 void fsl_mon_metrics__blocked(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
 			      unsigned int cls, uint64_t cg, uint64_t ns)
 {
-	struct fsl_mon_cg_series *cs;
-	unsigned int slot;
-
 	if (cls >= FSL_WC__MAX || role > 1)
 		return;
 	if (tgt >= mm->ntargets)
@@ -337,14 +356,7 @@ void fsl_mon_metrics__blocked(struct fsl_mon_metrics *mm, unsigned int tgt, unsi
 		mm->fs[tgt].blocked_ns[cls][role] += ns;
 	else
 		mm->other_blocked_ns[cls][role] += ns;
-	if (!cg || !mm->cgroups)
-		return;
-	slot = fsl_mon_metrics__cg_slot(mm, cg);
-	if (slot == MON_CG_OTHER)
-		mm->cg_folded++;
-	cs = cg_series(mm, cgs_key(slot, CGS_BLOCKED, tgt, cls, role), 0);
-	if (cs)
-		cs->v += ns;
+	cg_add(mm, cg, CGS_BLOCKED, tgt, cls, role, ns);
 }
 
 double fsl_mon_metrics__blocked_s(const struct fsl_mon_metrics *mm, unsigned int tgt,
@@ -668,7 +680,21 @@ int fsl_mon_metrics__render(const struct fsl_mon_metrics *mm, char **buf, size_t
 	if (mm->cpu_hz) {
 		family(&o, "fslens_cpu_seconds_total", "counter",
 		       "On-CPU time of work on the filesystem (sampled), by CPU class and role.");
-		for (i = 0; i < mm->ntargets; i++)
+		keys = mm->cgroups ? cg_keys(mm, CGS_CPU, &nkeys) : NULL;
+		for (k = 0; keys && k < nkeys; k++) {
+			const struct fsl_mon_cg_series *cs = fsl_map__get(&mm->cg_series, keys[k]);
+
+			i = (keys[k] >> 16) & 0xff;
+			c = (keys[k] >> 8) & 0xff;
+			r = keys[k] & 0xff;
+			if (!cs || !cs->v || i >= mm->ntargets || c >= FSL_CC__MAX || r > 1)
+				continue;
+			cg_label(mm, keys[k] >> 32, cgl, sizeof(cgl));
+			put(&o, "fslens_cpu_seconds_total{%s,class=\"%s\",role=\"%s\",%s} %.9f\n",
+			    fsl[i], fsl_cclass_id(c), roles[r], cgl, cs->v / 1e9);
+		}
+		free(keys);
+		for (i = 0; i < mm->ntargets && !mm->cgroups; i++)
 			for (c = 0; c < FSL_CC__MAX; c++)
 				for (r = 0; r < 2; r++) {
 					if (!mm->fs[i].cpu_ns[c][r])

@@ -805,7 +805,7 @@ int mon_cpu_sample(struct bpf_perf_event_data *ctx)
 		if (x < 0)
 			x = -2;		/* the map was full: counted, unnamed */
 	}
-	agg_add(MON_CPU, tgt, a, MON_B(0, hi), x, 0, 1, 0);
+	agg_add(MON_CPU, tgt, a, MON_B(0, hi), x, task_cg(t), 1, 0);
 	return 0;
 }
 

@@ -130,9 +130,9 @@ unsigned int fsl_mon_wait_target(const struct fsl_mon_metrics *mm, const struct 
 /* Blocked time of one stack id, already named (class) and judged (tgt); cg 0 none. */
 void fsl_mon_metrics__blocked(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
 			      unsigned int cls, uint64_t cg, uint64_t ns);
-/* On-CPU time of samples judged tgt's (MON_TGT_OTHER: dropped), of a CPU class. */
+/* On-CPU time of samples judged tgt's (MON_TGT_OTHER: dropped), of a CPU class; cg 0 none. */
 void fsl_mon_metrics__cpu(struct fsl_mon_metrics *mm, unsigned int tgt, unsigned int role,
-			  unsigned int cls, uint64_t ns);
+			  unsigned int cls, uint64_t cg, uint64_t ns);
 /* Blocked seconds of a target by class over both roles or one (role < 0 = both). */
 double fsl_mon_metrics__blocked_s(const struct fsl_mon_metrics *mm, unsigned int tgt,
 				  unsigned int cls, int role);

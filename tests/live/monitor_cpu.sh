@@ -20,7 +20,12 @@
 #  - the largest of those classes: within three standard deviations of two
 #    samplings' counts and 10%;
 #  - no user-mode time (cpu_user): user code is no filesystem's work;
-#  - --cpu-freq 0 serves no such family; promtool accepts the text.
+#  - --cpu-freq 0 serves no such family; promtool accepts the text;
+#  - --cgroup-label: two storms on the target at once, each in a cgroup v2
+#    of its own (this machine mounts v1: the test mounts a cgroup2), under
+#    names of their own: each cgroup's series of the filesystem's classes
+#    against the profile of its storm, as above, and no series without
+#    the label.
 . "$(dirname "$0")/../lib.sh"
 require_bpf
 ensure_tracefs
@@ -29,7 +34,7 @@ N=${MONITOR_CPU_FILES:-40000}
 N2=$N
 MPORT=$((20000 + ($$ + 77) % 5000))
 
-scratch_fs 300 ext4 || { fail setup "cannot make scratch fs"; exit 1; }
+scratch_fs 400 ext4 || { fail setup "cannot make scratch fs"; exit 1; }
 M=$SCRATCH_MNT
 O=$T_TMP/other
 mkdir -p "$O"
@@ -115,4 +120,72 @@ at_exit "kill $MON0 2>/dev/null; wait $MON0"
 for i in $(seq 1 50); do scrape >"$T_TMP/m2" 2>/dev/null && [ -s "$T_TMP/m2" ] && break; sleep 0.1; done
 check_grep served_without_cpu '^fslens_blocked_seconds_total|^# TYPE fslens_op_latency' "$T_TMP/m2"
 check_cmd no_cpu_family_when_off bash -c "! grep -q fslens_cpu_seconds_total '$T_TMP/m2'"
-exit 0
+kill $MON0; wait $MON0
+
+# --cgroup-label: the target's CPU by cgroup
+mkdir "$T_TMP/cg2" && mount -t cgroup2 none "$T_TMP/cg2" || { fail cg_setup "cannot mount cgroup2"; exit 1; }
+at_exit "umount -l $T_TMP/cg2"
+CGA=fsl_cpu_a_$$
+CGB=fsl_cpu_b_$$
+mkdir "$T_TMP/cg2/$CGA" "$T_TMP/cg2/$CGB" || { fail cg_setup "cannot make cgroups"; exit 1; }
+at_exit "rmdir $T_TMP/cg2/$CGA $T_TMP/cg2/$CGB"
+cp "$(command -v touch)" "$T_TMP/fsl_cgb_touch" || { fail cg_setup "cannot copy touch"; exit 1; }
+rm -rf "$M/d"	# inodes for two more storms (102,400 on 400 MB)
+mkdir "$M/a" "$M/b"
+sync
+"$FSLENS" monitor -m "$M" --listen 127.0.0.1:$MPORT --interval 0.5 --cpu-freq 499 --cgroup-label \
+	2>"$T_TMP/moncg.err" &
+MONC=$!
+at_exit "kill $MONC 2>/dev/null; wait $MONC"
+for i in $(seq 1 50); do scrape >/dev/null 2>&1 && break; sleep 0.1; done
+bt_start "$T_TMP/btcg.out" 'profile:hz:499 /comm == "fsl_tgt_touch"/ { @t[kstack] = count(); }
+	profile:hz:499 /comm == "fsl_cgb_touch"/ { @o[kstack] = count(); }'
+scrape >"$T_TMP/c0"
+sh -c "echo \$\$ >$T_TMP/cg2/$CGA/cgroup.procs && cd $M/a && seq 1 $N | xargs $T_TMP/fsl_tgt_touch" 2>"$T_TMP/sa.err" &
+T1=$!
+sh -c "echo \$\$ >$T_TMP/cg2/$CGB/cgroup.procs && cd $M/b && seq 1 $N | xargs $T_TMP/fsl_cgb_touch" 2>"$T_TMP/sb.err" &
+T2=$!
+wait $T1 && wait $T2
+check_eq cg_storm_exit $? 0
+kill -INT $BT
+wait $BT
+sleep 2.5
+scrape >"$T_TMP/c1"
+kill $MONC; wait $MONC
+
+python3 - "$T_TMP/c0" "$T_TMP/c1" "$T_TMP/btcg.out" "${TOP:-$PWD}/docs/cpu-classes.md" \
+	"$(dirname "$0")/../helpers" "/$CGA" "/$CGB" >"$T_TMP/cg.out" <<'PY'
+import math, re, sys
+sys.path.insert(0, sys.argv[5])
+import cpu_classify
+def rd(p):
+    d, bare = {}, 0
+    for l in open(p):
+        if not l.startswith("fslens_cpu_seconds_total{"):
+            continue
+        m = re.match(r'fslens_cpu_seconds_total\{fs="[^"]*",class="(\w+)",role="workload",cgroup="([^"]*)"\} (\S+)', l)
+        if m:
+            d[(m[2], m[1])] = float(m[3])
+        elif 'cgroup="' not in l:
+            bare += 1
+    return d, bare
+(a, _), (b, bare) = rd(sys.argv[1]), rd(sys.argv[2])
+cls = cpu_classify.classifier(sys.argv[4])
+text = open(sys.argv[3]).read()
+fs = ["cpu_ialloc", "cpu_inode", "cpu_dirent_scan", "cpu_htree", "cpu_journal", "cpu_extent",
+      "cpu_checksum", "cpu_block_alloc", "cpu_ext4"]
+print("PASS no_series_without_cgroup" if not bare else "FAIL no_series_without_cgroup %d" % bare)
+for cg, who in ((sys.argv[6], "t"), (sys.argv[7], "o")):
+    m = sum(b.get((cg, c), 0) - a.get((cg, c), 0) for c in fs)
+    rep = cpu_classify.tally(text, cls, who)
+    r = sum(rep.get(c, 0) for c in fs) / 499
+    sd = math.sqrt((m + r) * 499) / 499
+    name = "cgroup_%s_fs_classes" % ("a" if who == "t" else "b")
+    print("# %s: monitor %.3f s, profile %.3f s" % (cg, m, r), file=sys.stderr)
+    print("%s %s" % ("PASS" if r > 0.1 and abs(m - r) <= 3 * sd + 0.05 * r else "FAIL", name))
+PY
+while read -r v name rest; do
+	if [ "$v" = PASS ]; then pass "$name"; else fail "$name" "$rest"; fi
+done <"$T_TMP/cg.out"
+check_eq cg_checks "$(grep -c '^PASS' "$T_TMP/cg.out")" 3
+exit $((T_FAILS > 0))
