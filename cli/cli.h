@@ -59,6 +59,8 @@ int fsl_is_gz_path(const char *path);
 FILE *fsl_out_open(const char *path);
 void fsl_out_write_err(int err, const char *path);
 int fsl_out_close(FILE *f, const char *path);
+/* The compare library's warn callback: "fslens compare: TRACE: MSG" on stderr. */
+void fsl_compare_warn(void *ctx, const char *trace, const char *msg);
 
 struct option;
 /*

@@ -31,7 +31,7 @@ static const char compare_usage[] =
 "  --no-causes   do not analyse the phases (faster; no causes, seeks or differences\n"
 "                beyond time)\n";
 
-static void warn_cb(void *ctx, const char *trace, const char *msg)
+void fsl_compare_warn(void *ctx, const char *trace, const char *msg)
 {
 	fprintf(stderr, "fslens compare: %s: %s\n", trace, msg);
 }
@@ -45,7 +45,7 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fsl_compare_opts o = { .causes = 1, .warn = warn_cb };
+	struct fsl_compare_opts o = { .causes = 1, .warn = fsl_compare_warn };
 	const struct fsl_compare_stats *st;
 	struct fsl_compare *c;
 	const char *trace;

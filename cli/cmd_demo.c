@@ -10,26 +10,23 @@
  *    `- fslens record -m MNT -o DIR/NAME.trace -f -- \
  *         fslens demo --run-workload SCENARIO --dir MNT/... --phases DIR/NAME.phases
  *   then fslens report DIR/NAME.trace --html DIR/NAME.html, and with several
- *   configurations fslens compare DIR/NAME1.trace DIR/NAME2.trace ...
+ *   configurations what fslens compare DIR/NAME1.trace DIR/NAME2.trace ... prints
+ *
+ * This file parses the options and runs a configuration; the parameter
+ * checks and the matrix walk are scenarios/cell.c's and scenarios/matrix.c's,
+ * the steps around a run cli/demo_run.c's.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
 #include "demo.h"
 #include "fslens/devname.h"
-#include "fslens/compare.h"
+#include "fslens/text.h"
 #include "../scenarios/cell.h"
 #include "../scenarios/copytree.h"
 #include "../scenarios/matrix.h"
@@ -62,11 +59,6 @@ static const char demo_usage[] =
 
 /* ---------------- the demo driver ---------------- */
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path) ? -1 : 0;
-}
-
 struct demo {
 	const struct fsl_scenario *sc;
 	enum fsl_scale scale;
@@ -81,8 +73,7 @@ struct demo {
 	char self[PATH_MAX];
 	char traces[64][PATH_MAX];
 	unsigned int ntraces;
-	char failed[64][256];		/* the cells that failed */
-	unsigned int nfailed;
+	struct fsl_matrix_failed failed;
 	struct fsl_vm_saved vm;
 };
 
@@ -96,41 +87,12 @@ static void vm_said(void *ctx, int waiting, const char *key, const char *value)
 	fflush(stdout);
 }
 
-static int apply_vm(struct demo *d, const struct fsl_params *p)
+/* One configuration (a fsl_matrix_run_fn): scratch fs, record the workload, report. */
+static int run_one(void *ctx, const char *label, const char *const *extra, unsigned int nextra)
 {
-	char msg[256];
-	int err = fsl_cell__apply_vm(&d->vm, p, vm_said, NULL, msg, sizeof(msg));
-
-	return err ? fsl_err(err, "%s", msg) : 0;
-}
-
-static int restore_vm(struct demo *d)
-{
-	int err = fsl_vm__restore(&d->vm);
-
-	if (err)
-		return fsl_err(err, "cannot restore vm.dirty_* settings (were bytes %s/%s, "
-			       "ratio %s/%s, expire %s, writeback %s centisecs)", d->vm.dirty_bytes,
-			       d->vm.bg_bytes, d->vm.dirty_ratio, d->vm.bg_ratio, d->vm.expire,
-			       d->vm.writeback);
-	return 0;
-}
-
-/* A phase file with at least one finished phase. */
-static int has_phases(const char *path)
-{
-	struct fsl_phase_log log = { 0 };
-	int n = !fsl_phase_log__load(&log, path) && log.nphases;
-
-	fsl_phase_log__free(&log);
-	return n;
-}
-
-/* One configuration: scratch fs, record the workload, report. */
-static int run_one(struct demo *d, const char *label, const char *const *extra, unsigned int nextra)
-{
+	struct demo *d = ctx;
 	char trace[PATH_MAX], phases[PATH_MAX], html[PATH_MAX], json[PATH_MAX], workdir[PATH_MAX];
-	char srcdir[PATH_MAX] = "";
+	char srcdir[PATH_MAX] = "", msg[512];
 	const char *argv[FSL_PARAMS_MAX * 4 + 32];
 	struct fsl_cell cell;
 	struct fsl_scratch *s = NULL;
@@ -177,8 +139,10 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 			goto out;
 		}
 	}
-	if (apply_vm(d, &cell.p))
+	if ((err = fsl_cell__apply_vm(&d->vm, &cell.p, vm_said, NULL, msg, sizeof(msg)))) {
+		fsl_err(err, "%s", msg);
 		goto out;
+	}
 
 	snprintf(workdir, sizeof(workdir), "%s", s->mnt);
 	fsl_demo_run_argv(argv, d->self, d->record ? s->mnt : NULL, trace, d->sc->name,
@@ -199,7 +163,7 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 			fsl_err(0, "the recorded workload failed (status %d); the partial trace is "
 			     "%s", status, trace);
 		/* the phases it finished are compared with the other cells' */
-		if (d->record && !fsl_demo_signal && has_phases(phases) &&
+		if (d->record && !fsl_demo_signal && fsl_phase_log__any(phases) &&
 		    d->ntraces < sizeof(d->traces) / sizeof(d->traces[0]))
 			snprintf(d->traces[d->ntraces++], sizeof(d->traces[0]), "%s", trace);
 		else
@@ -210,8 +174,8 @@ static int run_one(struct demo *d, const char *label, const char *const *extra, 
 		snprintf(d->traces[d->ntraces++], sizeof(d->traces[0]), "%s", trace);
 	rc = 0;
 out:
-	if (restore_vm(d))
-		rc = 1;
+	if ((err = fsl_cell__restore_vm(&d->vm, msg, sizeof(msg))))
+		rc = fsl_err(err, "%s", msg);
 	if (s && s->keep && s->img[0])
 		printf("kept image: %s\n", s->img);
 	if (fsl_scratch__free(s)) {
@@ -221,7 +185,7 @@ out:
 		rc = 1;
 	}
 	if (*srcdir)
-		nftw(srcdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		fsl_copytree_remove(srcdir);
 	if (rc || fsl_demo_signal || !d->record || !d->report)
 		return fsl_demo_signal ? 130 : rc;
 
@@ -230,119 +194,6 @@ out:
 		return 1;
 	printf("\nwritten: %s %s %s %s\n", trace, phases, html, json);
 	return 0;
-}
-
-/*
- * Every --set and every --matrix value, checked before anything is made: a
- * bad value in the last configuration must not cost the runs before it.
- */
-static int check_params(const struct demo *d)
-{
-	struct fsl_matrix m;
-	struct fsl_params p;
-	char kv[256];
-	unsigned int i, k;
-	int err;
-
-	fsl_params__init(&p, d->sc, d->scale);
-	for (i = 0; i < d->nsets; i++)
-		if ((err = fsl_params__set(&p, d->sets[i])))
-			return fsl_demo_bad_param(d->sc, d->sets[i], err);
-	/* a copy: the walk leaves the demo's matrix at its first cell */
-	m = d->m;
-	do {
-		for (k = 0; k < m.n; k++) {
-			fsl_matrix__setting(&m, k, kv, sizeof(kv));
-			if ((err = fsl_params__set(&p, kv)))
-				return fsl_demo_bad_param(d->sc, kv, err);
-		}
-	} while (fsl_matrix__next(&m));
-	return 0;
-}
-
-/*
- * Walk the matrix's cartesian product (odometer order), one run each. A
- * cell that fails does not stop the others (large_dir=0 can run out of
- * htree levels where large_dir=1 goes on); they are named at the end and
- * the result is 1. A signal stops the walk.
- */
-static int run_matrix(struct demo *d)
-{
-	unsigned int k;
-	int rc = 0;
-
-	do {
-		char label[256], kvs[FSL_MATRIX_KEYS][192];
-		const char *extra[FSL_MATRIX_KEYS];
-
-		fsl_matrix__label(&d->m, d->sc->name, label, sizeof(label));
-		for (k = 0; k < d->m.n; k++)
-			extra[k] = fsl_matrix__setting(&d->m, k, kvs[k], sizeof(kvs[k]));
-		rc = run_one(d, label, extra, d->m.n);
-		if (fsl_demo_signal)
-			return 130;
-		if (rc == EXIT_USAGE)
-			return rc;	/* a bad parameter is bad in every configuration */
-		if (rc && d->nfailed < sizeof(d->failed) / sizeof(d->failed[0]))
-			snprintf(d->failed[d->nfailed++], sizeof(d->failed[0]), "%s", label);
-	} while (fsl_matrix__next(&d->m));
-	return d->nfailed ? 1 : 0;
-}
-
-/* The scenario's seed and what to look for in the comparison, wrapped. */
-static void seed_note(const struct demo *d)
-{
-	const char *p;
-	int col;
-
-	if (d->sc->seed) {
-		printf("\n");
-		for (p = d->sc->seed, col = 0; *p;) {
-			size_t n = strcspn(p, " ");
-
-			if (col && col + 1 + (int)n > 100) {
-				printf("\n  ");
-				col = 2;
-			} else if (col) {
-				putchar(' ');
-				col++;
-			}
-			printf("%.*s", (int)n, p);
-			col += n;
-			p += n;
-			while (*p == ' ')
-				p++;
-		}
-		printf("\n");
-	}
-}
-
-static void compare_warn(void *ctx, const char *trace, const char *msg)
-{
-	fprintf(stderr, "fslens compare: %s: %s\n", trace, msg);
-}
-
-/* The matrix side by side: the compare library, in this process. */
-static int demo_compare(struct demo *d)
-{
-	struct fsl_compare_opts o = { .causes = d->report, .warn = compare_warn };
-	const char *traces[64];
-	struct fsl_compare *c;
-	unsigned int t;
-	int err = 0;
-
-	for (t = 0; t < d->ntraces; t++)
-		traces[t] = d->traces[t];
-	c = fsl_compare__new(&o, &err);
-	if (!c)
-		return fsl_err(err, "compare");
-	err = fsl_compare__run(c, traces, d->ntraces);
-	if (err)
-		fsl_err(err, "compare: %s", fsl_compare__error(c));
-	else
-		err = fsl_compare__text(c, stdout);	/* a failed write: main() says so */
-	fsl_compare__free(c);
-	return err ? 1 : 0;
 }
 
 int cmd_demo(int argc, char **argv)
@@ -364,7 +215,8 @@ int cmd_demo(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct demo *d;
-	const char *name = "htree";
+	const char *name = "htree", *bad;
+	char kv[256];
 	ssize_t len;
 	int c, i, rc, err, name_given = 0;
 
@@ -389,22 +241,19 @@ int cmd_demo(int argc, char **argv)
 			}
 			break;
 		case 's':
-			if (d->nsets >= FSL_PARAMS_MAX) {
-				rc = fsl_usage_error("demo", demo_usage, "too many --set");
-				goto out;
-			}
-			d->sets[d->nsets++] = optarg;
-			break;
 		case 'F':
 		case 'U':
-			/* shorthands of --set fs=TYPE and --set runs=N */
 			if (d->nsets >= FSL_PARAMS_MAX) {
 				rc = fsl_usage_error("demo", demo_usage, "too many --set");
 				goto out;
 			}
-			snprintf(d->shorthand[d->nsets], sizeof(d->shorthand[0]), "%s=%s",
-				 c == 'F' ? "fs" : "runs", optarg);
-			d->sets[d->nsets] = d->shorthand[d->nsets];
+			d->sets[d->nsets] = optarg;
+			/* shorthands of --set fs=TYPE and --set runs=N */
+			if (c != 's') {
+				snprintf(d->shorthand[d->nsets], sizeof(d->shorthand[0]), "%s=%s",
+					 c == 'F' ? "fs" : "runs", optarg);
+				d->sets[d->nsets] = d->shorthand[d->nsets];
+			}
 			d->nsets++;
 			break;
 		case 'M':
@@ -464,9 +313,12 @@ int cmd_demo(int argc, char **argv)
 		rc = fsl_usage_error("demo", demo_usage, "unknown scenario '%s'", name);
 		goto out;
 	}
-	rc = check_params(d);
-	if (rc)
+	/* every --set and --matrix value, before a configuration's runs are spent */
+	err = fsl_cell__check(d->sc, d->scale, d->sets, d->nsets, &d->m, &bad, kv, sizeof(kv));
+	if (err) {
+		rc = fsl_demo_bad_param(d->sc, bad, err);
 		goto out;
+	}
 	if (d->device && !d->force) {
 		rc = fsl_usage_error("demo", demo_usage, "--dev %s would be wiped: add --force "
 				     "if that is what you want", d->device);
@@ -489,23 +341,30 @@ int cmd_demo(int argc, char **argv)
 	}
 	fsl_demo_catch_signals();
 	fsl_vm_stop = &fsl_demo_signal;
-	rc = run_matrix(d);
+	/* a bad parameter is bad in every configuration: EXIT_USAGE ends the walk */
+	rc = fsl_matrix__walk(&d->m, d->sc->name, run_one, d, &fsl_demo_signal, &d->failed);
+	if (rc == -EINTR)
+		rc = 130;
 	if (rc == EXIT_USAGE || rc == 130)
 		goto out;
 	/* per phase: time, rate and top cause; with a matrix, side by side */
-	if ((!rc || (d->nfailed && rc == 1)) && d->ntraces && (d->ntraces > 1 || d->report)) {
+	if ((!rc || (d->failed.n && rc == 1)) && d->ntraces && (d->ntraces > 1 || d->report)) {
 		int crc;
 
 		printf("\nper phase (fslens compare%s):\n", d->ntraces > 1 ? "" : " on one trace");
 		fflush(stdout);
-		crc = demo_compare(d);
+		crc = fsl_demo_compare(d->traces, d->ntraces, d->report);
 		if (!rc)
 			rc = crc;
 	}
-	seed_note(d);
-	for (i = 0; i < (int)d->nfailed; i++)
+	if (d->sc->seed) {
+		/* the scenario's seed and what to look for in the comparison */
+		printf("\n");
+		fsl_text_wrap(stdout, 0, "", 2, d->sc->seed);
+	}
+	for (i = 0; i < (int)d->failed.n; i++)
 		printf("%s failed: %s (see its messages above)\n", i ? "   " : "\nconfigurations",
-		       d->failed[i]);
+		       d->failed.label[i]);
 out:
 	free(d);
 	return rc;

@@ -3,6 +3,7 @@
 #ifndef FSL_CLI_DEMO_H
 #define FSL_CLI_DEMO_H
 
+#include <limits.h>
 #include <signal.h>
 
 #include "../scenarios/cell.h"
@@ -25,5 +26,7 @@ void fsl_demo_run_argv(const char **argv, const char *self, const char *mnt, con
 		       const char *scale, const char *srcdir, const struct fsl_cell *cell);
 int fsl_demo_report(const char *self, const char *trace, const char *html, const char *json,
 		    volatile sig_atomic_t *stop);
+/* fslens compare's table and what changed, of n traces (causes: analyse the phases). */
+int fsl_demo_compare(char (*traces)[PATH_MAX], unsigned int n, int causes);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * fslens demo's steps that run apart from its driver (cli/cmd_demo.c): the
  * workload mode (`demo --run-workload`, the child that record follows), the
- * scenario list, and the report children run after a recording.
+ * scenario list, the report children run after a recording, and the
+ * recordings' comparison in this process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "demo.h"
+#include "fslens/compare.h"
 #include "../scenarios/cell.h"
 #include "../scenarios/phases.h"
 #include "../scenarios/scenario.h"
@@ -270,4 +272,27 @@ int fsl_demo_report(const char *self, const char *trace, const char *html, const
 			return fsl_err(0, "fslens report --json %s failed", trace);
 	}
 	return 0;
+}
+
+/* The recordings side by side: the compare library, in this process. */
+int fsl_demo_compare(char (*traces)[PATH_MAX], unsigned int n, int causes)
+{
+	struct fsl_compare_opts o = { .causes = causes, .warn = fsl_compare_warn };
+	const char *list[FSL_COMPARE_MAX];
+	struct fsl_compare *c;
+	unsigned int t;
+	int err = 0;
+
+	for (t = 0; t < n && t < FSL_COMPARE_MAX; t++)
+		list[t] = traces[t];
+	c = fsl_compare__new(&o, &err);
+	if (!c)
+		return fsl_err(err, "compare");
+	err = fsl_compare__run(c, list, t);
+	if (err)
+		fsl_err(err, "compare: %s", fsl_compare__error(c));
+	else
+		err = fsl_compare__text(c, stdout);	/* a failed write: main() says so */
+	fsl_compare__free(c);
+	return err ? 1 : 0;
 }

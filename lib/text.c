@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Sizes, seconds, byte counts and frame names as text (include/fslens/text.h). */
+/* Sizes, seconds, byte counts, frame names, escapes and wrapped prose as text (include/fslens/text.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -228,6 +228,30 @@ void fsl_text_fput(FILE *f, const char *s, size_t n)
 		s += take;
 		n -= take;
 	}
+}
+
+void fsl_text_wrap(FILE *f, int indent, const char *lead, int cont, const char *text)
+{
+	int col = fprintf(f, "%*s%s", indent, "", lead), start = col;
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		/* a line takes its first word whatever its length */
+		if (col + 1 + (int)n > 100 && col > start) {
+			col = start = fprintf(f, "\n%*s", cont, "") - 1;
+		} else if (p != text) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, n, f);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
 }
 
 void fsl_text_sanitize(char *s)

@@ -10,6 +10,46 @@
 #include "cell.h"
 #include "fslens/text.h"
 
+struct cell_check {
+	struct fsl_params p;
+	const char **bad;
+	char *buf;
+	size_t len;
+};
+
+static int check_cell(void *ctx, const char *label, const char *const *settings, unsigned int n)
+{
+	struct cell_check *k = ctx;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++)
+		if ((err = fsl_params__set(&k->p, settings[i]))) {
+			snprintf(k->buf, k->len, "%s", settings[i]);
+			*k->bad = k->buf;
+			return err;
+		}
+	return 0;
+}
+
+int fsl_cell__check(const struct fsl_scenario *sc, enum fsl_scale scale, const char *const *sets,
+		    unsigned int nsets, const struct fsl_matrix *m, const char **bad, char *buf,
+		    size_t len)
+{
+	struct cell_check k = { .bad = bad, .buf = buf, .len = len };
+	struct fsl_matrix walk = *m;	/* a copy: the walk moves its cell */
+	unsigned int i;
+	int err;
+
+	fsl_params__init(&k.p, sc, scale);
+	for (i = 0; i < nsets; i++)
+		if ((err = fsl_params__set(&k.p, sets[i]))) {
+			*bad = sets[i];
+			return err;
+		}
+	return fsl_matrix__walk(&walk, sc->name, check_cell, &k, NULL, NULL);
+}
+
 int fsl_cell__prepare(struct fsl_cell *c, const struct fsl_scenario *sc, enum fsl_scale scale,
 		      const char *const *sets, unsigned int nsets, const char *const *extra,
 		      unsigned int nextra)
@@ -90,6 +130,17 @@ int fsl_cell__apply_vm(struct fsl_vm_saved *vm, const struct fsl_params *p,
 			said(ctx, 0, keys[i], num);
 	}
 	return 0;
+}
+
+int fsl_cell__restore_vm(struct fsl_vm_saved *vm, char *errmsg, size_t errlen)
+{
+	int err = fsl_vm__restore(vm);
+
+	if (err)
+		snprintf(errmsg, errlen, "cannot restore vm.dirty_* settings (were bytes %s/%s, "
+			 "ratio %s/%s, expire %s, writeback %s centisecs)", vm->dirty_bytes,
+			 vm->bg_bytes, vm->dirty_ratio, vm->bg_ratio, vm->expire, vm->writeback);
+	return err;
 }
 
 int fsl_child__spawn(struct fsl_child *ch, char *const argv[], int out_fd)

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One configuration of `fslens demo` (a cell of its matrix), apart from the
- * command's printing: the scenario's parameters with the cell's settings
- * and the defaults a configuration implies, the scratch filesystem's mkfs
- * and mount options, the vm.dirty_* tunables it asks for, and the child
- * processes (recorder, workload, report) run in their own process group.
+ * command's printing: every cell's settings checked before any runs, the
+ * scenario's parameters with the cell's settings and the defaults a
+ * configuration implies, the scratch filesystem's mkfs and mount options,
+ * the vm.dirty_* tunables it asks for, and the child processes (recorder,
+ * workload, report) run in their own process group.
  */
 #ifndef FSL_CELL_H
 #define FSL_CELL_H
 
 #include <signal.h>
 #include <sys/types.h>
+#include "matrix.h"
 #include "scenario.h"
 #include "scratch.h"
 
@@ -25,6 +27,17 @@ struct fsl_cell {
 	unsigned int nsets;
 	const char *bad;		/* prepare's -EINVAL/-ENOENT: the setting at fault */
 };
+
+/*
+ * sets[], then the settings of each cell of m in walk order, over the
+ * scenario's parameters at scale: checked before anything is made, so that
+ * a bad value in the last configuration does not cost the runs before it.
+ * 0, or the fsl_params__set error with *bad the setting at fault (one of
+ * sets[], or a matrix setting copied to buf).
+ */
+int fsl_cell__check(const struct fsl_scenario *sc, enum fsl_scale scale, const char *const *sets,
+		    unsigned int nsets, const struct fsl_matrix *m, const char **bad, char *buf,
+		    size_t len);
 
 /*
  * The cell's parameters: sets[] then extra[] over the scenario's defaults
@@ -47,6 +60,11 @@ int fsl_cell__prepare(struct fsl_cell *c, const struct fsl_scenario *sc, enum fs
 int fsl_cell__apply_vm(struct fsl_vm_saved *vm, const struct fsl_params *p,
 		       void (*said)(void *ctx, int waiting, const char *key, const char *value), void *ctx,
 		       char *errmsg, size_t errlen);
+/*
+ * fsl_vm__restore, with errmsg giving the saved values (to put back by hand)
+ * when it fails. 0 or -errno.
+ */
+int fsl_cell__restore_vm(struct fsl_vm_saved *vm, char *errmsg, size_t errlen);
 
 /* A child in its own process group, so that a signal reaches all of it through us. */
 struct fsl_child {

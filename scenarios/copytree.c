@@ -4,11 +4,13 @@
  * test one file at a time, in tar order (sorted names, depth first), then
  * sync. With delalloc the blocks are chosen at writeback, after many files
  * are dirty; with nodelalloc at write time. The source tree is built by
- * fsl_copytree_prepare() before recording starts, off the fs under test.
+ * fsl_copytree_prepare() before recording starts, off the fs under test,
+ * and deleted by fsl_copytree_remove() after.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +130,16 @@ struct cp {
 	char *buf;
 	uint64_t files, bytes;
 };
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path) ? -1 : 0;
+}
+
+int fsl_copytree_remove(const char *src)
+{
+	return nftw(src, rm_entry, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
+}
 
 static int by_name(const struct dirent **a, const struct dirent **b)
 {

@@ -10,5 +10,7 @@
  * the same shape is reused; one of another shape is an error (-EEXIST).
  */
 int fsl_copytree_prepare(struct fsl_wl *wl, const char *src);
+/* Delete the tree in src once its run is over. 0 or -errno. */
+int fsl_copytree_remove(const char *src);
 
 #endif

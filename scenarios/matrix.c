@@ -72,3 +72,30 @@ int fsl_matrix__next(struct fsl_matrix *m)
 	}
 	return 0;
 }
+
+int fsl_matrix__walk(struct fsl_matrix *m, const char *prefix, fsl_matrix_run_fn *run, void *ctx,
+		     const volatile sig_atomic_t *stop, struct fsl_matrix_failed *failed)
+{
+	unsigned int k;
+	int rc, any = 0;
+
+	do {
+		/* a setting is at most KEY (63) '=' VALUE (127) */
+		char label[256], kvs[FSL_MATRIX_KEYS][192];
+		const char *settings[FSL_MATRIX_KEYS];
+
+		fsl_matrix__label(m, prefix, label, sizeof(label));
+		for (k = 0; k < m->n; k++)
+			settings[k] = fsl_matrix__setting(m, k, kvs[k], sizeof(kvs[k]));
+		rc = run(ctx, label, settings, m->n);
+		if (stop && *stop)
+			return -EINTR;
+		if (rc && rc != 1)
+			return rc;
+		if (rc)
+			any = 1;
+		if (rc && failed && failed->n < sizeof(failed->label) / sizeof(failed->label[0]))
+			snprintf(failed->label[failed->n++], sizeof(failed->label[0]), "%s", label);
+	} while (fsl_matrix__next(m));
+	return any;
+}

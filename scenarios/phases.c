@@ -121,6 +121,15 @@ void fsl_phase_log__free(struct fsl_phase_log *log)
 	memset(log, 0, sizeof(*log));
 }
 
+int fsl_phase_log__any(const char *path)
+{
+	struct fsl_phase_log log = { 0 };
+	int n = !fsl_phase_log__load(&log, path) && log.nphases;
+
+	fsl_phase_log__free(&log);
+	return n;
+}
+
 const char *fsl_phase_log__param(const struct fsl_phase_log *log, const char *key)
 {
 	size_t klen = strlen(key);

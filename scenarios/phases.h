@@ -46,6 +46,8 @@ struct fsl_phase_log {
 
 int fsl_phase_log__load(struct fsl_phase_log *log, const char *path);
 void fsl_phase_log__free(struct fsl_phase_log *log);
+/* 1 when the phase file at path can be read and holds a finished phase, else 0. */
+int fsl_phase_log__any(const char *path);
 const char *fsl_phase_log__param(const struct fsl_phase_log *log, const char *key);
 /* "x.trace" -> "x.phases" (any other name: name + ".phases") */
 void fsl_phases_path(char *buf, size_t len, const char *trace);

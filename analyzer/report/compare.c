@@ -768,33 +768,6 @@ static void label_line(const char *label, unsigned int line, char *out)
 	}
 }
 
-/* Text at indent, wrapped at spaces to 100 columns. */
-static void wrap100(FILE *f, int indent, const char *text)
-{
-	const char *p = text;
-	int col = 0, first = 1;
-
-	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (first) {
-			col = fprintf(f, "%*s", indent, "");
-		} else if (col + 1 + (int)n > 100) {
-			col = fprintf(f, "\n%*s", indent + 2, "") - 1;
-		} else {
-			fputc(' ', f);
-			col++;
-		}
-		first = 0;
-		fwrite(p, 1, n, f);
-		col += n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
-
 /* A mechanism's figure: counts whole, rates and shares with a decimal when small. */
 static void fmt_fig(char *buf, size_t len, double v)
 {
@@ -818,7 +791,7 @@ static void diff_text(const struct fsl_compare *c, FILE *f)
 		const struct cmp_diff *d = &c->diffs[i];
 
 		fputc('\n', f);
-		wrap100(f, 0, d->sentence);
+		fsl_text_wrap(f, 0, "", 2, d->sentence);
 		if (d->same && !d->nmech)
 			continue;
 		if (d->have_parts) {

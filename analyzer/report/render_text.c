@@ -20,25 +20,7 @@
 /* Print text wrapped at W columns, first line after `lead`, others indented. */
 static void wrap(FILE *f, const char *lead, int indent, const char *text)
 {
-	int col = fprintf(f, "%*s%s", indent, "", lead);
-	const char *p = text;
-
-	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (col + 1 + (int)n > W && col > indent + (int)strlen(lead)) {
-			col = fprintf(f, "\n%*s", indent + (int)strlen(lead), "") - 1;
-		} else if (p != text) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(p, 1, n, f);
-		col += n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
+	fsl_text_wrap(f, indent, lead, indent + (int)strlen(lead), text);
 }
 
 static void title(FILE *f, const char *name, const char *fmt, ...)

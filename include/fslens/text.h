@@ -2,7 +2,8 @@
 /*
  * The text conventions fslens reads and writes everywhere (lib/text.c):
  * sizes ("64M", "1GiB"), seconds ("1.5") as exact nanoseconds, byte counts
- * for people ("1.5 MiB"), and the function name of a stack frame. One
+ * for people ("1.5 MiB"), the function name of a stack frame, names from the
+ * traced system escaped, and prose wrapped to 100 columns. One
  * implementation each, so options and output read the same in every command.
  */
 #ifndef FSLENS_TEXT_H
@@ -73,5 +74,12 @@ size_t fsl_text_escape(char *dst, size_t len, const char *src, size_t n);
 void fsl_text_fput(FILE *f, const char *s, size_t n);
 /* In place, for fixed-size names (comm): each such byte becomes '?', as ps shows it. */
 void fsl_text_sanitize(char *s);
+
+/*
+ * text wrapped at spaces to 100 columns, then a newline: the first line at
+ * indent after lead, the others at cont. Runs of spaces print as one; a
+ * word longer than a line is not cut.
+ */
+void fsl_text_wrap(FILE *f, int indent, const char *lead, int cont, const char *text);
 
 #endif /* FSLENS_TEXT_H */

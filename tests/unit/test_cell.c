@@ -2,7 +2,8 @@
 /*
  * demo's configuration (scenarios/cell.c): the settings as given and those
  * they imply, the mkfs options they make, the setting at fault when one is
- * bad; and its children: the exit status passed up, a signal passed on.
+ * bad (in one cell, or first in the whole matrix); and its children: the
+ * exit status passed up, a signal passed on.
  */
 #include <errno.h>
 #include <signal.h>
@@ -61,6 +62,39 @@ TEST(cell_names_the_bad_setting)
 	REQUIRE(c.bad);
 	CHECK_STR(c.bad, "frobnicate=1");
 	CHECK_EQ(fsl_cell__prepare(&c, sc, FSL_SCALE_SMALL, badfs, 1, NULL, 0), -EBADF);
+}
+
+/* Every --set, then every --matrix value, before any cell is made: the first bad one named. */
+TEST(cell_check_names_the_first_bad_setting)
+{
+	static struct fsl_matrix m;
+	static const char *const sets[] = { "n=10", "blocksize=1024" };
+	static const char *const badset[] = { "n=10", "n=lots" };
+	const struct fsl_scenario *sc = fsl_scenario__find("htree");
+	const char *bad = NULL;
+	char buf[256];
+
+	REQUIRE(sc);
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(fsl_matrix__add(&m, "journal=1M,4M"), 0);
+	CHECK_EQ(fsl_matrix__add(&m, "atime=relatime,strictatime"), 0);
+	CHECK_EQ(fsl_cell__check(sc, FSL_SCALE_SMALL, sets, 2, &m, &bad, buf, sizeof(buf)), 0);
+	CHECK(!bad);
+	CHECK_EQ(fsl_cell__check(sc, FSL_SCALE_SMALL, badset, 2, &m, &bad, buf, sizeof(buf)),
+		 -EINVAL);
+	CHECK(bad == badset[1]);
+	/* a bad value in the last cell only, and an unknown key */
+	CHECK_EQ(fsl_matrix__add(&m, "sync=1,maybe"), 0);
+	CHECK_EQ(fsl_cell__check(sc, FSL_SCALE_SMALL, sets, 2, &m, &bad, buf, sizeof(buf)),
+		 -EINVAL);
+	CHECK_STR(bad, "sync=maybe");
+	memset(&m, 0, sizeof(m));
+	CHECK_EQ(fsl_matrix__add(&m, "frobnicate=1"), 0);
+	CHECK_EQ(fsl_cell__check(sc, FSL_SCALE_SMALL, sets, 2, &m, &bad, buf, sizeof(buf)),
+		 -ENOENT);
+	CHECK_STR(bad, "frobnicate=1");
+	/* the caller's matrix stays at its first cell */
+	CHECK_EQ(m.idx[0], 0);
 }
 
 TEST(cell_child_status_and_signal)

@@ -2,7 +2,8 @@
 /*
  * A workload run's log (scenarios/phases.c): what the scenario reports goes
  * to the phase file and into the tables demo prints, with the numbers the
- * phases carry (time, ops, ops/s, MB/s), one column per run.
+ * phases carry (time, ops, ops/s, MB/s), one column per run; whether a
+ * phase file holds a finished phase.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,4 +102,23 @@ TEST(phases_timelines_slices)
 	CHECK_STR(buf, "create rate (ops/s, 16 slices of 0.10 s): 20k 20k 20k 20k 20k 20k 20k 20k"
 		  " 2000 2000 2000 2000 2000 2000 2000 2000\n");
 	free(buf);
+}
+
+/* demo compares a failed cell's trace only when its phase file holds a finished phase. */
+TEST(phases_log_any)
+{
+	FILE *f;
+
+	CHECK_EQ(fsl_phase_log__any(t_path("none.phases")), 0);
+	f = fopen(t_path("empty.phases"), "w");
+	REQUIRE(f);
+	fprintf(f, "# fslens phases 1\nscenario htree\nscale small\nparam n=10\n");
+	fclose(f);
+	CHECK_EQ(fsl_phase_log__any(t_path("empty.phases")), 0);
+	f = fopen(t_path("one.phases"), "w");
+	REQUIRE(f);
+	fprintf(f, "# fslens phases 1\nscenario htree\nscale small\nparam n=10\n"
+		"phase 1 mkdir 100 200 10 0\n");
+	fclose(f);
+	CHECK_EQ(fsl_phase_log__any(t_path("one.phases")), 1);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lib/text.c (sizes, seconds, bytes, frame names) and cli/util.c's capability check. */
+/* lib/text.c (sizes, seconds, bytes, frame names, wrapped prose) and cli/util.c's capability check. */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -183,4 +183,46 @@ TEST(text_parse_id_list)
 	CHECK_EQ(fsl_parse_id_list("0", v, 4, &bad), -EINVAL);
 	CHECK_EQ(fsl_parse_id_list("", v, 4, &bad), -EINVAL);
 	CHECK_EQ(fsl_parse_id_list("1,2,3,4,5", v, 4, &bad), -E2BIG);
+}
+
+/* compare's sentences and demo's seed note: 100 columns, later lines 2 further in. */
+TEST(text_wrap_at_100_columns)
+{
+	char text[512], *buf = NULL, *nl;
+	size_t len = 0;
+	FILE *f;
+	int i, o = 0;
+
+	/* 40 words of 9 letters, two spaces apart: 9 fit in 100 columns either side of the break */
+	for (i = 0; i < 40; i++)
+		o += snprintf(text + o, sizeof(text) - o, "%s%c%08d", i ? "  " : "", 'a' + i % 26, i);
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	fsl_text_wrap(f, 2, "", 4, text);
+	fclose(f);
+	REQUIRE(buf);
+	nl = strchr(buf, '\n');
+	REQUIRE(nl);
+	CHECK_EQ(nl - buf, 2 + 9 * 9 + 8);
+	CHECK(!strncmp(buf, "  a00000000 b00000001 ", 22));	/* a run of spaces is one */
+	CHECK(!strncmp(nl, "\n    j00000009 k00000010 ", 25));
+	CHECK_EQ(strchr(nl + 1, '\n') - nl - 1, 4 + 9 * 9 + 8);
+	CHECK_EQ(buf[len - 1], '\n');
+	free(buf);
+
+	/* the report's "lead: text", later lines under the text; a long word is not cut */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	memset(text, 'x', 120);
+	text[120] = 0;
+	fsl_text_wrap(f, 4, "why: ", 9, "short");
+	fsl_text_wrap(f, 4, "why: ", 9, text);
+	fsl_text_wrap(f, 0, "", 2, "a b");
+	fclose(f);
+	REQUIRE(buf);
+	CHECK(!strncmp(buf, "    why: short\n    why: xxxxxxxxxx", 34));
+	CHECK_EQ(len, 15 + 9 + 120 + 1 + 4);
+	CHECK_STR(buf + len - 4, "a b\n");
+	free(buf);
 }
