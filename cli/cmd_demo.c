@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "fslens/devname.h"
+#include "fslens/export.h"
 #include "fslens/compare.h"
 #include "../scenarios/cell.h"
 #include "../scenarios/copytree.h"
