@@ -37,8 +37,6 @@ int fsl_window_check(const char *cmd, const char *path, struct fsl_reader *r, ui
 /* Print "fslens <cmd>: <msg> (see 'fslens <cmd> --help')", one line; returns EXIT_USAGE. */
 /* --bench-floor[=all|syscalls] (record, monitor): FSL_FLOOR_*, or -1 for another value. */
 int fsl_floor_parse(const char *arg);
-/* mkdir -p DIR (mode 0755): 0, or -ENOTDIR when DIR is there and not a directory, or -errno. */
-int fsl_mkdir_p(const char *dir);
 /* Where --from/--to count from: the recording's start (record.start_ns), else the first event. */
 uint64_t fsl_trace_origin(struct fsl_reader *r);
 int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
@@ -47,18 +45,6 @@ int fsl_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 int fsl_usage_error_see(const char *cmd, const char *see, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* fopen(path, "w") writing gzip; NULL with errno. For OUT.gz of the exporters. */
-FILE *fsl_gz_fopen(const char *path);
-/* Does path end in ".gz"? */
-int fsl_is_gz_path(const char *path);
-/*
- * An exporter's output file: PATH (gzip when it ends in .gz), or stdout for
- * NULL or "-"; NULL after saying why. fsl_out_close closes it (not stdout)
- * and says a failed write; fsl_out_write_err says one.
- */
-FILE *fsl_out_open(const char *path);
-void fsl_out_write_err(int err, const char *path);
-int fsl_out_close(FILE *f, const char *path);
 /* The compare library's warn callback: "fslens compare: TRACE: MSG" on stderr. */
 void fsl_compare_warn(void *ctx, const char *trace, const char *msg);
 

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "fslens/devname.h"
+#include "fslens/export.h"
 #include "fslens/text.h"
 #include "../scenarios/cell.h"
 #include "../scenarios/copytree.h"

@@ -7,7 +7,6 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,27 +40,6 @@ int fsl_floor_parse(const char *arg)
 	if (!strcmp(arg, "syscalls"))
 		return FSL_FLOOR_SYSCALLS;
 	return -1;
-}
-
-int fsl_mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX], *p;
-	struct stat st;
-
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	if (stat(buf, &st))
-		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 uint64_t fsl_trace_origin(struct fsl_reader *r)

@@ -696,24 +696,23 @@ void fsl_bt_export__free(struct fsl_bt_export *x)
 	free(x);
 }
 
-void fsl_bt_export__print_summary(const struct fsl_bt_export *x, FILE *f, const char *dir)
+const char *fsl_bt_export__summary(const struct fsl_bt_export *x, size_t idx, const char *dir,
+				   char *buf, size_t len)
 {
-	size_t i;
+	const struct fsl_bt_dev_stats *d = fsl_bt_export__dev(x, idx);
+	char g[32] = "", fx[64] = "", r[32] = "";
 
-	for (i = 0; i < fsl_bt_export__ndevs(x); i++) {
-		const struct fsl_bt_dev_stats *d = fsl_bt_export__dev(x, i);
-
-		fprintf(f, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu", dir, d->name, d->ncpus - 1,
-			FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q);
-		if (d->bios)
-			fprintf(f, "  G %llu", (unsigned long long)d->g);
-		fprintf(f, "  I %llu  M %llu", (unsigned long long)d->i, (unsigned long long)d->m);
-		if (d->bios)
-			fprintf(f, "  F %llu  X %llu", (unsigned long long)d->f,
-				(unsigned long long)d->x);
-		if (d->r)
-			fprintf(f, "  R %llu", (unsigned long long)d->r);
-		fprintf(f, "  D %llu  C %llu  (blkparse -i %s/%s)\n", (unsigned long long)d->d,
-			(unsigned long long)d->c, dir, d->name);
+	if (d->bios) {
+		snprintf(g, sizeof(g), "  G %llu", (unsigned long long)d->g);
+		snprintf(fx, sizeof(fx), "  F %llu  X %llu", (unsigned long long)d->f,
+			 (unsigned long long)d->x);
 	}
+	if (d->r)
+		snprintf(r, sizeof(r), "  R %llu", (unsigned long long)d->r);
+	snprintf(buf, len, "%s/%s.blktrace.{0..%u}: %u,%u  Q %llu%s  I %llu  M %llu%s%s  "
+		 "D %llu  C %llu  (blkparse -i %s/%s)", dir, d->name, d->ncpus - 1,
+		 FSL_MAJOR(d->dev), FSL_MINOR(d->dev), (unsigned long long)d->q, g,
+		 (unsigned long long)d->i, (unsigned long long)d->m, fx, r,
+		 (unsigned long long)d->d, (unsigned long long)d->c, dir, d->name);
+	return buf;
 }

@@ -286,7 +286,8 @@ int fsl_folded_export__write_svg(struct fsl_folded_export *x, FILE *out, const c
 }
 
 int fsl_folded_export__write_classes(struct fsl_folded_export *x, const char *dir, int svg,
-				     const char *trace, void (*wrote)(const char *path),
+				     const char *trace,
+				     void (*wrote)(void *ctx, const char *path), void *ctx,
 				     char *bad, size_t badsz, int *creating)
 {
 	size_t i;
@@ -309,7 +310,7 @@ int fsl_folded_export__write_classes(struct fsl_folded_export *x, const char *di
 		if (err)
 			return err;
 		if (wrote)
-			wrote(bad);
+			wrote(ctx, bad);
 	}
 	return 0;
 }

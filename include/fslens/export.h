@@ -145,8 +145,12 @@ int fsl_bt_export__event(struct fsl_bt_export *x, const struct fsl_hdr *ev);
 int fsl_bt_export__finish(struct fsl_bt_export *x);
 size_t fsl_bt_export__ndevs(const struct fsl_bt_export *x);
 const struct fsl_bt_dev_stats *fsl_bt_export__dev(const struct fsl_bt_export *x, size_t idx);
-/* A line per disk written to DIR: its files, its Q/G/I/M/F/X/R/D/C counts, the blkparse line. */
-void fsl_bt_export__print_summary(const struct fsl_bt_export *x, FILE *f, const char *dir);
+/*
+ * Disk idx's line of what went to DIR (no newline), in buf: its files, its
+ * Q/G/I/M/F/X/R/D/C counts, the blkparse command.
+ */
+const char *fsl_bt_export__summary(const struct fsl_bt_export *x, size_t idx, const char *dir,
+				   char *buf, size_t len);
 void fsl_bt_export__free(struct fsl_bt_export *x);
 
 /* ---- blktrace import ---- */
@@ -213,12 +217,13 @@ size_t fsl_folded_export__nclasses(const struct fsl_folded_export *x);
 int fsl_folded_export__write_svg(struct fsl_folded_export *x, FILE *out, const char *class_name,
 				 const char *trace);
 /*
- * One file per class in dir: CLASS.folded, or CLASS.svg with svg; wrote(path)
- * after each. 0, or a -errno with the file's path in bad and *creating set
- * when it could not be made (else it could not be written).
+ * One file per class in dir: CLASS.folded, or CLASS.svg with svg; wrote(ctx,
+ * path) after each. 0, or a -errno with the file's path in bad and *creating
+ * set when it could not be made (else it could not be written).
  */
 int fsl_folded_export__write_classes(struct fsl_folded_export *x, const char *dir, int svg,
-				     const char *trace, void (*wrote)(const char *path),
+				     const char *trace,
+				     void (*wrote)(void *ctx, const char *path), void *ctx,
 				     char *bad, size_t badsz, int *creating);
 const char *fsl_folded_export__class(const struct fsl_folded_export *x, size_t idx);
 void fsl_folded_export__free(struct fsl_folded_export *x);
@@ -252,6 +257,64 @@ void fsl_csv_export__set_origin(struct fsl_csv_export *x, uint64_t origin_ns);
 int fsl_csv_export__event(struct fsl_csv_export *x, const struct fsl_hdr *ev);
 int fsl_csv_export__finish(struct fsl_csv_export *x);
 void fsl_csv_export__free(struct fsl_csv_export *x);
+
+/* ---- one export of a trace (analyzer/export/export_trace.c) ---- */
+
+enum fsl_export_format {
+	FSL_EXPORT_BLKTRACE = 1,	/* per-CPU blktrace files in a directory */
+	FSL_EXPORT_PERFETTO,		/* Chrome/Perfetto trace JSON */
+	FSL_EXPORT_FOLDED,		/* off-CPU stacks, flamegraph.pl's folded lines */
+	FSL_EXPORT_FLAMEGRAPH,		/* the same stacks drawn as an SVG */
+	FSL_EXPORT_CSV,			/* one table */
+};
+
+/* What an export tells as it goes; the command words the lines' start. */
+enum fsl_export_msg {
+	FSL_EXPORT_INFO,	/* a line as is: what was written (quiet drops it) */
+	FSL_EXPORT_NOTE,	/* "fslens export: ...": what the trace lacks (quiet drops it) */
+	FSL_EXPORT_ERROR,	/* "fslens: ..." (what failed: why) */
+	FSL_EXPORT_FATAL,	/* "fslens export: ..." (a failure said in full) */
+};
+
+struct fsl_export_opts {
+	int format;			/* FSL_EXPORT_* */
+	const char *trace;		/* the trace's path: messages, the SVG's title */
+	/*
+	 * The file (NULL or "-": standard output; OUT.gz: gzip), or for
+	 * blktrace and per_class the directory (NULL: "."), made if missing.
+	 */
+	const char *out;
+	int table;			/* csv: FSL_CSV_* */
+	const char *name;		/* blktrace: fsl_bt_export_opts' name, */
+	uint32_t only_dev;		/* only_dev */
+	int big_endian;			/* and big_endian */
+	int per_class;			/* folded, flamegraph: one file per wait class */
+	uint64_t t0, t1;		/* the window, absolute ns (t1 0: to the end) */
+	uint64_t origin;		/* csv: where t_s counts from */
+	void (*msg)(void *ctx, enum fsl_export_msg kind, const char *line);
+	void *msg_ctx;
+};
+
+/*
+ * Export the trace r is open on (from its current position) as o says:
+ * one session pass of the window into the format's exporter (two for
+ * blktrace, which scans first), then its output written and closed. 0, or
+ * a -errno said in an ERROR or FATAL line; unsaid are a failed write to
+ * standard output (the command's end checks stdout) and an exporter's own
+ * failure at its finish other than a write.
+ */
+int fsl_export_trace(struct fsl_reader *r, const struct fsl_export_opts *o);
+
+/* ---- an export's output (analyzer/export/export_out.c) ---- */
+
+/* Is path standard output (NULL or "-")? */
+int fsl_export_is_stdout(const char *path);
+/* The output file: path (gzip when it ends in .gz), or stdout; NULL with errno. */
+FILE *fsl_export_out_open(const char *path);
+/* Close it (stdout stays open): 0, or -errno when a write or the close failed. */
+int fsl_export_out_close(FILE *f);
+/* mkdir -p DIR (mode 0755): 0, or -ENOTDIR when DIR is there and not a directory, or -errno. */
+int fsl_mkdir_p(const char *dir);
 
 /* ---- helpers shared by the exporters (analyzer/export_util.c) ---- */
 

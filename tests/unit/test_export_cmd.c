@@ -213,3 +213,68 @@ TEST(cmd_export_perfetto_from_trace)
 		 "assert len(b)==3 and len({e['id'] for e in b})==3, b\"", out);
 	CHECK_EQ(system(cmd), 0);
 }
+
+/* The lines an export says, one "K line" each (K: I, N, E or F, the kind's initial). */
+static void collect(void *ctx, enum fsl_export_msg kind, const char *line)
+{
+	static const char initial[] = "INEF";
+	char *said = ctx;
+	size_t n = strlen(said);
+
+	snprintf(said + n, 4096 - n, "%c %s\n", initial[kind], line);
+}
+
+/* fsl_export_trace of a fresh reader on trace; what it said in said. */
+static int export_in_process(const char *trace, struct fsl_export_opts *o, char *said)
+{
+	struct fsl_reader_opts ro = { 0 };
+	struct fsl_reader *r;
+	int err;
+
+	r = fsl_reader__open(trace, &ro, &err);
+	if (!r)
+		return err;
+	said[0] = 0;
+	o->trace = trace;
+	o->msg = collect;
+	o->msg_ctx = said;
+	err = fsl_export_trace(r, o);
+	fsl_reader__close(r);
+	return err;
+}
+
+TEST(export_trace_says_what_it_wrote_and_what_failed)
+{
+	const char *trace = make_trace();
+	char said[4096], want[4096], dir[512];
+	struct fsl_export_opts o = { .format = FSL_EXPORT_BLKTRACE };
+
+	REQUIRE(trace);
+	/* three direct issues (Q and D each, no insert) on cpus 0-2, each completed */
+	snprintf(dir, sizeof(dir), "%s", t_path("bt/sub"));
+	o.out = dir;
+	CHECK_EQ(export_in_process(trace, &o, said), 0);
+	snprintf(want, sizeof(want), "I %s/loop5.blktrace.{0..2}: 7,5  Q 3  I 0  M 0  D 3  C 3  "
+		 "(blkparse -i %s/loop5)\n", dir, dir);
+	CHECK_STR(said, want);
+	o.only_dev = FSL_MKDEV(8, 0);
+	CHECK_EQ(export_in_process(trace, &o, said), -ENODATA);
+	snprintf(want, sizeof(want), "F no block events in '%s' for that device\n", trace);
+	CHECK_STR(said, want);
+
+	/* nothing off-CPU after 1 s: said, and an empty file still written */
+	o = (struct fsl_export_opts){ .format = FSL_EXPORT_FOLDED, .t0 = 1000000000 };
+	o.out = t_path("late.folded");
+	CHECK_EQ(export_in_process(trace, &o, said), 0);
+	snprintf(want, sizeof(want), "N no off-CPU waits in '%s' (recorded without -e offcpu?)\n",
+		 trace);
+	CHECK_STR(said, want);
+	CHECK_STR(xt_slurp(o.out), "");
+
+	/* the output cannot be made: ERROR, the export's -errno */
+	o = (struct fsl_export_opts){ .format = FSL_EXPORT_CSV, .table = FSL_CSV_IO };
+	o.out = t_path("nodir/io.csv");
+	CHECK_EQ(export_in_process(trace, &o, said), -ENOENT);
+	snprintf(want, sizeof(want), "E cannot create '%s': No such file or directory\n", o.out);
+	CHECK_STR(said, want);
+}
