@@ -116,21 +116,35 @@ static const char *fstype_of(const struct fsl_scratch_opts *o)
 	return o->fstype[0] ? o->fstype : "ext4";
 }
 
-/* "Log size must be at least 64MB.": the smallest log this mkfs.xfs makes, in MiB (0 unknown). */
-static unsigned long xfs_log_min_mib(const char *out)
+/*
+ * The next log size to try after mkfs.xfs refused one, as its -l argument
+ * in buf; 0 when out is no such refusal. mkfs.xfs says it three ways: a
+ * size under its absolute floor is an "Invalid value ... Value is too
+ * small" (no figure: try the seed's 8192 blocks), one under the geometry's
+ * least is "minimum size is N blocks", and xfsprogs 5.19 and later refuse
+ * logs under 64 MiB: "Log size must be at least 64MB.".
+ */
+static int xfs_log_retry(const char *out, const char *cur, char *buf, size_t len)
 {
-	const char *p = strstr(out, "must be at least ");
+	const char *p;
 
-	return p ? strtoul(p + 17, NULL, 10) : 0;
+	if ((p = strstr(out, "must be at least ")))
+		snprintf(buf, len, "size=%lum", strtoul(p + 17, NULL, 10));
+	else if ((p = strstr(out, "minimum size is ")))
+		snprintf(buf, len, "size=%lub", strtoul(p + 16, NULL, 10));
+	else if (strstr(out, "-l size option") && strstr(out, "too small"))
+		snprintf(buf, len, "size=8192b");
+	else
+		return 0;
+	return strcmp(buf, cur) && strcmp(buf, "size=0m") && strcmp(buf, "size=0b");
 }
 
 static int do_mkfs(struct fsl_scratch *s, const struct fsl_scratch_opts *o, const char *target)
 {
-	char prog[PATH_MAX], out[2048], size_arg[32], name[32], logarg[48];
+	char prog[PATH_MAX], out[2048], size_arg[32], name[32], logarg[2][48], first[200];
 	const char *argv[FSL_SCRATCH_ARGS_MAX + 8];
 	int xfs = !strcmp(fstype_of(o), "xfs");
-	unsigned int i, n = 0, logi = 0;
-	unsigned long min;
+	unsigned int i, n = 0, logi = 0, tries = 0;
 	int rc;
 
 	snprintf(name, sizeof(name), "mkfs.%s", fstype_of(o));
@@ -154,16 +168,22 @@ static int do_mkfs(struct fsl_scratch *s, const struct fsl_scratch_opts *o, cons
 	argv[n] = NULL;
 	rc = run_child((char *const *)argv, out, sizeof(out));
 	/*
-	 * xfsprogs 5.19 and later refuse logs under 64 MiB (the seed's 8192
-	 * blocks among them): the smallest it allows, said in the notes.
+	 * A log mkfs.xfs refuses (the seed's 1 MiB or 8192 blocks; xfsprogs
+	 * 5.19 and later refuse any under 64 MiB): the smallest it allows, in
+	 * at most three steps, said in the notes.
 	 */
-	if (rc > 0 && xfs && logi && (min = xfs_log_min_mib(out))) {
-		snprintf(logarg, sizeof(logarg), "size=%lum", min);
-		snprintf(s->notes, sizeof(s->notes), "mkfs.xfs refused -l %s (\"%.*s\"): -l %s",
-			 argv[logi], (int)strcspn(out, "\n"), out, logarg);
-		argv[logi] = logarg;
+	first[0] = 0;
+	while (rc > 0 && xfs && logi && tries < 3 &&
+	       xfs_log_retry(out, argv[logi], logarg[tries & 1], sizeof(logarg[0]))) {
+		if (!first[0])
+			snprintf(first, sizeof(first), "-l %s (\"%.*s\")", argv[logi],
+				 (int)strcspn(out, "\n"), out);
+		argv[logi] = logarg[tries++ & 1];
 		rc = run_child((char *const *)argv, out, sizeof(out));
 	}
+	if (first[0])
+		snprintf(s->notes, sizeof(s->notes), "mkfs.xfs refused %s: -l %s", first,
+			 argv[logi]);
 	if (rc < 0)
 		return fail(s, rc, "cannot run %s", prog);
 	if (rc) {
