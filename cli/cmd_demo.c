@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "demo.h"
+#include "fslens/compare.h"
 #include "fslens/devname.h"
 #include "fslens/export.h"
 #include "fslens/text.h"
@@ -72,7 +73,7 @@ struct demo {
 	char shorthand[FSL_PARAMS_MAX][80];	/* --fs, --runs as KEY=VALUE */
 	struct fsl_matrix m;
 	char self[PATH_MAX];
-	char traces[64][PATH_MAX];
+	char traces[FSL_COMPARE_MAX][PATH_MAX];	/* compare's columns */
 	unsigned int ntraces;
 	struct fsl_matrix_failed failed;
 	struct fsl_vm_saved vm;

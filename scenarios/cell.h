@@ -23,7 +23,7 @@ struct fsl_cell {
 	struct fsl_scratch_opts so;
 	char notes[256];		/* what the scratch options were made to do otherwise */
 	/* KEY=VALUE as given, then those the configuration implies (its label) */
-	char sets[FSL_CELL_SETS][160];
+	char sets[FSL_CELL_SETS][192];	/* KEY (63) = VALUE (127), as the matrix makes them */
 	unsigned int nsets;
 	const char *bad;		/* prepare's -EINVAL/-ENOENT: the setting at fault */
 };
