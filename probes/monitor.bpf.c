@@ -435,6 +435,28 @@ static __always_inline __u8 hint_of(struct task_struct *t, struct mon_task *s,
 	return s->hint;
 }
 
+/*
+ * The filesystem a task's path walk is in right now, when it is in one
+ * (current->nameidata: the directory the walk stands in), else the target
+ * its system call touched so far. A walk's position is what it is working
+ * on whatever the path: an absolute one (the start hint knows nothing of
+ * it), one that crossed a mount point, a chroot's. Only a target counts:
+ * a walk through the root filesystem's directories on its way to the
+ * target is the root filesystem's work, and its hint is the call's.
+ */
+static __always_inline __u8 walk_hint(struct task_struct *t, struct mon_task *s)
+{
+	struct nameidata *nd = BPF_CORE_READ(t, nameidata);
+	__u8 ev;
+
+	if (nd) {
+		ev = fs_ev(BPF_CORE_READ(nd, path.dentry, d_sb, s_dev));
+		if (ev != MON_EV_OTHER && ev != MON_EV_NONE)
+			return ev;
+	}
+	return s ? hint_of(t, s, NULL) : MON_EV_NONE;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(mon_sys_enter, struct pt_regs *regs, long id)
 {
@@ -729,7 +751,7 @@ int BPF_PROG(mon_sched_switch, bool preempt, struct task_struct *prev, struct ta
 					      comm_jbd2(prev) ? MON_EV_OTHER : MON_EV_NONE;
 				a = kt_evidence(s, &hi);
 			} else {
-				a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, hint_of(prev, s, NULL) & 15);
+				a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, walk_hint(prev, s) & 15);
 			}
 			s->off_ts = now;
 			s->off_tgt = tgt;
@@ -795,7 +817,7 @@ int mon_cpu_sample(struct bpf_perf_event_data *ctx)
 		if (!tgt && !hi)
 			return 0;
 	} else {
-		a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, s ? hint_of(t, s, NULL) & 15 : 0);
+		a = MON_A(MON_ROLE_WORKLOAD, MON_KT_NONE, walk_hint(t, s) & 15);
 		if (!tgt && !MON_A_HINT(a))
 			return 0;
 	}
