@@ -147,7 +147,7 @@ int cmd_monitor(int argc, char **argv)
 	struct fsl_target *tg = NULL;
 	int verbose = 0;
 	struct fsl_mon_gate gate = { .tgt = -1, .after_ns = 1000000000ll };
-	int64_t next_read, now;
+	int64_t next_read, next_cpu, now;
 	struct fsl_monitor_opts mo = { log_libbpf, &verbose, 99, 0 };
 	struct sigaction sa;
 	const char *hz_src;
@@ -316,6 +316,7 @@ int cmd_monitor(int argc, char **argv)
 	fprintf(stderr, "), http://%s/metrics every %.1f s%s\n", listen, interval_ns / 1e9,
 		nfl ? "; flight recorder on" : "");
 	next_read = mono_ns() + (int64_t)interval_ns;
+	next_cpu = mono_ns() + (int64_t)FSL_MON_CPU_READ_NS;
 	while (!got_stop) {
 		char trig[160] = "";
 		int ttgt = -1;
@@ -347,12 +348,17 @@ int cmd_monitor(int argc, char **argv)
 			ttgt = -1;
 		}
 		now = mono_ns();
+		if (now >= next_cpu && now < next_read) {
+			fsl_monitor__read_cpu(km);
+			next_cpu = now + (int64_t)FSL_MON_CPU_READ_NS;
+		}
 		if (now >= next_read) {
 			char p99[160] = "";
 			int t = fsl_mon_interval(km, fl, nfl, mm, prev_op, trigs, ntrigs, p99,
 						 sizeof(p99));
 
 			next_read = now + (int64_t)interval_ns;
+			next_cpu = now + (int64_t)FSL_MON_CPU_READ_NS;
 			if (t >= 0 && !trig[0]) {
 				snprintf(trig, sizeof(trig), "%s", p99);
 				ttgt = t;

@@ -54,6 +54,8 @@ struct fsl_monitor {
 	struct fsl_scope_stack cache_sc[STACK_CACHE];
 	/* --cpu-freq: the sampling program's links, one per CPU */
 	uint64_t cpu_period_ns;
+	int32_t *cpu_ids;	/* the on-CPU stack ids a read named, deleted after it */
+	size_t ncpu_ids;
 	struct bpf_link **cpu_links;
 	int ncpu_links;
 };
@@ -200,6 +202,24 @@ static void fill_kicks(struct monitor_bpf *skel, const struct fsl_ksyms *k)
 	skel->rodata->targ_nkick = n;
 }
 
+/*
+ * Entries of the on-CPU stack map: every sample a read of it may hold
+ * (each CPU at hz for FSL_MON_CPU_READ_NS) 32 times over, so that a
+ * sample's stack seldom lands in a bucket another stack holds (the kernel
+ * then refuses it: -EEXIST, an unnamed sample; at one sample per eight
+ * buckets about 6% of them). A power of two from MON_CPU_STACKS (8192) to
+ * 65536 (about 36 MB of kernel memory at 64 frames).
+ */
+unsigned int fsl_mon_cpu_stacks(unsigned int ncpus, unsigned int hz)
+{
+	uint64_t want = 32ull * ncpus * hz * (FSL_MON_CPU_READ_NS / 1000000) / 1000;
+	unsigned int n = MON_CPU_STACKS;
+
+	while (n < want && n < 65536)
+		n <<= 1;
+	return n;
+}
+
 struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fsl_monitor_opts *o,
 				     int *err)
 {
@@ -216,8 +236,9 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	libbpf_set_print(mon_libbpf_log);
 	m->ncpus = libbpf_num_possible_cpus();
 	m->keys = calloc(MON_KEYS_MAX, sizeof(*m->keys));
+	m->cpu_ids = calloc(MON_KEYS_MAX, sizeof(*m->cpu_ids));
 	m->vals = calloc(m->ncpus > 0 ? m->ncpus : 1, sizeof(*m->vals));
-	if (m->ncpus <= 0 || !m->keys || !m->vals) {
+	if (m->ncpus <= 0 || !m->keys || !m->cpu_ids || !m->vals) {
 		e = -ENOMEM;
 		goto fail;
 	}
@@ -261,6 +282,8 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 	if (o->cpu_hz) {
 		m->cpu_period_ns = 1000000000ull / o->cpu_hz;
 		mm->cpu_hz = o->cpu_hz;
+		bpf_map__set_max_entries(m->skel->maps.mon_cpu_stacks,
+					 fsl_mon_cpu_stacks(m->ncpus, o->cpu_hz));
 		m->cpu_links = calloc(m->ncpus, sizeof(*m->cpu_links));
 		if (!m->cpu_links) {
 			e = -ENOMEM;
@@ -358,10 +381,14 @@ static unsigned int cpu_stack_info(struct fsl_monitor *m, int32_t id, struct fsl
 	while (nf)
 		free(frames[--nf]);
 	/*
-	 * The map stays small over a long run; a sample of this stack taken
-	 * between the read and now comes back unnamed next interval (counted).
+	 * Deleted after the read, when every key naming it (several: the same
+	 * stack under other evidence or another cgroup) has been named, so
+	 * that the map stays small over a long run. A sample of this stack
+	 * taken between the read and the delete comes back unnamed next time
+	 * (counted).
 	 */
-	bpf_map_delete_elem(fd, &id);
+	if (m->ncpu_ids < MON_KEYS_MAX)
+		m->cpu_ids[m->ncpu_ids++] = id;
 	return cls;
 }
 
@@ -485,7 +512,8 @@ static int read_ops(struct fsl_monitor *m)
 	return 0;
 }
 
-int fsl_monitor__read(struct fsl_monitor *m)
+/* The aggregates' keys into mm: every kind, or the on-CPU samples only (cpu_only). */
+static void read_agg(struct fsl_monitor *m, int cpu_only)
 {
 	int fd = bpf_map__fd(m->skel->maps.mon_agg);
 	struct mon_key k, *prev = NULL;
@@ -502,6 +530,9 @@ int fsl_monitor__read(struct fsl_monitor *m)
 		struct fsl_scope_stack sc;
 		unsigned int cls;
 		int e, del;
+
+		if (cpu_only && kp->kind != MON_CPU)
+			continue;
 
 		/*
 		 * Blocked time is read and deleted (each entry is judged once);
@@ -539,7 +570,22 @@ int fsl_monitor__read(struct fsl_monitor *m)
 			fsl_mon_metrics__apply(m->mm, kp, &sum, del);
 		}
 	}
+	for (i = 0; i < m->ncpu_ids; i++)
+		bpf_map_delete_elem(bpf_map__fd(m->skel->maps.mon_cpu_stacks), &m->cpu_ids[i]);
+	m->ncpu_ids = 0;
+}
+
+int fsl_monitor__read(struct fsl_monitor *m)
+{
+	read_agg(m, 0);
 	return read_ops(m);
+}
+
+int fsl_monitor__read_cpu(struct fsl_monitor *m)
+{
+	if (m->cpu_period_ns)
+		read_agg(m, 1);
+	return 0;
 }
 
 void fsl_monitor__free(struct fsl_monitor *m)
@@ -552,6 +598,7 @@ void fsl_monitor__free(struct fsl_monitor *m)
 	monitor_bpf__destroy(m->skel);
 	fsl_ksyms__free(m->ksyms);
 	free(m->keys);
+	free(m->cpu_ids);
 	free(m->vals);
 	free(m->ops_keys);
 	free(m->ops_vals);

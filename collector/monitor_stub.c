@@ -22,6 +22,11 @@ int fsl_monitor__read(struct fsl_monitor *m)
 	return -EOPNOTSUPP;
 }
 
+int fsl_monitor__read_cpu(struct fsl_monitor *m)
+{
+	return -EOPNOTSUPP;
+}
+
 void fsl_monitor__free(struct fsl_monitor *m)
 {
 }

@@ -7,6 +7,7 @@
  *	m = fsl_monitor__new(mm, &opts, &err);		load, fill the target maps
  *	fsl_monitor__start(m);				attach
  *	every interval: fsl_monitor__read(m);		kernel maps -> mm
+ *	every second too: fsl_monitor__read_cpu(m);	on-CPU samples -> mm
  *	fsl_mon_metrics__render(mm, &buf, &len);	Prometheus text (0.0.4)
  *
  * Counters other than blocked time are cumulative in the kernel; what each
@@ -239,6 +240,15 @@ struct fsl_monitor *fsl_monitor__new(struct fsl_mon_metrics *mm, const struct fs
 				     int *err);
 int fsl_monitor__start(struct fsl_monitor *m);
 int fsl_monitor__read(struct fsl_monitor *m);
+/*
+ * The on-CPU samples only, at least every FSL_MON_CPU_READ_NS whatever the
+ * interval: their stacks are unique at almost every sample (the leaf
+ * instruction) and the stack map is emptied as it is read.
+ */
+#define FSL_MON_CPU_READ_NS	1000000000ull
+int fsl_monitor__read_cpu(struct fsl_monitor *m);
+/* The on-CPU stack map's entries for ncpus sampled at hz. */
+unsigned int fsl_mon_cpu_stacks(unsigned int ncpus, unsigned int hz);
 void fsl_monitor__free(struct fsl_monitor *m);
 
 /* ---- the daemon's steps (collector/monitor_daemon.c) ---- */
