@@ -53,13 +53,20 @@ scrape() { curl -s "http://127.0.0.1:$MPORT/metrics"; }
 # the two storms' programs: touch under names of their own
 cp "$(command -v touch)" "$T_TMP/fsl_tgt_touch" && cp "$(command -v touch)" "$T_TMP/fsl_oth_touch" ||
 	{ fail setup "cannot copy touch"; exit 1; }
-"$FSLENS" monitor -m "$M" --listen 127.0.0.1:$MPORT --interval 0.5 --cpu-freq 499 \
-	2>"$T_TMP/mon.err" &
-MON=$!
-at_exit "kill $MON 2>/dev/null; wait $MON"
-for i in $(seq 1 50); do scrape >/dev/null 2>&1 && break; sleep 0.1; done
-bt_start "$T_TMP/bt.out" 'profile:hz:499 /comm == "fsl_tgt_touch"/ { @t[kstack] = count(); }
-	profile:hz:499 /comm == "fsl_oth_touch"/ { @o[kstack] = count(); }'
+# HZ ERR BTOUT OTHER_COMM [monitor options]: the monitor sampling at HZ (its pid
+# in MON) and bpftrace profiling fsl_tgt_touch (@t) and OTHER_COMM (@o) at HZ
+start_watch() {
+	local hz=$1 err=$2 bt=$3 oth=$4
+	shift 4
+	"$FSLENS" monitor -m "$M" --listen 127.0.0.1:$MPORT --interval 0.5 --cpu-freq "$hz" "$@" \
+		2>"$err" &
+	MON=$!
+	at_exit "kill $MON 2>/dev/null; wait $MON"
+	for _ in $(seq 1 50); do scrape >/dev/null 2>&1 && break; sleep 0.1; done
+	bt_start "$bt" "profile:hz:$hz /comm == \"fsl_tgt_touch\"/ { @t[kstack] = count(); }
+	profile:hz:$hz /comm == \"$oth\"/ { @o[kstack] = count(); }"
+}
+start_watch 499 "$T_TMP/mon.err" "$T_TMP/bt.out" fsl_oth_touch
 scrape >"$T_TMP/m0"
 # the storm: as many creates on each filesystem at once
 (cd "$M/d" && seq 1 $N | xargs "$T_TMP/fsl_tgt_touch") &
@@ -137,13 +144,7 @@ rm -rf "$M/d"	# inodes for two more storms (102,400 on 400 MB)
 mkdir "$M/a" "$M/b"
 sync
 # at 1999 Hz: about 400 samples a storm, so that half of one missed is told from chance
-"$FSLENS" monitor -m "$M" --listen 127.0.0.1:$MPORT --interval 0.5 --cpu-freq 1999 --cgroup-label \
-	2>"$T_TMP/moncg.err" &
-MONC=$!
-at_exit "kill $MONC 2>/dev/null; wait $MONC"
-for i in $(seq 1 50); do scrape >/dev/null 2>&1 && break; sleep 0.1; done
-bt_start "$T_TMP/btcg.out" 'profile:hz:1999 /comm == "fsl_tgt_touch"/ { @t[kstack] = count(); }
-	profile:hz:1999 /comm == "fsl_cgb_touch"/ { @o[kstack] = count(); }'
+start_watch 1999 "$T_TMP/moncg.err" "$T_TMP/btcg.out" fsl_cgb_touch --cgroup-label
 scrape >"$T_TMP/c0"
 sh -c "echo \$\$ >$T_TMP/cg2/$CGA/cgroup.procs && cd $M/a && seq 1 $N | xargs $T_TMP/fsl_tgt_touch" 2>"$T_TMP/sa.err" &
 T1=$!
@@ -156,7 +157,7 @@ kill -INT $BT
 wait $BT
 sleep 2.5
 scrape >"$T_TMP/c1"
-kill $MONC; wait $MONC
+kill $MON; wait $MON
 
 python3 - "$T_TMP/c0" "$T_TMP/c1" "$T_TMP/btcg.out" "${TOP:-$PWD}/docs/cpu-classes.md" \
 	"$(dirname "$0")/../helpers" "/$CGA" "/$CGB" >"$T_TMP/cg.out" <<'PY'
