@@ -19,8 +19,9 @@
 #    with it: a 0.1 s workload is 50 samples; so are a wait and a CPU class,
 #    either leading, when the class's count is within two of the wait's time);
 #  - whole time: oncpu + runnable + blocked + sleep equals the wall fslens
-#    reports, and that wall equals the tasks' own lifetimes (fork or exec to
-#    exit, summed over threads) within 2% (2 ms at least);
+#    reports, and that wall equals the tasks' own lifetimes (fork to exit,
+#    summed over threads; the root's from the fork that became it, before
+#    its exec, as fslens follows it) within 2% (2 ms at least);
 #  - journal: commits equal the delta of /proc/fs/jbd2/DEV/info around the
 #    recording less the commits bpftrace saw end before the workload's exec
 #    (fslens record's start sync commits what the setup left dirty before it
@@ -232,8 +233,8 @@ if not w or wall is None:
 else:
     parts = w["oncpu_ns"] + w["runnable_ns"] + w["blocked_ns"] + w["sleep_ns"]
     say(parts == w["wall_ns"], "parts-add-to-wall", "parts %d, wall %d" % (parts, w["wall_ns"]))
-    # 2%, and 2 ms for a short workload (the tally's exec mark and the
-    # recorder's first event are a few hundred microseconds apart)
+    # 2%, and 2 ms for a short workload (the tally's fork and exit marks
+    # are the tracepoints', fslens's a thread's first wakeup and last switch)
     ok = abs(w["wall_ns"] - wall) <= max(0.02 * wall, 2000000)
     fig("wall_s", "%.3f" % (w["wall_ns"] / 1e9), "%.3f" % (wall / 1e9), ok)
     say(ok, "wall-within-2pct", "fslens %d ns over %d threads, bpftrace %d ns" % (
