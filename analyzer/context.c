@@ -493,9 +493,11 @@ static int jbd2_other(const struct fsl_context *cx, const struct fsl_ctx_task *k
 /* The kernel's marks of a call or a jbd2 handle (a wait's state, a sample's flags). */
 static uint8_t op_evidence(uint32_t marks)
 {
-	if (marks & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET | FSL_OFFCPU_FOLIO_TARGET))
+	if (marks & (FSL_OFFCPU_IN_DATA_OP | FSL_OFFCPU_HANDLE_TARGET | FSL_OFFCPU_FOLIO_TARGET |
+		     FSL_OFFCPU_WALK_TARGET))
 		return FSL_SCOPE_TARGET;
-	if (marks & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP | FSL_OFFCPU_FOLIO_OTHER))
+	if (marks & (FSL_OFFCPU_HANDLE_OTHER | FSL_OFFCPU_IN_OTHER_OP | FSL_OFFCPU_FOLIO_OTHER |
+		     FSL_OFFCPU_WALK_OTHER))
 		return FSL_SCOPE_OTHER;
 	return FSL_SCOPE_NONE;
 }

@@ -14,7 +14,8 @@
  *
  * Marks say what the thread was inside when sampled, as for its waits
  * (offcpu.bpf.h): a data call on the target or on another filesystem, a
- * jbd2 handle of the target or of another journal. The context stage
+ * jbd2 handle of the target or of another journal, a path walk standing in
+ * the target's directories or another filesystem's. The context stage
  * judges the sample's filesystem from them as it judges a wait's.
  */
 #ifndef FSL_CPU_BPF_H
@@ -78,7 +79,7 @@ int cpu_sample(struct bpf_perf_event_data *ctx)
 	} else {
 		k->flags = FSL_CPU_USER;
 	}
-	k->flags |= offcpu_in_data_op(t, k->tid, 1) | offcpu_handle(t);
+	k->flags |= offcpu_in_data_op(t, k->tid, 1) | offcpu_handle(t) | offcpu_walk(t);
 	v = bpf_map_lookup_elem(&cpu_counts, k);
 	if (v) {
 		__sync_fetch_and_add(v, 1);

@@ -335,6 +335,24 @@ static __always_inline __u32 offcpu_handle(struct task_struct *t)
 }
 
 /*
+ * Which filesystem t's path walk stands in, if it is in one
+ * (current->nameidata: the directory the walk has reached, whatever the
+ * path was: absolute, across mount points, in a chroot).
+ */
+static __always_inline __u32 offcpu_walk(struct task_struct *t)
+{
+	struct nameidata *nd = BPF_CORE_READ(t, nameidata);
+	__u32 dev;
+
+	if (!targ_dev || !nd)
+		return 0;
+	dev = BPF_CORE_READ(nd, path.dentry, d_sb, s_dev);
+	if (!dev)
+		return 0;
+	return dev == targ_dev ? FSL_OFFCPU_WALK_TARGET : FSL_OFFCPU_WALK_OTHER;
+}
+
+/*
  * The filesystem of the folio a thread is about to wait for: the
  * folio_wait_writeback tracepoint comes right before the sleep, so a mark
  * younger than FOLIO_MARK_NS at the thread's next uninterruptible

@@ -930,6 +930,14 @@ static inline unsigned int fsl_file_path_len(const struct fsl_ev_file_path *e)
  */
 #define FSL_OFFCPU_FOLIO_TARGET		(1u << 23)
 #define FSL_OFFCPU_FOLIO_OTHER		(1u << 22)
+/*
+ * Inside a path walk that stands in a directory of the target / of another
+ * filesystem (current->nameidata): on-CPU samples only. A walk through the
+ * root filesystem's directories is the root filesystem's work whatever the
+ * process does on the target.
+ */
+#define FSL_OFFCPU_WALK_TARGET		(1u << 21)
+#define FSL_OFFCPU_WALK_OTHER		(1u << 20)
 
 /*
  * Stack ids at or above this come from the second stack map: the kernel's

@@ -358,6 +358,7 @@ static int scope_cpu(struct fsl_consumer *c, const struct fsl_hdr *ev)
 
 /*
  * Which filesystem an on-CPU sample is on (docs/cpu-classes.md): the
+ * kernel's marks (a path walk's position among them), the
  * waits' rules (analyzer/scope.c) less the waker, a kernel thread always
  * decided by what it is, then the process's judged waits, or its
  * parent's; a process with none is not the target's when the trace has no
@@ -370,6 +371,9 @@ TEST(context_stage_scopes_samples_as_waits)
 		{ 100, FSL_OFFCPU_IN_OTHER_OP, 6, FSL_EVCTX_OTHERFS },
 		{ 200, FSL_OFFCPU_IN_DATA_OP, 6, FSL_EVCTX_ONCPU },
 		{ 200, FSL_OFFCPU_HANDLE_TARGET, 6, FSL_EVCTX_ONCPU },
+		/* a path walk standing in another filesystem's directory, in the target's */
+		{ 100, FSL_OFFCPU_WALK_OTHER, 6, FSL_EVCTX_OTHERFS },
+		{ 200, FSL_OFFCPU_WALK_TARGET, 6, FSL_EVCTX_ONCPU },
 		/* XFS code beside an ext4 target, whatever the process */
 		{ 100, 0, 3, FSL_EVCTX_OTHERFS },
 		/* no evidence: the process's judged waits, none at all is not the target's */
