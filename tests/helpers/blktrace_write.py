@@ -13,6 +13,7 @@
 # dispatch before T0 (so each dispatch's seek distance is from the one before
 # it, as on the whole capture; btt gives that first one's distance from
 # sector 0, drop it).
+import os
 import struct
 import sys
 
@@ -49,6 +50,11 @@ for kind, ts, cpu, sector, nr, rwbs in rows:
         files.setdefault(cpu, []).append(struct.pack(
             "<IIQQIIIIIHH", 0x65617407, seq, ts, sector, nr * 512, ACT[a] | (cats << 16),
             0, dev, cpu, 0, 0))
+# blkparse reads OUT.blktrace.0, .1, ... up to the first one missing: a CPU
+# with no record in the window gets an empty file (which it passes over), or
+# a window all on CPU 1 would be read as nothing
+for cpu in range(max(list(files) + [os.cpu_count() - 1]) + 1):
+    files.setdefault(cpu, [])
 for cpu, recs in files.items():
     with open("%s.blktrace.%d" % (out, cpu), "wb") as fh:
         fh.write(b"".join(recs))
