@@ -598,9 +598,14 @@ static int open_and_load(struct fsl_collector *c, const char *tracefs, struct bt
 	c->cpu_period_ns = 1000000000ull / (o->cpu_freq ? o->cpu_freq : FSL_COLLECTOR_CPU_FREQ_DEFAULT);
 	skel->rodata->targ_cpu_slot_shift = c->cpu_shift;
 
+	/* a sample in a path call waits for the call's verdict (probes/cpupend.bpf.h) */
+	skel->rodata->targ_cpu_pend = o->dev && (want & (1u << FSL_FAM_CPU));
+
 	err = bpf_map__set_max_entries(skel->maps.events, ring_size(o->ring_bytes));
 	if (!err && !(want & (1u << FSL_FAM_CPU)))
 		err = bpf_map__set_max_entries(skel->maps.cpu_counts, 1);
+	if (!err && !skel->rodata->targ_cpu_pend)
+		err = bpf_map__set_max_entries(skel->maps.cpu_pend, 1);
 	/*
 	 * The handle sums hold the running and committing transactions' sites
 	 * of the filesystems recorded, and each commit's flush walks every
@@ -889,13 +894,18 @@ int fsl_collector__track(struct fsl_collector *c, uint32_t tgid)
 	return 0;
 }
 
-/* Mirrors struct cpu_key of probes/cpu.bpf.h. */
+/* Mirrors struct cpu_key and struct cpu_pend of probes/cpupend.bpf.h. */
 #define CPU_STACK_DEPTH 48
 struct cpu_key {
 	uint64_t slot;
 	uint32_t tid, tgid;
 	uint32_t flags, nframes;
 	uint64_t ips[CPU_STACK_DEPTH];
+};
+
+struct cpu_pend {
+	struct cpu_key k;
+	uint64_t n;
 };
 
 /*
@@ -953,6 +963,70 @@ static int32_t cpu_stack_id(struct fsl_collector *c, const struct cpu_key *k)
 	}
 }
 
+/* One record of count samples of key k. */
+static int cpu_emit(struct fsl_collector *c, const struct cpu_key *k, uint64_t count, uint64_t now,
+		    fsl_collector_event_fn fn, void *ctx)
+{
+	uint64_t from = k->slot << c->cpu_shift, to = from + (1ull << c->cpu_shift);
+	struct fsl_ev_cpu ev;
+
+	memset(&ev, 0, sizeof(ev));
+	/*
+	 * The slot, within the recording: the samples of the first slot
+	 * were all taken after the attach, those of the last (drained at
+	 * the end) before now, so a window never sees them outside it.
+	 */
+	if (from < c->cpu_t0)
+		from = c->cpu_t0;
+	if (to > now)
+		to = now;
+	if (to <= from)
+		to = from + 1;
+	ev.hdr.ts = to;	/* FSL_CPU_TS_END */
+	ev.hdr.pid = k->tgid;
+	ev.hdr.tid = k->tid;
+	ev.hdr.type = FSL_EV_CPU;
+	ev.hdr.size = sizeof(ev);
+	ev.slot_ns = to - from;
+	ev.period_ns = c->cpu_period_ns;
+	ev.stack_id = cpu_stack_id(c, k);
+	ev.count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+	ev.flags = k->flags | FSL_CPU_TS_END;
+	return fn(ctx, &ev.hdr);
+}
+
+/*
+ * At the end (the probes detached): the samples still held for a path
+ * call's verdict, of threads whose call never returned, unmarked.
+ */
+static int cpu_pend_drain(struct fsl_collector *c, uint64_t now, fsl_collector_event_fn fn,
+			  void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.cpu_pend), e = 0;
+	uint32_t tid, *prev = NULL, *tids = NULL;
+	size_t n = 0, cap = 0, i;
+	struct cpu_pend p;
+
+	while (!bpf_map_get_next_key(fd, prev, &tid)) {
+		if (n == cap) {
+			uint32_t *nt = realloc(tids, (cap = cap ? 2 * cap : 64) * sizeof(*nt));
+
+			if (!nt) {
+				free(tids);
+				return -ENOMEM;
+			}
+			tids = nt;
+		}
+		tids[n] = tid;
+		prev = &tids[n++];
+	}
+	for (i = 0; i < n && !e; i++)
+		if (!bpf_map_lookup_and_delete_elem(fd, &tids[i], &p) && p.n)
+			e = cpu_emit(c, &p.k, p.n, now, fn, ctx);
+	free(tids);
+	return e;
+}
+
 /*
  * The sample counts of every slot before `upto` (all with upto 0) out of
  * the kernel's map, one record each. Keys are gathered first: deleting
@@ -984,39 +1058,17 @@ static int cpu_drain(struct fsl_collector *c, uint64_t upto, fsl_collector_event
 	}
 	now = mono_ns();
 	for (i = 0; i < n && !e; i++) {
-		uint64_t from = keys[i].slot << c->cpu_shift, to = from + (1ull << c->cpu_shift);
-		struct fsl_ev_cpu ev;
 		uint64_t count;
 
 		if (upto && keys[i].slot >= upto)
 			continue;
 		if (bpf_map_lookup_and_delete_elem(fd, &keys[i], &count))
 			continue;
-		memset(&ev, 0, sizeof(ev));
-		/*
-		 * The slot, within the recording: the samples of the first slot
-		 * were all taken after the attach, those of the last (drained at
-		 * the end) before now, so a window never sees them outside it.
-		 */
-		if (from < c->cpu_t0)
-			from = c->cpu_t0;
-		if (to > now)
-			to = now;
-		if (to <= from)
-			to = from + 1;
-		ev.hdr.ts = to;	/* FSL_CPU_TS_END */
-		ev.hdr.pid = keys[i].tgid;
-		ev.hdr.tid = keys[i].tid;
-		ev.hdr.type = FSL_EV_CPU;
-		ev.hdr.size = sizeof(ev);
-		ev.slot_ns = to - from;
-		ev.period_ns = c->cpu_period_ns;
-		ev.stack_id = cpu_stack_id(c, &keys[i]);
-		ev.count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
-		ev.flags = keys[i].flags | FSL_CPU_TS_END;
-		e = fn(ctx, &ev.hdr);
+		e = cpu_emit(c, &keys[i], count, now, fn, ctx);
 	}
 	free(keys);
+	if (!upto && !e)
+		e = cpu_pend_drain(c, now, fn, ctx);
 	return e;
 }
 

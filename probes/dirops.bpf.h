@@ -12,6 +12,7 @@
 #define FSL_DIROPS_BPF_H
 
 #include "common.bpf.h"
+#include "cpupend.bpf.h"
 
 /* Keep in sync with collector/dirops_table.c (struct fsl_dirop_sc). */
 struct dirop_sc {
@@ -53,6 +54,7 @@ struct {
 
 struct dirop_buf {
 	__u8 raw[DIROP_BUF];
+	__u8 held;		/* the cpu family holds a sample for this call (cpupend.bpf.h) */
 };
 
 struct {
@@ -173,6 +175,7 @@ static __always_inline void dirop_fill(struct dirop_buf *b, struct dirop_sc *sc,
 	__u16 len, off;
 
 	__builtin_memset(e, 0, sizeof(*e));
+	b->held = 0;
 	hdr_fill(&e->hdr, FSL_EV_DIROP, 0);
 	e->op = sc->op - 1;
 	e->syscall = nr;
@@ -335,6 +338,14 @@ static __always_inline void dirop_emit(struct dirop_buf *b, struct pt_regs *regs
 	/* Scope (-m/-d): only a call that acted on the target is recorded. */
 	if (targ_dev) {
 		how = scope_judge(e, regs, ret, &dev);
+		/* a sample held in the call counts with its verdict (sync: every filesystem's) */
+		if (b->held) {
+			cpu_pend_commit(how == FSL_DIROP_SCOPE_ALL ? 0 :
+					dev == targ_dev ? FSL_OFFCPU_WALK_TARGET :
+					FSL_OFFCPU_WALK_OTHER);
+			/* after: a sample inside the commit counts at once */
+			b->held = 0;
+		}
 		if (how != FSL_DIROP_SCOPE_ALL && dev != targ_dev)
 			return;
 		e->pflags |= how << FSL_DIROP_SCOPE_SHIFT;
