@@ -3,10 +3,11 @@
  * The cpu family's counts (cpu.bpf.h), and its samples held for a path
  * call's verdict.
  *
- * A sample inside a path call but outside its walk (the syscall's entry,
- * the path's copy from user memory, stat's getattr and copy-out after the
- * walk) has nothing of its own that says which filesystem the call acts
- * on: current->nameidata is set only while the walk stands in a directory.
+ * A sample inside a path call but outside its walk (the path's copy from
+ * user memory, stat's getattr and copy-out after the walk) has nothing of
+ * its own that says which filesystem the call acts on: current->nameidata
+ * is set only while the walk stands in a directory. The call is known from
+ * its sys_enter on: a sample at the syscall's entry before it is not held.
  * The call's scope is judged at its exit (scope.bpf.h), so such a sample is
  * held in cpu_pend, one per thread, and counted when the call returns,
  * marked with the verdict as a walk would be: FSL_OFFCPU_WALK_TARGET for a
