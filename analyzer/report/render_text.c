@@ -249,9 +249,8 @@ static void sec_diagnosis(FILE *f, struct fsl_analysis *a)
 
 		/* a killed recording may hold waits whose stacks it never stored */
 		if (h && h->unknown_stacks)
-			fprintf(f, "  *** %" PRIu64 " waits have no stored stack (the recording was "
-				"killed before it stored them?): their cause is unknown ***\n",
-				h->unknown_stacks);
+			fprintf(f, "  *** %" PRIu64 " waits without a stored stack (the recording "
+				"killed first?): their cause is unknown ***\n", h->unknown_stacks);
 	}
 	if (!d->ncauses) {
 		fprintf(f, "  no %s of the workload was recorded%s\n",
@@ -1276,7 +1275,68 @@ static void sec_health(FILE *f, struct fsl_analysis *a)
 			" waits without a stored stack\n", h->unknown_events, h->unknown_stacks);
 }
 
+/* Columns of n bytes of UTF-8 text: the bytes that start a character. */
+static size_t text_cols(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/*
+ * The report as rendered, to f, every line that would pass W columns
+ * folded at spaces, its continuation 4 columns in from its own indent. The
+ * sections wrap their prose themselves; this keeps the promise for a line
+ * of figures that grew (a count of more digits, a size in GiB).
+ */
+static void fold_out(FILE *f, char *buf, size_t len)
+{
+	char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		int indent = 0;
+
+		if (text_cols(p, n) <= W) {
+			fwrite(p, 1, n, f);
+			if (nl)
+				fputc('\n', f);
+		} else {
+			p[n] = 0;	/* the newline's place, or the memstream's NUL */
+			while (p[indent] == ' ' && indent < 40)
+				indent++;
+			fsl_text_wrap(f, indent, "", indent + 4, p + indent);
+		}
+		p += n + 1;
+	}
+}
+
+static int report_text(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info);
+
 int fsl_report__text(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int e;
+
+	if (!m)
+		return report_text(f, a, info);
+	e = report_text(m, a, info);
+	if (fclose(m) && !e)
+		e = -EIO;
+	if (buf)
+		fold_out(f, buf, len);
+	free(buf);
+	if (!e && ferror(f))
+		e = -EIO;
+	return e;
+}
+
+static int report_text(FILE *f, struct fsl_analysis *a, const struct fsl_report_info *info)
 {
 	struct fsl_report_info dflt = { 0 };
 	uint32_t sec;

@@ -934,7 +934,9 @@ static inline unsigned int fsl_file_path_len(const struct fsl_ev_file_path *e)
  * Inside a path walk that stands in a directory of the target / of another
  * filesystem (current->nameidata): on-CPU samples only. A walk through the
  * root filesystem's directories is the root filesystem's work whatever the
- * process does on the target.
+ * process does on the target. Also a sample elsewhere in a followed path
+ * call, held until the call's exit judged it the target's or another's
+ * (probes/cpupend.bpf.h).
  */
 #define FSL_OFFCPU_WALK_TARGET		(1u << 21)
 #define FSL_OFFCPU_WALK_OTHER		(1u << 20)

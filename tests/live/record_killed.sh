@@ -40,7 +40,7 @@ print(c, d["trace"]["waits_without_stack"])' s.json 2>&1)
 check_eq storm_top_cause "$cls" journal_log_space
 check_eq storm_waits_without_stack "$nostack" 0
 "$FSLENS" report s.trace >srep 2>/dev/null
-check_cmd storm_no_unknown_stack_note sh -c '! grep -q "no stored stack" srep'
+check_cmd storm_no_unknown_stack_note sh -c '! grep -q "without a stored stack" srep'
 rm -rf "$M/s"
 sync
 

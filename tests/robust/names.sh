@@ -41,7 +41,7 @@ check_grep report.host '^fslens report n.trace: host\\x1b\[31m, kernel -$' <("$F
 # class; the frame between is shortened to '...', its escape is checked above)
 check_grep report.stack 'stack \(\?\]0;T\?\?\[2J\): io_schedule <- (evil\?\]0;X\?|\.\.\.) <- ext4_mkdir' \
 	<("$FSLENS" report n.trace)
-check_grep report.nostack '^  \*\*\* 1 waits have no stored stack \(the recording was killed before it stored them\?\): their cause is unknown \*\*\*$' \
+check_grep report.nostack '^  \*\*\* 1 waits without a stored stack \(the recording killed first\?\): their cause is unknown \*\*\*$' \
 	<("$FSLENS" report n.trace)
 check_grep info.host '^machine: +host\\x1b\[31m, kernel \?$' <("$FSLENS" info n.trace)
 check_grep top.comm '^ +100 \?\]0;T\?\?\[2J ' <("$FSLENS" top -b --replay n.trace)
