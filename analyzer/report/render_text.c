@@ -97,9 +97,10 @@ static void header(FILE *f, struct fsl_analysis *a, const struct fsl_report_info
 	why = !h->lost_behind && !h->lost_burst ? "" :
 	      h->lost_behind >= h->lost_burst ? "the recorder's drain fell behind; " :
 						"bursts overflowed the ring; ";
-	fprintf(f, "%.2f s, %" PRIu64 " events, %s%" PRIu64 " lost%s%s%s\n", rn_sec(t1 - t0), ev,
-		lost ? "*** " : "", lost, lost ? " (" : "", lost ? why : "",
-		lost ? "see TRACE) ***" : "");
+	fprintf(f, "%.2f s, %" PRIu64 " events, %" PRIu64 " lost\n", rn_sec(t1 - t0), ev, lost);
+	/* a loss has its own line: the header stays within 100 columns */
+	if (lost)
+		fprintf(f, "  *** %" PRIu64 " lost (%ssee TRACE) ***\n", lost, why);
 	if (cmd) {
 		char ec[4096];
 
